@@ -1,0 +1,10 @@
+// Package addrs is tenet's vocabulary of addresses: modules and module
+// instances, resources and resource instances, providers, the references
+// that expressions make, and the targets that -target / -replace name.
+//
+// It is a leaf: it imports only hcl and cty, so every other package can use
+// it. Addresses are immutable values with a String form that Parse accepts
+// back unchanged; the round trip is tested and fuzzed. Addresses never know
+// about configuration, state or plans — those packages hold addresses, not
+// the other way round.
+package addrs

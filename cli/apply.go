@@ -1,0 +1,190 @@
+package cli
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/spf13/cobra"
+
+	"github.com/tenetplan/tenet/cli/views"
+	"github.com/tenetplan/tenet/config"
+	"github.com/tenetplan/tenet/engine"
+	"github.com/tenetplan/tenet/engine/plan"
+	"github.com/tenetplan/tenet/state"
+	"github.com/tenetplan/tenet/state/local"
+)
+
+func newApplyCommand(g *globals, destroy bool) *cobra.Command {
+	f := &planFlags{}
+	var autoApprove bool
+	use, short := "apply [options] [PLANFILE]", "Create or update infrastructure"
+	if destroy {
+		use, short = "destroy [options]", "Destroy previously-created infrastructure"
+	}
+	cmd := &cobra.Command{
+		Use:   use,
+		Short: short,
+		Args:  cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if destroy {
+				f.destroy = true
+			}
+			u := newUI(cmd, g, f.noColor, f.json)
+			ctx := cmd.Context()
+			if ctx == nil {
+				ctx = context.Background()
+			}
+			if len(args) == 1 {
+				if destroy {
+					return u.errorf("Plan file not allowed", "The destroy command does not accept a saved plan. Use \"tenet plan -destroy -out=FILE\" and then \"tenet apply FILE\".")
+				}
+				return applySavedPlan(ctx, g, u, f, args[0])
+			}
+			r, err := planRun(ctx, g, u, f, "apply")
+			if err != nil {
+				return err
+			}
+			defer r.release()
+			if r.diags.HasErrors() {
+				return &exitError{1}
+			}
+			if !r.plan.CanApply() {
+				return nil
+			}
+			if !autoApprove {
+				ok, err := confirm(cmd, g, u, f.destroy)
+				if err != nil {
+					return err
+				}
+				if !ok {
+					fmt.Fprintf(u.errw, "\nError: %s cancelled.\n", map[bool]string{true: "Destroy", false: "Apply"}[f.destroy])
+					return &exitError{1}
+				}
+			}
+			return applyPlan(ctx, g, u, f, r.cfg, r.plan, r.mgr)
+		},
+	}
+	f.register(cmd, !destroy)
+	cmd.Flags().BoolVar(&autoApprove, "auto-approve", false, "skip the interactive approval of the plan")
+	return cmd
+}
+
+// confirm asks the person to type "yes".
+func confirm(cmd *cobra.Command, g *globals, u *ui, destroy bool) (bool, error) {
+	if u.json != nil {
+		return false, u.errorf("Approval required", "Use -auto-approve with -json: a JSON stream cannot answer the approval prompt.")
+	}
+	question := "Do you want to perform these actions?"
+	detail := "tenet will perform the actions described above.\n  Only 'yes' will be accepted to approve."
+	if destroy {
+		question = "Do you really want to destroy all resources?"
+		detail = "tenet will destroy all your managed infrastructure, as shown above.\n  There is no undo. Only 'yes' will be accepted to confirm."
+	}
+	fmt.Fprintf(u.out, "\n%s\n  %s\n\n  Enter a value: ", question, detail)
+	line, err := bufio.NewReader(cmd.InOrStdin()).ReadString('\n')
+	if err != nil && line == "" {
+		return false, nil
+	}
+	return strings.TrimSpace(line) == "yes", nil
+}
+
+// applySavedPlan applies a plan file after checking it still fits the
+// configuration and the state.
+func applySavedPlan(ctx context.Context, g *globals, u *ui, f *planFlags, path string) error {
+	p, err := plan.ReadFile(path)
+	if err != nil {
+		return u.errorf("Failed to load the plan file", "%s", err)
+	}
+	cfg, diags := u.loadConfig()
+	if diags.HasErrors() {
+		return u.fail(diags)
+	}
+	if p.ConfigDigest != "" && cfg.Digest != p.ConfigDigest {
+		return u.errorf("Saved plan does not match the configuration", "The configuration has changed since the plan %s was made. Create a new plan with \"tenet plan -out=%s\" and apply that.", path, path)
+	}
+	mgr, _, release, err := f.state.openState(ctx, u, "apply")
+	if err != nil {
+		return err
+	}
+	defer release()
+	cur := mgr.Current()
+	lineage, serial := "", uint64(0)
+	if cur != nil {
+		lineage, serial = cur.Lineage, cur.Serial
+	}
+	if p.PriorLineage != "" && lineage != "" && lineage != p.PriorLineage {
+		return u.errorf("Saved plan is for a different state", "The plan %s was made for state lineage %s, but the current state has lineage %s. A plan can only be applied to the state it was made from.", path, p.PriorLineage, lineage)
+	}
+	if lineage != p.PriorLineage || serial != p.PriorSerial {
+		return u.errorf("Saved plan is stale", "The state was changed by another operation after the plan %s was created (serial %d, now %d). Create a new plan from the updated state.", path, p.PriorSerial, serial)
+	}
+	if u.json == nil {
+		// tofu prints nothing of the plan here; neither do we.
+	}
+	return applyPlan(ctx, g, u, f, cfg, p, mgr)
+}
+
+// applyPlan runs the apply, recording every operation durably.
+func applyPlan(ctx context.Context, g *globals, u *ui, f *planFlags, cfg *config.Config, p *plan.Plan, mgr *local.Manager) error {
+	r, diags := rulesEngine(ctx, f.rules)
+	if diags.HasErrors() {
+		return u.fail(diags)
+	}
+	hooks := &hookAdapter{}
+	if u.json != nil {
+		hooks.p = u.json
+	} else {
+		hooks.p = views.NewHumanHooks(u.out, u.color)
+	}
+	eng := newEngine(g, r, hooks)
+	journal, err := mgr.Journal()
+	if err != nil {
+		return u.errorf("Failed to prepare the state for writing", "%s", err)
+	}
+	final, diags := eng.Apply(ctx, cfg, p, engine.ApplyOpts{Parallelism: f.parallelism}, journalRecorder{journal})
+	if err := journal.Finish(final); err != nil {
+		diags = append(diags, persistFailed(final, err)...)
+	}
+	u.diagnostics(diags)
+	summary := hooks.counts()
+	if p.Mode == plan.DestroyMode {
+		summary.Operation = "destroy"
+	} else {
+		summary.Operation = "apply"
+	}
+	if diags.HasErrors() {
+		return &exitError{1}
+	}
+	if u.json != nil {
+		u.json.ChangeSummary(summary)
+		u.json.ApplyOutputs(outputValues(final))
+		return nil
+	}
+	views.WriteApplySummary(u.out, summary, u.color)
+	if p.Mode != plan.DestroyMode {
+		writeOutputs(u, final)
+	}
+	return nil
+}
+
+// persistFailed writes errored.tfstate so nothing is lost.
+func persistFailed(final *state.State, err error) hcl.Diagnostics {
+	detail := fmt.Sprintf("Failed to save the state: %s.", err)
+	if werr := writeErroredState(final); werr == nil {
+		detail += "\n\nThe state was written to errored.tfstate in the working directory instead. Once the problem is fixed, move it into place with \"tenet state push errored.tfstate\" or by copying it over the state file."
+	} else {
+		detail += fmt.Sprintf("\n\nWriting errored.tfstate failed too: %s.", werr)
+	}
+	return hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Failed to save state", Detail: detail}}
+}
+
+func writeErroredState(s *state.State) error {
+	mgr := local.Open("errored.tfstate", local.Options{BackupPath: "-"})
+	return mgr.Write(s)
+}
+
+var _ = os.Stdout

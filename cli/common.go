@@ -1,0 +1,161 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/spf13/cobra"
+
+	"github.com/tenetplan/tenet/cli/views"
+	"github.com/tenetplan/tenet/config"
+	"github.com/tenetplan/tenet/engine"
+	"github.com/tenetplan/tenet/rules"
+	"github.com/tenetplan/tenet/state"
+	"github.com/tenetplan/tenet/state/local"
+	"github.com/tenetplan/tenet/state/statefile"
+)
+
+const defaultStatePath = "terraform.tfstate"
+
+// ui is how one command run talks to the person or program running it.
+type ui struct {
+	out, errw io.Writer
+	color     bool
+	json      *views.JSONView // non-nil with -json
+	files     map[string]*hcl.File
+}
+
+func newUI(cmd *cobra.Command, g *globals, noColor, jsonMode bool) *ui {
+	u := &ui{out: cmd.OutOrStdout(), errw: cmd.ErrOrStderr(), color: !noColor && !envSet(g.deps.Env, "NO_COLOR") && isTerminal(cmd.OutOrStdout())}
+	if jsonMode {
+		u.json = views.NewJSONView(u.out)
+		u.json.Version(Version)
+	}
+	return u
+}
+
+func envSet(env []string, name string) bool {
+	for _, kv := range env {
+		if strings.HasPrefix(kv, name+"=") && len(kv) > len(name)+1 {
+			return true
+		}
+	}
+	return false
+}
+
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}
+
+// diagnostics prints diagnostics and reports whether any is an error.
+func (u *ui) diagnostics(diags hcl.Diagnostics) bool {
+	if len(diags) == 0 {
+		return false
+	}
+	if u.json != nil {
+		u.json.Diagnostics(diags, u.files)
+	} else {
+		views.RenderDiagnostics(u.errw, diags, u.files, u.color, 78)
+	}
+	return diags.HasErrors()
+}
+
+// fail prints diagnostics and returns the exit error for status 1.
+func (u *ui) fail(diags hcl.Diagnostics) error {
+	u.diagnostics(diags)
+	return &exitError{1}
+}
+
+func (u *ui) errorf(summary, format string, args ...any) error {
+	return u.fail(hcl.Diagnostics{{Severity: hcl.DiagError, Summary: summary, Detail: fmt.Sprintf(format, args...)}})
+}
+
+// loadConfig loads the configuration in the working directory.
+func (u *ui) loadConfig() (*config.Config, hcl.Diagnostics) {
+	cfg, diags := config.Load(os.DirFS("."), ".")
+	if cfg != nil {
+		u.files = cfg.Files
+	}
+	return cfg, diags
+}
+
+// rulesEngine compiles the default rules plus team rules from
+// .tenet/rules and every -rules directory.
+func rulesEngine(ctx context.Context, dirs []string) (*rules.Engine, hcl.Diagnostics) {
+	var team []rules.Source
+	if fi, err := os.Stat(filepath.Join(".tenet", "rules")); err == nil && fi.IsDir() {
+		team = append(team, rules.Source{Name: ".tenet/rules", FS: os.DirFS(filepath.Join(".tenet", "rules"))})
+	}
+	for _, d := range dirs {
+		fi, err := os.Stat(d)
+		if err != nil || !fi.IsDir() {
+			return nil, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Invalid -rules directory", Detail: fmt.Sprintf("The rules directory %q does not exist or is not a directory.", d)}}
+		}
+		team = append(team, rules.Source{Name: d, FS: os.DirFS(d)})
+	}
+	return rules.New(ctx, rules.Options{Team: team})
+}
+
+func newEngine(g *globals, r *rules.Engine, hooks engine.Hooks) *engine.Engine {
+	wd, _ := os.Getwd()
+	return &engine.Engine{Providers: g.deps.Providers, Rules: r, FS: os.DirFS("."), WorkingDir: wd, Hooks: hooks, Version: Version}
+}
+
+// stateFlags are the flags of every command that touches the state.
+type stateFlags struct {
+	path        string
+	lock        bool
+	lockTimeout time.Duration
+	backup      string
+}
+
+func (f *stateFlags) register(cmd *cobra.Command) {
+	cmd.Flags().StringVar(&f.path, "state", defaultStatePath, "path to the state file")
+	cmd.Flags().BoolVar(&f.lock, "lock", true, "lock the state file while the command runs")
+	cmd.Flags().DurationVar(&f.lockTimeout, "lock-timeout", 0, "how long to retry acquiring the state lock")
+	cmd.Flags().StringVar(&f.backup, "backup", "", "path of the backup file (\"-\" to disable)")
+}
+
+// openState opens, locks (unless disabled) and reads the state. The
+// returned release function unlocks.
+func (f *stateFlags) openState(ctx context.Context, u *ui, operation string) (*local.Manager, *state.State, func(), error) {
+	mgr := local.Open(f.path, local.Options{BackupPath: f.backup, Lock: f.lock, LockTimeout: f.lockTimeout, Operation: operation, TerraformVersion: Version})
+	release := func() {}
+	if f.lock {
+		if err := mgr.Lock(ctx, local.NewLockInfo(operation)); err != nil {
+			return nil, nil, nil, u.errorf("Error acquiring the state lock", "%s\n\ntenet acquires a state lock to protect the state from being written by multiple users at the same time. Please resolve the issue above and try again. For most commands, you can disable locking with the \"-lock=false\" flag, but this is not recommended.", err)
+		}
+		release = func() {
+			if err := mgr.Unlock(); err != nil {
+				u.diagnostics(hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Error releasing the state lock", Detail: err.Error()}})
+			}
+		}
+	}
+	file, err := mgr.Read()
+	if err != nil {
+		release()
+		return nil, nil, nil, u.errorf("Failed to load state", "%s\n\nThe state file %s was left untouched.", err, f.path)
+	}
+	st := state.NewState()
+	if file != nil && file.State != nil {
+		st = file.State
+	}
+	return mgr, st, release, nil
+}
+
+// readStateFile reads a state without locking (for read-only commands).
+func readStateFile(path string) (*statefile.File, error) {
+	mgr := local.Open(path, local.Options{})
+	return mgr.Read()
+}

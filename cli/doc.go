@@ -1,0 +1,9 @@
+// Package cli is tenet's command line: cobra commands built by
+// constructors (no globals, no init), flag parsing that accepts the tofu
+// spelling (-out=FILE) as well as --out=FILE, and the glue that loads
+// configuration and state, runs the engine, checks policies and renders
+// the results through package cli/views.
+//
+// Commands return errors; the one os.Exit lives in main. Output goes to
+// the command's configured writers so tests can capture it.
+package cli

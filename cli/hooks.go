@@ -1,0 +1,94 @@
+package cli
+
+import (
+	"sync"
+	"time"
+
+	"github.com/tenetplan/tenet/addrs"
+	"github.com/tenetplan/tenet/cli/views"
+	"github.com/tenetplan/tenet/engine"
+	"github.com/tenetplan/tenet/engine/plan"
+	"github.com/tenetplan/tenet/state"
+)
+
+// progress is what both the human and the JSON views show of an apply.
+type progress interface {
+	ApplyStart(addr, action, idKey, idValue string)
+	ApplyComplete(addr, action, idKey, idValue string, elapsed time.Duration)
+	ApplyErrored(addr, action string, elapsed time.Duration)
+	RefreshStart(addr, idKey, idValue string)
+	RefreshComplete(addr, idKey, idValue string)
+}
+
+// hookAdapter turns engine hooks into view calls and counts what was done
+// for the apply summary.
+type hookAdapter struct {
+	p       progress
+	refresh bool // show refresh progress
+	mu      sync.Mutex
+	summary views.ChangeSummary
+}
+
+var _ engine.Hooks = (*hookAdapter)(nil)
+
+func (h *hookAdapter) PreApply(addr addrs.AbsResourceInstance, deposed state.DeposedKey, action engine.HookAction, idKey, idValue string) {
+	if h.p != nil {
+		h.p.ApplyStart(addr.String(), string(action), idKey, idValue)
+	}
+}
+
+func (h *hookAdapter) PostApply(addr addrs.AbsResourceInstance, deposed state.DeposedKey, action engine.HookAction, idKey, idValue string, elapsed time.Duration, failed bool) {
+	if h.p != nil {
+		if failed {
+			h.p.ApplyErrored(addr.String(), string(action), elapsed)
+		} else {
+			h.p.ApplyComplete(addr.String(), string(action), idKey, idValue, elapsed)
+		}
+	}
+	if failed {
+		return
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	switch action {
+	case engine.HookCreate:
+		h.summary.Add++
+	case engine.HookUpdate:
+		h.summary.Change++
+	case engine.HookDelete:
+		h.summary.Remove++
+	case engine.HookForget:
+		h.summary.Forget++
+	}
+}
+
+func (h *hookAdapter) PreRefresh(addr addrs.AbsResourceInstance, deposed state.DeposedKey, idKey, idValue string) {
+	if h.p != nil && h.refresh {
+		h.p.RefreshStart(addr.String(), idKey, idValue)
+	}
+}
+
+func (h *hookAdapter) PostRefresh(addr addrs.AbsResourceInstance, deposed state.DeposedKey, idKey, idValue string) {
+	if h.p != nil && h.refresh {
+		h.p.RefreshComplete(addr.String(), idKey, idValue)
+	}
+}
+
+func (h *hookAdapter) PlannedChange(*plan.ResourceInstanceChange) {}
+
+func (h *hookAdapter) counts() views.ChangeSummary {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.summary
+}
+
+// journalRecorder makes each completed operation durable in the state journal.
+type journalRecorder struct {
+	j interface {
+		Record(addrs.AbsResourceInstance, state.DeposedKey, *state.ObjectSrc, addrs.AbsProviderConfig) error
+	}
+}
+
+func (r journalRecorder) RecordObject(addr addrs.AbsResourceInstance, deposed state.DeposedKey, obj *state.ObjectSrc, provider addrs.AbsProviderConfig) error {
+	return r.j.Record(addr, deposed, obj, provider)
+}

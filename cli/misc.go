@@ -1,0 +1,217 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/tenetplan/tenet/config"
+	"github.com/tenetplan/tenet/engine/plan"
+)
+
+func newInitCommand(g *globals) *cobra.Command {
+	var noColor bool
+	var input, upgrade bool
+	cmd := &cobra.Command{
+		Use:   "init [options]",
+		Short: "Prepare the working directory",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			u := newUI(cmd, g, noColor, false)
+			cfg, diags := u.loadConfig()
+			if diags.HasErrors() {
+				return u.fail(diags)
+			}
+			u.diagnostics(diags)
+			// Every provider the configuration needs must be built in.
+			needed := map[string]bool{}
+			for _, m := range cfg.Modules() {
+				for _, rs := range []map[string]*config.Resource{m.ManagedResources, m.DataResources} {
+					for _, r := range rs {
+						p, _ := m.ProviderForResource(r)
+						needed[p.String()] = true
+					}
+				}
+			}
+			var names []string
+			for n := range needed {
+				names = append(names, n)
+			}
+			sort.Strings(names)
+			fmt.Fprintln(u.out, "\nInitializing provider plugins...")
+			for _, n := range names {
+				found := false
+				for p := range g.deps.Providers {
+					if p.String() == n {
+						found = true
+					}
+				}
+				if !found {
+					return u.errorf("Failed to install provider", "Provider %s is not built into tenet, and tenet does not download providers.", n)
+				}
+				fmt.Fprintf(u.out, "- Using built-in provider %s\n", n)
+			}
+			if err := os.MkdirAll(".terraform", 0o755); err != nil {
+				return u.errorf("Failed to prepare the working directory", "%s", err)
+			}
+			fmt.Fprintln(u.out, "\ntenet has been successfully initialized!")
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&noColor, "no-color", false, "disable color")
+	cmd.Flags().BoolVar(&input, "input", false, "ignored")
+	cmd.Flags().BoolVar(&upgrade, "upgrade", false, "ignored: built-in providers are always current")
+	return cmd
+}
+
+func newValidateCommand(g *globals) *cobra.Command {
+	var noColor, jsonOut bool
+	cmd := &cobra.Command{
+		Use:   "validate [options]",
+		Short: "Check whether the configuration is valid",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			u := newUI(cmd, g, noColor, false)
+			cfg, diags := u.loadConfig()
+			if !diags.HasErrors() {
+				ctx := cmd.Context()
+				if ctx == nil {
+					ctx = context.Background()
+				}
+				diags = append(diags, newEngine(g, nil, nil).Validate(ctx, cfg)...)
+			}
+			if jsonOut {
+				return writeValidateJSON(u, diags)
+			}
+			if u.diagnostics(diags) {
+				return &exitError{1}
+			}
+			fmt.Fprintln(u.out, "Success! The configuration is valid.")
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&noColor, "no-color", false, "disable color")
+	cmd.Flags().BoolVar(&jsonOut, "json", false, "machine-readable output")
+	return cmd
+}
+
+func newFmtCommand(g *globals) *cobra.Command {
+	var check, diff, recursive, list, write bool
+	cmd := &cobra.Command{
+		Use:   "fmt [options] [TARGET...]",
+		Short: "Rewrite configuration files to the canonical format",
+		RunE: func(cmd *cobra.Command, args []string) error {
+			u := newUI(cmd, g, true, false)
+			if len(args) == 0 {
+				args = []string{"."}
+			}
+			changed := false
+			for _, target := range args {
+				files, err := fmtTargets(target, recursive)
+				if err != nil {
+					return u.errorf("Failed to read the target", "%s", err)
+				}
+				for _, f := range files {
+					src, err := os.ReadFile(f)
+					if err != nil {
+						return u.errorf("Failed to read file", "%s", err)
+					}
+					out := config.Format(src)
+					if bytes.Equal(src, out) {
+						continue
+					}
+					changed = true
+					if list {
+						fmt.Fprintln(u.out, f)
+					}
+					if diff {
+						writeUnifiedDiff(u.out, f, src, out)
+					}
+					if write && !check {
+						if err := os.WriteFile(f, out, 0o644); err != nil {
+							return u.errorf("Failed to write file", "%s", err)
+						}
+					}
+				}
+			}
+			if check && changed {
+				return &exitError{3}
+			}
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&check, "check", false, "check formatting; exit 3 if any file would change")
+	cmd.Flags().BoolVar(&diff, "diff", false, "show the changes")
+	cmd.Flags().BoolVar(&recursive, "recursive", false, "also process subdirectories")
+	cmd.Flags().BoolVar(&list, "list", true, "list files whose formatting changed")
+	cmd.Flags().BoolVar(&write, "write", true, "write the result to the source file")
+	return cmd
+}
+
+func fmtTargets(target string, recursive bool) ([]string, error) {
+	fi, err := os.Stat(target)
+	if err != nil {
+		return nil, err
+	}
+	if !fi.IsDir() {
+		return []string{target}, nil
+	}
+	var out []string
+	err = filepath.WalkDir(target, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if path != target && (!recursive || strings.HasPrefix(d.Name(), ".")) {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if strings.HasSuffix(path, ".tf") || strings.HasSuffix(path, ".tfvars") {
+			out = append(out, path)
+		}
+		return nil
+	})
+	return out, err
+}
+
+func newGraphCommand(g *globals) *cobra.Command {
+	var planFile, typ string
+	cmd := &cobra.Command{
+		Use:   "graph [options]",
+		Short: "Write the dependency graph in DOT format",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			u := newUI(cmd, g, true, false)
+			cfg, diags := u.loadConfig()
+			if diags.HasErrors() {
+				return u.fail(diags)
+			}
+			var p *plan.Plan
+			if planFile != "" {
+				var err error
+				if p, err = plan.ReadFile(planFile); err != nil {
+					return u.errorf("Failed to read the plan file", "%s", err)
+				}
+			}
+			ctx := cmd.Context()
+			if ctx == nil {
+				ctx = context.Background()
+			}
+			if d := newEngine(g, nil, nil).WriteGraphDOT(ctx, cfg, p, u.out); d.HasErrors() {
+				return u.fail(d)
+			}
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&planFile, "plan", "", "draw the apply graph of this saved plan")
+	cmd.Flags().StringVar(&typ, "type", "plan", "graph type (plan or apply)")
+	return cmd
+}

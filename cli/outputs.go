@@ -1,0 +1,146 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"sync"
+
+	"github.com/spf13/cobra"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/tenetplan/tenet/addrs"
+	"github.com/tenetplan/tenet/cli/views"
+	"github.com/tenetplan/tenet/providers"
+	"github.com/tenetplan/tenet/state"
+)
+
+func outputValues(s *state.State) map[string]views.OutputValue {
+	out := map[string]views.OutputValue{}
+	if s == nil {
+		return out
+	}
+	for name, o := range s.Outputs {
+		out[name] = views.OutputValue{Value: o.Value, Sensitive: o.Sensitive}
+	}
+	return out
+}
+
+func writeOutputs(u *ui, s *state.State) {
+	views.WriteApplyOutputs(u.out, outputValues(s), u.color)
+}
+
+// schemaLookup finds resource schemas for the human renderer.
+type schemaLookup struct{ reg providers.Registry }
+
+var schemaCache sync.Map // provider source -> *providers.GetProviderSchemaResponse
+
+func (s schemaLookup) ResourceSchema(providerName, mode, typ string) *providers.Block {
+	p, err := addrs.ParseProviderSource(providerName)
+	if err != nil {
+		return nil
+	}
+	var resp *providers.GetProviderSchemaResponse
+	if v, ok := schemaCache.Load(p); ok {
+		resp = v.(*providers.GetProviderSchemaResponse)
+	} else {
+		factory, ok := s.reg[p]
+		if !ok {
+			return nil
+		}
+		inst, err := factory()
+		if err != nil {
+			return nil
+		}
+		r := inst.GetProviderSchema(context.Background())
+		_ = inst.Close(context.Background())
+		resp = &r
+		schemaCache.Store(p, resp)
+	}
+	var sch providers.Schema
+	var ok bool
+	if mode == "data" {
+		sch, ok = resp.DataSources[typ]
+	} else {
+		sch, ok = resp.ResourceTypes[typ]
+	}
+	if !ok {
+		return nil
+	}
+	return sch.Block
+}
+
+func newOutputCommand(g *globals) *cobra.Command {
+	var jsonOut, raw, noColor bool
+	var statePath string
+	cmd := &cobra.Command{
+		Use:   "output [options] [NAME]",
+		Short: "Show output values from the state",
+		Args:  cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			u := newUI(cmd, g, noColor, false)
+			file, err := readStateFile(statePath)
+			if err != nil {
+				return u.errorf("Failed to load state", "%s", err)
+			}
+			var st *state.State
+			if file != nil {
+				st = file.State
+			}
+			outs := outputValues(st)
+			if len(args) == 1 {
+				o, ok := outs[args[0]]
+				if !ok {
+					return u.errorf("Output value not found", "The output variable requested could not be found in the state file. If you recently added this to your configuration, be sure to run `tenet apply`, since the state won't be updated with new output variables until that command is run.")
+				}
+				switch {
+				case jsonOut:
+					js, err := views.OutputValueJSON(o.Value)
+					if err != nil {
+						return u.errorf("Failed to encode output", "%s", err)
+					}
+					fmt.Fprintln(u.out, string(js))
+				case raw:
+					s, err := views.RawOutputValue(o.Value)
+					if err != nil {
+						return u.errorf("Unsupported value for raw output", "%s", err)
+					}
+					fmt.Fprint(u.out, s)
+				default:
+					fmt.Fprintln(u.out, views.FormatValue(o.Value, 0))
+				}
+				return nil
+			}
+			if raw {
+				return u.errorf("Output name required", "The -raw option requires a single output name.")
+			}
+			if jsonOut {
+				js, err := views.OutputsJSON(outs)
+				if err != nil {
+					return u.errorf("Failed to encode outputs", "%s", err)
+				}
+				fmt.Fprintln(u.out, string(js))
+				return nil
+			}
+			if len(outs) == 0 {
+				fmt.Fprintf(u.errw, "\nWarning: No outputs found\n\nThe state file either has no outputs defined, or all the defined outputs are empty.\n")
+				return nil
+			}
+			return views.WriteOutputs(u.out, outs)
+		},
+	}
+	cmd.Flags().BoolVar(&jsonOut, "json", false, "print the outputs as JSON")
+	cmd.Flags().BoolVar(&raw, "raw", false, "print a single string, number or bool output without quotes")
+	cmd.Flags().BoolVar(&noColor, "no-color", false, "disable color")
+	cmd.Flags().StringVar(&statePath, "state", defaultStatePath, "path to the state file")
+	return cmd
+}
+
+// types gives the implied type of a resource type's schema, for the JSON
+// state view.
+func (s schemaLookup) types(p addrs.Provider, mode addrs.ResourceMode, typ string) (cty.Type, bool) {
+	b := s.ResourceSchema(p.String(), mode.String(), typ)
+	if b == nil {
+		return cty.NilType, false
+	}
+	return b.ImpliedType(), true
+}

@@ -1,0 +1,157 @@
+package cli
+
+import (
+	"context"
+	"os"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/spf13/cobra"
+
+	"github.com/tenetplan/tenet/cli/views"
+	"github.com/tenetplan/tenet/config"
+	"github.com/tenetplan/tenet/engine"
+	"github.com/tenetplan/tenet/engine/plan"
+	"github.com/tenetplan/tenet/state/local"
+)
+
+func newPlanCommand(g *globals) *cobra.Command {
+	f := &planFlags{}
+	var out string
+	cmd := &cobra.Command{
+		Use:   "plan [options]",
+		Short: "Show the changes required by the current configuration",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			u := newUI(cmd, g, f.noColor, f.json)
+			r, err := planRun(cmd.Context(), g, u, f, "plan")
+			if err != nil {
+				return err
+			}
+			defer r.release()
+			if out != "" && !r.plan.Errored {
+				if err := plan.WriteFile(out, r.plan); err != nil {
+					return u.errorf("Failed to write plan file", "%s", err)
+				}
+				if u.json == nil {
+					cmd.Printf("\nSaved the plan to: %s\n\nTo perform exactly these actions, run the following command to apply:\n    tenet apply %q\n", out, out)
+				}
+			}
+			if r.diags.HasErrors() {
+				return &exitError{1}
+			}
+			if f.detailedExitcode && r.plan.CanApply() {
+				return &exitError{2}
+			}
+			return nil
+		},
+	}
+	f.register(cmd, true)
+	cmd.Flags().StringVar(&out, "out", "", "write the plan to this file, to apply it later exactly")
+	cmd.Flags().BoolVar(&f.detailedExitcode, "detailed-exitcode", false, "exit 2 when the plan has changes")
+	return cmd
+}
+
+// planResult is what planning produced, with the state still locked.
+type planResult struct {
+	plan    *plan.Plan
+	cfg     *config.Config
+	mgr     *local.Manager
+	diags   hcl.Diagnostics
+	release func()
+	hooks   *hookAdapter
+}
+
+// planRun loads everything, plans, and shows the plan. The state stays
+// locked until release is called. An error return means the plan could
+// not be made (and was reported); r.diags may still hold errors of a
+// plan that was made but errored.
+func planRun(ctx context.Context, g *globals, u *ui, f *planFlags, operation string) (*planResult, error) {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	cfg, diags := u.loadConfig()
+	if diags.HasErrors() {
+		return nil, u.fail(diags)
+	}
+	vals, d := config.CollectVariableValues(os.DirFS("."), ".", cfg.Root, f.vars, g.deps.Env)
+	diags = append(diags, d...)
+	opts, d := f.planOpts(vals)
+	diags = append(diags, d...)
+	if diags.HasErrors() {
+		return nil, u.fail(diags)
+	}
+	r, d := rulesEngine(ctx, f.rules)
+	diags = append(diags, d...)
+	if diags.HasErrors() {
+		return nil, u.fail(diags)
+	}
+	mgr, prev, release, err := f.state.openState(ctx, u, operation)
+	if err != nil {
+		return nil, err
+	}
+	hooks := &hookAdapter{}
+	if u.json != nil {
+		hooks.p = u.json
+		hooks.refresh = true
+	}
+	eng := newEngine(g, r, hooks)
+	p, d := eng.Plan(ctx, cfg, prev, opts)
+	diags = append(diags, d...)
+	if p == nil {
+		release()
+		return nil, u.fail(diags)
+	}
+	if cur := mgr.Current(); cur != nil {
+		p.PriorLineage, p.PriorSerial = cur.Lineage, cur.Serial
+	}
+	res := &planResult{plan: p, cfg: cfg, mgr: mgr, diags: diags, release: release, hooks: hooks}
+	if err := showPlan(u, g, p, diags); err != nil {
+		release()
+		return nil, err
+	}
+	return res, nil
+}
+
+// showPlan renders a plan (human or JSON) with its diagnostics.
+func showPlan(u *ui, g *globals, p *plan.Plan, diags hcl.Diagnostics) error {
+	js, err := plan.MarshalJSON(p, schemaLookup{g.deps.Providers}.types)
+	if err != nil {
+		return u.errorf("Failed to encode the plan", "%s", err)
+	}
+	if u.json != nil {
+		u.diagnostics(diags)
+		if err := views.EmitPlan(u.json, js, viewMode(p.Mode)); err != nil {
+			return u.errorf("Failed to encode the plan", "%s", err)
+		}
+		return nil
+	}
+	warnings := hcl.Diagnostics{}
+	var errs hcl.Diagnostics
+	for _, d := range diags {
+		if d.Severity == hcl.DiagError {
+			errs = append(errs, d)
+		} else {
+			warnings = append(warnings, d)
+		}
+	}
+	if !p.Errored || len(p.Changes) > 0 {
+		if err := views.RenderPlan(u.out, js, schemaLookup{g.deps.Providers}, views.RenderOptions{Color: u.color, Mode: viewMode(p.Mode), NotApplyable: !p.CanApply()}); err != nil {
+			return u.errorf("Failed to render the plan", "%s", err)
+		}
+	}
+	u.diagnostics(warnings)
+	u.diagnostics(errs)
+	return nil
+}
+
+var _ engine.Hooks = (*hookAdapter)(nil)
+
+func viewMode(m plan.Mode) string {
+	switch m {
+	case plan.DestroyMode:
+		return views.ModeDestroy
+	case plan.RefreshOnlyMode:
+		return views.ModeRefreshOnly
+	}
+	return views.ModeNormal
+}

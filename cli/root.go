@@ -1,0 +1,132 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/tenetplan/tenet/providers"
+	"github.com/tenetplan/tenet/providers/builtin"
+)
+
+// Version is tenet's version, written into state and plan files.
+const Version = "0.1.0"
+
+// Deps is what the commands need from the process.
+type Deps struct {
+	Stdin     io.Reader
+	Stdout    io.Writer
+	Stderr    io.Writer
+	Env       []string
+	Providers providers.Registry
+}
+
+// exitError carries an exit status; the message, if any, was printed.
+type exitError struct{ code int }
+
+func (e *exitError) Error() string { return fmt.Sprintf("exit status %d", e.code) }
+
+// Main runs tenet with the given arguments and returns the exit status.
+func Main(args []string, stdin io.Reader, stdout, stderr io.Writer, env []string) int {
+	deps := Deps{Stdin: stdin, Stdout: stdout, Stderr: stderr, Env: env, Providers: builtin.Registry()}
+	root := NewRootCommand(deps)
+	root.SetArgs(NormalizeArgs(args))
+	err := root.Execute()
+	if err == nil {
+		return 0
+	}
+	var ee *exitError
+	if errors.As(err, &ee) {
+		return ee.code
+	}
+	fmt.Fprintf(stderr, "Error: %s\n", err)
+	return 1
+}
+
+// NewRootCommand builds the command tree.
+func NewRootCommand(deps Deps) *cobra.Command {
+	g := &globals{deps: deps}
+	root := &cobra.Command{
+		Use:           "tenet",
+		Short:         "Plan and apply Terraform-language configurations with planning rules in Rego",
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		PersistentPreRunE: func(cmd *cobra.Command, args []string) error {
+			if g.chdir != "" {
+				if err := os.Chdir(g.chdir); err != nil {
+					fmt.Fprintf(deps.Stderr, "Error handling -chdir option: %s\n", err)
+					return &exitError{1}
+				}
+			}
+			return nil
+		},
+	}
+	root.SetIn(deps.Stdin)
+	root.SetOut(deps.Stdout)
+	root.SetErr(deps.Stderr)
+	root.PersistentFlags().StringVar(&g.chdir, "chdir", "", "switch to a different working directory before executing the given subcommand")
+	root.AddCommand(
+		newInitCommand(g),
+		newValidateCommand(g),
+		newFmtCommand(g),
+		newPlanCommand(g),
+		newApplyCommand(g, false),
+		newApplyCommand(g, true),
+		newShowCommand(g),
+		newOutputCommand(g),
+		newTaintCommand(g, true),
+		newTaintCommand(g, false),
+		newStateCommand(g),
+		newGraphCommand(g),
+		newVersionCommand(g),
+	)
+	return root
+}
+
+// globals holds the process-wide settings every command shares.
+type globals struct {
+	deps  Deps
+	chdir string
+}
+
+// NormalizeArgs turns tofu-style single-dash long flags (-out=F, -no-color)
+// into the double-dash form cobra understands. A lone "-" and short
+// one-letter flags are left alone, as is everything after "--".
+func NormalizeArgs(args []string) []string {
+	out := make([]string, 0, len(args))
+	for i, a := range args {
+		if a == "--" {
+			return append(out, args[i:]...)
+		}
+		if len(a) > 2 && a[0] == '-' && a[1] != '-' && isFlagChar(a[1]) {
+			name := a[1:]
+			if eq := strings.IndexByte(name, '='); eq >= 0 {
+				name = name[:eq]
+			}
+			if len(name) > 1 {
+				a = "-" + a
+			}
+		}
+		out = append(out, a)
+	}
+	return out
+}
+
+func isFlagChar(c byte) bool {
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')
+}
+
+func newVersionCommand(g *globals) *cobra.Command {
+	return &cobra.Command{
+		Use:   "version",
+		Short: "Show the tenet version",
+		RunE: func(cmd *cobra.Command, args []string) error {
+			fmt.Fprintf(cmd.OutOrStdout(), "tenet v%s\n", Version)
+			return nil
+		},
+	}
+}

@@ -1,0 +1,68 @@
+package cli
+
+import (
+	"fmt"
+	"os"
+
+	"github.com/spf13/cobra"
+
+	"github.com/tenetplan/tenet/cli/views"
+	"github.com/tenetplan/tenet/engine/plan"
+	"github.com/tenetplan/tenet/state"
+	"github.com/tenetplan/tenet/state/statejson"
+)
+
+func newShowCommand(g *globals) *cobra.Command {
+	var jsonOut, noColor bool
+	var statePath string
+	cmd := &cobra.Command{
+		Use:   "show [options] [PLANFILE]",
+		Short: "Show a saved plan or the current state",
+		Args:  cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			u := newUI(cmd, g, noColor, false)
+			if len(args) == 1 {
+				p, err := plan.ReadFile(args[0])
+				if err != nil {
+					return u.errorf("Failed to read the plan file", "%s", err)
+				}
+				js, err := plan.MarshalJSON(p, schemaLookup{g.deps.Providers}.types)
+				if err != nil {
+					return u.errorf("Failed to encode the plan", "%s", err)
+				}
+				if jsonOut {
+					fmt.Fprintln(u.out, string(js))
+					return nil
+				}
+				return views.RenderPlan(u.out, js, schemaLookup{g.deps.Providers}, views.RenderOptions{Color: u.color, Mode: viewMode(p.Mode)})
+			}
+			file, err := readStateFile(statePath)
+			if err != nil {
+				return u.errorf("Failed to load state", "%s", err)
+			}
+			if jsonOut {
+				var st *state.State
+				if file != nil {
+					st = file.State
+				}
+				js, err := statejson.Marshal(st, Version, schemaLookup{g.deps.Providers}.types)
+				if err != nil {
+					return u.errorf("Failed to encode the state", "%s", err)
+				}
+				fmt.Fprintln(u.out, string(js))
+				return nil
+			}
+			if file == nil || file.State == nil || file.State.Empty() {
+				fmt.Fprintln(u.out, "The state file is empty. No resources are represented.")
+				return nil
+			}
+			return showStateHuman(u, g, file)
+		},
+	}
+	cmd.Flags().BoolVar(&jsonOut, "json", false, "machine-readable output")
+	cmd.Flags().BoolVar(&noColor, "no-color", false, "disable color")
+	cmd.Flags().StringVar(&statePath, "state", defaultStatePath, "path to the state file")
+	return cmd
+}
+
+var _ = os.Stdout

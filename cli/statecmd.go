@@ -1,0 +1,212 @@
+package cli
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/spf13/cobra"
+	ctyjson "github.com/zclconf/go-cty/cty/json"
+
+	"github.com/tenetplan/tenet/addrs"
+	"github.com/tenetplan/tenet/cli/views"
+	"github.com/tenetplan/tenet/state"
+	"github.com/tenetplan/tenet/state/statefile"
+)
+
+func newStateCommand(g *globals) *cobra.Command {
+	cmd := &cobra.Command{Use: "state", Short: "Inspect the state"}
+	cmd.AddCommand(newStateListCommand(g), newStateShowCommand(g))
+	return cmd
+}
+
+// instanceObject is one object of the state, in state-file order.
+type instanceObject struct {
+	addr    addrs.AbsResourceInstance
+	deposed state.DeposedKey
+	obj     *state.ObjectSrc
+}
+
+func stateObjects(s *state.State) []instanceObject {
+	var out []instanceObject
+	if s == nil {
+		return nil
+	}
+	for _, m := range s.Modules {
+		for _, r := range m.Resources {
+			for k, ri := range r.Instances {
+				addr := r.Addr.Instance(k)
+				if ri.Current != nil {
+					out = append(out, instanceObject{addr: addr, obj: ri.Current})
+				}
+				for dk, obj := range ri.Deposed {
+					out = append(out, instanceObject{addr: addr, deposed: dk, obj: obj})
+				}
+			}
+		}
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if !out[i].addr.Equal(out[j].addr) {
+			return out[i].addr.Less(out[j].addr)
+		}
+		return out[i].deposed < out[j].deposed
+	})
+	return out
+}
+
+func newStateListCommand(g *globals) *cobra.Command {
+	var statePath string
+	cmd := &cobra.Command{
+		Use:   "list [options] [ADDRESS...]",
+		Short: "List resources in the state",
+		RunE: func(cmd *cobra.Command, args []string) error {
+			u := newUI(cmd, g, true, false)
+			file, err := readStateFile(statePath)
+			if err != nil {
+				return u.errorf("Failed to load state", "%s", err)
+			}
+			var st *state.State
+			if file != nil {
+				st = file.State
+			}
+			var filters []*addrs.Target
+			for _, a := range args {
+				t, diags := addrs.ParseTargetStr(a)
+				if diags.HasErrors() {
+					return u.fail(diags)
+				}
+				filters = append(filters, t)
+			}
+			for _, o := range stateObjects(st) {
+				if o.deposed != state.NotDeposed {
+					continue
+				}
+				if len(filters) > 0 && !matchesAny(filters, o.addr) {
+					continue
+				}
+				fmt.Fprintln(u.out, o.addr.String())
+			}
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&statePath, "state", defaultStatePath, "path to the state file")
+	return cmd
+}
+
+// matchesAny reports whether addr lies within any of the targets.
+func matchesAny(targets []*addrs.Target, addr addrs.AbsResourceInstance) bool {
+	for _, t := range targets {
+		switch s := t.Subject.(type) {
+		case addrs.AbsResourceInstance:
+			if s.Equal(addr) {
+				return true
+			}
+		case addrs.AbsResource:
+			if s.Equal(addr.ContainingResource()) {
+				return true
+			}
+		case addrs.ModuleInstance:
+			if s.IsAncestorOf(addr.Module) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func newStateShowCommand(g *globals) *cobra.Command {
+	var statePath string
+	cmd := &cobra.Command{
+		Use:   "show [options] ADDRESS",
+		Short: "Show one resource instance in the state",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			u := newUI(cmd, g, true, false)
+			addr, diags := addrs.ParseAbsResourceInstanceStr(args[0])
+			if diags.HasErrors() {
+				return u.fail(diags)
+			}
+			file, err := readStateFile(statePath)
+			if err != nil {
+				return u.errorf("Failed to load state", "%s", err)
+			}
+			if file == nil || file.State == nil {
+				return u.errorf("No state file was found", "State management commands require a state file. Run this command in a directory where tenet has been run or use the -state flag to point the command to a specific state location.")
+			}
+			for _, o := range stateObjects(file.State) {
+				if o.addr.Equal(addr) && o.deposed == state.NotDeposed {
+					writeStateObject(u, o)
+					return nil
+				}
+			}
+			return u.errorf("No instance found for the given address", "This command requires that the address references one specific instance. To view the available instances, use \"tenet state list\".")
+		},
+	}
+	cmd.Flags().StringVar(&statePath, "state", defaultStatePath, "path to the state file")
+	return cmd
+}
+
+// writeStateObject renders one object as HCL-like text.
+func writeStateObject(u *ui, o instanceObject) {
+	kind := "resource"
+	if o.addr.Resource.Resource.Mode == addrs.DataResourceMode {
+		kind = "data"
+	}
+	header := "# " + o.addr.String() + ":"
+	if o.deposed != state.NotDeposed {
+		header = fmt.Sprintf("# %s: (deposed object %s)", o.addr, o.deposed)
+	} else if o.obj.Status == state.ObjectTainted {
+		header = "# " + o.addr.String() + ": (tainted)"
+	}
+	fmt.Fprintln(u.out, header)
+	r := o.addr.Resource.Resource
+	fmt.Fprintf(u.out, "%s %q %q {\n", kind, r.Type, r.Name)
+	ty, err := ctyjson.ImpliedType(o.obj.AttrsJSON)
+	if err == nil {
+		if v, err := ctyjson.Unmarshal(o.obj.AttrsJSON, ty); err == nil && v.Type().IsObjectType() {
+			sensitive := map[string]bool{}
+			for _, p := range o.obj.SensitivePaths {
+				if len(p) > 0 {
+					sensitive[fmt.Sprint(p[0])] = true
+				}
+			}
+			var names []string
+			width := 0
+			for name := range v.Type().AttributeTypes() {
+				if v.GetAttr(name).IsNull() {
+					continue
+				}
+				names = append(names, name)
+				if len(name) > width {
+					width = len(name)
+				}
+			}
+			sort.Strings(names)
+			for _, name := range names {
+				val := views.FormatValue(v.GetAttr(name), 4)
+				for _, p := range o.obj.SensitivePaths {
+					if len(p) == 1 && strings.Contains(fmt.Sprintf("%#v", p[0]), fmt.Sprintf("%q", name)) {
+						val = "(sensitive value)"
+					}
+				}
+				fmt.Fprintf(u.out, "    %-*s = %s\n", width, name, val)
+			}
+		}
+	}
+	fmt.Fprintln(u.out, "}")
+}
+
+func showStateHuman(u *ui, g *globals, file *statefile.File) error {
+	for i, o := range stateObjects(file.State) {
+		if i > 0 {
+			fmt.Fprintln(u.out)
+		}
+		writeStateObject(u, o)
+	}
+	if len(file.State.Outputs) > 0 {
+		fmt.Fprintln(u.out, "\n\nOutputs:")
+		fmt.Fprintln(u.out)
+		views.WriteOutputs(u.out, outputValues(file.State))
+	}
+	return nil
+}

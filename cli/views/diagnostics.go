@@ -1,0 +1,259 @@
+package views
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+)
+
+// DiagnosticAddresser is implemented by a diagnostic's Extra when the
+// problem concerns one resource instance; the address is reported in the
+// JSON UI.
+type DiagnosticAddresser interface {
+	DiagnosticAddress() string
+}
+
+// DiagnosticMessage is the JSON UI form of a diagnostic (§15).
+type DiagnosticMessage struct {
+	Severity string           `json:"severity"`
+	Summary  string           `json:"summary"`
+	Detail   string           `json:"detail"`
+	Address  string           `json:"address,omitempty"`
+	Range    *DiagnosticRange `json:"range,omitempty"`
+	Snippet  *DiagnosticCode  `json:"snippet,omitempty"`
+}
+
+// DiagnosticRange is a source range; lines and columns count from 1, bytes
+// from 0.
+type DiagnosticRange struct {
+	Filename string        `json:"filename"`
+	Start    DiagnosticPos `json:"start"`
+	End      DiagnosticPos `json:"end"`
+}
+
+// DiagnosticPos is one position in a source file.
+type DiagnosticPos struct {
+	Line   int `json:"line"`
+	Column int `json:"column"`
+	Byte   int `json:"byte"`
+}
+
+// DiagnosticCode is the source excerpt shown with a diagnostic.
+type DiagnosticCode struct {
+	// Context names the enclosing block, e.g. `resource "x" "y"`; nil when
+	// there is none.
+	Context              *string                 `json:"context"`
+	Code                 string                  `json:"code"`
+	StartLine            int                     `json:"start_line"`
+	HighlightStartOffset int                     `json:"highlight_start_offset"`
+	HighlightEndOffset   int                     `json:"highlight_end_offset"`
+	Values               []DiagnosticExprValue   `json:"values"`
+	FunctionCall         *DiagnosticFunctionCall `json:"function_call,omitempty"`
+}
+
+// DiagnosticExprValue describes the value of a variable in the expression.
+type DiagnosticExprValue struct {
+	Traversal string `json:"traversal"`
+	Statement string `json:"statement"`
+}
+
+// DiagnosticFunctionCall names the function a diagnostic is about.
+type DiagnosticFunctionCall struct {
+	CalledAs  string `json:"called_as"`
+	Signature any    `json:"signature,omitempty"`
+}
+
+// DiagnosticJSON converts a diagnostic to its JSON UI payload; files (by
+// filename) supply the source for the snippet and may be nil.
+func DiagnosticJSON(d *hcl.Diagnostic, files map[string]*hcl.File) DiagnosticMessage {
+	m := DiagnosticMessage{Severity: "error", Summary: d.Summary, Detail: d.Detail}
+	if d.Severity == hcl.DiagWarning {
+		m.Severity = "warning"
+	}
+	if a, ok := hcl.DiagnosticExtra[DiagnosticAddresser](d); ok {
+		m.Address = a.DiagnosticAddress()
+	}
+	if d.Subject == nil {
+		return m
+	}
+	subj := *d.Subject
+	m.Range = &DiagnosticRange{
+		Filename: subj.Filename,
+		Start:    DiagnosticPos{Line: subj.Start.Line, Column: subj.Start.Column, Byte: subj.Start.Byte},
+		End:      DiagnosticPos{Line: subj.End.Line, Column: subj.End.Column, Byte: subj.End.Byte},
+	}
+	if ex := excerptOf(d, files); ex != nil {
+		m.Snippet = &DiagnosticCode{
+			Code:                 string(ex.code),
+			StartLine:            ex.startLine,
+			HighlightStartOffset: ex.hlStart,
+			HighlightEndOffset:   ex.hlEnd,
+			Values:               []DiagnosticExprValue{},
+		}
+		if ex.context != "" {
+			ctx := ex.context
+			m.Snippet.Context = &ctx
+		}
+	}
+	return m
+}
+
+// excerpt is the whole source lines a diagnostic covers.
+type excerpt struct {
+	context        string
+	code           []byte
+	startLine      int
+	hlStart, hlEnd int // subject offsets within code
+}
+
+func excerptOf(d *hcl.Diagnostic, files map[string]*hcl.File) *excerpt {
+	if d.Subject == nil || files == nil {
+		return nil
+	}
+	f := files[d.Subject.Filename]
+	if f == nil || f.Bytes == nil {
+		return nil
+	}
+	src := f.Bytes
+	rng := *d.Subject
+	if d.Context != nil && d.Context.Filename == rng.Filename {
+		rng = hcl.RangeOver(rng, *d.Context)
+	}
+	start, end := clampInt(rng.Start.Byte, 0, len(src)), clampInt(rng.End.Byte, 0, len(src))
+	if end < start {
+		end = start
+	}
+	if end > start && src[end-1] == '\n' {
+		end-- // a range ending at a line break ends on that line
+	}
+	lineStart := bytes.LastIndexByte(src[:start], '\n') + 1
+	lineEnd := len(src)
+	if i := bytes.IndexByte(src[end:], '\n'); i >= 0 {
+		lineEnd = end + i
+	}
+	ex := &excerpt{
+		code:      src[lineStart:lineEnd],
+		startLine: 1 + bytes.Count(src[:lineStart], []byte{'\n'}),
+		hlStart:   clampInt(d.Subject.Start.Byte-lineStart, 0, lineEnd-lineStart),
+		hlEnd:     clampInt(d.Subject.End.Byte-lineStart, 0, lineEnd-lineStart),
+	}
+	if nav, ok := f.Nav.(interface{ ContextString(int) string }); ok {
+		ex.context = nav.ContextString(d.Subject.Start.Byte)
+	}
+	return ex
+}
+
+func clampInt(v, lo, hi int) int {
+	return max(lo, min(v, hi))
+}
+
+// RenderDiagnostics writes diagnostics in a framed block per diagnostic:
+// severity and summary, the source excerpt with its enclosing block, and
+// the detail wrapped to width (0: no wrapping).
+func RenderDiagnostics(w io.Writer, diags hcl.Diagnostics, files map[string]*hcl.File, color bool, width int) error {
+	var b strings.Builder
+	for _, d := range diags {
+		renderDiagnostic(&b, d, files, color, width)
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func renderDiagnostic(b *strings.Builder, d *hcl.Diagnostic, files map[string]*hcl.File, color bool, width int) {
+	paint := func(code, s string) string {
+		if !color {
+			return s
+		}
+		return code + s + ansiReset
+	}
+	frameColor, label := ansiRed, "Error: "
+	if d.Severity == hcl.DiagWarning {
+		frameColor, label = ansiYellow, "Warning: "
+	}
+	bar := paint(frameColor, "│") + " "
+	var body strings.Builder
+	body.WriteString(paint(ansiBold+frameColor, label))
+	body.WriteString(paint(ansiBold, d.Summary))
+	body.WriteString("\n")
+	if ex := excerptOf(d, files); ex != nil {
+		body.WriteString("\n")
+		fmt.Fprintf(&body, "  on %s line %d", d.Subject.Filename, d.Subject.Start.Line)
+		if ex.context != "" {
+			fmt.Fprintf(&body, ", in %s", ex.context)
+		}
+		body.WriteString(":\n")
+		offset := 0
+		for i, line := range strings.Split(string(ex.code), "\n") {
+			lo, hi := ex.hlStart-offset, ex.hlEnd-offset
+			text := line
+			if color && hi > 0 && lo < len(line) {
+				lo, hi = clampInt(lo, 0, len(line)), clampInt(hi, 0, len(line))
+				text = line[:lo] + "\x1b[4m" + line[lo:hi] + ansiReset + line[hi:]
+			}
+			fmt.Fprintf(&body, "%4d: %s\n", ex.startLine+i, text)
+			offset += len(line) + 1
+		}
+	} else if d.Subject != nil {
+		body.WriteString("\n")
+		fmt.Fprintf(&body, "  on %s line %d:\n", d.Subject.Filename, d.Subject.Start.Line)
+	}
+	if d.Detail != "" {
+		body.WriteString("\n")
+		detailWidth := 0
+		if width > 2 {
+			detailWidth = width - 2
+		}
+		body.WriteString(wrapDetail(d.Detail, detailWidth))
+		body.WriteString("\n")
+	}
+	b.WriteString(paint(frameColor, "╷"))
+	b.WriteString("\n")
+	for _, line := range strings.Split(strings.TrimSuffix(body.String(), "\n"), "\n") {
+		if line == "" {
+			b.WriteString(strings.TrimRight(bar, " ") + "\n")
+			continue
+		}
+		b.WriteString(bar)
+		b.WriteString(line)
+		b.WriteString("\n")
+	}
+	b.WriteString(paint(frameColor, "╵"))
+	b.WriteString("\n")
+}
+
+// wrapDetail wraps prose paragraphs, leaving lines that start with a space
+// (preformatted examples) as they are.
+func wrapDetail(s string, width int) string {
+	if width <= 0 {
+		return s
+	}
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		if strings.HasPrefix(l, " ") || len(l) <= width {
+			continue
+		}
+		lines[i] = wordWrap(l, width)
+	}
+	return strings.Join(lines, "\n")
+}
+
+// SortDiagnostics orders diagnostics by file and position, errors first
+// within the same place, keeping sourceless ones first in their order.
+func SortDiagnostics(diags hcl.Diagnostics) {
+	sort.SliceStable(diags, func(i, j int) bool {
+		a, b := diags[i].Subject, diags[j].Subject
+		switch {
+		case a == nil || b == nil:
+			return a == nil && b != nil
+		case a.Filename != b.Filename:
+			return a.Filename < b.Filename
+		case a.Start.Byte != b.Start.Byte:
+			return a.Start.Byte < b.Start.Byte
+		}
+		return diags[i].Severity < diags[j].Severity
+	})
+}

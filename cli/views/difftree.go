@@ -1,0 +1,554 @@
+package views
+
+import (
+	"encoding/json"
+	"sort"
+	"strings"
+
+	"github.com/tenetplan/tenet/providers"
+	"github.com/zclconf/go-cty/cty"
+)
+
+// diffNode is the computed difference of one value: what happened to it and
+// how to draw it. Computing the whole tree first lets a parent know its
+// children's actions (to hide unchanged ones and pad keys) before printing.
+type diffNode struct {
+	act     action // actNoOp, actCreate, actUpdate or actDelete
+	replace bool   // the path is in replace_paths
+	r       nodeRenderer
+}
+
+// nodeRenderer draws the text that follows "key = " (or a list element's
+// symbol), over as many lines as it needs; level is the nesting level of the
+// line it starts on.
+type nodeRenderer interface {
+	writeValue(p *printer, n *diffNode, level int)
+}
+
+// namedNode is an attribute of an object or block, or a map element.
+type namedNode struct {
+	key  string // as displayed (quoted when needed)
+	node *diffNode
+	// important attributes are shown even when unchanged.
+	important bool
+}
+
+// blockEntry is one nested block instance.
+type blockEntry struct {
+	typeName string
+	label    string // ` "key"` for map-nested blocks
+	node     *diffNode
+}
+
+func nullAction(c valueChange) action {
+	switch {
+	case c.beforeNull() && c.afterNull():
+		return actNoOp
+	case c.beforeNull():
+		return actCreate
+	case c.afterNull():
+		return actDelete
+	}
+	return actNoOp
+}
+
+// diffBlock computes the diff of a block body; schema nil means the
+// attributes are rendered from the JSON values alone.
+func diffBlock(c valueChange, schema *providers.Block) *diffNode {
+	n := &diffNode{replace: c.forcesReplace()}
+	if c.sensitive() {
+		n.act = sensitiveAction(c)
+		n.r = sensitiveBlockRenderer{}
+		return n
+	}
+	if c.afterUnknown() {
+		n.act = actUpdate
+		if c.beforeNull() {
+			n.act = actCreate
+		}
+		n.r = unknownRenderer{}
+		return n
+	}
+	br := &blockRenderer{}
+	changed := false
+	if schema == nil {
+		for _, name := range unionKeys(c.before, c.after, c.unknown) {
+			child := c.attr(name)
+			if child.bothNull() {
+				continue
+			}
+			cn := diffAttribute(child, cty.DynamicPseudoType)
+			changed = changed || cn.act != actNoOp
+			br.attrs = append(br.attrs, namedNode{key: attributeKey(name), node: cn, important: isImportant(name)})
+		}
+	} else {
+		names := make([]string, 0, len(schema.Attributes))
+		for name := range schema.Attributes {
+			names = append(names, name)
+		}
+		sort.Strings(names)
+		for _, name := range names {
+			a := schema.Attributes[name]
+			child := c.attr(name)
+			if a.Sensitive && !child.bothNull() {
+				child.beforeSensitive, child.afterSensitive = true, true
+			}
+			if child.bothNull() {
+				continue
+			}
+			cn := diffAttribute(child, a.ImpliedType())
+			changed = changed || cn.act != actNoOp
+			br.attrs = append(br.attrs, namedNode{key: attributeKey(name), node: cn, important: isImportant(name)})
+		}
+		types := make([]string, 0, len(schema.BlockTypes))
+		for name := range schema.BlockTypes {
+			types = append(types, name)
+		}
+		sort.Strings(types)
+		for _, name := range types {
+			entries := diffNestedBlocks(c.attr(name), name, schema.BlockTypes[name])
+			for _, e := range entries {
+				changed = changed || e.node.act != actNoOp
+			}
+			if len(entries) > 0 {
+				br.groups = append(br.groups, entries)
+			}
+		}
+	}
+	n.act = nullAction(c)
+	if n.act == actNoOp && changed {
+		n.act = actUpdate
+	}
+	n.r = br
+	return n
+}
+
+func diffNestedBlocks(c valueChange, name string, nb *providers.NestedBlock) []blockEntry {
+	if c.bothNull() {
+		return nil
+	}
+	if c.sensitive() || c.afterUnknown() {
+		return []blockEntry{{typeName: name, node: diffBlock(c, &nb.Block)}}
+	}
+	switch nb.Nesting {
+	case providers.NestingList:
+		var out []blockEntry
+		for _, op := range sequenceOps(c.before, c.after, c.unknown, true) {
+			out = append(out, blockEntry{typeName: name, node: diffBlock(c.elem(op.bi, op.ai), &nb.Block)})
+		}
+		return out
+	case providers.NestingSet:
+		var out []blockEntry
+		for _, op := range setOps(c.before, c.after, c.unknown) {
+			out = append(out, blockEntry{typeName: name, node: diffBlock(c.elem(op.bi, op.ai), &nb.Block)})
+		}
+		return out
+	case providers.NestingMap:
+		var out []blockEntry
+		for _, key := range unionKeys(c.before, c.after, c.unknown) {
+			child := c.attr(key)
+			if child.bothNull() {
+				continue
+			}
+			out = append(out, blockEntry{typeName: name, label: " " + quoteString(key), node: diffBlock(child, &nb.Block)})
+		}
+		return out
+	}
+	return []blockEntry{{typeName: name, node: diffBlock(c, &nb.Block)}}
+}
+
+// diffAttribute computes the diff of an attribute value of type ty.
+func diffAttribute(c valueChange, ty cty.Type) *diffNode {
+	n := &diffNode{replace: c.forcesReplace()}
+	if c.sensitive() {
+		n.act = sensitiveAction(c)
+		n.r = sensitiveRenderer{
+			becomes: !c.beforeNull() && !c.afterNull() && c.beforeSensitive != true && c.afterSensitive == true,
+			stops:   !c.beforeNull() && !c.afterNull() && c.beforeSensitive == true && c.afterSensitive != true,
+		}
+		return n
+	}
+	if c.afterUnknown() {
+		n.act = actUpdate
+		ur := unknownRenderer{}
+		if c.beforeNull() {
+			n.act = actCreate
+		} else {
+			before := c
+			before.after, before.unknown, before.afterSensitive = nil, nil, nil
+			ur.before = diffAttribute(before, ty)
+		}
+		n.r = ur
+		return n
+	}
+	if ty == cty.DynamicPseudoType {
+		ty = inferType(c.before, c.after)
+		if ty == cty.NilType {
+			// The value changed kind (e.g. string to object): show the old
+			// value going away and the new one arriving.
+			before, after := c, c
+			before.after, before.unknown, before.afterSensitive = nil, nil, nil
+			after.before, after.beforeSensitive = nil, nil
+			n.act = actUpdate
+			n.r = typeChangeRenderer{
+				before: diffAttribute(before, cty.DynamicPseudoType),
+				after:  diffAttribute(after, cty.DynamicPseudoType),
+			}
+			return n
+		}
+	}
+	switch {
+	case ty.IsListType() || ty.IsTupleType():
+		return diffSequence(c, ty, n)
+	case ty.IsSetType():
+		return diffSet(c, ty, n)
+	case ty.IsMapType():
+		return diffMapOrObject(c, n, func(string) cty.Type { return ty.ElementType() }, true)
+	case ty.IsObjectType():
+		return diffMapOrObject(c, n, func(name string) cty.Type {
+			if ty.HasAttribute(name) {
+				return ty.AttributeType(name)
+			}
+			return cty.DynamicPseudoType
+		}, false)
+	}
+	n.act = primitiveAction(c)
+	if s, ok := multilineString(c.before, c.after); ok && s {
+		n.r = heredocRenderer{before: c.before, after: c.after}
+	} else {
+		n.r = primitiveRenderer{before: c.before, after: c.after}
+	}
+	return n
+}
+
+func primitiveAction(c valueChange) action {
+	if a := nullAction(c); a != actNoOp || c.bothNull() {
+		return a
+	}
+	if jsonEqual(c.before, c.after) {
+		return actNoOp
+	}
+	return actUpdate
+}
+
+func sensitiveAction(c valueChange) action {
+	if a := nullAction(c); a != actNoOp || c.bothNull() {
+		return a
+	}
+	if c.afterUnknown() || !jsonEqual(c.before, c.after) || (c.beforeSensitive == true) != (c.afterSensitive == true) {
+		return actUpdate
+	}
+	return actNoOp
+}
+
+func diffMapOrObject(c valueChange, n *diffNode, typeOf func(string) cty.Type, isMap bool) *diffNode {
+	or := &objectRenderer{isMap: isMap}
+	changed := false
+	for _, key := range unionKeys(c.before, c.after, c.unknown) {
+		child := c.attr(key)
+		if !isMap && child.bothNull() {
+			continue
+		}
+		if isMap && !hasMember(c.before, key) && !hasMember(c.after, key) && member(c.unknown, key) == nil {
+			continue
+		}
+		cn := diffAttribute(child, typeOf(key))
+		if isMap {
+			// A map element that appears or disappears is added or removed
+			// even when its value is null.
+			switch {
+			case !hasMember(c.before, key) && cn.act == actNoOp:
+				cn.act = actCreate
+			case !hasMember(c.after, key) && member(c.unknown, key) == nil && cn.act == actNoOp:
+				cn.act = actDelete
+			}
+		}
+		changed = changed || cn.act != actNoOp
+		display := attributeKey(key)
+		if isMap {
+			display = quoteString(key)
+		}
+		or.attrs = append(or.attrs, namedNode{key: display, node: cn})
+	}
+	n.act = nullAction(c)
+	if n.act == actNoOp && changed {
+		n.act = actUpdate
+	}
+	n.r = or
+	return n
+}
+
+func diffSequence(c valueChange, ty cty.Type, n *diffNode) *diffNode {
+	elemType := func(i int) cty.Type {
+		if ty.IsListType() {
+			return ty.ElementType()
+		}
+		if i >= 0 && i < ty.Length() {
+			return ty.TupleElementType(i)
+		}
+		return cty.DynamicPseudoType
+	}
+	objects := ty.IsListType() && ty.ElementType().IsObjectType()
+	lr := &listRenderer{}
+	changed := false
+	for _, op := range sequenceOps(c.before, c.after, c.unknown, objects) {
+		idx := op.ai
+		if idx < 0 {
+			idx = op.bi
+		}
+		cn := diffAttribute(c.elem(op.bi, op.ai), elemType(idx))
+		cn.act = elementAction(op, cn.act)
+		changed = changed || cn.act != actNoOp
+		lr.elems = append(lr.elems, cn)
+	}
+	n.act = nullAction(c)
+	if n.act == actNoOp && changed {
+		n.act = actUpdate
+	}
+	n.r = lr
+	return n
+}
+
+func diffSet(c valueChange, ty cty.Type, n *diffNode) *diffNode {
+	lr := &listRenderer{set: true}
+	changed := false
+	for _, op := range setOps(c.before, c.after, c.unknown) {
+		cn := diffAttribute(c.elem(op.bi, op.ai), ty.ElementType())
+		cn.act = elementAction(op, cn.act)
+		changed = changed || cn.act != actNoOp
+		lr.elems = append(lr.elems, cn)
+	}
+	n.act = nullAction(c)
+	if n.act == actNoOp && changed {
+		n.act = actUpdate
+	}
+	n.r = lr
+	return n
+}
+
+// elementAction makes an element that exists on only one side an addition
+// or a removal even when its value is null.
+func elementAction(op seqOp, a action) action {
+	switch {
+	case op.bi < 0:
+		return actCreate
+	case op.ai < 0:
+		return actDelete
+	}
+	return a
+}
+
+// inferType finds the shape of a dynamically typed value from its JSON;
+// cty.NilType when before and after have different shapes.
+func inferType(before, after any) cty.Type {
+	kb, ka := jsonKind(before), jsonKind(after)
+	switch {
+	case kb == 0:
+		kb = ka
+	case ka == 0:
+		ka = kb
+	}
+	if kb != ka {
+		return cty.NilType
+	}
+	switch kb {
+	case 'o':
+		return cty.EmptyObject // attributes are looked up as dynamic
+	case 'a':
+		return cty.EmptyTuple // elements are dynamic
+	}
+	return cty.String // any primitive: rendered from its JSON
+}
+
+func jsonKind(v any) byte {
+	switch v.(type) {
+	case nil:
+		return 0
+	case map[string]any:
+		return 'o'
+	case []any:
+		return 'a'
+	}
+	return 'p'
+}
+
+func multilineString(before, after any) (bool, bool) {
+	bs, bok := before.(string)
+	as, aok := after.(string)
+	if !bok && !aok {
+		return false, false
+	}
+	return strings.Contains(bs, "\n") || strings.Contains(as, "\n"), true
+}
+
+func hasMember(v any, key string) bool {
+	m, ok := v.(map[string]any)
+	if !ok {
+		return false
+	}
+	_, ok = m[key]
+	return ok
+}
+
+// unionKeys lists the keys of the JSON objects given, sorted.
+func unionKeys(vs ...any) []string {
+	var keys []string
+	seen := map[string]bool{}
+	for _, v := range vs {
+		m, ok := v.(map[string]any)
+		if !ok {
+			continue
+		}
+		for k := range m {
+			if !seen[k] {
+				seen[k] = true
+				keys = append(keys, k)
+			}
+		}
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+func isImportant(name string) bool { return name == "id" || name == "name" || name == "tags" }
+
+// attributeKey shows a name bare when it is a valid identifier, else quoted.
+func attributeKey(name string) string {
+	if isIdentifier(name) {
+		return name
+	}
+	return quoteString(name)
+}
+
+func isIdentifier(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i, r := range s {
+		switch {
+		case r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z':
+		case i > 0 && (r == '-' || r >= '0' && r <= '9'):
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// seqOp pairs a before position with an after position (-1: absent).
+type seqOp struct{ bi, ai int }
+
+// maxLCSCells bounds the work of aligning two sequences; longer ones are
+// compared position by position.
+const maxLCSCells = 1 << 20
+
+// sequenceOps aligns two JSON arrays on their longest common subsequence.
+// With pairUpdates, a removal next to an addition becomes one changed
+// element (used for objects, whose attributes are then diffed).
+func sequenceOps(before, after, unknown any, pairUpdates bool) []seqOp {
+	b, _ := before.([]any)
+	a, _ := after.([]any)
+	isUnknown := func(i int) bool { return element(unknown, i) == true }
+	equal := func(i, j int) bool { return !isUnknown(j) && jsonEqual(b[i], a[j]) }
+	var ops []seqOp
+	if len(b)*len(a) > maxLCSCells {
+		for i := 0; i < len(b) || i < len(a); i++ {
+			op := seqOp{bi: -1, ai: -1}
+			if i < len(b) {
+				op.bi = i
+			}
+			if i < len(a) {
+				op.ai = i
+			}
+			ops = append(ops, op)
+		}
+		return ops
+	}
+	// lcs[i][j] is the LCS length of b[i:] and a[j:].
+	w := len(a) + 1
+	lcs := make([]int32, (len(b)+1)*w)
+	for i := len(b) - 1; i >= 0; i-- {
+		for j := len(a) - 1; j >= 0; j-- {
+			if equal(i, j) {
+				lcs[i*w+j] = lcs[(i+1)*w+j+1] + 1
+			} else {
+				lcs[i*w+j] = max(lcs[(i+1)*w+j], lcs[i*w+j+1])
+			}
+		}
+	}
+	var dels, adds []int
+	flush := func() {
+		k := 0
+		if pairUpdates {
+			for ; k < len(dels) && k < len(adds); k++ {
+				ops = append(ops, seqOp{bi: dels[k], ai: adds[k]})
+			}
+		}
+		for _, d := range dels[k:] {
+			ops = append(ops, seqOp{bi: d, ai: -1})
+		}
+		for _, x := range adds[k:] {
+			ops = append(ops, seqOp{bi: -1, ai: x})
+		}
+		dels, adds = dels[:0], adds[:0]
+	}
+	i, j := 0, 0
+	for i < len(b) || j < len(a) {
+		switch {
+		case i < len(b) && j < len(a) && equal(i, j):
+			flush()
+			ops = append(ops, seqOp{bi: i, ai: j})
+			i++
+			j++
+		case j < len(a) && (i == len(b) || lcs[i*w+j+1] >= lcs[(i+1)*w+j]):
+			adds = append(adds, j)
+			j++
+		default:
+			dels = append(dels, i)
+			i++
+		}
+	}
+	flush()
+	return ops
+}
+
+// setOps matches set elements by value: equal elements are unchanged, the
+// rest are removed or added.
+func setOps(before, after, unknown any) []seqOp {
+	b, _ := before.([]any)
+	a, _ := after.([]any)
+	byValue := make(map[string][]int, len(a))
+	for j, v := range a {
+		if element(unknown, j) != nil && element(unknown, j) != false {
+			continue
+		}
+		k := canonicalJSON(v)
+		byValue[k] = append(byValue[k], j)
+	}
+	matched := make([]bool, len(a))
+	var ops []seqOp
+	for i, v := range b {
+		k := canonicalJSON(v)
+		if js := byValue[k]; len(js) > 0 {
+			ops = append(ops, seqOp{bi: i, ai: js[0]})
+			matched[js[0]] = true
+			byValue[k] = js[1:]
+			continue
+		}
+		ops = append(ops, seqOp{bi: i, ai: -1})
+	}
+	for j := range a {
+		if !matched[j] {
+			ops = append(ops, seqOp{bi: -1, ai: j})
+		}
+	}
+	return ops
+}
+
+func canonicalJSON(v any) string {
+	out, err := json.Marshal(v) // maps marshal with sorted keys
+	if err != nil {
+		return ""
+	}
+	return string(out)
+}

@@ -1,0 +1,12 @@
+// Package views renders what people and programs see from tenet: the human
+// plan (from the JSON plan document of `show -json`, format 1.2), the
+// machine-readable UI stream of `-json` runs, apply progress lines, output
+// values and diagnostics.
+//
+// It works from the JSON plan document and a small schema lookup rather
+// than from engine types, so it stays decoupled from the engine: the engine
+// (through hooks the cli package implements) calls the JSONView and
+// HumanHooks methods, and the cli commands call RenderPlan, EmitPlanJSON,
+// RenderDiagnostics and the output helpers. Commands, flags, prompts and
+// choosing between human and JSON output belong to the cli package.
+package views

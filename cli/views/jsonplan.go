@@ -1,0 +1,178 @@
+package views
+
+import (
+	"fmt"
+	"sort"
+)
+
+// uiReason maps a JSON plan action_reason to its JSON UI spelling: replace
+// reasons are renamed, delete and read reasons are kept.
+func uiReason(reason string) string {
+	switch reason {
+	case "replace_because_tainted":
+		return "tainted"
+	case "replace_by_request":
+		return "requested"
+	case "replace_by_triggers":
+		return "replace_triggered_by"
+	case "replace_because_cannot_update":
+		return "cannot_update"
+	}
+	return reason
+}
+
+// changeMessageOf builds the planned_change / resource_drift payload; a
+// no-op that moves or imports is reported as "move" or "import".
+func changeMessageOf(rc *resourceChangeDoc, act action) ChangeMessage {
+	m := ChangeMessage{
+		Resource:        NewResourceAddr(rc.Address),
+		Action:          act.uiName(),
+		Reason:          uiReason(rc.ActionReason),
+		GeneratedConfig: rc.Change.GeneratedConfig,
+	}
+	if rc.moved() {
+		prev := NewResourceAddr(rc.PreviousAddress)
+		m.PreviousResource = &prev
+	}
+	if rc.importing() {
+		m.Importing = &ImportingField{ID: rc.Change.Importing.ID}
+	}
+	if act == actNoOp {
+		switch {
+		case rc.moved():
+			m.Action = "move"
+		case rc.importing():
+			m.Action = "import"
+		}
+	}
+	return m
+}
+
+// EmitPlan writes the messages `plan -json` ends with, from a JSON plan
+// document: resource_drift (non-no-op drift; every drift entry in
+// refresh-only mode), planned_change for each change that does something,
+// moves or imports (data-source deletions skipped), change_summary, and
+// outputs when the plan has root output changes. mode is one of the Mode*
+// constants.
+func EmitPlan(v *JSONView, planJSON []byte, mode string) error {
+	doc, err := parsePlanDocument(planJSON)
+	if err != nil {
+		return err
+	}
+	for i := range doc.ResourceDrift {
+		rc := &doc.ResourceDrift[i]
+		act, err := parseActions(rc.Change.Actions)
+		if err != nil {
+			return fmt.Errorf("%s: %w", rc.Address, err)
+		}
+		if act != actNoOp || mode == ModeRefreshOnly {
+			v.ResourceDrift(changeMessageOf(rc, act))
+		}
+	}
+	for i := range doc.ResourceChanges {
+		rc := &doc.ResourceChanges[i]
+		act, err := parseActions(rc.Change.Actions)
+		if err != nil {
+			return fmt.Errorf("%s: %w", rc.Address, err)
+		}
+		if act == actDelete && rc.Mode == "data" {
+			continue
+		}
+		if act != actNoOp || rc.moved() || rc.importing() {
+			v.PlannedChange(changeMessageOf(rc, act))
+		}
+	}
+	sum, err := summarize(doc)
+	if err != nil {
+		return err
+	}
+	v.ChangeSummary(sum)
+	if len(doc.OutputChanges) > 0 {
+		outs := make(map[string]OutputMessage, len(doc.OutputChanges))
+		for name, ch := range doc.OutputChanges {
+			act, err := parseActions(ch.Actions)
+			if err != nil {
+				return fmt.Errorf("output %s: %w", name, err)
+			}
+			outs[name] = OutputMessage{Sensitive: ch.AfterSensitive == true || ch.BeforeSensitive == true, Action: act.uiName()}
+		}
+		v.Outputs(outs)
+	}
+	return nil
+}
+
+// PlanSummary counts the changes of a JSON plan document as the plan
+// summary line does.
+func PlanSummary(planJSON []byte) (ChangeSummary, error) {
+	doc, err := parsePlanDocument(planJSON)
+	if err != nil {
+		return ChangeSummary{}, err
+	}
+	return summarize(doc)
+}
+
+func summarize(doc *planDocument) (ChangeSummary, error) {
+	sum := ChangeSummary{Operation: OperationPlan}
+	for i := range doc.ResourceChanges {
+		rc := &doc.ResourceChanges[i]
+		act, err := parseActions(rc.Change.Actions)
+		if err != nil {
+			return sum, fmt.Errorf("%s: %w", rc.Address, err)
+		}
+		if act == actDelete && rc.Mode == "data" {
+			continue
+		}
+		switch act {
+		case actCreate:
+			sum.Add++
+		case actUpdate:
+			sum.Change++
+		case actDelete:
+			sum.Remove++
+		case actDeleteThenCreate, actCreateThenDelete:
+			sum.Add++
+			sum.Remove++
+		case actForget:
+			sum.Forget++
+		}
+		if rc.importing() {
+			sum.Import++
+		}
+	}
+	return sum, nil
+}
+
+// HasChanges reports whether a JSON plan document has anything to apply:
+// a resource change other than no-op (or a move or import), or an output
+// change. Used for -detailed-exitcode.
+func HasChanges(planJSON []byte) (bool, error) {
+	doc, err := parsePlanDocument(planJSON)
+	if err != nil {
+		return false, err
+	}
+	for i := range doc.ResourceChanges {
+		rc := &doc.ResourceChanges[i]
+		act, err := parseActions(rc.Change.Actions)
+		if err != nil {
+			return false, err
+		}
+		if act != actNoOp || rc.moved() || rc.importing() {
+			return true, nil
+		}
+	}
+	names := make([]string, 0, len(doc.OutputChanges))
+	for name := range doc.OutputChanges {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		act, err := parseActions(doc.OutputChanges[name].Actions)
+		if err != nil {
+			return false, err
+		}
+		if act != actNoOp {
+			return true, nil
+		}
+	}
+	return false, nil
+}

@@ -1,0 +1,267 @@
+package views
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/zclconf/go-cty/cty"
+	ctyjson "github.com/zclconf/go-cty/cty/json"
+)
+
+// OutputValue is a root output value as stored after apply.
+type OutputValue struct {
+	Value      cty.Value
+	Sensitive  bool
+	Deprecated string
+}
+
+func sortedOutputNames(outputs map[string]OutputValue) []string {
+	names := make([]string, 0, len(outputs))
+	for name := range outputs {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// ApplyOutputs reports the root outputs after an apply: sensitive flag,
+// type and (unless sensitive) value.
+func (v *JSONView) ApplyOutputs(outputs map[string]OutputValue) error {
+	msgs := make(map[string]OutputMessage, len(outputs))
+	for name, o := range outputs {
+		val, _ := o.Value.UnmarkDeep()
+		m := OutputMessage{Sensitive: o.Sensitive, Deprecated: o.Deprecated}
+		typ, err := ctyjson.MarshalType(val.Type())
+		if err != nil {
+			return fmt.Errorf("output %s: %w", name, err)
+		}
+		m.Type = typ
+		if !o.Sensitive && val.IsWhollyKnown() {
+			js, err := ctyjson.Marshal(val, val.Type())
+			if err != nil {
+				return fmt.Errorf("output %s: %w", name, err)
+			}
+			m.Value = js
+		}
+		msgs[name] = m
+	}
+	v.Outputs(msgs)
+	return nil
+}
+
+// WriteApplyOutputs writes the "Outputs:" block printed after an apply:
+// `name = value`, with `<sensitive>` for sensitive outputs. Nothing is
+// written when there are no outputs.
+func WriteApplyOutputs(w io.Writer, outputs map[string]OutputValue, color bool) error {
+	if len(outputs) == 0 {
+		return nil
+	}
+	var b strings.Builder
+	b.WriteString("\n")
+	if color {
+		b.WriteString(ansiBold + ansiGreen + "Outputs:" + ansiReset)
+	} else {
+		b.WriteString("Outputs:")
+	}
+	b.WriteString("\n\n")
+	writeOutputLines(&b, outputs)
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// WriteOutputs writes every output as `name = value` (`tenet output`),
+// hiding sensitive values as `<sensitive>`.
+func WriteOutputs(w io.Writer, outputs map[string]OutputValue) error {
+	var b strings.Builder
+	writeOutputLines(&b, outputs)
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func writeOutputLines(b *strings.Builder, outputs map[string]OutputValue) {
+	for _, name := range sortedOutputNames(outputs) {
+		o := outputs[name]
+		b.WriteString(name)
+		b.WriteString(" = ")
+		if o.Sensitive {
+			b.WriteString("<sensitive>")
+		} else {
+			b.WriteString(FormatValue(o.Value, 0))
+		}
+		b.WriteString("\n")
+	}
+}
+
+// FormatValue renders a value in HCL-like syntax for people, continuing
+// nested lines at indent levels of two spaces.
+func FormatValue(v cty.Value, indent int) string {
+	var b strings.Builder
+	formatValue(&b, v, indent)
+	return b.String()
+}
+
+func formatValue(b *strings.Builder, v cty.Value, indent int) {
+	if v.IsMarked() {
+		if _, marks := v.Unmark(); len(marks) > 0 {
+			b.WriteString("(sensitive value)")
+			return
+		}
+	}
+	if !v.IsKnown() {
+		b.WriteString(unknownText)
+		return
+	}
+	if v.IsNull() {
+		b.WriteString("null")
+		return
+	}
+	ty := v.Type()
+	pad := strings.Repeat("  ", indent+1)
+	closePad := strings.Repeat("  ", indent)
+	switch {
+	case ty == cty.String:
+		s := v.AsString()
+		if strings.Contains(s, "\n") && !strings.Contains(s, "\nEOT\n") {
+			b.WriteString("<<EOT\n")
+			b.WriteString(s)
+			if !strings.HasSuffix(s, "\n") {
+				b.WriteString("\n")
+			}
+			b.WriteString("EOT")
+			return
+		}
+		b.WriteString(quoteString(s))
+	case ty == cty.Number:
+		b.WriteString(v.AsBigFloat().Text('f', -1))
+	case ty == cty.Bool:
+		if v.True() {
+			b.WriteString("true")
+		} else {
+			b.WriteString("false")
+		}
+	case ty.IsListType() || ty.IsSetType() || ty.IsTupleType():
+		prefix, suffix := "", ""
+		switch {
+		case ty.IsListType():
+			prefix, suffix = "tolist(", ")"
+		case ty.IsSetType():
+			prefix, suffix = "toset(", ")"
+		}
+		b.WriteString(prefix)
+		if v.LengthInt() == 0 {
+			b.WriteString("[]")
+			b.WriteString(suffix)
+			return
+		}
+		b.WriteString("[\n")
+		for it := v.ElementIterator(); it.Next(); {
+			_, e := it.Element()
+			b.WriteString(pad)
+			formatValue(b, e, indent+1)
+			b.WriteString(",\n")
+		}
+		b.WriteString(closePad)
+		b.WriteString("]")
+		b.WriteString(suffix)
+	case ty.IsMapType() || ty.IsObjectType():
+		prefix, suffix := "", ""
+		if ty.IsMapType() {
+			prefix, suffix = "tomap(", ")"
+		}
+		b.WriteString(prefix)
+		if v.LengthInt() == 0 {
+			b.WriteString("{}")
+			b.WriteString(suffix)
+			return
+		}
+		type kv struct {
+			key string
+			val cty.Value
+		}
+		var items []kv
+		width := 0
+		for it := v.ElementIterator(); it.Next(); {
+			k, e := it.Element()
+			key := k.AsString()
+			if ty.IsMapType() || !isIdentifier(key) {
+				key = quoteString(key)
+			}
+			width = max(width, len(key))
+			items = append(items, kv{key, e})
+		}
+		b.WriteString("{\n")
+		for _, item := range items {
+			b.WriteString(pad)
+			b.WriteString(item.key)
+			b.WriteString(strings.Repeat(" ", width-len(item.key)))
+			b.WriteString(" = ")
+			formatValue(b, item.val, indent+1)
+			b.WriteString("\n")
+		}
+		b.WriteString(closePad)
+		b.WriteString("}")
+		b.WriteString(suffix)
+	default:
+		b.WriteString(ty.FriendlyName())
+	}
+}
+
+// RawOutputValue is the `output -raw` text of a value: strings as they
+// are, numbers and bools in their usual form; anything else is an error.
+func RawOutputValue(v cty.Value) (string, error) {
+	v, _ = v.UnmarkDeep()
+	switch {
+	case !v.IsKnown():
+		return "", fmt.Errorf("the value is not known yet")
+	case v.IsNull():
+		return "", fmt.Errorf("the value is null; -raw can only print strings, numbers and bools")
+	case v.Type() == cty.String:
+		return v.AsString(), nil
+	case v.Type() == cty.Number:
+		return v.AsBigFloat().Text('f', -1), nil
+	case v.Type() == cty.Bool:
+		if v.True() {
+			return "true", nil
+		}
+		return "false", nil
+	}
+	return "", fmt.Errorf("the value is of type %s; -raw can only print strings, numbers and bools; use -json for other types", v.Type().FriendlyName())
+}
+
+// OutputValueJSON is the `output -json NAME` form of one value.
+func OutputValueJSON(v cty.Value) ([]byte, error) {
+	v, _ = v.UnmarkDeep()
+	return ctyjson.Marshal(v, v.Type())
+}
+
+// OutputsJSON is the `output -json` document of every output:
+// {name: {sensitive, type, value}}, indented, with a final newline.
+func OutputsJSON(outputs map[string]OutputValue) ([]byte, error) {
+	type entry struct {
+		Sensitive  bool            `json:"sensitive"`
+		Deprecated string          `json:"deprecated,omitempty"`
+		Type       json.RawMessage `json:"type"`
+		Value      json.RawMessage `json:"value"`
+	}
+	doc := make(map[string]entry, len(outputs))
+	for name, o := range outputs {
+		val, _ := o.Value.UnmarkDeep()
+		typ, err := ctyjson.MarshalType(val.Type())
+		if err != nil {
+			return nil, fmt.Errorf("output %s: %w", name, err)
+		}
+		js, err := ctyjson.Marshal(val, val.Type())
+		if err != nil {
+			return nil, fmt.Errorf("output %s: %w", name, err)
+		}
+		doc[name] = entry{Sensitive: o.Sensitive, Deprecated: o.Deprecated, Type: typ, Value: js}
+	}
+	out, err := json.MarshalIndent(doc, "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	return append(out, '\n'), nil
+}

@@ -1,0 +1,571 @@
+package views
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/tenetplan/tenet/providers"
+)
+
+// SchemaLookup finds the schema of a resource type so attribute types,
+// nested blocks and sensitive attributes render as the provider describes
+// them. providerName is the plan's provider_name (e.g.
+// "registry.opentofu.org/hashicorp/aws"), mode "managed" or "data". It may
+// return nil; the resource is then rendered from its JSON values alone.
+type SchemaLookup interface {
+	ResourceSchema(providerName, mode, typ string) *providers.Block
+}
+
+// Plan modes for RenderOptions.Mode.
+const (
+	ModeNormal      = "normal"
+	ModeDestroy     = "destroy"
+	ModeRefreshOnly = "refresh-only"
+)
+
+// RenderOptions controls the human plan rendering.
+type RenderOptions struct {
+	// Color turns on ANSI bold and colours; off for NO_COLOR and -no-color.
+	Color bool
+	// Mode is the plan mode: ModeNormal ("" too), ModeDestroy or
+	// ModeRefreshOnly. The plan document does not record it.
+	Mode string
+	// Width is where prose is wrapped and the width of the horizontal rule;
+	// 0 means 78, the width used when output is not a terminal.
+	Width int
+	// NotApplyable is set when the plan cannot be applied; it changes the
+	// hint shown when only drift was found.
+	NotApplyable bool
+}
+
+const defaultWidth = 78
+
+// RenderPlan writes the human rendering of a JSON plan document (the
+// output of `show -json`, format 1.2), as `tenet plan` prints it.
+func RenderPlan(w io.Writer, planJSON []byte, schemas SchemaLookup, opts RenderOptions) error {
+	doc, err := parsePlanDocument(planJSON)
+	if err != nil {
+		return err
+	}
+	r := planRenderer{doc: doc, schemas: schemas, opts: opts, p: &printer{color: opts.Color}}
+	if r.opts.Width <= 0 {
+		r.opts.Width = defaultWidth
+	}
+	if err := r.render(); err != nil {
+		return err
+	}
+	_, err = io.WriteString(w, r.p.String())
+	return err
+}
+
+type planRenderer struct {
+	doc     *planDocument
+	schemas SchemaLookup
+	opts    RenderOptions
+	p       *printer
+}
+
+// shownChange is a resource change that will be drawn.
+type shownChange struct {
+	rc  *resourceChangeDoc
+	act action
+}
+
+func (r *planRenderer) schemaFor(rc *resourceChangeDoc) *providers.Block {
+	if r.schemas == nil {
+		return nil
+	}
+	return r.schemas.ResourceSchema(rc.ProviderName, rc.Mode, rc.Type)
+}
+
+func (r *planRenderer) render() error {
+	p := r.p
+	var changes []shownChange
+	counts := map[action]int{}
+	imports, forgets := 0, 0
+	anyAction := false
+	for i := range r.doc.ResourceChanges {
+		rc := &r.doc.ResourceChanges[i]
+		act, err := parseActions(rc.Change.Actions)
+		if err != nil {
+			return fmt.Errorf("%s: %w", rc.Address, err)
+		}
+		if act == actNoOp && !rc.moved() && !rc.importing() {
+			continue
+		}
+		if act == actDelete && rc.Mode == "data" {
+			continue
+		}
+		changes = append(changes, shownChange{rc: rc, act: act})
+		if rc.importing() {
+			imports++
+		}
+		if act != actNoOp {
+			anyAction = true
+			counts[act]++
+		}
+		if act == actForget {
+			forgets++
+		}
+	}
+	outputs, err := r.outputChanges()
+	if err != nil {
+		return err
+	}
+	empty := len(changes) == 0 && len(outputs) == 0
+
+	drifted, err := r.renderDrift(empty)
+	if err != nil {
+		return err
+	}
+
+	if empty {
+		r.renderNoChanges(drifted)
+		return nil
+	}
+	if drifted {
+		p.WriteString("\n")
+		p.WriteString(strings.Repeat("─", r.opts.Width))
+		p.WriteString("\n")
+	}
+	if anyAction {
+		p.WriteString("\n")
+		p.WriteString(wordWrap("tenet generated the following execution plan using the selected providers. Resource actions are shown with these symbols:", r.opts.Width))
+		p.WriteString("\n")
+		legend := []struct {
+			acts []action
+			text string
+		}{
+			{[]action{actCreate}, "create"},
+			{[]action{actUpdate}, "update in-place"},
+			{[]action{actDelete}, "destroy"},
+			{[]action{actDeleteThenCreate}, "destroy and then create replacement"},
+			{[]action{actCreateThenDelete}, "create replacement and then destroy"},
+			{[]action{actRead}, "read (data resources)"},
+			{[]action{actForget}, "forget"},
+		}
+		for _, l := range legend {
+			if counts[l.acts[0]] > 0 {
+				p.WriteString(p.symbolField(l.acts[0])[:len(p.symbolField(l.acts[0]))-1])
+				p.WriteString(" ")
+				p.WriteString(l.text)
+				p.WriteString("\n")
+			}
+		}
+	}
+	if len(changes) > 0 {
+		p.WriteString("\n")
+		if r.doc.Errored {
+			p.WriteString("tenet planned the following actions, but then encountered a problem:\n")
+		} else {
+			p.WriteString("tenet will perform the following actions:\n")
+		}
+		for _, c := range changes {
+			p.WriteString("\n")
+			r.renderResource(c.rc, c.act, false)
+		}
+		add := counts[actCreate] + counts[actDeleteThenCreate] + counts[actCreateThenDelete]
+		change := counts[actUpdate]
+		destroy := counts[actDelete] + counts[actDeleteThenCreate] + counts[actCreateThenDelete]
+		p.WriteString("\n")
+		p.WriteString(p.bold("Plan:"))
+		p.WriteString(" ")
+		p.WriteString(planSummary(imports, add, change, destroy, forgets))
+		p.WriteString("\n")
+	}
+	if len(outputs) > 0 {
+		p.WriteString("\n")
+		p.WriteString(p.bold("Changes to Outputs:"))
+		p.WriteString("\n")
+		r.renderOutputs(outputs)
+		if !anyAction {
+			p.WriteString("\n")
+			p.WriteString(wordWrap("Applying this plan only saves these new output values to the tenet state; no real infrastructure changes.", r.opts.Width))
+			p.WriteString("\n")
+		}
+	}
+	return nil
+}
+
+// planSummary is the text after "Plan: " (§14).
+func planSummary(imports, add, change, destroy, forget int) string {
+	var b strings.Builder
+	if imports > 0 {
+		fmt.Fprintf(&b, "%d to import, ", imports)
+	}
+	fmt.Fprintf(&b, "%d to add, %d to change, %d to destroy", add, change, destroy)
+	if forget > 0 {
+		fmt.Fprintf(&b, ", %d to forget", forget)
+	}
+	b.WriteString(".")
+	return b.String()
+}
+
+func (r *planRenderer) renderNoChanges(drifted bool) {
+	p := r.p
+	width := r.opts.Width
+	headline := func(rest string) {
+		p.WriteString("\n")
+		p.WriteString(p.paint(ansiBold+ansiGreen, "No changes."))
+		p.WriteString(p.bold(" " + rest))
+		p.WriteString("\n\n")
+	}
+	if r.doc.Errored {
+		p.WriteString("\n")
+		p.WriteString(p.bold("Planning failed."))
+		p.WriteString(" tenet encountered an error while generating this plan.\n")
+		return
+	}
+	switch r.opts.Mode {
+	case ModeRefreshOnly:
+		if drifted {
+			return
+		}
+		headline("Your infrastructure still matches the configuration.")
+		p.WriteString(wordWrap("tenet checked the real remote objects against the result of your most recent changes and found no differences.", width))
+	case ModeDestroy:
+		if drifted {
+			p.WriteString("\n")
+			p.WriteString(strings.Repeat("─", width))
+			p.WriteString("\n")
+		}
+		headline("No objects need to be destroyed.")
+		p.WriteString(wordWrap("Either nothing has been created yet or the existing objects were already deleted outside of tenet.", width))
+	default:
+		if drifted {
+			p.WriteString("\n")
+			p.WriteString(strings.Repeat("─", width))
+			p.WriteString("\n")
+		}
+		headline("Your infrastructure matches the configuration.")
+		switch {
+		case drifted && !r.opts.NotApplyable:
+			p.WriteString(wordWrap("Your configuration already matches the changes detected above. To update the tenet state to match, create and apply a refresh-only plan:", width))
+			p.WriteString("\n  tenet apply -refresh-only")
+		case drifted:
+			p.WriteString(wordWrap("Your configuration already matches the changes detected above.", width))
+		default:
+			p.WriteString(wordWrap("tenet compared your real infrastructure against your configuration and found nothing to change.", width))
+		}
+	}
+	p.WriteString("\n")
+}
+
+// renderDrift writes the "changed outside of tenet" section; it reports
+// whether anything was written.
+func (r *planRenderer) renderDrift(planEmpty bool) (bool, error) {
+	refreshOnly := r.opts.Mode == ModeRefreshOnly
+	if planEmpty && !refreshOnly {
+		return false, nil
+	}
+	relevant := map[string][][]any{}
+	for _, ra := range r.doc.RelevantAttributes {
+		relevant[ra.Resource] = append(relevant[ra.Resource], ra.Attribute)
+	}
+	type driftItem struct {
+		rc   *resourceChangeDoc
+		act  action
+		node *diffNode
+	}
+	var items []driftItem
+	for i := range r.doc.ResourceDrift {
+		rc := &r.doc.ResourceDrift[i]
+		act, err := parseActions(rc.Change.Actions)
+		if err != nil {
+			return false, fmt.Errorf("%s: %w", rc.Address, err)
+		}
+		vc := valueChangeOf(rc)
+		if !refreshOnly {
+			paths, ok := relevant[rc.Address]
+			if !ok {
+				continue
+			}
+			m := newPathMatcher(paths)
+			if !m.exact {
+				vc.relevant = &m
+			}
+		}
+		node := diffBlock(vc, r.schemaFor(rc))
+		if node.act == actNoOp && act != actDelete {
+			act = actNoOp
+		}
+		if act == actNoOp && (!refreshOnly || !rc.moved()) {
+			continue
+		}
+		items = append(items, driftItem{rc: rc, act: act, node: node})
+	}
+	if len(items) == 0 {
+		return false, nil
+	}
+	p := r.p
+	p.WriteString("\n")
+	p.WriteString(p.bold("Note: Objects have changed outside of tenet"))
+	p.WriteString("\n\n")
+	p.WriteString(wordWrap("tenet found these changes made outside of tenet since the last apply, which may affect this plan:", r.opts.Width))
+	p.WriteString("\n")
+	for _, it := range items {
+		p.WriteString("\n")
+		r.writeResource(it.rc, it.act, it.node, true)
+	}
+	p.WriteString("\n")
+	if refreshOnly {
+		p.WriteString(wordWrap("This is a refresh-only plan, so tenet will not undo these changes. Applying it records the updated values in the tenet state without changing any remote objects.", r.opts.Width))
+	} else {
+		p.WriteString(wordWrap("Unless your configuration already makes equivalent changes, or ignores these attributes with ignore_changes, the plan below may include actions that undo or respond to them.", r.opts.Width))
+	}
+	p.WriteString("\n")
+	return true, nil
+}
+
+func valueChangeOf(rc *resourceChangeDoc) valueChange {
+	ch := rc.Change
+	return valueChange{
+		before:          ch.Before,
+		after:           ch.After,
+		unknown:         ch.AfterUnknown,
+		beforeSensitive: ch.BeforeSensitive,
+		afterSensitive:  ch.AfterSensitive,
+		replace:         newPathMatcher(ch.ReplacePaths),
+	}
+}
+
+func (r *planRenderer) renderResource(rc *resourceChangeDoc, act action, drift bool) {
+	node := diffBlock(valueChangeOf(rc), r.schemaFor(rc))
+	r.writeResource(rc, act, node, drift)
+}
+
+func (r *planRenderer) writeResource(rc *resourceChangeDoc, act action, node *diffNode, drift bool) {
+	p := r.p
+	p.WriteString(r.resourceComment(rc, act, drift))
+	p.hideSymbols = act == actForget
+	p.noNullSuffix = act == actForget
+	p.showUnchanged = rc.importing()
+	p.WriteString(p.symbolField(act)[:len(p.symbolField(act))-1])
+	p.WriteString(" ")
+	if rc.Mode == "data" {
+		p.WriteString("data ")
+	} else {
+		p.WriteString("resource ")
+	}
+	p.WriteString(strconv.Quote(rc.Type))
+	p.WriteString(" ")
+	p.WriteString(strconv.Quote(rc.Name))
+	p.WriteString(" ")
+	node.r.writeValue(p, node, 0)
+	p.WriteString("\n")
+	p.hideSymbols, p.noNullSuffix, p.showUnchanged = false, false, false
+}
+
+// resourceComment is the "# addr will be …" heading with its notes.
+func (r *planRenderer) resourceComment(rc *resourceChangeDoc, act action, drift bool) string {
+	p := r.p
+	var b strings.Builder
+	addr := rc.Address
+	if rc.Deposed != "" {
+		addr += " (deposed object " + rc.Deposed + ")"
+	}
+	head := func(phrase string) {
+		b.WriteString("  ")
+		b.WriteString(p.bold("# " + addr))
+		b.WriteString(" ")
+		b.WriteString(phrase)
+		b.WriteString("\n")
+	}
+	note := func(text string) {
+		b.WriteString("  # ")
+		b.WriteString(text)
+		b.WriteString("\n")
+	}
+	printedMoved, printedImported := false, false
+	switch act {
+	case actCreate:
+		head("will be created")
+	case actRead:
+		head("will be read during apply")
+		switch rc.ActionReason {
+		case "read_because_config_unknown":
+			note("(config refers to values that are not known yet)")
+		case "read_because_dependency_pending":
+			note("(depends on a resource or module with pending changes)")
+		case "read_because_check_nested":
+			note("(read again during apply to verify a check block)")
+		}
+	case actUpdate:
+		if drift {
+			head("has changed")
+		} else {
+			head("will be updated in-place")
+		}
+	case actDeleteThenCreate, actCreateThenDelete:
+		switch rc.ActionReason {
+		case "replace_because_tainted":
+			head("is tainted, so it must be replaced")
+		case "replace_by_request":
+			head("will be replaced, as requested")
+		case "replace_by_triggers":
+			head("will be replaced due to changes in replace_triggered_by")
+		default:
+			head("must be replaced")
+		}
+	case actDelete:
+		if drift {
+			head("has been deleted")
+			break
+		}
+		head("will be destroyed")
+		if reason := deleteReasonNote(rc); reason != "" {
+			note(reason)
+		}
+		if rc.Deposed != "" {
+			note("(left over from a partially-failed replacement of this instance)")
+		}
+	case actForget:
+		head("will be removed from the tenet state but will not be destroyed")
+	case actNoOp:
+		if rc.moved() {
+			b.WriteString("  ")
+			b.WriteString(p.bold("# " + rc.PreviousAddress))
+			b.WriteString(" has moved to ")
+			b.WriteString(p.bold(addr))
+			b.WriteString("\n")
+			printedMoved = true
+		}
+		if rc.importing() {
+			if printedMoved {
+				note("(will be imported)")
+			} else {
+				head("will be imported")
+			}
+			printedImported = true
+		}
+	}
+	if rc.moved() && !printedMoved {
+		note("(moved from " + rc.PreviousAddress + ")")
+	}
+	if rc.importing() && !printedImported {
+		note("(imported from " + strconv.Quote(rc.Change.Importing.ID) + ")")
+		if act == actDelete || act.isReplace() {
+			note(p.paint(ansiYellow, "Warning: this will destroy the imported resource"))
+		}
+	}
+	return b.String()
+}
+
+func deleteReasonNote(rc *resourceChangeDoc) string {
+	switch rc.ActionReason {
+	case "delete_because_no_resource_config":
+		res := rc.Type + "." + rc.Name
+		if rc.Mode == "data" {
+			res = "data." + res
+		}
+		return "(because " + res + " is not in configuration)"
+	case "delete_because_no_move_target":
+		return "(because " + rc.PreviousAddress + " was moved to " + rc.Address + ", which is not in configuration)"
+	case "delete_because_no_module":
+		return "(because " + rc.ModuleAddress + " is not in configuration)"
+	case "delete_because_wrong_repetition":
+		switch rc.Index.(type) {
+		case nil:
+			return "(because resource uses count or for_each)"
+		case json.Number, float64:
+			return "(because resource does not use count)"
+		default:
+			return "(because resource does not use for_each)"
+		}
+	case "delete_because_count_index":
+		return "(because index " + formatKey(rc.Index) + " is out of range for count)"
+	case "delete_because_each_key":
+		return "(because key " + formatKey(rc.Index) + " is not in for_each map)"
+	}
+	return ""
+}
+
+// formatKey renders an instance key as in an address: [0] or ["k"].
+func formatKey(k any) string {
+	switch k := k.(type) {
+	case nil:
+		return ""
+	case string:
+		return "[" + strconv.Quote(k) + "]"
+	}
+	return "[" + formatPrimitive(k) + "]"
+}
+
+type outputChange struct {
+	name    string
+	key     string
+	node    *diffNode
+	display bool
+}
+
+func (r *planRenderer) outputChanges() ([]outputChange, error) {
+	names := make([]string, 0, len(r.doc.OutputChanges))
+	for name := range r.doc.OutputChanges {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	var out []outputChange
+	anyShown := false
+	for _, name := range names {
+		ch := r.doc.OutputChanges[name]
+		act, err := parseActions(ch.Actions)
+		if err != nil {
+			return nil, fmt.Errorf("output %s: %w", name, err)
+		}
+		vc := valueChange{before: ch.Before, after: ch.After, unknown: ch.AfterUnknown,
+			beforeSensitive: ch.BeforeSensitive, afterSensitive: ch.AfterSensitive}
+		node := diffAttribute(vc, ctyDynamic)
+		if act != actNoOp && node.act == actNoOp {
+			node.act = act
+		}
+		oc := outputChange{name: name, key: attributeKey(name), node: node, display: act != actNoOp}
+		anyShown = anyShown || oc.display
+		out = append(out, oc)
+	}
+	if !anyShown {
+		return nil, nil
+	}
+	return out, nil
+}
+
+func (r *planRenderer) renderOutputs(outputs []outputChange) {
+	width := 0
+	for _, o := range outputs {
+		width = max(width, len(o.key))
+	}
+	for _, o := range outputs {
+		if !o.display {
+			continue
+		}
+		writeNamed(r.p, 0, namedNode{key: o.key, node: o.node}, width)
+	}
+}
+
+// wordWrap breaks prose at spaces so lines stay within width.
+func wordWrap(s string, width int) string {
+	var b strings.Builder
+	for i, para := range strings.Split(s, "\n") {
+		if i > 0 {
+			b.WriteString("\n")
+		}
+		col := 0
+		for j, word := range strings.Fields(para) {
+			if j > 0 {
+				if col+1+len(word) > width {
+					b.WriteString("\n")
+					col = 0
+				} else {
+					b.WriteString(" ")
+					col++
+				}
+			}
+			b.WriteString(word)
+			col += len(word)
+		}
+	}
+	return b.String()
+}

@@ -1,0 +1,467 @@
+package views
+
+import (
+	"encoding/json"
+
+	"strconv"
+	"strings"
+)
+
+const (
+	ansiReset  = "\x1b[0m"
+	ansiBold   = "\x1b[1m"
+	ansiRed    = "\x1b[31m"
+	ansiGreen  = "\x1b[32m"
+	ansiYellow = "\x1b[33m"
+	ansiCyan   = "\x1b[36m"
+)
+
+const (
+	unknownText   = "(known after apply)"
+	sensitiveText = "(sensitive value)"
+	forcesText    = " # forces replacement"
+)
+
+// printer accumulates rendered text. Nesting level L starts with 4*L
+// spaces followed by a four-column action symbol field, so a child's symbol
+// lines up under its parent's key.
+type printer struct {
+	strings.Builder
+	color bool
+	// hideSymbols and noNullSuffix draw a forgotten object: its values
+	// without the symbols and the "-> null" of a deletion.
+	hideSymbols  bool
+	noNullSuffix bool
+	// showUnchanged shows every attribute (imports).
+	showUnchanged bool
+}
+
+func (p *printer) paint(code, s string) string {
+	if !p.color || s == "" {
+		return s
+	}
+	return code + s + ansiReset
+}
+
+func (p *printer) bold(s string) string { return p.paint(ansiBold, s) }
+
+func (p *printer) indent(level int) {
+	for i := 0; i < level; i++ {
+		p.WriteString("    ")
+	}
+}
+
+// symbolField is the four-column symbol of an action, with colour.
+func (p *printer) symbolField(a action) string {
+	if p.hideSymbols {
+		return "    "
+	}
+	switch a {
+	case actCreate:
+		return "  " + p.paint(ansiGreen, "+") + " "
+	case actUpdate:
+		return "  " + p.paint(ansiYellow, "~") + " "
+	case actDelete:
+		return "  " + p.paint(ansiRed, "-") + " "
+	case actDeleteThenCreate:
+		return p.paint(ansiRed, "-") + "/" + p.paint(ansiGreen, "+") + " "
+	case actCreateThenDelete:
+		return p.paint(ansiGreen, "+") + "/" + p.paint(ansiRed, "-") + " "
+	case actRead:
+		return " " + p.paint(ansiCyan, "<=") + " "
+	case actForget:
+		return "  " + p.paint(ansiRed, ".") + " "
+	}
+	return "    "
+}
+
+// linePrefix starts a line at level with the symbol of a.
+func (p *printer) linePrefix(level int, a action) {
+	p.indent(level)
+	p.WriteString(p.symbolField(a))
+}
+
+func (p *printer) forces(n *diffNode) {
+	if n.replace {
+		p.WriteString(p.paint(ansiRed, forcesText))
+	}
+}
+
+// closing ends a multi-line value opened at level.
+func (p *printer) closing(level int, n *diffNode, brace string) {
+	p.linePrefix(level, actNoOp)
+	p.WriteString(brace)
+	if n.act == actDelete && !p.noNullSuffix {
+		p.WriteString(" -> null")
+	}
+}
+
+func (p *printer) hiddenNote(level int, count int, noun string) {
+	if count == 0 {
+		return
+	}
+	p.linePrefix(level, actNoOp)
+	p.WriteString("# (")
+	p.WriteString(strconv.Itoa(count))
+	p.WriteString(" unchanged ")
+	p.WriteString(noun)
+	if count != 1 {
+		p.WriteString("s")
+	}
+	p.WriteString(" hidden)\n")
+}
+
+func (p *printer) shows(n *diffNode, important bool) bool {
+	return n.act != actNoOp || important || p.showUnchanged
+}
+
+// formatPrimitive renders a JSON primitive in HCL-like syntax.
+func formatPrimitive(v any) string {
+	switch v := v.(type) {
+	case nil:
+		return "null"
+	case string:
+		return quoteString(v)
+	case json.Number:
+		return string(v)
+	case bool:
+		return strconv.FormatBool(v)
+	case float64:
+		return strconv.FormatFloat(v, 'f', -1, 64)
+	}
+	out, _ := json.Marshal(v)
+	return string(out)
+}
+
+func quoteString(s string) string {
+	q := strconv.Quote(s)
+	// Template sequences would be read back as interpolation.
+	q = strings.ReplaceAll(q, "${", "$${")
+	return strings.ReplaceAll(q, "%{", "%%{")
+}
+
+type primitiveRenderer struct{ before, after any }
+
+func (r primitiveRenderer) writeValue(p *printer, n *diffNode, level int) {
+	switch n.act {
+	case actCreate:
+		p.WriteString(formatPrimitive(r.after))
+	case actDelete:
+		p.WriteString(formatPrimitive(r.before))
+		if !p.noNullSuffix {
+			p.WriteString(" -> null")
+		}
+	case actUpdate:
+		p.WriteString(formatPrimitive(r.before))
+		p.WriteString(" -> ")
+		p.WriteString(formatPrimitive(r.after))
+	default:
+		p.WriteString(formatPrimitive(r.after))
+	}
+	p.forces(n)
+}
+
+// sensitiveRenderer hides a value; becomes/stops say its sensitivity
+// changes, which is warned about because later output will differ.
+type sensitiveRenderer struct{ becomes, stops bool }
+
+func (r sensitiveRenderer) warning() string {
+	switch {
+	case r.becomes:
+		return "# Warning: this value becomes sensitive with this change and will be hidden in later output."
+	case r.stops:
+		return "# Warning: this value stops being sensitive with this change and will be shown in later output."
+	}
+	return ""
+}
+
+func (r sensitiveRenderer) writeValue(p *printer, n *diffNode, level int) {
+	p.WriteString(sensitiveText)
+	p.forces(n)
+}
+
+type unknownRenderer struct {
+	before *diffNode // the value being replaced, nil when none
+}
+
+func (r unknownRenderer) writeValue(p *printer, n *diffNode, level int) {
+	if r.before != nil {
+		saved := p.noNullSuffix
+		p.noNullSuffix = true
+		before := *r.before
+		before.act = actDelete
+		before.replace = false
+		before.r.writeValue(p, &before, level)
+		p.noNullSuffix = saved
+		p.WriteString(" -> ")
+	}
+	p.WriteString(unknownText)
+	p.forces(n)
+}
+
+type typeChangeRenderer struct{ before, after *diffNode }
+
+func (r typeChangeRenderer) writeValue(p *printer, n *diffNode, level int) {
+	saved := p.noNullSuffix
+	p.noNullSuffix = true
+	r.before.r.writeValue(p, r.before, level)
+	p.noNullSuffix = saved
+	p.WriteString(" -> ")
+	r.after.r.writeValue(p, r.after, level)
+	p.forces(n)
+}
+
+// heredocRenderer draws multi-line strings as <<-EOT blocks, diffed by line.
+type heredocRenderer struct{ before, after any }
+
+func (r heredocRenderer) writeValue(p *printer, n *diffNode, level int) {
+	if n.act == actUpdate {
+		if _, ok := r.before.(string); !ok {
+			p.WriteString(formatPrimitive(r.before))
+			p.WriteString(" -> ")
+			r.writeLines(p, n, level, nil, splitLines(r.after))
+			return
+		}
+		if _, ok := r.after.(string); !ok {
+			r.writeLines(p, n, level, splitLines(r.before), nil)
+			p.WriteString(" -> ")
+			p.WriteString(formatPrimitive(r.after))
+			return
+		}
+	}
+	switch n.act {
+	case actUpdate:
+		r.writeLines(p, n, level, splitLines(r.before), splitLines(r.after))
+	case actDelete:
+		r.writeLines(p, n, level, splitLines(r.before), nil)
+		if !p.noNullSuffix {
+			p.WriteString(" -> null")
+		}
+	default:
+		r.writeLines(p, n, level, nil, splitLines(r.after))
+	}
+}
+
+func (r heredocRenderer) writeLines(p *printer, n *diffNode, level int, before, after []string) {
+	p.WriteString("<<-EOT")
+	p.forces(n)
+	p.WriteString("\n")
+	line := func(a action, s string) {
+		p.linePrefix(level+1, a)
+		p.WriteString(s)
+		p.WriteString("\n")
+	}
+	switch {
+	case before == nil:
+		for _, s := range after {
+			line(actNoOp, s)
+		}
+	case after == nil:
+		for _, s := range before {
+			line(actNoOp, s)
+		}
+	default:
+		bs, as := toAny(before), toAny(after)
+		for _, op := range sequenceOps(bs, as, nil, false) {
+			switch {
+			case op.bi < 0:
+				line(actCreate, after[op.ai])
+			case op.ai < 0:
+				line(actDelete, before[op.bi])
+			default:
+				line(actNoOp, after[op.ai])
+			}
+		}
+	}
+	p.linePrefix(level, actNoOp)
+	p.WriteString("EOT")
+}
+
+func splitLines(v any) []string {
+	s, _ := v.(string)
+	return strings.Split(strings.TrimSuffix(s, "\n"), "\n")
+}
+
+func toAny(ss []string) []any {
+	out := make([]any, len(ss))
+	for i, s := range ss {
+		out[i] = s
+	}
+	return out
+}
+
+// objectRenderer draws objects (bare or quoted attribute names) and maps
+// (always quoted keys).
+type objectRenderer struct {
+	attrs []namedNode
+	isMap bool
+}
+
+func (r *objectRenderer) writeValue(p *printer, n *diffNode, level int) {
+	if len(r.attrs) == 0 {
+		p.WriteString("{}")
+		if n.act == actDelete && !p.noNullSuffix {
+			p.WriteString(" -> null")
+		}
+		p.forces(n)
+		return
+	}
+	p.WriteString("{")
+	p.forces(n)
+	p.WriteString("\n")
+	width := 0
+	for _, a := range r.attrs {
+		width = max(width, len(a.key))
+	}
+	saved := p.noNullSuffix
+	p.noNullSuffix = saved || n.act == actDelete
+	hidden := 0
+	for _, a := range r.attrs {
+		if !p.shows(a.node, false) {
+			hidden++
+			continue
+		}
+		writeNamed(p, level+1, a, width)
+	}
+	p.noNullSuffix = saved
+	noun := "attribute"
+	if r.isMap {
+		noun = "element"
+	}
+	p.hiddenNote(level+1, hidden, noun)
+	p.closing(level, n, "}")
+}
+
+// writeNamed writes `sym key = value` at level.
+func writeNamed(p *printer, level int, a namedNode, width int) {
+	if sr, ok := a.node.r.(sensitiveRenderer); ok && sr.warning() != "" {
+		p.linePrefix(level, actNoOp)
+		p.WriteString(p.paint(ansiYellow, sr.warning()))
+		p.WriteString("\n")
+	}
+	p.linePrefix(level, a.node.act)
+	p.WriteString(a.key)
+	for i := len(a.key); i < width; i++ {
+		p.WriteByte(' ')
+	}
+	p.WriteString(" = ")
+	a.node.r.writeValue(p, a.node, level)
+	p.WriteString("\n")
+}
+
+// listRenderer draws lists, tuples and sets. Unchanged list elements next
+// to a change stay visible as context; the rest are counted.
+type listRenderer struct {
+	elems []*diffNode
+	set   bool
+}
+
+func (r *listRenderer) writeValue(p *printer, n *diffNode, level int) {
+	if len(r.elems) == 0 {
+		p.WriteString("[]")
+		if n.act == actDelete && !p.noNullSuffix {
+			p.WriteString(" -> null")
+		}
+		p.forces(n)
+		return
+	}
+	p.WriteString("[")
+	p.forces(n)
+	p.WriteString("\n")
+	// A removed element's "-" already says it goes away.
+	saved := p.noNullSuffix
+	p.noNullSuffix = true
+	hidden := 0
+	for i, e := range r.elems {
+		show := p.shows(e, false)
+		if !show && !r.set && n.act == actUpdate {
+			show = (i > 0 && r.elems[i-1].act != actNoOp) || (i+1 < len(r.elems) && r.elems[i+1].act != actNoOp)
+		}
+		if !show {
+			hidden++
+			continue
+		}
+		p.hiddenNote(level+1, hidden, "element")
+		hidden = 0
+		p.linePrefix(level+1, e.act)
+		e.r.writeValue(p, e, level+1)
+		p.WriteString(",\n")
+	}
+	p.noNullSuffix = saved
+	p.hiddenNote(level+1, hidden, "element")
+	p.closing(level, n, "]")
+}
+
+// blockRenderer draws a block body: attributes, then nested blocks.
+type blockRenderer struct {
+	attrs  []namedNode
+	groups [][]blockEntry // one group per block type, in name order
+}
+
+func (r *blockRenderer) writeValue(p *printer, n *diffNode, level int) {
+	if len(r.attrs) == 0 && len(r.groups) == 0 {
+		p.WriteString("{")
+		p.forces(n)
+		p.WriteString("\n")
+		p.linePrefix(level, actNoOp)
+		p.WriteString("}")
+		return
+	}
+	p.WriteString("{")
+	p.forces(n)
+	p.WriteString("\n")
+	width := 0
+	for _, a := range r.attrs {
+		width = max(width, len(a.key))
+	}
+	hidden := 0
+	for _, a := range r.attrs {
+		if !p.shows(a.node, a.important) {
+			hidden++
+			continue
+		}
+		writeNamed(p, level+1, a, width)
+	}
+	p.hiddenNote(level+1, hidden, "attribute")
+	wroteSomething := len(r.attrs) > 0
+	hiddenBlocks := 0
+	for _, group := range r.groups {
+		startedGroup := false
+		for _, b := range group {
+			if !p.shows(b.node, false) {
+				hiddenBlocks++
+				continue
+			}
+			if !startedGroup && wroteSomething {
+				p.WriteString("\n")
+			}
+			startedGroup, wroteSomething = true, true
+			p.linePrefix(level+1, b.node.act)
+			p.WriteString(b.typeName)
+			p.WriteString(b.label)
+			p.WriteString(" ")
+			b.node.r.writeValue(p, b.node, level+1)
+			p.WriteString("\n")
+		}
+	}
+	if hiddenBlocks > 0 {
+		if wroteSomething {
+			p.WriteString("\n")
+		}
+		p.hiddenNote(level+1, hiddenBlocks, "block")
+	}
+	// A block's own symbol already says it goes away: no "-> null".
+	p.linePrefix(level, actNoOp)
+	p.WriteString("}")
+}
+
+type sensitiveBlockRenderer struct{}
+
+func (sensitiveBlockRenderer) writeValue(p *printer, n *diffNode, level int) {
+	p.WriteString("{")
+	p.forces(n)
+	p.WriteString("\n")
+	p.linePrefix(level+1, actNoOp)
+	p.WriteString("# (this block holds sensitive values, so its contents are not shown)\n")
+	p.closing(level, n, "}")
+}

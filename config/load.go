@@ -1,0 +1,321 @@
+package config
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io/fs"
+	"path"
+	"sort"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclparse"
+
+	"github.com/tenetplan/tenet/addrs"
+)
+
+// Config is a loaded configuration: the root module with its whole tree
+// of local child modules.
+type Config struct {
+	Root *Module
+	// Files holds every parsed file by the filename its ranges use, so a
+	// diagnostic printer can show source snippets.
+	Files map[string]*hcl.File
+	// Digest is a hex sha256 over every loaded file's name and bytes; a
+	// saved plan records it to refuse applying against changed config.
+	Digest string
+}
+
+// Descendant returns the module at a static path, or nil if there is none.
+func (c *Config) Descendant(p addrs.Module) *Module {
+	if c == nil || c.Root == nil {
+		return nil
+	}
+	m := c.Root
+	for _, name := range p {
+		m = m.Children[name]
+		if m == nil {
+			return nil
+		}
+	}
+	return m
+}
+
+// Modules lists every module of the tree: the root first, then each
+// module followed by its descendants, children in name order.
+func (c *Config) Modules() []*Module {
+	if c == nil || c.Root == nil {
+		return nil
+	}
+	var out []*Module
+	var walk func(m *Module)
+	walk = func(m *Module) {
+		out = append(out, m)
+		for _, name := range sortedKeys(m.Children) {
+			walk(m.Children[name])
+		}
+	}
+	walk(c.Root)
+	return out
+}
+
+// maxModuleDepth stops runaway recursion through local module sources that
+// call each other.
+const maxModuleDepth = 64
+
+type loader struct {
+	fsys   fs.FS
+	parser *hclparse.Parser
+	digest map[string][]byte
+}
+
+// Load reads the root module in dir of fsys and, recursively, every module
+// it calls with a local source. It returns whatever it could decode even
+// when there are errors, so callers can still show partial results.
+func Load(fsys fs.FS, dir string) (*Config, hcl.Diagnostics) {
+	l := &loader{fsys: fsys, parser: hclparse.NewParser(), digest: map[string][]byte{}}
+	dir = cleanDir(dir)
+	root, diags := l.loadModule(dir, addrs.RootModule, nil, nil)
+	cfg := &Config{Root: root, Files: l.parser.Files(), Digest: l.sum()}
+	diags = append(diags, cfg.validateRemoved()...)
+	return cfg, diags
+}
+
+// validateRemoved rejects removed blocks whose target is still declared;
+// this needs the whole tree, so it runs after loading.
+func (c *Config) validateRemoved() hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	for _, m := range c.Modules() {
+		for _, rm := range m.Removed {
+			target := append(append(addrs.Module{}, m.Path...), rm.From.Module...)
+			if rm.From.Resource != nil {
+				mod := c.Descendant(target)
+				if mod == nil || mod.ManagedResources[rm.From.Resource.String()] == nil {
+					continue
+				}
+				diags = append(diags, &hcl.Diagnostic{
+					Severity: hcl.DiagError,
+					Summary:  "Removed resource block still exists",
+					Detail:   fmt.Sprintf("This removed block targets %s, which is still declared in the configuration. Remove the resource block, or remove this removed block.", rm.From),
+					Subject:  rm.From.SourceRange.Ptr(),
+				})
+				continue
+			}
+			parent := c.Descendant(target.Parent())
+			if parent == nil || parent.ModuleCalls[target[len(target)-1]] == nil {
+				continue
+			}
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Removed module block still exists",
+				Detail:   fmt.Sprintf("This removed block targets %s, which is still called in the configuration. Remove the module block, or remove this removed block.", rm.From),
+				Subject:  rm.From.SourceRange.Ptr(),
+			})
+		}
+	}
+	return diags
+}
+
+func cleanDir(dir string) string {
+	if dir == "" {
+		return "."
+	}
+	return path.Clean(dir)
+}
+
+func (l *loader) sum() string {
+	names := make([]string, 0, len(l.digest))
+	for n := range l.digest {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	h := sha256.New()
+	for _, n := range names {
+		fmt.Fprintf(h, "%d:%s\n%d:", len(n), n, len(l.digest[n]))
+		h.Write(l.digest[n])
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// loadModule parses one module directory and then its local children.
+func (l *loader) loadModule(dir string, p addrs.Module, parent *Module, call *ModuleCall) (*Module, hcl.Diagnostics) {
+	files, diags := l.parseDir(dir, call)
+	m := newModule(p, dir, parent)
+	for _, f := range files {
+		diags = append(diags, m.decodeFile(f.file, f.override)...)
+	}
+	if !p.IsRoot() && len(m.Import) > 0 {
+		for _, imp := range m.Import {
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Import blocks are only allowed in the root module",
+				Detail:   "Move this import block to the root module and address the resource through its module path, as in module.name.type.name.",
+				Subject:  imp.DeclRange.Ptr(),
+			})
+		}
+		m.Import = nil
+	}
+	diags = append(diags, m.validate()...)
+
+	for _, name := range sortedKeys(m.ModuleCalls) {
+		mc := m.ModuleCalls[name]
+		childDir, ok, d := localSourceDir(dir, mc)
+		diags = append(diags, d...)
+		if !ok {
+			continue
+		}
+		if len(p) >= maxModuleDepth {
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Module nesting too deep",
+				Detail:   fmt.Sprintf("Modules are nested more than %d levels deep; local module sources probably call each other in a cycle.", maxModuleDepth),
+				Subject:  mc.SourceAddrRange.Ptr(),
+			})
+			continue
+		}
+		child, d := l.loadModule(childDir, p.Child(name), m, mc)
+		diags = append(diags, d...)
+		diags = append(diags, checkModuleInputs(mc, child)...)
+		m.Children[name] = child
+	}
+	return m, diags
+}
+
+// localSourceDir resolves a module call's source against the calling
+// module's directory. Only local paths are supported.
+func localSourceDir(dir string, mc *ModuleCall) (string, bool, hcl.Diagnostics) {
+	src := mc.SourceAddr
+	if src == "" {
+		return "", false, nil // already reported as missing
+	}
+	if !strings.HasPrefix(src, "./") && !strings.HasPrefix(src, "../") {
+		return "", false, hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "Module source not supported",
+			Detail:   fmt.Sprintf("The module source %q is not a local path. Only local module sources such as \"./modules/name\" are supported; registry and remote sources cannot be installed yet.", src),
+			Subject:  mc.SourceAddrRange.Ptr(),
+		}}
+	}
+	joined := path.Join(dir, src)
+	if !fs.ValidPath(joined) {
+		return "", false, hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "Module source outside the working directory",
+			Detail:   fmt.Sprintf("The module source %q leads outside the directory being loaded (%s), which cannot be read.", src, joined),
+			Subject:  mc.SourceAddrRange.Ptr(),
+		}}
+	}
+	return joined, true, nil
+}
+
+type parsedFile struct {
+	file     *hcl.File
+	override bool
+}
+
+// parseDir parses every configuration file of a module directory, primary
+// files first and override files after them, each group in name order.
+func (l *loader) parseDir(dir string, call *ModuleCall) ([]parsedFile, hcl.Diagnostics) {
+	entries, err := fs.ReadDir(l.fsys, dir)
+	if err != nil {
+		d := &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Failed to read module directory",
+			Detail:   fmt.Sprintf("Module directory %s cannot be read: %s.", dir, err),
+		}
+		if call != nil {
+			d.Subject = call.SourceAddrRange.Ptr()
+		}
+		return nil, hcl.Diagnostics{d}
+	}
+	var primary, overrides []parsedFile
+	var diags hcl.Diagnostics
+	for _, e := range entries {
+		name := e.Name()
+		if e.IsDir() || ignoredFile(name) {
+			continue
+		}
+		isJSON := strings.HasSuffix(name, ".tf.json")
+		if !isJSON && !strings.HasSuffix(name, ".tf") {
+			continue
+		}
+		filename := path.Join(dir, name)
+		src, err := fs.ReadFile(l.fsys, filename)
+		if err != nil {
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Failed to read file",
+				Detail:   fmt.Sprintf("The configuration file %q could not be read: %s.", filename, err),
+			})
+			continue
+		}
+		l.digest[filename] = src
+		var f *hcl.File
+		var d hcl.Diagnostics
+		if isJSON {
+			f, d = l.parser.ParseJSON(src, filename)
+		} else {
+			f, d = l.parser.ParseHCL(src, filename)
+		}
+		diags = append(diags, d...)
+		if f == nil || f.Body == nil {
+			continue
+		}
+		pf := parsedFile{file: f, override: isOverrideFile(name)}
+		if pf.override {
+			overrides = append(overrides, pf)
+		} else {
+			primary = append(primary, pf)
+		}
+	}
+	return append(primary, overrides...), diags
+}
+
+// ignoredFile skips editor backups and hidden files the way tofu does.
+func ignoredFile(name string) bool {
+	return strings.HasPrefix(name, ".") ||
+		strings.HasSuffix(name, "~") ||
+		(strings.HasPrefix(name, "#") && strings.HasSuffix(name, "#"))
+}
+
+func isOverrideFile(name string) bool {
+	base := strings.TrimSuffix(strings.TrimSuffix(name, ".json"), ".tf")
+	return base == "override" || strings.HasSuffix(base, "_override")
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// checkModuleInputs matches a call's arguments with the variables the
+// called module declares.
+func checkModuleInputs(mc *ModuleCall, child *Module) hcl.Diagnostics {
+	attrs, diags := mc.Config.JustAttributes()
+	for _, name := range sortedKeys(attrs) {
+		if _, ok := child.Variables[name]; !ok {
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Unsupported argument",
+				Detail:   fmt.Sprintf("An argument named %q is not expected here: module %q declares no variable of that name.", name, mc.Name),
+				Subject:  attrs[name].NameRange.Ptr(),
+			})
+		}
+	}
+	for _, name := range sortedKeys(child.Variables) {
+		if _, ok := attrs[name]; !ok && child.Variables[name].Required() {
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Missing required argument",
+				Detail:   fmt.Sprintf("The argument %q is required, but no definition was found.", name),
+				Subject:  mc.DeclRange.Ptr(),
+			})
+		}
+	}
+	return diags
+}

@@ -1,0 +1,282 @@
+package config
+
+import (
+	"fmt"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+
+	"github.com/tenetplan/tenet/addrs"
+)
+
+// Module is one module of the configuration tree, merged from all the
+// files of its directory.
+type Module struct {
+	Path addrs.Module
+	// SourceDir is the module's directory inside the loaded fs.FS, a clean
+	// slash path ("." for the root when loaded from "."); path.module.
+	SourceDir string
+	Parent    *Module
+	Children  map[string]*Module // by module call name
+
+	RequiredVersion   []*VersionConstraint
+	RequiredProviders map[string]*RequiredProvider // by local name
+	ProviderConfigs   map[string]*Provider         // "name" or "name.alias"
+
+	Variables        map[string]*Variable
+	Locals           map[string]*Local
+	Outputs          map[string]*Output
+	ModuleCalls      map[string]*ModuleCall
+	ManagedResources map[string]*Resource // by addrs.Resource.String(): "type.name"
+	DataResources    map[string]*Resource // "data.type.name"
+
+	Moved   []*Moved
+	Removed []*Removed
+	Import  []*Import // root module only
+
+	// rawBlocks keeps each primary block by blockKey, for override files.
+	rawBlocks map[string]*hcl.Block
+}
+
+// VersionConstraint is a required_version string as written.
+type VersionConstraint struct {
+	Required  string
+	DeclRange hcl.Range
+}
+
+func newModule(p addrs.Module, dir string, parent *Module) *Module {
+	return &Module{
+		Path:              p,
+		SourceDir:         dir,
+		Parent:            parent,
+		Children:          map[string]*Module{},
+		RequiredProviders: map[string]*RequiredProvider{},
+		ProviderConfigs:   map[string]*Provider{},
+		Variables:         map[string]*Variable{},
+		Locals:            map[string]*Local{},
+		Outputs:           map[string]*Output{},
+		ModuleCalls:       map[string]*ModuleCall{},
+		ManagedResources:  map[string]*Resource{},
+		DataResources:     map[string]*Resource{},
+		rawBlocks:         map[string]*hcl.Block{},
+	}
+}
+
+var fileSchema = &hcl.BodySchema{
+	Blocks: []hcl.BlockHeaderSchema{
+		{Type: "terraform"},
+		{Type: "provider", LabelNames: []string{"name"}},
+		{Type: "variable", LabelNames: []string{"name"}},
+		{Type: "locals"},
+		{Type: "output", LabelNames: []string{"name"}},
+		{Type: "module", LabelNames: []string{"name"}},
+		{Type: "resource", LabelNames: []string{"type", "name"}},
+		{Type: "data", LabelNames: []string{"type", "name"}},
+		{Type: "moved"},
+		{Type: "removed"},
+		{Type: "import"},
+		{Type: "check", LabelNames: []string{"name"}},
+	},
+}
+
+// decodeFile adds the blocks of one file to m; the blocks of an override
+// file are merged into the primary blocks they name instead.
+func (m *Module) decodeFile(f *hcl.File, override bool) hcl.Diagnostics {
+	content, diags := f.Body.Content(fileSchema)
+	for _, block := range content.Blocks {
+		if override {
+			diags = append(diags, m.overrideBlock(block)...)
+		} else {
+			diags = append(diags, m.decodeBlock(block)...)
+		}
+	}
+	return diags
+}
+
+// blockKey identifies the primary block an override block merges into.
+func blockKey(block *hcl.Block) string {
+	key := block.Type
+	for _, l := range block.Labels {
+		key += "." + l
+	}
+	return key
+}
+
+func (m *Module) decodeBlock(block *hcl.Block) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	switch block.Type {
+	case "terraform":
+		diags = append(diags, m.decodeTerraformBlock(block, false)...)
+	case "provider":
+		p, d := decodeProviderBlock(block)
+		diags = append(diags, d...)
+		if p != nil {
+			key := p.Key()
+			if prev, ok := m.ProviderConfigs[key]; ok {
+				return append(diags, duplicate("Duplicate provider configuration",
+					fmt.Sprintf("A provider configuration for %q was already given at %s. Each configuration of a provider needs a distinct alias.", key, prev.DeclRange), block.DefRange))
+			}
+			m.ProviderConfigs[key] = p
+			m.rawBlocks["provider."+key] = block
+		}
+	case "variable":
+		v, d := decodeVariableBlock(block)
+		diags = append(diags, d...)
+		if v != nil {
+			if prev, ok := m.Variables[v.Name]; ok {
+				return append(diags, duplicate("Duplicate variable declaration",
+					fmt.Sprintf("A variable named %q was already declared at %s. Variable names must be unique within a module.", v.Name, prev.DeclRange), block.DefRange))
+			}
+			m.Variables[v.Name] = v
+			m.rawBlocks[blockKey(block)] = block
+		}
+	case "locals":
+		locals, d := decodeLocalsBlock(block)
+		diags = append(diags, d...)
+		for _, l := range locals {
+			if prev, ok := m.Locals[l.Name]; ok {
+				diags = append(diags, duplicate("Duplicate local value definition",
+					fmt.Sprintf("A local value named %q was already defined at %s. Local value names must be unique within a module.", l.Name, prev.DeclRange), l.DeclRange))
+				continue
+			}
+			m.Locals[l.Name] = l
+		}
+	case "output":
+		o, d := decodeOutputBlock(block)
+		diags = append(diags, d...)
+		if o != nil {
+			if prev, ok := m.Outputs[o.Name]; ok {
+				return append(diags, duplicate("Duplicate output definition",
+					fmt.Sprintf("An output named %q was already defined at %s. Output names must be unique within a module.", o.Name, prev.DeclRange), block.DefRange))
+			}
+			m.Outputs[o.Name] = o
+			m.rawBlocks[blockKey(block)] = block
+		}
+	case "module":
+		mc, d := decodeModuleBlock(block)
+		diags = append(diags, d...)
+		if mc != nil {
+			if prev, ok := m.ModuleCalls[mc.Name]; ok {
+				return append(diags, duplicate("Duplicate module call",
+					fmt.Sprintf("A module call named %q was already defined at %s. Module calls must have unique names within a module.", mc.Name, prev.DeclRange), block.DefRange))
+			}
+			m.ModuleCalls[mc.Name] = mc
+			m.rawBlocks[blockKey(block)] = block
+		}
+	case "resource", "data":
+		r, d := decodeResourceBlock(block)
+		diags = append(diags, d...)
+		if r != nil {
+			d := m.addResource(r)
+			diags = append(diags, d...)
+			if !d.HasErrors() {
+				m.rawBlocks[blockKey(block)] = block
+			}
+		}
+	case "moved":
+		mv, d := decodeMovedBlock(block)
+		diags = append(diags, d...)
+		if mv != nil {
+			m.Moved = append(m.Moved, mv)
+		}
+	case "removed":
+		rm, d := decodeRemovedBlock(block)
+		diags = append(diags, d...)
+		if rm != nil {
+			m.Removed = append(m.Removed, rm)
+		}
+	case "import":
+		imp, d := decodeImportBlock(block)
+		diags = append(diags, d...)
+		if imp != nil {
+			m.Import = append(m.Import, imp)
+		}
+	case "check":
+		// Check blocks are accepted and ignored for now: they only
+		// produce warnings in OpenTofu, never change the plan.
+	}
+	return diags
+}
+
+func (m *Module) addResource(r *Resource) hcl.Diagnostics {
+	key := r.Addr().String()
+	target := m.ManagedResources
+	kind := "resource"
+	if r.Mode == addrs.DataResourceMode {
+		target = m.DataResources
+		kind = "data"
+	}
+	if prev, ok := target[key]; ok {
+		return hcl.Diagnostics{duplicate(fmt.Sprintf("Duplicate %s %q configuration", kind, key),
+			fmt.Sprintf("A %s %q %q was already declared at %s. Resource names must be unique per type in each module.", kind, r.Type, r.Name, prev.DeclRange), r.DeclRange)}
+	}
+	target[key] = r
+	return nil
+}
+
+// validate runs the module-wide checks that need every file decoded.
+func (m *Module) validate() hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	for _, name := range sortedKeys(m.ModuleCalls) {
+		mc := m.ModuleCalls[name]
+		for _, pp := range mc.Providers {
+			if _, ok := m.ProviderConfigs[pp.InParent.String()]; !ok && pp.InParent.Alias != "" {
+				diags = append(diags, &hcl.Diagnostic{
+					Severity: hcl.DiagError,
+					Summary:  "Reference to undefined provider",
+					Detail:   fmt.Sprintf("There is no provider configuration %q in this module to pass to module %q. Add a provider block with alias %q.", pp.InParent.String(), mc.Name, pp.InParent.Alias),
+					Subject:  pp.InParent.NameRange.Ptr(),
+				})
+			}
+		}
+	}
+	return diags
+}
+
+// ImpliedProvider is the provider source address a local name stands for
+// in this module: required_providers first, then the built-in terraform
+// provider, then registry.opentofu.org/hashicorp/NAME.
+func (m *Module) ImpliedProvider(localName string) addrs.Provider {
+	if rp, ok := m.RequiredProviders[localName]; ok && !rp.Source.IsZero() {
+		return rp.Source
+	}
+	if localName == "terraform" {
+		return addrs.NewBuiltInProvider("terraform")
+	}
+	return addrs.NewDefaultProvider(localName)
+}
+
+// ProviderForResource resolves the provider a resource belongs to and the
+// configuration (local name and alias) it uses in this module.
+func (m *Module) ProviderForResource(r *Resource) (addrs.Provider, ProviderConfigRef) {
+	ref := ProviderConfigRef{Name: r.Addr().ImpliedProviderType(), NameRange: r.TypeRange}
+	if r.ProviderConfigRef != nil {
+		ref = *r.ProviderConfigRef
+	}
+	return m.ImpliedProvider(ref.Name), ref
+}
+
+func duplicate(summary, detail string, rng hcl.Range) *hcl.Diagnostic {
+	return &hcl.Diagnostic{Severity: hcl.DiagError, Summary: summary, Detail: detail, Subject: rng.Ptr()}
+}
+
+// checkName reports a label that is not a valid identifier.
+func checkName(summary, what, name string, rng hcl.Range) hcl.Diagnostics {
+	if hclsyntax.ValidIdentifier(name) {
+		return nil
+	}
+	return hcl.Diagnostics{{
+		Severity: hcl.DiagError,
+		Summary:  summary,
+		Detail:   fmt.Sprintf("%q is not a valid %s: a name must start with a letter or underscore and may contain only letters, digits, underscores, and dashes.", name, what),
+		Subject:  rng.Ptr(),
+	}}
+}
+
+// labelRange gives the range of the i-th label, falling back to the block header.
+func labelRange(b *hcl.Block, i int) hcl.Range {
+	if i < len(b.LabelRanges) {
+		return b.LabelRanges[i]
+	}
+	return b.DefRange
+}

@@ -1,0 +1,314 @@
+package config
+
+import (
+	"fmt"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/gohcl"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+
+	"github.com/tenetplan/tenet/addrs"
+)
+
+// ModuleCall is a `module` block.
+type ModuleCall struct {
+	Name            string
+	SourceAddr      string // as written
+	SourceAddrRange hcl.Range
+	Version         string // raw version constraint, "" when absent
+	// Config holds the input variable arguments: the body without source,
+	// version, count, for_each, providers and depends_on.
+	Config         hcl.Body
+	Count, ForEach hcl.Expression
+	DependsOn      []hcl.Traversal
+	Providers      []PassedProvider
+	DeclRange      hcl.Range
+}
+
+// PassedProvider is one `providers = { child = parent }` entry.
+type PassedProvider struct {
+	InChild, InParent ProviderConfigRef
+}
+
+// Provider is a `provider` block.
+type Provider struct {
+	Name, Alias string
+	Version     string // deprecated in-block version constraint, "" when absent
+	Config      hcl.Body
+	NameRange   hcl.Range
+	DeclRange   hcl.Range
+}
+
+// Key is "name" or "name.alias", the key of Module.ProviderConfigs.
+func (p *Provider) Key() string {
+	if p.Alias == "" {
+		return p.Name
+	}
+	return p.Name + "." + p.Alias
+}
+
+// RequiredProvider is one entry of required_providers.
+type RequiredProvider struct {
+	Name                 string
+	Source               addrs.Provider
+	SourceRaw            string
+	Version              string
+	ConfigurationAliases []ProviderConfigRef
+	DeclRange            hcl.Range
+}
+
+var moduleSchema = &hcl.BodySchema{
+	Attributes: []hcl.AttributeSchema{
+		{Name: "source", Required: true},
+		{Name: "version"},
+		{Name: "count"},
+		{Name: "for_each"},
+		{Name: "depends_on"},
+		{Name: "providers"},
+	},
+	Blocks: []hcl.BlockHeaderSchema{
+		{Type: "_"},
+		{Type: "lifecycle"},
+		{Type: "locals"},
+		{Type: "provider", LabelNames: []string{"type"}},
+	},
+}
+
+func decodeModuleBlock(block *hcl.Block) (*ModuleCall, hcl.Diagnostics) {
+	mc := &ModuleCall{Name: block.Labels[0], DeclRange: block.DefRange}
+	diags := checkName("Invalid module instance name", "module name", mc.Name, labelRange(block, 0))
+	content, remain, d := block.Body.PartialContent(moduleSchema)
+	diags = append(diags, d...)
+	mc.Config = remain
+
+	if attr, ok := content.Attributes["source"]; ok {
+		mc.SourceAddrRange = attr.Expr.Range()
+		d := gohcl.DecodeExpression(attr.Expr, nil, &mc.SourceAddr)
+		diags = append(diags, d...)
+		if !d.HasErrors() && mc.SourceAddr == "" {
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Invalid module source address",
+				Detail:   "The module source address must not be empty.",
+				Subject:  mc.SourceAddrRange.Ptr(),
+			})
+		}
+	}
+	if attr, ok := content.Attributes["version"]; ok {
+		diags = append(diags, gohcl.DecodeExpression(attr.Expr, nil, &mc.Version)...)
+	}
+	if attr, ok := content.Attributes["count"]; ok {
+		mc.Count = attr.Expr
+	}
+	if attr, ok := content.Attributes["for_each"]; ok {
+		mc.ForEach = attr.Expr
+		if mc.Count != nil {
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  `Invalid combination of "count" and "for_each"`,
+				Detail:   `The "count" and "for_each" meta-arguments are mutually-exclusive; a module call may use only one of them.`,
+				Subject:  attr.NameRange.Ptr(),
+			})
+		}
+	}
+	if attr, ok := content.Attributes["depends_on"]; ok {
+		deps, d := decodeDependsOn(attr)
+		diags = append(diags, d...)
+		mc.DependsOn = deps
+	}
+	if attr, ok := content.Attributes["providers"]; ok {
+		pps, d := decodePassedProviders(attr.Expr)
+		diags = append(diags, d...)
+		mc.Providers = pps
+	}
+	for _, b := range content.Blocks {
+		diags = append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Reserved block type name in module block",
+			Detail:   fmt.Sprintf("The block type name %q is reserved for use by OpenTofu in a future version.", b.Type),
+			Subject:  b.TypeRange.Ptr(),
+		})
+	}
+	return mc, diags
+}
+
+func decodePassedProviders(expr hcl.Expression) ([]PassedProvider, hcl.Diagnostics) {
+	pairs, diags := hcl.ExprMap(expr)
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	var out []PassedProvider
+	for _, pair := range pairs {
+		child, d := decodeProviderConfigRef(pair.Key, "providers")
+		diags = append(diags, d...)
+		parent, d := decodeProviderConfigRef(pair.Value, "providers")
+		diags = append(diags, d...)
+		if child != nil && parent != nil {
+			out = append(out, PassedProvider{InChild: *child, InParent: *parent})
+		}
+	}
+	return out, diags
+}
+
+var providerSchema = &hcl.BodySchema{
+	Attributes: []hcl.AttributeSchema{{Name: "alias"}, {Name: "version"}},
+	Blocks:     []hcl.BlockHeaderSchema{{Type: "_"}},
+}
+
+func decodeProviderBlock(block *hcl.Block) (*Provider, hcl.Diagnostics) {
+	p := &Provider{Name: block.Labels[0], NameRange: labelRange(block, 0), DeclRange: block.DefRange}
+	diags := checkName("Invalid provider name", "provider local name", p.Name, p.NameRange)
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	content, remain, d := block.Body.PartialContent(providerSchema)
+	diags = append(diags, d...)
+	p.Config = remain
+	if attr, ok := content.Attributes["alias"]; ok {
+		kw := hcl.ExprAsKeyword(attr.Expr)
+		if kw == "" {
+			// The quoted form is accepted too.
+			if s, ok := literalString(attr.Expr); ok {
+				kw = s
+			}
+		}
+		if !hclsyntax.ValidIdentifier(kw) {
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Invalid provider configuration alias",
+				Detail:   "An alias must be a valid name: letters, digits, underscores and dashes, starting with a letter or underscore.",
+				Subject:  attr.Expr.Range().Ptr(),
+			})
+		} else {
+			p.Alias = kw
+		}
+	}
+	if attr, ok := content.Attributes["version"]; ok {
+		diags = append(diags, gohcl.DecodeExpression(attr.Expr, nil, &p.Version)...)
+	}
+	return p, diags
+}
+
+var terraformBlockSchema = &hcl.BodySchema{
+	Attributes: []hcl.AttributeSchema{
+		{Name: "required_version"},
+		{Name: "experiments"},
+		{Name: "language"},
+	},
+	Blocks: []hcl.BlockHeaderSchema{
+		{Type: "required_providers"},
+		{Type: "backend", LabelNames: []string{"type"}},
+		{Type: "cloud"},
+		{Type: "encryption"},
+		{Type: "provider_meta", LabelNames: []string{"provider"}},
+	},
+}
+
+func (m *Module) decodeTerraformBlock(block *hcl.Block, override bool) hcl.Diagnostics {
+	content, diags := block.Body.Content(terraformBlockSchema)
+	if attr, ok := content.Attributes["required_version"]; ok {
+		var s string
+		d := gohcl.DecodeExpression(attr.Expr, nil, &s)
+		diags = append(diags, d...)
+		if !d.HasErrors() {
+			vc := &VersionConstraint{Required: s, DeclRange: attr.Expr.Range()}
+			if override {
+				m.RequiredVersion = []*VersionConstraint{vc}
+			} else {
+				m.RequiredVersion = append(m.RequiredVersion, vc)
+			}
+		}
+	}
+	for _, b := range content.Blocks {
+		if b.Type != "required_providers" {
+			continue // backends and the rest are the CLI's business
+		}
+		diags = append(diags, m.decodeRequiredProviders(b, override)...)
+	}
+	return diags
+}
+
+func (m *Module) decodeRequiredProviders(block *hcl.Block, override bool) hcl.Diagnostics {
+	attrs, diags := block.Body.JustAttributes()
+	for _, name := range sortedKeys(attrs) {
+		attr := attrs[name]
+		rp := &RequiredProvider{Name: name, DeclRange: attr.Range}
+		diags = append(diags, checkName("Invalid provider local name", "provider local name", name, attr.NameRange)...)
+		if s, ok := literalString(attr.Expr); ok {
+			// The legacy form gives only a version constraint.
+			rp.Version = s
+		} else {
+			pairs, d := hcl.ExprMap(attr.Expr)
+			if d.HasErrors() {
+				diags = append(diags, &hcl.Diagnostic{
+					Severity: hcl.DiagError,
+					Summary:  "Invalid required_providers object",
+					Detail:   "A required_providers entry must be an object with source and version, such as { source = \"hashicorp/aws\", version = \"~> 5.0\" }.",
+					Subject:  attr.Expr.Range().Ptr(),
+				})
+				continue
+			}
+			for _, pair := range pairs {
+				key := hcl.ExprAsKeyword(pair.Key)
+				if key == "" {
+					if s, ok := literalString(pair.Key); ok {
+						key = s
+					}
+				}
+				switch key {
+				case "source":
+					var s string
+					d := gohcl.DecodeExpression(pair.Value, nil, &s)
+					diags = append(diags, d...)
+					if d.HasErrors() {
+						continue
+					}
+					p, err := addrs.ParseProviderSource(s)
+					if err != nil {
+						diags = append(diags, &hcl.Diagnostic{
+							Severity: hcl.DiagError,
+							Summary:  "Invalid provider source string",
+							Detail:   fmt.Sprintf("%s. A source is written [HOSTNAME/]NAMESPACE/TYPE, such as hashicorp/aws.", err),
+							Subject:  pair.Value.Range().Ptr(),
+						})
+						continue
+					}
+					rp.Source, rp.SourceRaw = p, s
+				case "version":
+					diags = append(diags, gohcl.DecodeExpression(pair.Value, nil, &rp.Version)...)
+				case "configuration_aliases":
+					exprs, d := hcl.ExprList(pair.Value)
+					diags = append(diags, d...)
+					for _, e := range exprs {
+						ref, d := decodeProviderConfigRef(e, "configuration_aliases")
+						diags = append(diags, d...)
+						if ref != nil {
+							rp.ConfigurationAliases = append(rp.ConfigurationAliases, *ref)
+						}
+					}
+				default:
+					diags = append(diags, &hcl.Diagnostic{
+						Severity: hcl.DiagError,
+						Summary:  "Invalid required_providers object",
+						Detail:   "A required_providers entry may contain only source, version and configuration_aliases.",
+						Subject:  pair.Key.Range().Ptr(),
+					})
+				}
+			}
+		}
+		if rp.Source.IsZero() {
+			if name == "terraform" {
+				rp.Source = addrs.NewBuiltInProvider("terraform")
+			} else {
+				rp.Source = addrs.NewDefaultProvider(name)
+			}
+		}
+		if prev, ok := m.RequiredProviders[name]; ok && !override {
+			diags = append(diags, duplicate("Duplicate required provider",
+				fmt.Sprintf("The provider %q was already required at %s.", name, prev.DeclRange), attr.NameRange))
+			continue
+		}
+		m.RequiredProviders[name] = rp
+	}
+	return diags
+}

@@ -1,0 +1,198 @@
+package config
+
+import (
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclparse"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
+)
+
+// VarSource is one -var or -var-file option, in command-line order.
+type VarSource struct {
+	Kind  string // "cli" for -var NAME=VALUE, "file" for -var-file
+	Name  string // -var
+	Value string // -var
+	File  string // -var-file, relative to dir unless absolute
+}
+
+// Where a variable value came from (VariableValue.SourceType).
+const (
+	ValueFromEnv  = "env"
+	ValueFromFile = "file"
+	ValueFromCLI  = "cli"
+)
+
+// VariableValue is a value given for a root module variable. Value is not
+// yet converted to the declared type; the engine converts it and reports
+// "Invalid value for input variable" at SourceRange.
+type VariableValue struct {
+	Value cty.Value
+	// Expr is the expression that produced the value (files and parsed
+	// -var values), for diagnostics; nil for literal strings.
+	Expr        hcl.Expression
+	SourceType  string
+	SourceRange hcl.Range
+}
+
+// CollectVariableValues gathers values for the root module's variables,
+// later sources overriding earlier ones: TF_VAR_NAME environment entries,
+// terraform.tfvars, terraform.tfvars.json, *.auto.tfvars(.json) in name
+// order, then -var and -var-file options in the order given. env holds
+// "KEY=VALUE" entries (os.Environ() form).
+func CollectVariableValues(fsys fs.FS, dir string, root *Module, cli []VarSource, env []string) (map[string]VariableValue, hcl.Diagnostics) {
+	dir = cleanDir(dir)
+	c := &collector{root: root, values: map[string]VariableValue{}, parser: hclparse.NewParser()}
+
+	for _, kv := range env {
+		name, value, ok := strings.Cut(kv, "=")
+		if !ok {
+			continue
+		}
+		name, ok = strings.CutPrefix(name, "TF_VAR_")
+		if !ok || name == "" {
+			continue
+		}
+		v, declared := root.Variables[name]
+		if !declared {
+			continue // undeclared environment values are ignored silently
+		}
+		c.setText(v, name, value, ValueFromEnv, "TF_VAR_"+name)
+	}
+
+	for _, name := range autoVarFiles(fsys, dir) {
+		c.loadFile(func() ([]byte, error) { return fs.ReadFile(fsys, path.Join(dir, name)) }, path.Join(dir, name))
+	}
+
+	for _, src := range cli {
+		switch src.Kind {
+		case "file":
+			file := src.File
+			if filepath.IsAbs(file) {
+				c.loadFile(func() ([]byte, error) { return os.ReadFile(file) }, file)
+			} else {
+				joined := path.Join(dir, filepath.ToSlash(file))
+				c.loadFile(func() ([]byte, error) { return fs.ReadFile(fsys, joined) }, joined)
+			}
+		default:
+			v, declared := root.Variables[src.Name]
+			if !declared {
+				c.diags = append(c.diags, &hcl.Diagnostic{
+					Severity: hcl.DiagError,
+					Summary:  "Value for undeclared variable",
+					Detail:   fmt.Sprintf("A variable named %q was assigned on the command line, but the root module does not declare a variable of that name. To use this value, add a \"variable\" block to the configuration.", src.Name),
+				})
+				continue
+			}
+			c.setText(v, src.Name, src.Value, ValueFromCLI, "-var")
+		}
+	}
+	return c.values, c.diags
+}
+
+type collector struct {
+	root   *Module
+	values map[string]VariableValue
+	parser *hclparse.Parser
+	diags  hcl.Diagnostics
+}
+
+// autoVarFiles lists the tfvars files read without being named:
+// terraform.tfvars, terraform.tfvars.json, then *.auto.tfvars(.json).
+func autoVarFiles(fsys fs.FS, dir string) []string {
+	entries, err := fs.ReadDir(fsys, dir)
+	if err != nil {
+		return nil
+	}
+	var fixed, auto []string
+	for _, e := range entries {
+		if e.IsDir() {
+			continue
+		}
+		switch n := e.Name(); {
+		case n == "terraform.tfvars" || n == "terraform.tfvars.json":
+			fixed = append(fixed, n)
+		case strings.HasSuffix(n, ".auto.tfvars") || strings.HasSuffix(n, ".auto.tfvars.json"):
+			auto = append(auto, n)
+		}
+	}
+	// "terraform.tfvars" sorts before "terraform.tfvars.json", as wanted.
+	sort.Strings(fixed)
+	sort.Strings(auto)
+	return append(fixed, auto...)
+}
+
+// setText stores a value given as text: literal for untyped and
+// primitive-typed variables, otherwise parsed as an HCL expression.
+func (c *collector) setText(v *Variable, name, text, sourceType, origin string) {
+	if v.ParsesAsLiteral() {
+		c.values[name] = VariableValue{Value: cty.StringVal(text), SourceType: sourceType}
+		return
+	}
+	filename := fmt.Sprintf("<value for %s>", origin)
+	if origin == "-var" {
+		filename = fmt.Sprintf("<value for var.%s>", name)
+	}
+	expr, diags := hclsyntax.ParseExpression([]byte(text), filename, hcl.InitialPos)
+	if diags.HasErrors() {
+		c.diags = append(c.diags, diags...)
+		return
+	}
+	val, diags := expr.Value(nil)
+	if diags.HasErrors() {
+		c.diags = append(c.diags, diags...)
+		return
+	}
+	c.values[name] = VariableValue{Value: val, Expr: expr, SourceType: sourceType, SourceRange: expr.Range()}
+}
+
+// loadFile reads one tfvars file.
+func (c *collector) loadFile(read func() ([]byte, error), filename string) {
+	src, err := read()
+	if err != nil {
+		c.diags = append(c.diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Failed to read variables file",
+			Detail:   fmt.Sprintf("Given variables file %s could not be read: %s.", filename, err),
+		})
+		return
+	}
+	var f *hcl.File
+	var diags hcl.Diagnostics
+	if strings.HasSuffix(filename, ".json") {
+		f, diags = c.parser.ParseJSON(src, filename)
+	} else {
+		f, diags = c.parser.ParseHCL(src, filename)
+	}
+	c.diags = append(c.diags, diags...)
+	if f == nil || diags.HasErrors() {
+		return
+	}
+	attrs, diags := f.Body.JustAttributes()
+	c.diags = append(c.diags, diags...)
+	for _, name := range sortedKeys(attrs) {
+		attr := attrs[name]
+		if _, declared := c.root.Variables[name]; !declared {
+			c.diags = append(c.diags, &hcl.Diagnostic{
+				Severity: hcl.DiagWarning,
+				Summary:  "Value for undeclared variable",
+				Detail:   fmt.Sprintf("The root module does not declare a variable named %q but a value was found in file %q. To use this value, add a \"variable\" block to the configuration.", name, filename),
+				Subject:  attr.NameRange.Ptr(),
+			})
+			continue
+		}
+		val, d := attr.Expr.Value(nil)
+		c.diags = append(c.diags, d...)
+		if d.HasErrors() {
+			continue
+		}
+		c.values[name] = VariableValue{Value: val, Expr: attr.Expr, SourceType: ValueFromFile, SourceRange: attr.Expr.Range()}
+	}
+}

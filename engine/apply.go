@@ -1,0 +1,600 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/tenetplan/tenet/addrs"
+	"github.com/tenetplan/tenet/config"
+	"github.com/tenetplan/tenet/engine/plan"
+	"github.com/tenetplan/tenet/providers"
+	"github.com/tenetplan/tenet/providers/objchange"
+	"github.com/tenetplan/tenet/state"
+)
+
+// StateRecorder is told about every completed resource operation as it
+// happens, so the caller can make it durable before dependents run.
+type StateRecorder interface {
+	RecordObject(addr addrs.AbsResourceInstance, deposed state.DeposedKey, obj *state.ObjectSrc, provider addrs.AbsProviderConfig) error
+}
+
+// applyWalker holds what one apply run shares between graph nodes.
+type applyWalker struct {
+	e        *Engine
+	cfg      *config.Config
+	p        *plan.Plan
+	ps       *providerSet
+	ev       *evaluator
+	cg       *configGraph
+	ag       *applyGraph
+	recorder StateRecorder
+	sem      chan struct{}
+
+	mu          sync.Mutex
+	working     *state.State
+	provConfigs map[string]*onceResult
+	deposedKeys map[string]state.DeposedKey // change key -> key the create half deposed to
+	recordErr   error
+}
+
+// Apply carries out a plan. It returns the new state, which is complete
+// even when some operations failed: failed creates leave tainted objects,
+// failed deletes leave the object in place.
+func (e *Engine) Apply(ctx context.Context, cfg *config.Config, p *plan.Plan, opts ApplyOpts, recorder StateRecorder) (*state.State, hcl.Diagnostics) {
+	if p.Errored {
+		return p.PriorState, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Cannot apply failed plan",
+			Detail: "The given plan is incomplete due to errors during planning, and so it cannot be applied."}}
+	}
+	par := opts.Parallelism
+	if par <= 0 {
+		par = 10
+	}
+	w := &applyWalker{
+		e: e, cfg: cfg, p: p,
+		ps:          newProviderSet(e.Providers, e.WorkingDir),
+		recorder:    recorder,
+		sem:         make(chan struct{}, par),
+		working:     p.PriorState.DeepCopy(),
+		provConfigs: map[string]*onceResult{},
+		deposedKeys: map[string]state.DeposedKey{},
+	}
+	defer w.ps.closeAll(ctx)
+	w.ev = &evaluator{cfg: cfg, fsys: e.FS, values: newValueStore(), exp: newExpansion(), rootDir: ".", cwd: e.WorkingDir, workspace: "default", planTime: p.Timestamp}
+
+	var orphans []addrs.ConfigResource
+	seen := map[string]bool{}
+	for _, c := range p.Changes {
+		cr := c.Addr.Config()
+		if !seen[cr.String()] && !configHasResource(cfg, cr) {
+			seen[cr.String()] = true
+			orphans = append(orphans, cr)
+		}
+	}
+	cg, diags := buildGraph(ctx, cfg, w.ps, orphans)
+	if diags.HasErrors() {
+		return w.working, diags
+	}
+	w.cg = cg
+	ag, d := buildApplyGraph(cfg, cg, p)
+	diags = append(diags, d...)
+	if diags.HasErrors() {
+		return w.working, diags
+	}
+	w.ag = ag
+	res := ag.g.Walk(ctx, par, func(ctx context.Context, key string) hcl.Diagnostics {
+		return w.visit(ctx, key)
+	})
+	diags = append(diags, res.Diagnostics...)
+
+	// Root outputs are saved from the final values.
+	root := w.ev.values.module(addrs.RootModuleInstance)
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.working.Outputs == nil {
+		w.working.Outputs = map[string]*state.OutputValue{}
+	}
+	if p.Mode == plan.DestroyMode {
+		w.working.Outputs = map[string]*state.OutputValue{}
+	} else {
+		for name := range w.working.Outputs {
+			if _, ok := cfg.Root.Outputs[name]; !ok {
+				delete(w.working.Outputs, name)
+			}
+		}
+		for name, out := range cfg.Root.Outputs {
+			v, ok := root.get('o', name)
+			if !ok || !v.IsWhollyKnown() {
+				continue
+			}
+			uv, _ := v.UnmarkDeep()
+			if uv.IsNull() {
+				delete(w.working.Outputs, name)
+				continue
+			}
+			w.working.Outputs[name] = &state.OutputValue{Value: uv, Sensitive: out.Sensitive || v.ContainsMarked()}
+		}
+	}
+	if w.recordErr != nil {
+		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Failed to persist state", Detail: w.recordErr.Error()})
+	}
+	return w.working, diags
+}
+
+func (w *applyWalker) visit(ctx context.Context, key string) hcl.Diagnostics {
+	if strings.HasPrefix(key, "destroy:") {
+		return w.visitDestroy(ctx, "resource:"+key[len("destroy:"):])
+	}
+	n := w.cg.nodes[key]
+	if n == nil {
+		return nil
+	}
+	switch n.kind {
+	case nodeVariable:
+		if n.mod.Path.IsRoot() {
+			v, ok := w.p.Variables[n.name]
+			if !ok {
+				v = cty.DynamicVal
+			}
+			if n.variable.Sensitive {
+				v = v.Mark(sensitiveMark)
+			}
+			w.ev.values.module(addrs.RootModuleInstance).set('v', n.name, v)
+			return nil
+		}
+		return visitVariable(w.ev, nil, n)
+	case nodeLocal:
+		return visitLocal(w.ev, n)
+	case nodeOutput:
+		return visitOutput(w.ev, n)
+	case nodeCall:
+		return visitCall(w.ev, n)
+	case nodeResource:
+		return w.visitResource(ctx, n)
+	}
+	return nil
+}
+
+// record updates the working state and tells the recorder.
+func (w *applyWalker) record(addr addrs.AbsResourceInstance, deposed state.DeposedKey, obj *state.ObjectSrc, provider addrs.AbsProviderConfig) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if deposed == state.NotDeposed {
+		w.working.SetResourceInstanceCurrent(addr, obj, provider)
+	} else {
+		w.working.SetResourceInstanceDeposed(addr, deposed, obj, provider)
+	}
+	if w.recorder != nil && w.recordErr == nil {
+		if err := w.recorder.RecordObject(addr, deposed, obj, provider); err != nil {
+			w.recordErr = err
+		}
+	}
+}
+
+func (w *applyWalker) acquire(ctx context.Context) bool {
+	select {
+	case w.sem <- struct{}{}:
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}
+
+func (w *applyWalker) release() { <-w.sem }
+
+// forEachChange runs fn for each change, at most the apply's parallelism
+// at once, and collects diagnostics in change order.
+func (w *applyWalker) forEachChange(ctx context.Context, changes []*plan.ResourceInstanceChange, fn func(*plan.ResourceInstanceChange) hcl.Diagnostics) hcl.Diagnostics {
+	out := make([]hcl.Diagnostics, len(changes))
+	var wg sync.WaitGroup
+	for i, c := range changes {
+		if w.recordFailed() {
+			out[i] = hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Operation skipped", Detail: fmt.Sprintf("%s was not changed because the state could not be saved.", c.Addr)}}
+			continue
+		}
+		if !w.acquire(ctx) {
+			out[i] = hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Operation cancelled", Detail: fmt.Sprintf("%s was not changed because the run was interrupted.", c.Addr)}}
+			continue
+		}
+		wg.Add(1)
+		go func(i int, c *plan.ResourceInstanceChange) {
+			defer wg.Done()
+			defer w.release()
+			out[i] = fn(c)
+		}(i, c)
+	}
+	wg.Wait()
+	var diags hcl.Diagnostics
+	for _, d := range out {
+		diags = append(diags, d...)
+	}
+	return diags
+}
+
+func (w *applyWalker) recordFailed() bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.recordErr != nil
+}
+
+// nodeProvider configures the provider of a resource node.
+func (w *applyWalker) nodeProvider(ctx context.Context, n *gnode, c *plan.ResourceInstanceChange) (providers.Interface, *providers.Schema, hcl.Diagnostics) {
+	if n != nil && n.kind == nodeResource {
+		p, diags := configureProvider(ctx, w.ps, w.ev, w.cfg, n.provider, n.provCfg, &w.mu, w.provConfigs)
+		return p, n.schema, diags
+	}
+	sch, err := w.ps.resourceSchema(ctx, c.Provider.Provider, c.Addr.Resource.Resource.Mode, c.Addr.Resource.Resource.Type)
+	if err != nil || sch == nil {
+		return nil, nil, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Provider not available", Detail: fmt.Sprintf("No provider offers %s.", c.Addr.Resource.Resource.Type)}}
+	}
+	var pc *config.Provider
+	if m := w.cfg.Descendant(c.Provider.Module); m != nil {
+		for _, cand := range m.ProviderConfigs {
+			if cand.Name == c.Provider.Provider.Type && cand.Alias == c.Provider.Alias {
+				pc = cand
+			}
+		}
+	}
+	p, diags := configureProvider(ctx, w.ps, w.ev, w.cfg, c.Provider, pc, &w.mu, w.provConfigs)
+	return p, sch, diags
+}
+
+// visitResource performs a resource's creates, updates, reads and the
+// create halves of its replacements, then publishes its values.
+func (w *applyWalker) visitResource(ctx context.Context, n *gnode) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	var todo []*plan.ResourceInstanceChange
+	for _, c := range w.ag.byNode[n.key] {
+		if c.DeposedKey != state.NotDeposed {
+			continue
+		}
+		switch c.Action {
+		case plan.Create, plan.Update, plan.Read, plan.DeleteThenCreate, plan.CreateThenDelete:
+			todo = append(todo, c)
+		}
+	}
+	// Expansion at apply time gives each instance its count/each values.
+	reps := map[string]repetition{}
+	type modKeys struct {
+		mi   addrs.ModuleInstance
+		keys instanceKeys
+	}
+	var exps []modKeys
+	for _, mi := range w.ev.exp.moduleInstances(n.mod.Path) {
+		s := &scope{ev: w.ev, mod: mi, cfg: n.mod}
+		ik, d := s.expand(n.res.Count, n.res.ForEach)
+		diags = append(diags, d...)
+		if d.HasErrors() {
+			continue
+		}
+		exps = append(exps, modKeys{mi, ik})
+		for i, k := range ik.keys {
+			reps[n.addr.Resource.Absolute(mi).Instance(k).String()] = ik.reps[i]
+		}
+	}
+	if diags.HasErrors() {
+		return diags
+	}
+	applied := make([]cty.Value, len(todo))
+	var provider providers.Interface
+	var sch *providers.Schema
+	if len(todo) > 0 {
+		var d hcl.Diagnostics
+		provider, sch, d = w.nodeProvider(ctx, n, nil)
+		if d.HasErrors() {
+			return append(diags, d...)
+		}
+		index := map[*plan.ResourceInstanceChange]int{}
+		for i, c := range todo {
+			index[c] = i
+		}
+		diags = append(diags, w.forEachChange(ctx, todo, func(c *plan.ResourceInstanceChange) hcl.Diagnostics {
+			v, d := w.applyInstance(ctx, n, provider, sch, c, reps[c.Addr.String()])
+			applied[index[c]] = v
+			return d
+		})...)
+	}
+	if diags.HasErrors() {
+		return diags
+	}
+	// Publish the resource's values for dependents.
+	byAddr := map[string]cty.Value{}
+	for i, c := range todo {
+		if applied[i] != cty.NilVal {
+			byAddr[c.Addr.String()] = applied[i]
+		}
+	}
+	if sch == nil {
+		sch = n.schema
+	}
+	for _, ex := range exps {
+		vals := make([]cty.Value, len(ex.keys.keys))
+		for i, k := range ex.keys.keys {
+			addr := n.addr.Resource.Absolute(ex.mi).Instance(k)
+			if v, ok := byAddr[addr.String()]; ok {
+				vals[i] = v
+				continue
+			}
+			vals[i] = w.currentValue(ctx, n, sch, addr)
+		}
+		w.ev.values.module(ex.mi).set('r', n.addr.Resource.String(), keyedValue(ex.keys.kind, ex.keys.keys, vals))
+	}
+	return diags
+}
+
+// currentValue decodes an instance's current object from the working state.
+func (w *applyWalker) currentValue(ctx context.Context, n *gnode, sch *providers.Schema, addr addrs.AbsResourceInstance) cty.Value {
+	w.mu.Lock()
+	ri := w.working.ResourceInstance(addr)
+	var obj *state.ObjectSrc
+	if ri != nil {
+		obj = ri.Current
+	}
+	w.mu.Unlock()
+	if obj == nil {
+		return cty.NullVal(sch.Block.ImpliedType())
+	}
+	v, err := decodeObject(ctx, nil, sch, n.addr.Resource.Type, obj)
+	if err != nil {
+		return cty.DynamicVal
+	}
+	return markPaths(v, obj.SensitivePaths)
+}
+
+// applyInstance re-plans one instance with its now-known configuration,
+// checks the result against the saved plan, applies it and records it.
+func (w *applyWalker) applyInstance(ctx context.Context, n *gnode, p providers.Interface, sch *providers.Schema, c *plan.ResourceInstanceChange, rep repetition) (cty.Value, hcl.Diagnostics) {
+	ty := sch.Block.ImpliedType()
+	s := &scope{ev: w.ev, mod: c.Addr.Module, cfg: n.mod, rep: rep}
+	cfgVal, diags := s.evalBody(n.res.Config, n.spec, n.bodyRefs)
+	if diags.HasErrors() {
+		return cty.NilVal, diags
+	}
+	config, cfgSensitive := unmarkPaths(cfgVal)
+	if !config.IsWhollyKnown() {
+		return cty.NilVal, hcl.Diagnostics{errorf(rangeOf(n), "Configuration contains unknown value",
+			"The configuration of %s still has unknown values at apply time. This is a bug in tenet.", c.Addr)}
+	}
+	if c.Action == plan.Read {
+		return w.applyRead(ctx, n, p, sch, c, config, cfgSensitive)
+	}
+	deps := make([]addrs.ConfigResource, 0, len(n.resDeps))
+	for _, k := range n.resDeps {
+		deps = append(deps, w.cg.nodes[k].addr)
+	}
+	prior := cty.NullVal(ty)
+	var priorPrivate []byte
+	if c.Action == plan.Update {
+		prior = c.Before
+		w.mu.Lock()
+		if ri := w.working.ResourceInstance(c.Addr); ri != nil && ri.Current != nil {
+			priorPrivate = ri.Current.Private
+		}
+		w.mu.Unlock()
+	}
+	if c.Action == plan.CreateThenDelete {
+		w.mu.Lock()
+		key := w.working.DeposeResourceInstanceObject(c.Addr)
+		w.deposedKeys[c.ChangeKey()] = key
+		w.mu.Unlock()
+	}
+	hookAction := HookCreate
+	if c.Action == plan.Update {
+		hookAction = HookUpdate
+	}
+	idKey, idVal := objectID(prior)
+	if w.e.Hooks != nil {
+		w.e.Hooks.PreApply(c.Addr, state.NotDeposed, hookAction, idKey, idVal)
+	}
+	start := time.Now()
+	fail := func(d hcl.Diagnostics) (cty.Value, hcl.Diagnostics) {
+		if w.e.Hooks != nil {
+			w.e.Hooks.PostApply(c.Addr, state.NotDeposed, hookAction, "", "", time.Since(start), true)
+		}
+		w.restoreDeposed(c)
+		return cty.NilVal, d
+	}
+	proposed := objchange.ProposedNew(sch.Block, prior, config)
+	presp := p.PlanResourceChange(ctx, providers.PlanResourceChangeRequest{
+		TypeName: c.Addr.Resource.Resource.Type, PriorState: prior, ProposedNewState: proposed, Config: config, PriorPrivate: priorPrivate,
+	})
+	diags = append(diags, providerDiags(presp.Diagnostics, c.Addr.String(), n.res.Config)...)
+	if presp.Diagnostics.HasErrors() {
+		return fail(diags)
+	}
+	final := presp.PlannedState
+	if errs := objchange.AssertObjectCompatible(sch.Block, c.After, final); len(errs) > 0 {
+		for _, err := range errs {
+			diags = append(diags, errorf(rangeOf(n), "Provider produced inconsistent final plan",
+				"When expanding the plan for %s to include new values learned so far during apply, provider %q produced an invalid new value for %s.\n\nThis is a bug in the provider, which should be reported in the provider's own issue tracker.", c.Addr, c.Provider.Provider, err))
+		}
+		return fail(diags)
+	}
+	aresp := p.ApplyResourceChange(ctx, providers.ApplyResourceChangeRequest{
+		TypeName: c.Addr.Resource.Resource.Type, PriorState: prior, PlannedState: final, Config: config, PlannedPrivate: presp.PlannedPrivate,
+	})
+	diags = append(diags, providerDiags(aresp.Diagnostics, c.Addr.String(), n.res.Config)...)
+	newVal := aresp.NewState
+	if newVal == cty.NilVal {
+		newVal = cty.NullVal(ty)
+	}
+	if !aresp.Diagnostics.HasErrors() {
+		if !newVal.IsWhollyKnown() {
+			diags = append(diags, errorf(rangeOf(n), "Provider returned invalid result object after apply",
+				"After the apply operation, provider %q returned an object for %s that still has unknown values. This is a bug in the provider.", c.Provider.Provider, c.Addr))
+			newVal = cty.UnknownAsNull(newVal)
+		} else if errs := objchange.AssertObjectCompatible(sch.Block, final, newVal); len(errs) > 0 {
+			for _, err := range errs {
+				diags = append(diags, errorf(rangeOf(n), "Provider produced inconsistent result after apply",
+					"When applying changes to %s, provider %q produced an unexpected new value: %s.\n\nThis is a bug in the provider, which should be reported in the provider's own issue tracker.", c.Addr, c.Provider.Provider, err))
+			}
+		}
+	}
+	failed := diags.HasErrors()
+	if newVal.IsNull() {
+		if failed {
+			return fail(diags)
+		}
+		diags = append(diags, errorf(rangeOf(n), "Provider returned invalid result object after apply",
+			"Provider %q returned no object after creating %s. This is a bug in the provider.", c.Provider.Provider, c.Addr))
+		return fail(diags)
+	}
+	status := state.ObjectReady
+	if failed && c.Action != plan.Update {
+		status = state.ObjectTainted
+	}
+	sens := mergePaths(cfgSensitive, schemaSensitivePaths(sch.Block, newVal))
+	obj, err := encodeObject(markPaths(newVal, sens), sch, deps, c.CreateBeforeDestroy, aresp.Private, status)
+	if err != nil {
+		return fail(append(diags, errorf(rangeOf(n), "Provider returned invalid result object after apply", "Provider %q returned an object for %s that does not fit its schema: %s.", c.Provider.Provider, c.Addr, err)))
+	}
+	w.record(c.Addr, state.NotDeposed, obj, c.Provider)
+	if w.e.Hooks != nil {
+		k, v := objectID(newVal)
+		w.e.Hooks.PostApply(c.Addr, state.NotDeposed, hookAction, k, v, time.Since(start), failed)
+	}
+	return markPaths(newVal, sens), diags
+}
+
+// restoreDeposed puts back the object a failed create_before_destroy
+// replacement had deposed, if no new object took its place.
+func (w *applyWalker) restoreDeposed(c *plan.ResourceInstanceChange) {
+	if c.Action != plan.CreateThenDelete {
+		return
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	key, ok := w.deposedKeys[c.ChangeKey()]
+	if !ok {
+		return
+	}
+	if w.working.MaybeRestoreResourceInstanceDeposed(c.Addr, key) {
+		delete(w.deposedKeys, c.ChangeKey())
+	}
+}
+
+// applyRead reads a data source whose read was deferred to apply.
+func (w *applyWalker) applyRead(ctx context.Context, n *gnode, p providers.Interface, sch *providers.Schema, c *plan.ResourceInstanceChange, config cty.Value, cfgSensitive []cty.Path) (cty.Value, hcl.Diagnostics) {
+	if w.e.Hooks != nil {
+		w.e.Hooks.PreApply(c.Addr, state.NotDeposed, HookRead, "", "")
+	}
+	start := time.Now()
+	resp := p.ReadDataSource(ctx, providers.ReadDataSourceRequest{TypeName: c.Addr.Resource.Resource.Type, Config: config})
+	diags := providerDiags(resp.Diagnostics, c.Addr.String(), n.res.Config)
+	v := resp.State
+	if !diags.HasErrors() && (v == cty.NilVal || v.IsNull() || !v.IsWhollyKnown()) {
+		diags = append(diags, errorf(rangeOf(n), "Provider produced invalid object", "Provider %q produced an invalid value for %s.", c.Provider.Provider, c.Addr))
+	}
+	if w.e.Hooks != nil {
+		k, id := objectID(v)
+		w.e.Hooks.PostApply(c.Addr, state.NotDeposed, HookRead, k, id, time.Since(start), diags.HasErrors())
+	}
+	if diags.HasErrors() {
+		return cty.NilVal, diags
+	}
+	sens := mergePaths(cfgSensitive, schemaSensitivePaths(sch.Block, v))
+	obj, err := encodeObject(markPaths(v, sens), sch, nil, false, nil, state.ObjectReady)
+	if err != nil {
+		return cty.NilVal, append(diags, errorf(rangeOf(n), "Provider produced invalid object", "%s", err))
+	}
+	w.record(c.Addr, state.NotDeposed, obj, c.Provider)
+	return markPaths(v, sens), diags
+}
+
+// visitDestroy performs a resource's deletes and forgets.
+func (w *applyWalker) visitDestroy(ctx context.Context, resKey string) hcl.Diagnostics {
+	n := w.cg.nodes[resKey]
+	var todo []*plan.ResourceInstanceChange
+	for _, c := range w.ag.byNode[resKey] {
+		switch c.Action {
+		case plan.Delete, plan.Forget, plan.DeleteThenCreate, plan.CreateThenDelete:
+			todo = append(todo, c)
+		}
+	}
+	if len(todo) == 0 {
+		return nil
+	}
+	sort.SliceStable(todo, func(i, j int) bool { return changeLess(todo[i], todo[j]) })
+	p, sch, diags := w.nodeProvider(ctx, n, todo[0])
+	if diags.HasErrors() {
+		return diags
+	}
+	return append(diags, w.forEachChange(ctx, todo, func(c *plan.ResourceInstanceChange) hcl.Diagnostics {
+		return w.destroyInstance(ctx, n, p, sch, c)
+	})...)
+}
+
+func (w *applyWalker) destroyInstance(ctx context.Context, n *gnode, p providers.Interface, sch *providers.Schema, c *plan.ResourceInstanceChange) hcl.Diagnostics {
+	deposed := c.DeposedKey
+	if c.Action == plan.CreateThenDelete {
+		w.mu.Lock()
+		key, ok := w.deposedKeys[c.ChangeKey()]
+		w.mu.Unlock()
+		if !ok {
+			return nil // the create half failed and restored the old object
+		}
+		deposed = key
+	}
+	if c.Action == plan.Forget {
+		if w.e.Hooks != nil {
+			w.e.Hooks.PreApply(c.Addr, deposed, HookForget, "", "")
+		}
+		w.record(c.Addr, deposed, nil, c.Provider)
+		if w.e.Hooks != nil {
+			w.e.Hooks.PostApply(c.Addr, deposed, HookForget, "", "", 0, false)
+		}
+		return nil
+	}
+	if c.Addr.Resource.Resource.Mode == addrs.DataResourceMode {
+		w.record(c.Addr, deposed, nil, c.Provider)
+		return nil
+	}
+	prior := c.Before
+	var private []byte
+	w.mu.Lock()
+	if ri := w.working.ResourceInstance(c.Addr); ri != nil {
+		obj := ri.Current
+		if deposed != state.NotDeposed {
+			obj = ri.Deposed[deposed]
+		}
+		if obj != nil {
+			private = obj.Private
+			if v, err := decodeObject(ctx, nil, sch, c.Addr.Resource.Resource.Type, obj); err == nil {
+				prior = v
+			}
+		}
+	}
+	w.mu.Unlock()
+	idKey, idVal := objectID(prior)
+	if w.e.Hooks != nil {
+		w.e.Hooks.PreApply(c.Addr, deposed, HookDelete, idKey, idVal)
+	}
+	start := time.Now()
+	resp := p.ApplyResourceChange(ctx, providers.ApplyResourceChangeRequest{
+		TypeName: c.Addr.Resource.Resource.Type, PriorState: prior, PlannedState: cty.NullVal(sch.Block.ImpliedType()),
+		Config: cty.NullVal(sch.Block.ImpliedType()), PlannedPrivate: private,
+	})
+	var body hcl.Body
+	if n != nil && n.res != nil {
+		body = n.res.Config
+	}
+	diags := providerDiags(resp.Diagnostics, c.Addr.String(), body)
+	if !diags.HasErrors() && resp.NewState != cty.NilVal && !resp.NewState.IsNull() {
+		diags = append(diags, errorf(nil, "Provider returned invalid result object after apply",
+			"After deleting %s, provider %q returned a non-null object. This is a bug in the provider.", c.Addr, c.Provider.Provider))
+	}
+	if w.e.Hooks != nil {
+		w.e.Hooks.PostApply(c.Addr, deposed, HookDelete, "", "", time.Since(start), diags.HasErrors())
+	}
+	if diags.HasErrors() {
+		return diags
+	}
+	w.record(c.Addr, deposed, nil, c.Provider)
+	return nil
+}

@@ -1,0 +1,50 @@
+package engine
+
+import (
+	"io/fs"
+	"time"
+
+	"github.com/tenetplan/tenet/addrs"
+	"github.com/tenetplan/tenet/config"
+	"github.com/tenetplan/tenet/engine/plan"
+	"github.com/tenetplan/tenet/providers"
+	"github.com/tenetplan/tenet/rules"
+)
+
+// Engine plans and applies one working directory's configuration.
+type Engine struct {
+	Providers providers.Registry
+	Rules     *rules.Engine
+	// FS is the working directory; WorkingDir is its path on disk, given
+	// to providers that touch the filesystem and used for path.cwd.
+	FS         fs.FS
+	WorkingDir string
+	Hooks      Hooks
+	// Version is written into plans and state ("terraform_version").
+	Version string
+}
+
+// PlanOpts are the single-run options of a plan.
+type PlanOpts struct {
+	Mode         plan.Mode
+	SkipRefresh  bool
+	Targets      []addrs.Targetable
+	Excludes     []addrs.Targetable
+	ForceReplace []addrs.AbsResourceInstance
+	Variables    map[string]config.VariableValue
+	Parallelism  int
+	// Timestamp is the plan's time; rules see no other clock.
+	Timestamp time.Time
+}
+
+// ApplyOpts are the options of an apply.
+type ApplyOpts struct {
+	Parallelism int
+}
+
+func (o PlanOpts) parallelism() int {
+	if o.Parallelism <= 0 {
+		return 10
+	}
+	return o.Parallelism
+}

@@ -1,0 +1,178 @@
+package engine
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/tenetplan/tenet/addrs"
+)
+
+// instanceKeys is the result of expanding a count or for_each argument.
+type instanceKeys struct {
+	kind byte // 0 none, 'c' count, 'e' for_each
+	keys []addrs.InstanceKey
+	reps []repetition
+}
+
+// expand evaluates count and for_each in scope s.
+func (s *scope) expand(count, forEach hcl.Expression) (instanceKeys, hcl.Diagnostics) {
+	switch {
+	case count != nil:
+		return s.expandCount(count)
+	case forEach != nil:
+		return s.expandForEach(forEach)
+	}
+	return instanceKeys{keys: []addrs.InstanceKey{addrs.NoKey}, reps: []repetition{{}}}, nil
+}
+
+func (s *scope) expandCount(expr hcl.Expression) (instanceKeys, hcl.Diagnostics) {
+	out := instanceKeys{kind: 'c'}
+	v, diags := s.evalExpr(expr, cty.Number)
+	if diags.HasErrors() {
+		return out, diags
+	}
+	if v.HasMark(sensitiveMark) || containsMark(v) {
+		return out, hcl.Diagnostics{errorf(expr.Range().Ptr(), "Invalid count argument",
+			"Sensitive values, or values derived from sensitive values, cannot be used as count arguments. If used, the sensitive value could be exposed as a resource instance key.")}
+	}
+	if !v.IsKnown() {
+		return out, hcl.Diagnostics{errorf(expr.Range().Ptr(), "Invalid count argument",
+			`The "count" value depends on resource attributes that cannot be determined until apply, so tenet cannot predict how many instances will be created. To work around this, use the -target argument to first apply only the resources that the count depends on.`)}
+	}
+	if v.IsNull() {
+		return out, hcl.Diagnostics{errorf(expr.Range().Ptr(), "Invalid count argument",
+			`The given "count" argument value is null. An integer is required.`)}
+	}
+	bf := v.AsBigFloat()
+	n, acc := bf.Int64()
+	if acc != 0 {
+		return out, hcl.Diagnostics{errorf(expr.Range().Ptr(), "Invalid count argument",
+			`The given "count" argument value is unsuitable: must be a whole number.`)}
+	}
+	if n < 0 {
+		return out, hcl.Diagnostics{errorf(expr.Range().Ptr(), "Invalid count argument",
+			`The given "count" argument value is unsuitable: must be greater than or equal to zero.`)}
+	}
+	out.keys = make([]addrs.InstanceKey, n)
+	out.reps = make([]repetition, n)
+	for i := 0; i < int(n); i++ {
+		out.keys[i] = addrs.IntKey(i)
+		out.reps[i] = repetition{kind: 'c', index: i}
+	}
+	return out, nil
+}
+
+func (s *scope) expandForEach(expr hcl.Expression) (instanceKeys, hcl.Diagnostics) {
+	out := instanceKeys{kind: 'e'}
+	v, diags := s.evalExpr(expr, cty.DynamicPseudoType)
+	if diags.HasErrors() {
+		return out, diags
+	}
+	rng := expr.Range().Ptr()
+	if containsMark(v) {
+		return out, hcl.Diagnostics{errorf(rng, "Invalid for_each argument",
+			"Sensitive values, or values derived from sensitive values, cannot be used as for_each arguments. If used, the sensitive value could be exposed as a resource instance key.")}
+	}
+	ty := v.Type()
+	if v.IsNull() {
+		return out, hcl.Diagnostics{errorf(rng, "Invalid for_each argument",
+			`The given "for_each" argument value is unsuitable: the given "for_each" argument value is null. A map, or set of strings is allowed.`)}
+	}
+	isSet := ty.IsSetType()
+	if !(ty.IsMapType() || ty.IsObjectType() || isSet || ty == cty.DynamicPseudoType) {
+		return out, hcl.Diagnostics{errorf(rng, "Invalid for_each argument",
+			`The given "for_each" argument value is unsuitable: the "for_each" argument must be a map, or set of strings, and you have provided a value of type %s.`, ty.FriendlyName())}
+	}
+	if !v.IsKnown() {
+		what := "map includes keys"
+		if isSet {
+			what = "set includes values"
+		}
+		return out, hcl.Diagnostics{errorf(rng, "Invalid for_each argument",
+			`The "for_each" %s derived from resource attributes that cannot be determined until apply, and so tenet cannot determine the full set of keys that will identify the instances of this resource. When working with unknown values in for_each, it's better to define the map keys statically in your configuration and place apply-time results only in the map values. Alternatively, you could use the -target planning option to first apply only the resources that the for_each value depends on, and then apply a second time to fully converge.`, what)}
+	}
+	if isSet {
+		if et := ty.ElementType(); et != cty.String && et != cty.DynamicPseudoType {
+			return out, hcl.Diagnostics{errorf(rng, "Invalid for_each set argument",
+				`The given "for_each" argument value is unsuitable: "for_each" supports maps and sets of strings, but you have provided a set containing type %s.`, et.FriendlyName())}
+		}
+		if !v.IsWhollyKnown() {
+			return out, hcl.Diagnostics{errorf(rng, "Invalid for_each argument",
+				`The "for_each" set includes values derived from resource attributes that cannot be determined until apply, and so tenet cannot determine the full set of keys that will identify the instances of this resource. When working with unknown values in for_each, it's better to use a map value where the keys are defined statically in your configuration and where only the values contain apply-time results.`)}
+		}
+	}
+	type kv struct {
+		k string
+		v cty.Value
+	}
+	var items []kv
+	for it := v.ElementIterator(); it.Next(); {
+		k, ev := it.Element()
+		if isSet {
+			if k.IsNull() {
+				return out, hcl.Diagnostics{errorf(rng, "Invalid for_each set argument",
+					`The given "for_each" argument value is unsuitable: "for_each" sets must not contain null values.`)}
+			}
+			items = append(items, kv{k.AsString(), k})
+			continue
+		}
+		items = append(items, kv{k.AsString(), ev})
+	}
+	sort.Slice(items, func(i, j int) bool { return items[i].k < items[j].k })
+	for _, it := range items {
+		out.keys = append(out.keys, addrs.StringKey(it.k))
+		out.reps = append(out.reps, repetition{kind: 'e', key: cty.StringVal(it.k), value: it.v})
+	}
+	return out, nil
+}
+
+// keyedValue builds a whole-resource (or whole-module-call) value from
+// per-instance values in the shape its repetition gives it.
+func keyedValue(kind byte, keys []addrs.InstanceKey, vals []cty.Value) cty.Value {
+	switch kind {
+	case 'c':
+		if len(vals) == 0 {
+			return cty.EmptyTupleVal
+		}
+		return cty.TupleVal(vals)
+	case 'e':
+		if len(vals) == 0 {
+			return cty.EmptyObjectVal
+		}
+		m := make(map[string]cty.Value, len(vals))
+		for i, k := range keys {
+			m[string(k.(addrs.StringKey))] = vals[i]
+		}
+		return cty.ObjectVal(m)
+	}
+	if len(vals) == 0 {
+		return cty.DynamicVal
+	}
+	return vals[0]
+}
+
+func repetitionName(kind byte) string {
+	switch kind {
+	case 'c':
+		return "count"
+	case 'e':
+		return "for_each"
+	}
+	return "none"
+}
+
+// repetitionFor gives the count.index / each.* of a module instance key,
+// as seen by the arguments of its calling block.
+func (e *expansion) repetitionFor(m addrs.ModuleInstance) repetition {
+	e.mu.RLock()
+	defer e.mu.RUnlock()
+	if r, ok := e.reps[m.String()]; ok {
+		return r
+	}
+	return repetition{}
+}
+
+var _ = fmt.Sprintf

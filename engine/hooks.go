@@ -1,0 +1,41 @@
+package engine
+
+import (
+	"time"
+
+	"github.com/tenetplan/tenet/addrs"
+	"github.com/tenetplan/tenet/engine/plan"
+	"github.com/tenetplan/tenet/state"
+)
+
+// HookAction is what an apply hook reports on.
+type HookAction string
+
+const (
+	HookCreate HookAction = "create"
+	HookUpdate HookAction = "update"
+	HookDelete HookAction = "delete"
+	HookRead   HookAction = "read"
+	HookForget HookAction = "remove"
+)
+
+// Hooks lets the CLI show progress. Methods are called from many
+// goroutines at once; implementations must serialise their own output.
+type Hooks interface {
+	PreApply(addr addrs.AbsResourceInstance, deposed state.DeposedKey, action HookAction, idKey, idValue string)
+	PostApply(addr addrs.AbsResourceInstance, deposed state.DeposedKey, action HookAction, idKey, idValue string, elapsed time.Duration, failed bool)
+	PreRefresh(addr addrs.AbsResourceInstance, deposed state.DeposedKey, idKey, idValue string)
+	PostRefresh(addr addrs.AbsResourceInstance, deposed state.DeposedKey, idKey, idValue string)
+	// PlannedChange is called once per change as planning decides it.
+	PlannedChange(c *plan.ResourceInstanceChange)
+}
+
+// NoHooks ignores every event.
+type NoHooks struct{}
+
+func (NoHooks) PreApply(addrs.AbsResourceInstance, state.DeposedKey, HookAction, string, string) {}
+func (NoHooks) PostApply(addrs.AbsResourceInstance, state.DeposedKey, HookAction, string, string, time.Duration, bool) {
+}
+func (NoHooks) PreRefresh(addrs.AbsResourceInstance, state.DeposedKey, string, string)  {}
+func (NoHooks) PostRefresh(addrs.AbsResourceInstance, state.DeposedKey, string, string) {}
+func (NoHooks) PlannedChange(*plan.ResourceInstanceChange)                              {}

@@ -1,0 +1,92 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/zclconf/go-cty/cty"
+	ctyjson "github.com/zclconf/go-cty/cty/json"
+
+	"github.com/tenetplan/tenet/addrs"
+	"github.com/tenetplan/tenet/providers"
+	"github.com/tenetplan/tenet/state"
+)
+
+// marshalDynamic encodes a known value as plain JSON (no type wrapper).
+func marshalDynamic(v cty.Value) ([]byte, error) {
+	return ctyjson.Marshal(v, v.Type())
+}
+
+// decodeObject turns a stored object into a value of the current schema,
+// asking the provider to upgrade it when the stored version is older.
+func decodeObject(ctx context.Context, p providers.Interface, sch *providers.Schema, typ string, obj *state.ObjectSrc) (cty.Value, error) {
+	ty := sch.Block.ImpliedType()
+	if obj.SchemaVersion == uint64(sch.Version) || p == nil {
+		v, err := ctyjson.Unmarshal(obj.AttrsJSON, ty)
+		if err == nil {
+			return v, nil
+		}
+		if p == nil {
+			return cty.NilVal, err
+		}
+	}
+	resp := p.UpgradeResourceState(ctx, providers.UpgradeResourceStateRequest{TypeName: typ, Version: int64(obj.SchemaVersion), RawJSON: obj.AttrsJSON})
+	if resp.Diagnostics.HasErrors() {
+		return cty.NilVal, fmt.Errorf("%s: %s", resp.Diagnostics[0].Summary, resp.Diagnostics[0].Detail)
+	}
+	return resp.UpgradedState, nil
+}
+
+// encodeObject turns a (possibly marked) value into a state object.
+func encodeObject(v cty.Value, sch *providers.Schema, deps []addrs.ConfigResource, cbd bool, private []byte, status state.ObjectStatus) (*state.ObjectSrc, error) {
+	uv, paths := unmarkPaths(v)
+	js, err := ctyjson.Marshal(uv, sch.Block.ImpliedType())
+	if err != nil {
+		return nil, err
+	}
+	return &state.ObjectSrc{
+		SchemaVersion:       uint64(sch.Version),
+		AttrsJSON:           js,
+		Private:             private,
+		Status:              status,
+		Dependencies:        deps,
+		CreateBeforeDestroy: cbd,
+		SensitivePaths:      paths,
+	}, nil
+}
+
+// schemaSensitivePaths lists the paths the schema marks sensitive in v.
+func schemaSensitivePaths(b *providers.Block, v cty.Value) []cty.Path {
+	if b == nil || v.IsNull() || !v.IsKnown() {
+		return nil
+	}
+	var out []cty.Path
+	for name, a := range b.Attributes {
+		if a.Sensitive {
+			out = append(out, cty.GetAttrPath(name))
+		}
+	}
+	for name, nb := range b.BlockTypes {
+		if !v.Type().IsObjectType() || !v.Type().HasAttribute(name) {
+			continue
+		}
+		bv := v.GetAttr(name)
+		if bv.IsNull() || !bv.IsKnown() {
+			continue
+		}
+		switch nb.Nesting {
+		case providers.NestingSingle, providers.NestingGroup:
+			for _, p := range schemaSensitivePaths(&nb.Block, bv) {
+				out = append(out, append(cty.GetAttrPath(name), p...))
+			}
+		case providers.NestingList, providers.NestingMap:
+			for it := bv.ElementIterator(); it.Next(); {
+				k, ev := it.Element()
+				for _, p := range schemaSensitivePaths(&nb.Block, ev) {
+					out = append(out, append(cty.GetAttrPath(name).Index(k), p...))
+				}
+			}
+		}
+	}
+	return out
+}

@@ -1,0 +1,492 @@
+package plan
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/zclconf/go-cty/cty"
+	ctyjson "github.com/zclconf/go-cty/cty/json"
+
+	"github.com/tenetplan/tenet/addrs"
+	"github.com/tenetplan/tenet/state"
+	"github.com/tenetplan/tenet/state/statejson"
+)
+
+// JSONFormatVersion is the format_version of the JSON plan.
+const JSONFormatVersion = "1.2"
+
+// MarshalJSON encodes p as `show -json` does (format 1.2), with keys in
+// OpenTofu's order, plus a top-level "tenet" object holding the rule
+// provenance of each change and the policy results. The output is compact.
+//
+// Changes and Drift are written in the order the plan holds them (the
+// engine sorts them by address, then deposed key); data-source deletes
+// (destroy mode) are left out, as is NoOp drift outside refresh-only mode.
+func MarshalJSON(p *Plan, types statejson.TypeLookup) ([]byte, error) {
+	for _, list := range [][]*ResourceInstanceChange{p.Changes, p.Drift} {
+		for _, c := range list {
+			if !c.Action.Valid() {
+				return nil, fmt.Errorf("change of %s has invalid action %q", c.ChangeKey(), rune(c.Action))
+			}
+		}
+	}
+	for _, oc := range p.OutputChanges {
+		if !oc.Action.Valid() {
+			return nil, fmt.Errorf("change of output %q has invalid action %q", oc.Name, rune(oc.Action))
+		}
+	}
+
+	b := make([]byte, 0, 4096+768*(len(p.Changes)*2+len(p.Drift)))
+	b = append(b, '{')
+	b = appendKey(b, "format_version")
+	b = appendString(b, JSONFormatVersion)
+	b = appendKey(b, "terraform_version")
+	b = appendString(b, p.TerraformVersion)
+
+	if len(p.Variables) > 0 {
+		b = appendKey(b, "variables")
+		b = append(b, '{')
+		for _, name := range sortedKeys(p.Variables) {
+			b = appendKey(b, name)
+			b = append(b, '{')
+			b = appendKey(b, "value")
+			b = AppendValueJSON(b, p.Variables[name])
+			b = append(b, '}')
+		}
+		b = append(b, '}')
+	}
+
+	b = appendKey(b, "planned_values")
+	b = appendPlannedValues(b, p)
+
+	if drift := jsonDrift(p); len(drift) > 0 {
+		b = appendKey(b, "resource_drift")
+		b = appendResourceChanges(b, drift)
+	}
+	if changes := jsonChanges(p.Changes); len(changes) > 0 {
+		b = appendKey(b, "resource_changes")
+		b = appendResourceChanges(b, changes)
+	}
+	if len(p.OutputChanges) > 0 {
+		b = appendKey(b, "output_changes")
+		b = appendOutputChanges(b, p.OutputChanges)
+	}
+	if !stateEmpty(p.PriorState) {
+		b = appendKey(b, "prior_state")
+		doc, err := statejson.Marshal(p.PriorState, releaseVersion(p.TerraformVersion), types)
+		if err != nil {
+			return nil, fmt.Errorf("prior state: %w", err)
+		}
+		b = append(b, doc...)
+	}
+
+	b = appendKey(b, "configuration")
+	if len(p.Configuration) == 0 {
+		b = append(b, '{', '}')
+	} else {
+		b = appendRaw(b, p.Configuration)
+	}
+
+	if len(p.RelevantAttributes) > 0 {
+		b = appendKey(b, "relevant_attributes")
+		b = append(b, '[')
+		for _, ra := range p.RelevantAttributes {
+			b = appendComma(b)
+			b = append(b, '{')
+			b = appendKey(b, "resource")
+			b = appendString(b, ra.Resource)
+			b = appendKey(b, "attribute")
+			b = appendPath(b, ra.Attr)
+			b = append(b, '}')
+		}
+		b = append(b, ']')
+	}
+
+	b = appendKey(b, "timestamp")
+	b = appendString(b, p.Timestamp.UTC().Format(time.RFC3339))
+	b = appendKey(b, "errored")
+	b = appendBool(b, p.Errored)
+
+	b = appendKey(b, "tenet")
+	b = appendTenet(b, p)
+	return append(b, '}'), nil
+}
+
+// jsonChanges drops what the JSON plan does not show: deletes of data
+// resources, which only clear them from state.
+func jsonChanges(changes []*ResourceInstanceChange) []*ResourceInstanceChange {
+	for i, c := range changes {
+		if isHiddenChange(c) {
+			out := slices.Clone(changes[:i])
+			for _, c := range changes[i+1:] {
+				if !isHiddenChange(c) {
+					out = append(out, c)
+				}
+			}
+			return out
+		}
+	}
+	return changes
+}
+
+func isHiddenChange(c *ResourceInstanceChange) bool {
+	return c.Action == Delete && c.Addr.Resource.Resource.Mode == addrs.DataResourceMode
+}
+
+// jsonDrift is the drift worth showing: all of it in refresh-only mode
+// (moves included), otherwise only objects that really changed.
+func jsonDrift(p *Plan) []*ResourceInstanceChange {
+	if p.Mode == RefreshOnlyMode {
+		return jsonChanges(p.Drift)
+	}
+	var out []*ResourceInstanceChange
+	for _, c := range p.Drift {
+		if c.Action != NoOp && !isHiddenChange(c) {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+func appendResourceChanges(b []byte, changes []*ResourceInstanceChange) []byte {
+	b = append(b, '[')
+	for _, c := range changes {
+		b = appendComma(b)
+		b = appendResourceChange(b, c)
+	}
+	return append(b, ']')
+}
+
+func appendResourceChange(b []byte, c *ResourceInstanceChange) []byte {
+	b = append(b, '{')
+	b = appendKey(b, "address")
+	b = appendString(b, c.Addr.String())
+	if c.Moved() {
+		b = appendKey(b, "previous_address")
+		b = appendString(b, c.PrevRunAddr.String())
+	}
+	b = appendResourceIdentity(b, c.Addr, true)
+	if !c.Provider.Provider.IsZero() {
+		b = appendKey(b, "provider_name")
+		b = appendString(b, c.Provider.Provider.String())
+	}
+	if c.DeposedKey != state.NotDeposed {
+		b = appendKey(b, "deposed")
+		b = appendString(b, string(c.DeposedKey))
+	}
+
+	b = appendKey(b, "change")
+	b = append(b, '{')
+	b = appendKey(b, "actions")
+	b = appendStrings(b, c.Action.JSONActions())
+	b = appendChangeValue(b, "before", c.Before)
+	afterKnown := c.After == cty.NilVal || c.After.IsWhollyKnown()
+	b = appendChangeValue(b, "after", c.After)
+	b = appendKey(b, "after_unknown")
+	if afterKnown {
+		b = append(b, '{', '}')
+	} else {
+		b = AppendUnknownJSON(b, c.After)
+	}
+	b = appendKey(b, "before_sensitive")
+	b = AppendSensitiveJSON(b, c.Before, c.BeforeSensitivePaths)
+	b = appendKey(b, "after_sensitive")
+	b = AppendSensitiveJSON(b, c.After, c.AfterSensitivePaths)
+	if len(c.RequiredReplace) > 0 {
+		b = appendKey(b, "replace_paths")
+		b = append(b, '[')
+		for _, path := range c.RequiredReplace {
+			b = appendComma(b)
+			b = appendPath(b, path)
+		}
+		b = append(b, ']')
+	}
+	if c.Importing != nil {
+		b = appendKey(b, "importing")
+		b = append(b, '{')
+		b = appendKey(b, "id")
+		b = appendString(b, c.Importing.ID)
+		b = append(b, '}')
+	}
+	b = append(b, '}')
+
+	if c.Reason != ReasonNone {
+		b = appendKey(b, "action_reason")
+		b = appendString(b, string(c.Reason))
+	}
+	return append(b, '}')
+}
+
+// appendChangeValue writes before/after: null when absent or null, the
+// value with unknowns left out, and nothing at all when wholly unknown.
+func appendChangeValue(b []byte, key string, v cty.Value) []byte {
+	if v != cty.NilVal && !v.IsKnown() {
+		return b
+	}
+	b = appendKey(b, key)
+	return AppendValueJSON(b, v)
+}
+
+// appendResourceIdentity writes module_address (when withModule), mode,
+// type, name and index.
+func appendResourceIdentity(b []byte, addr addrs.AbsResourceInstance, withModule bool) []byte {
+	if withModule && !addr.Module.IsRoot() {
+		b = appendKey(b, "module_address")
+		b = appendString(b, addr.Module.String())
+	}
+	r := addr.Resource.Resource
+	b = appendKey(b, "mode")
+	b = appendString(b, r.Mode.String())
+	b = appendKey(b, "type")
+	b = appendString(b, r.Type)
+	b = appendKey(b, "name")
+	b = appendString(b, r.Name)
+	if addr.Resource.Key != nil {
+		b = appendKey(b, "index")
+		b = appendInstanceKey(b, addr.Resource.Key)
+	}
+	return b
+}
+
+func appendInstanceKey(b []byte, k addrs.InstanceKey) []byte {
+	switch k := k.(type) {
+	case addrs.IntKey:
+		return appendInt(b, int64(k))
+	case addrs.StringKey:
+		return appendString(b, string(k))
+	}
+	return append(b, "null"...)
+}
+
+func appendOutputChanges(b []byte, ocs []*OutputChange) []byte {
+	sorted := slices.Clone(ocs)
+	sort.SliceStable(sorted, func(i, j int) bool { return sorted[i].Name < sorted[j].Name })
+	b = append(b, '{')
+	for _, oc := range sorted {
+		b = appendKey(b, oc.Name)
+		b = append(b, '{')
+		b = appendKey(b, "actions")
+		b = appendStrings(b, oc.Action.JSONActions())
+		b = appendChangeValue(b, "before", oc.Before)
+		b = appendChangeValue(b, "after", oc.After)
+		b = appendKey(b, "after_unknown")
+		if oc.After == cty.NilVal || oc.After.IsWhollyKnown() {
+			b = append(b, "false"...)
+		} else {
+			b = AppendUnknownJSON(b, oc.After)
+		}
+		// The plan knows only one sensitivity flag per output.
+		b = appendKey(b, "before_sensitive")
+		b = appendBool(b, oc.Sensitive)
+		b = appendKey(b, "after_sensitive")
+		b = appendBool(b, oc.Sensitive)
+		b = append(b, '}')
+	}
+	return append(b, '}')
+}
+
+// appendPlannedValues writes the planned_values object: root outputs that
+// are not being deleted, and the module tree of every current object that
+// will exist (or be forgotten) after apply.
+func appendPlannedValues(b []byte, p *Plan) []byte {
+	b = append(b, '{')
+	var outs []*OutputChange
+	for _, oc := range p.OutputChanges {
+		if oc.Action != Delete {
+			outs = append(outs, oc)
+		}
+	}
+	if len(outs) > 0 {
+		sort.SliceStable(outs, func(i, j int) bool { return outs[i].Name < outs[j].Name })
+		b = appendKey(b, "outputs")
+		b = append(b, '{')
+		for _, oc := range outs {
+			b = appendKey(b, oc.Name)
+			b = append(b, '{')
+			b = appendKey(b, "sensitive")
+			b = appendBool(b, oc.Sensitive)
+			if oc.After != cty.NilVal && oc.After.IsWhollyKnown() {
+				b = appendKey(b, "type")
+				b = appendType(b, oc.After.Type())
+				b = appendKey(b, "value")
+				b = AppendValueJSON(b, oc.After)
+			}
+			b = append(b, '}')
+		}
+		b = append(b, '}')
+	}
+
+	tree := newModuleTree()
+	for _, c := range p.Changes {
+		if c.DeposedKey != state.NotDeposed || c.Action == Delete {
+			continue
+		}
+		m := tree.module(c.Addr.Module)
+		m.entries = append(m.entries, moduleEntry{address: c.Addr.String(), change: c})
+	}
+	b = appendKey(b, "root_module")
+	b = tree.appendModule(b, tree.root)
+	return append(b, '}')
+}
+
+func appendPlannedResource(b []byte, c *ResourceInstanceChange) []byte {
+	b = append(b, '{')
+	b = appendKey(b, "address")
+	b = appendString(b, c.Addr.String())
+	b = appendResourceIdentity(b, c.Addr, false)
+	b = appendKey(b, "provider_name")
+	b = appendString(b, c.Provider.Provider.String())
+	b = appendKey(b, "schema_version")
+	b = appendUint(b, c.SchemaVersion)
+	if c.After != cty.NilVal && c.After.IsKnown() && !c.After.IsNull() {
+		mark := len(b)
+		b = appendKey(b, "values")
+		valStart := len(b)
+		b = AppendValueJSON(b, c.After)
+		if string(b[valStart:]) == "{}" {
+			b = b[:mark] // attribute maps with nothing in them are left out
+		}
+	}
+	b = appendKey(b, "sensitive_values")
+	b = AppendSensitiveJSON(b, c.After, c.AfterSensitivePaths)
+	return append(b, '}')
+}
+
+func appendType(b []byte, ty cty.Type) []byte {
+	raw, err := ctyjson.MarshalType(ty)
+	if err != nil {
+		return append(b, "null"...)
+	}
+	return append(b, raw...)
+}
+
+// appendTenet writes tenet's own top-level object: rule provenance per
+// change key, and the policy results when a policy check ran.
+func appendTenet(b []byte, p *Plan) []byte {
+	b = append(b, '{')
+	b = appendKey(b, "provenance")
+	b = append(b, '{')
+	for _, key := range sortedKeys(p.Provenance) {
+		b = appendKey(b, key)
+		b = append(b, '[')
+		for _, r := range p.Provenance[key] {
+			b = appendComma(b)
+			b = append(b, '{')
+			b = appendKey(b, "id")
+			b = appendString(b, r.RuleID)
+			if r.File != "" {
+				b = appendKey(b, "file")
+				b = appendString(b, r.File)
+			}
+			if r.Line != 0 {
+				b = appendKey(b, "line")
+				b = appendInt(b, int64(r.Line))
+			}
+			if r.Title != "" {
+				b = appendKey(b, "title")
+				b = appendString(b, r.Title)
+			}
+			b = append(b, '}')
+		}
+		b = append(b, ']')
+	}
+	b = append(b, '}')
+	if len(p.PolicyResults) > 0 {
+		b = appendKey(b, "policy")
+		b = appendRaw(b, p.PolicyResults)
+	}
+	return append(b, '}')
+}
+
+// releaseVersion drops a pre-release or build suffix ("1.10.6-dev" →
+// "1.10.6"): the state view names the release, as OpenTofu's does.
+func releaseVersion(v string) string {
+	if i := strings.IndexAny(v, "-+"); i >= 0 {
+		return v[:i]
+	}
+	return v
+}
+
+func sortedKeys[K ~string, V any](m map[K]V) []K {
+	keys := make([]K, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+// moduleTree groups planned resources by module instance for the nested
+// root_module/child_modules layout of planned_values. Ancestors of a module
+// with entries appear even when empty.
+type moduleTree struct {
+	root    *treeModule
+	modules map[string]*treeModule
+}
+
+type treeModule struct {
+	address  string
+	entries  []moduleEntry
+	children []*treeModule
+}
+
+type moduleEntry struct {
+	address string
+	change  *ResourceInstanceChange
+}
+
+func newModuleTree() *moduleTree {
+	root := &treeModule{}
+	return &moduleTree{root: root, modules: map[string]*treeModule{"": root}}
+}
+
+func (t *moduleTree) module(addr addrs.ModuleInstance) *treeModule {
+	key := addr.String()
+	if m, ok := t.modules[key]; ok {
+		return m
+	}
+	m := &treeModule{address: key}
+	t.modules[key] = m
+	parent := t.module(addr.Parent())
+	parent.children = append(parent.children, m)
+	return m
+}
+
+// appendModule writes {"resources": [...], "address": ..., "child_modules": [...]}
+// (the order OpenTofu uses), with resources and children sorted by
+// address string.
+func (t *moduleTree) appendModule(b []byte, m *treeModule) []byte {
+	b = append(b, '{')
+	if len(m.entries) > 0 {
+		sort.SliceStable(m.entries, func(i, j int) bool {
+			return m.entries[i].address < m.entries[j].address
+		})
+		b = appendKey(b, "resources")
+		b = append(b, '[')
+		for _, e := range m.entries {
+			b = appendComma(b)
+			b = appendPlannedResource(b, e.change)
+		}
+		b = append(b, ']')
+	}
+	if m.address != "" {
+		b = appendKey(b, "address")
+		b = appendString(b, m.address)
+	}
+	if len(m.children) > 0 {
+		sort.Slice(m.children, func(i, j int) bool {
+			return strings.Compare(m.children[i].address, m.children[j].address) < 0
+		})
+		b = appendKey(b, "child_modules")
+		b = append(b, '[')
+		for _, c := range m.children {
+			b = appendComma(b)
+			b = t.appendModule(b, c)
+		}
+		b = append(b, ']')
+	}
+	return append(b, '}')
+}

@@ -1,0 +1,168 @@
+package plan
+
+import (
+	"encoding/json"
+	"time"
+
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/tenetplan/tenet/addrs"
+	"github.com/tenetplan/tenet/state"
+)
+
+// Mode is the plan mode chosen on the command line.
+type Mode byte
+
+const (
+	NormalMode      Mode = 0
+	DestroyMode     Mode = 'D'
+	RefreshOnlyMode Mode = 'R'
+)
+
+// Action is what a change does to a resource instance object.
+type Action rune
+
+const (
+	NoOp             Action = 0
+	Create           Action = '+'
+	Read             Action = '←'
+	Update           Action = '~'
+	DeleteThenCreate Action = '∓'
+	CreateThenDelete Action = '±'
+	Delete           Action = '-'
+	Forget           Action = '.'
+)
+
+// IsReplace reports whether the action is one of the two replace orders.
+func (a Action) IsReplace() bool { return a == DeleteThenCreate || a == CreateThenDelete }
+
+// Reason says why an action other than the obvious one was chosen; it is
+// the JSON plan's action_reason string ("" for none).
+type Reason string
+
+const (
+	ReasonNone                          Reason = ""
+	ReasonReplaceBecauseTainted         Reason = "replace_because_tainted"
+	ReasonReplaceByRequest              Reason = "replace_by_request"
+	ReasonReplaceByTriggers             Reason = "replace_by_triggers"
+	ReasonReplaceBecauseCannotUpdate    Reason = "replace_because_cannot_update"
+	ReasonDeleteBecauseNoResourceConfig Reason = "delete_because_no_resource_config"
+	ReasonDeleteBecauseWrongRepetition  Reason = "delete_because_wrong_repetition"
+	ReasonDeleteBecauseCountIndex       Reason = "delete_because_count_index"
+	ReasonDeleteBecauseEachKey          Reason = "delete_because_each_key"
+	ReasonDeleteBecauseNoModule         Reason = "delete_because_no_module"
+	ReasonDeleteBecauseNoMoveTarget     Reason = "delete_because_no_move_target"
+	ReasonReadBecauseConfigUnknown      Reason = "read_because_config_unknown"
+	ReasonReadBecauseDependencyPending  Reason = "read_because_dependency_pending"
+	ReasonReadBecauseCheckNested        Reason = "read_because_check_nested"
+)
+
+// Plan is the result of planning: the changes to make, and everything
+// apply needs to check that the world is still as planned.
+type Plan struct {
+	Mode      Mode
+	Timestamp time.Time
+
+	Changes       []*ResourceInstanceChange // sorted by address, then deposed key
+	Drift         []*ResourceInstanceChange // refreshed vs previous run (managed current objects)
+	OutputChanges []*OutputChange           // root outputs, sorted by name
+
+	// Variables holds the values of the root module's input variables.
+	Variables map[string]cty.Value
+
+	PrevRunState *state.State // state as loaded (after moves), before refresh
+	PriorState   *state.State // refreshed state the plan was computed against
+
+	// PriorLineage and PriorSerial identify the state file the plan was
+	// made from; applying the plan to any other state is refused.
+	PriorLineage string
+	PriorSerial  uint64
+	// ConfigDigest identifies the configuration the plan was made from.
+	ConfigDigest string
+
+	TargetAddrs       []string
+	ExcludeAddrs      []string
+	ForceReplaceAddrs []string
+	SkipRefresh       bool
+
+	Errored bool
+	// Configuration is the `configuration` object of the JSON plan, built
+	// by the engine from the loaded configuration.
+	Configuration json.RawMessage
+	// RelevantAttributes lists resource attributes that contribute to changes.
+	RelevantAttributes []ResourceAttr
+
+	// Provenance records, per change (keyed by ChangeKey), which rules made
+	// the decision; shown by explain and under the JSON plan's "tenet" key.
+	Provenance map[string][]RuleFired
+	// PolicyResults is filled by the policy check (issue 5); opaque here.
+	PolicyResults json.RawMessage
+
+	// TerraformVersion is the version string written into JSON documents.
+	TerraformVersion string
+}
+
+// ResourceAttr names one attribute of one resource instance.
+type ResourceAttr struct {
+	Resource string
+	Attr     cty.Path
+}
+
+// RuleFired is one rule's part in a decision.
+type RuleFired struct {
+	RuleID string `json:"id"`
+	File   string `json:"file,omitempty"`
+	Line   int    `json:"line,omitempty"`
+	Title  string `json:"title,omitempty"`
+}
+
+// ResourceInstanceChange is the planned change of one resource instance
+// object (the current object, or a deposed one when DeposedKey is set).
+type ResourceInstanceChange struct {
+	Addr        addrs.AbsResourceInstance
+	PrevRunAddr addrs.AbsResourceInstance // differs from Addr when moved
+	DeposedKey  state.DeposedKey
+	Provider    addrs.AbsProviderConfig
+
+	Action Action
+	Reason Reason
+
+	// Before and After are the object before and after the change, of the
+	// resource type's implied type. After may contain unknowns. Values are
+	// unmarked; sensitivity is carried in the *SensitivePaths fields.
+	Before, After                             cty.Value
+	BeforeSensitivePaths, AfterSensitivePaths []cty.Path
+
+	// RequiredReplace lists the paths that forced a replacement.
+	RequiredReplace []cty.Path
+	// Private is the provider's private data from planning, handed back at apply.
+	Private []byte
+	// Importing is set when the object was imported during this plan.
+	Importing *Importing
+	// SchemaVersion of the resource type the values conform to.
+	SchemaVersion uint64
+	// CreateBeforeDestroy is the effective create_before_destroy setting
+	// used to lower a replace and recorded into state at apply.
+	CreateBeforeDestroy bool
+}
+
+// Importing records an import planned by an import block.
+type Importing struct {
+	ID string
+}
+
+// ChangeKey identifies a change uniquely: the address, plus " (deposed KEY)" for deposed objects.
+func (c *ResourceInstanceChange) ChangeKey() string {
+	if c.DeposedKey != state.NotDeposed {
+		return c.Addr.String() + " (deposed " + string(c.DeposedKey) + ")"
+	}
+	return c.Addr.String()
+}
+
+// OutputChange is the planned change of one root output value.
+type OutputChange struct {
+	Name          string
+	Action        Action
+	Before, After cty.Value // After may be unknown
+	Sensitive     bool      // the output is (or was) sensitive
+}

@@ -1,0 +1,292 @@
+package engine
+
+import (
+	"context"
+	"sync"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/tenetplan/tenet/addrs"
+	"github.com/tenetplan/tenet/engine/plan"
+	"github.com/tenetplan/tenet/providers"
+	"github.com/tenetplan/tenet/providers/objchange"
+	"github.com/tenetplan/tenet/rules"
+	"github.com/tenetplan/tenet/state"
+)
+
+// onceResult configures a provider exactly once and remembers the outcome.
+type onceResult struct {
+	once  sync.Once
+	inst  providers.Interface
+	diags hcl.Diagnostics
+}
+
+// facts describes one instance object to the rules.
+func (w *planWalker) facts(rn *resourceNode, it *instPlan, configured map[string]bool) rules.Instance {
+	n := rn.n
+	f := rules.Instance{
+		Address:  it.addr.String(),
+		Resource: n.addr.String(),
+		Module:   it.addr.Module.String(),
+		Mode:     rn.mode.String(),
+		Type:     rn.typ,
+		Name:     n.addr.Resource.Name,
+		Deposed:  string(it.deposed),
+	}
+	switch k := it.addr.Resource.Key.(type) {
+	case addrs.IntKey:
+		f.Key = int(k)
+	case addrs.StringKey:
+		f.Key = string(k)
+	}
+	ty := rn.schema.Block.ImpliedType()
+	f.Prior = it.prior
+	f.HasPrior = it.priorSrc != nil && !it.prior.IsNull()
+	f.Tainted = it.tainted
+	if it.hasConfig && it.deposed == state.NotDeposed && w.opts.Mode != plan.DestroyMode {
+		f.HasConfig = true
+		f.Config = markPaths(it.config, it.configSensitive)
+		f.ConfigKnown = it.config.IsWhollyKnown()
+	}
+	if it.hasPlanned {
+		f.HasPlanned = true
+		f.Planned = it.planned
+		prior := it.prior
+		if it.tainted {
+			prior = cty.NullVal(ty)
+		}
+		if !prior.IsNull() && it.planned.IsWhollyKnown() {
+			eq := it.planned.Equals(prior)
+			f.PlannedEqualsPrior = eq.IsKnown() && eq.True()
+		}
+		for _, p := range it.requiresReplace {
+			f.RequiresReplace = append(f.RequiresReplace, pathSteps(p))
+		}
+	}
+	if n.res != nil && n.res.Managed != nil {
+		f.Lifecycle.PreventDestroy = n.res.Managed.PreventDestroy
+		f.Lifecycle.CreateBeforeDestroy = n.res.Managed.CreateBeforeDestroy || w.forcedCBD[n.addr.String()]
+	} else if it.priorSrc != nil {
+		f.Lifecycle.CreateBeforeDestroy = it.priorSrc.CreateBeforeDestroy
+	}
+	for _, a := range w.opts.ForceReplace {
+		if a.Equal(it.addr) {
+			f.ForceReplace = true
+		}
+	}
+	if rn.mode == addrs.DataResourceMode && f.HasConfig {
+		f.DependencyPending = w.hasPendingChanges(append(append([]string(nil), n.resDeps...), n.dependsOn...))
+	}
+	if !f.HasConfig {
+		f.Orphan = rules.Orphan{
+			ResourceInConfig: n.kind == nodeResource,
+			ModuleDeclared:   w.ev.exp.isDeclared(it.addr.Module),
+			InExpansion:      configured[it.addr.String()],
+			Repetition:       "none",
+		}
+		if n.res != nil {
+			if n.res.Count != nil {
+				f.Orphan.Repetition = "count"
+			} else if n.res.ForEach != nil {
+				f.Orphan.Repetition = "for_each"
+			}
+		}
+	}
+	return f
+}
+
+func pathSteps(p cty.Path) []any {
+	out := make([]any, 0, len(p))
+	for _, s := range p {
+		switch s := s.(type) {
+		case cty.GetAttrStep:
+			out = append(out, s.Name)
+		case cty.IndexStep:
+			if s.Key.Type() == cty.String {
+				out = append(out, s.Key.AsString())
+			} else if s.Key.Type() == cty.Number {
+				i, _ := s.Key.AsBigFloat().Int64()
+				out = append(out, int(i))
+			}
+		}
+	}
+	return out
+}
+
+var actionByName = map[string]plan.Action{
+	rules.ActionNoOp:             plan.NoOp,
+	rules.ActionCreate:           plan.Create,
+	rules.ActionRead:             plan.Read,
+	rules.ActionUpdate:           plan.Update,
+	rules.ActionDeleteThenCreate: plan.DeleteThenCreate,
+	rules.ActionCreateThenDelete: plan.CreateThenDelete,
+	rules.ActionDelete:           plan.Delete,
+	rules.ActionForget:           plan.Forget,
+}
+
+// applyDecision turns a rule decision into a recorded change and returns
+// the value downstream expressions see for the instance.
+func (w *planWalker) applyDecision(ctx context.Context, rn *resourceNode, it *instPlan, d rules.Decision) (cty.Value, hcl.Diagnostics) {
+	var diags hcl.Diagnostics
+	n := rn.n
+	sch := rn.schema
+	ty := sch.Block.ImpliedType()
+
+	if rn.mode == addrs.DataResourceMode {
+		return w.applyDataDecision(ctx, rn, it, d)
+	}
+	if d.Action == rules.ActionNone {
+		// Nothing to do: refresh-only, or an object that is already gone.
+		if it.hasConfig && !it.prior.IsNull() {
+			return markPaths(it.prior, it.priorSensitive), nil
+		}
+		return cty.NullVal(ty), nil
+	}
+	action, ok := actionByName[d.Action]
+	if !ok {
+		return cty.DynamicVal, hcl.Diagnostics{errorf(rangeOf(n), "Invalid planning decision", "The planning rules chose the unknown action %q for %s.", d.Action, it.addr)}
+	}
+	c := &plan.ResourceInstanceChange{
+		Addr: it.addr, PrevRunAddr: it.addr, DeposedKey: it.deposed, Provider: rn.provAddr,
+		Action: action, Reason: plan.Reason(d.Reason), SchemaVersion: uint64(sch.Version),
+		Before: it.prior, After: cty.NullVal(ty),
+	}
+	if it.priorSrc == nil || it.prior.IsNull() {
+		c.Before = cty.NullVal(ty)
+	} else {
+		c.BeforeSensitivePaths = mergePaths(it.priorSensitive, schemaSensitivePaths(sch.Block, it.prior))
+	}
+	if n.res != nil && n.res.Managed != nil {
+		c.CreateBeforeDestroy = n.res.Managed.CreateBeforeDestroy || w.forcedCBD[n.addr.String()]
+	} else if it.priorSrc != nil {
+		c.CreateBeforeDestroy = it.priorSrc.CreateBeforeDestroy
+	}
+	switch action {
+	case plan.Create, plan.Update, plan.NoOp:
+		c.After = it.planned
+		c.Private = it.plannedPrivate
+	case plan.DeleteThenCreate, plan.CreateThenDelete:
+		c.RequiredReplace = it.requiresReplace
+		if it.tainted {
+			c.After, c.Private = it.planned, it.plannedPrivate
+		} else {
+			proposed := objchange.ProposedNew(sch.Block, cty.NullVal(ty), it.config)
+			resp := rn.provider.PlanResourceChange(ctx, providers.PlanResourceChangeRequest{
+				TypeName: rn.typ, PriorState: cty.NullVal(ty), ProposedNewState: proposed, Config: it.config, PriorPrivate: it.plannedPrivate,
+			})
+			diags = append(diags, providerDiags(resp.Diagnostics, it.addr.String(), n.res.Config)...)
+			if resp.Diagnostics.HasErrors() {
+				return cty.DynamicVal, diags
+			}
+			c.After, c.Private = resp.PlannedState, resp.PlannedPrivate
+		}
+	}
+	if !c.After.IsNull() {
+		c.AfterSensitivePaths = mergePaths(it.configSensitive, schemaSensitivePaths(sch.Block, c.After))
+	}
+	w.recordChange(n.key, c, d.Provenance)
+	if action == plan.Delete || action == plan.Forget {
+		return cty.NullVal(ty), diags
+	}
+	return markPaths(c.After, c.AfterSensitivePaths), diags
+}
+
+// applyDataDecision reads a data source now or plans the read for apply.
+func (w *planWalker) applyDataDecision(ctx context.Context, rn *resourceNode, it *instPlan, d rules.Decision) (cty.Value, hcl.Diagnostics) {
+	n := rn.n
+	sch := rn.schema
+	ty := sch.Block.ImpliedType()
+	if !it.hasConfig {
+		// Orphaned data instances leave the state silently.
+		w.mu.Lock()
+		if it.deposed == state.NotDeposed {
+			w.prior.SetResourceInstanceCurrent(it.addr, nil, rn.provAddr)
+		}
+		w.mu.Unlock()
+		if d.Action == rules.ActionDelete && w.opts.Mode == plan.DestroyMode {
+			w.recordChange(n.key, &plan.ResourceInstanceChange{
+				Addr: it.addr, PrevRunAddr: it.addr, Provider: rn.provAddr, Action: plan.Delete,
+				Before: it.prior, After: cty.NullVal(ty), SchemaVersion: uint64(sch.Version),
+			}, d.Provenance)
+		}
+		return cty.NullVal(ty), nil
+	}
+	switch d.Action {
+	case rules.ActionRead:
+		planned := objchange.PlannedDataResourceObject(sch.Block, it.config)
+		c := &plan.ResourceInstanceChange{
+			Addr: it.addr, PrevRunAddr: it.addr, Provider: rn.provAddr, Action: plan.Read,
+			Reason: plan.Reason(d.Reason), Before: cty.NullVal(ty), After: planned,
+			AfterSensitivePaths: it.configSensitive, SchemaVersion: uint64(sch.Version),
+		}
+		w.recordChange(n.key, c, d.Provenance)
+		return markPaths(planned, it.configSensitive), nil
+	case rules.ActionNone:
+		if w.opts.Mode == plan.DestroyMode {
+			return cty.NullVal(ty), nil
+		}
+		return w.readDataNow(ctx, rn, it)
+	}
+	return cty.NullVal(ty), nil
+}
+
+// readDataNow reads a data source during planning and stores the result
+// in the prior state.
+func (w *planWalker) readDataNow(ctx context.Context, rn *resourceNode, it *instPlan) (cty.Value, hcl.Diagnostics) {
+	n := rn.n
+	vresp := rn.provider.ValidateDataResourceConfig(ctx, providers.ValidateDataResourceConfigRequest{TypeName: rn.typ, Config: it.config})
+	diags := providerDiags(vresp.Diagnostics, it.addr.String(), n.res.Config)
+	if vresp.Diagnostics.HasErrors() {
+		return cty.DynamicVal, diags
+	}
+	if w.e.Hooks != nil {
+		w.e.Hooks.PreApply(it.addr, state.NotDeposed, HookRead, "", "")
+	}
+	resp := rn.provider.ReadDataSource(ctx, providers.ReadDataSourceRequest{TypeName: rn.typ, Config: it.config})
+	diags = append(diags, providerDiags(resp.Diagnostics, it.addr.String(), n.res.Config)...)
+	if w.e.Hooks != nil {
+		idKey, idVal := objectID(resp.State)
+		w.e.Hooks.PostApply(it.addr, state.NotDeposed, HookRead, idKey, idVal, 0, resp.Diagnostics.HasErrors())
+	}
+	if resp.Diagnostics.HasErrors() {
+		return cty.DynamicVal, diags
+	}
+	v := resp.State
+	if v == cty.NilVal || v.IsNull() {
+		return cty.DynamicVal, append(diags, errorf(rangeOf(n), "Provider produced null object", "Provider %q produced a null value for %s. This is a bug in the provider.", rn.provAddr.Provider, it.addr))
+	}
+	if !v.IsWhollyKnown() {
+		return cty.DynamicVal, append(diags, errorf(rangeOf(n), "Provider produced invalid object", "Provider %q produced a value for %s that is not wholly known. This is a bug in the provider.", rn.provAddr.Provider, it.addr))
+	}
+	sens := mergePaths(it.configSensitive, schemaSensitivePaths(rn.schema.Block, v))
+	obj, err := encodeObject(markPaths(v, sens), rn.schema, nil, false, nil, state.ObjectReady)
+	if err != nil {
+		return cty.DynamicVal, append(diags, errorf(rangeOf(n), "Provider produced invalid object", "Provider %q produced an invalid value for %s: %s.", rn.provAddr.Provider, it.addr, err))
+	}
+	w.mu.Lock()
+	w.prior.SetResourceInstanceCurrent(it.addr, obj, rn.provAddr)
+	w.mu.Unlock()
+	return markPaths(v, sens), diags
+}
+
+// mergePaths joins two path lists, dropping duplicates.
+func mergePaths(a, b []cty.Path) []cty.Path {
+	if len(b) == 0 {
+		return a
+	}
+	out := append([]cty.Path(nil), a...)
+	for _, p := range b {
+		dup := false
+		for _, q := range out {
+			if p.Equals(q) {
+				dup = true
+				break
+			}
+		}
+		if !dup {
+			out = append(out, p)
+		}
+	}
+	return out
+}

@@ -1,0 +1,445 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"sort"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hcldec"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/tenetplan/tenet/addrs"
+	"github.com/tenetplan/tenet/config"
+	"github.com/tenetplan/tenet/engine/plan"
+	"github.com/tenetplan/tenet/providers"
+	"github.com/tenetplan/tenet/providers/objchange"
+	"github.com/tenetplan/tenet/rules"
+	"github.com/tenetplan/tenet/state"
+)
+
+// instPlan carries one resource instance object through planning.
+type instPlan struct {
+	addr    addrs.AbsResourceInstance
+	deposed state.DeposedKey
+	rep     repetition
+
+	hasConfig       bool
+	config          cty.Value // unmarked
+	configSensitive []cty.Path
+
+	priorSrc       *state.ObjectSrc
+	prior          cty.Value // refreshed object, or null
+	priorSensitive []cty.Path
+	tainted        bool
+
+	planned         cty.Value
+	plannedPrivate  []byte
+	requiresReplace []cty.Path
+	hasPlanned      bool
+
+	fact rules.Instance
+}
+
+// resourceNode is what planning one resource node needs beyond the gnode.
+type resourceNode struct {
+	n        *gnode
+	schema   *providers.Schema
+	provider providers.Interface
+	provAddr addrs.AbsProviderConfig
+	mode     addrs.ResourceMode
+	typ      string
+}
+
+// ensureProvider configures (once) the provider configuration a node uses.
+func (w *planWalker) ensureProvider(ctx context.Context, addr addrs.AbsProviderConfig, pc *config.Provider) (providers.Interface, hcl.Diagnostics) {
+	return configureProvider(ctx, w.ps, w.ev, w.cfg, addr, pc, &w.mu, w.provConfigs)
+}
+
+func (w *planWalker) visitResource(ctx context.Context, n *gnode) hcl.Diagnostics {
+	rn, diags := w.prepareResource(ctx, n)
+	if diags.HasErrors() || rn == nil {
+		return diags
+	}
+	var items []*instPlan
+	// Configured instances, per module instance.
+	configured := map[string]bool{} // instance address -> configured
+	type modExpansion struct {
+		mi   addrs.ModuleInstance
+		keys instanceKeys
+	}
+	var expansions []modExpansion
+	if n.kind == nodeResource && w.opts.Mode != plan.DestroyMode {
+		for _, mi := range w.ev.exp.moduleInstances(n.mod.Path) {
+			s := &scope{ev: w.ev, mod: mi, cfg: n.mod}
+			ik, d := s.expand(n.res.Count, n.res.ForEach)
+			diags = append(diags, d...)
+			if d.HasErrors() {
+				w.ev.values.module(mi).set('r', n.addr.Resource.String(), cty.DynamicVal)
+				continue
+			}
+			expansions = append(expansions, modExpansion{mi: mi, keys: ik})
+			for i, k := range ik.keys {
+				addr := n.addr.Resource.Absolute(mi).Instance(k)
+				configured[addr.String()] = true
+				items = append(items, &instPlan{addr: addr, rep: ik.reps[i], hasConfig: true})
+			}
+		}
+		if diags.HasErrors() {
+			return diags
+		}
+	}
+	// Objects the state knows of.
+	byAddr := map[string]*instPlan{}
+	for _, it := range items {
+		byAddr[it.addr.String()] = it
+	}
+	for _, rs := range w.stateByResource[n.addr.String()] {
+		keys := make([]addrs.InstanceKey, 0, len(rs.Instances))
+		for k := range rs.Instances {
+			keys = append(keys, k)
+		}
+		sort.Slice(keys, func(i, j int) bool { return addrs.KeyLess(keys[i], keys[j]) })
+		for _, k := range keys {
+			ri := rs.Instances[k]
+			addr := rs.Addr.Instance(k)
+			if ri.Current != nil {
+				it := byAddr[addr.String()]
+				if it == nil {
+					it = &instPlan{addr: addr}
+					items = append(items, it)
+					byAddr[addr.String()] = it
+				}
+				it.priorSrc = ri.Current
+			}
+			dkeys := make([]string, 0, len(ri.Deposed))
+			for dk := range ri.Deposed {
+				dkeys = append(dkeys, string(dk))
+			}
+			sort.Strings(dkeys)
+			for _, dk := range dkeys {
+				items = append(items, &instPlan{addr: addr, deposed: state.DeposedKey(dk), priorSrc: ri.Deposed[state.DeposedKey(dk)]})
+			}
+		}
+	}
+
+	// Refresh, evaluate and ask the provider, instance by instance.
+	for _, it := range items {
+		diags = append(diags, w.prepareInstance(ctx, rn, it)...)
+	}
+	if diags.HasErrors() {
+		return diags
+	}
+
+	// Decide, all instances in one batch.
+	batch := make([]rules.Instance, len(items))
+	for i, it := range items {
+		batch[i] = w.facts(rn, it, configured)
+	}
+	decisions, err := w.e.Rules.Decide(ctx, w.run, batch)
+	if err != nil {
+		return append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Planning rules failed", Detail: err.Error(), Subject: rangeOf(n)})
+	}
+
+	afterVals := map[string]cty.Value{}
+	for i, it := range items {
+		d := decisions[i]
+		for _, f := range d.Errors {
+			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: f.Summary, Detail: f.Detail, Subject: rangeOf(n)})
+		}
+		for _, f := range d.Warnings {
+			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: f.Summary, Detail: f.Detail, Subject: rangeOf(n)})
+		}
+		after, moreDiags := w.applyDecision(ctx, rn, it, d)
+		diags = append(diags, moreDiags...)
+		if it.hasConfig && it.deposed == state.NotDeposed {
+			afterVals[it.addr.String()] = after
+		}
+	}
+
+	// The whole-resource value each module instance's expressions see.
+	if n.kind == nodeResource {
+		for _, ex := range expansions {
+			vals := make([]cty.Value, len(ex.keys.keys))
+			for i, k := range ex.keys.keys {
+				v, ok := afterVals[n.addr.Resource.Absolute(ex.mi).Instance(k).String()]
+				if !ok {
+					v = cty.DynamicVal
+				}
+				vals[i] = v
+			}
+			w.ev.values.module(ex.mi).set('r', n.addr.Resource.String(), keyedValue(ex.keys.kind, ex.keys.keys, vals))
+		}
+	}
+	return diags
+}
+
+func rangeOf(n *gnode) *hcl.Range {
+	if n.res != nil {
+		return n.res.DeclRange.Ptr()
+	}
+	return nil
+}
+
+// prepareResource finds the node's schema and configured provider.
+func (w *planWalker) prepareResource(ctx context.Context, n *gnode) (*resourceNode, hcl.Diagnostics) {
+	rn := &resourceNode{n: n, mode: n.addr.Resource.Mode, typ: n.addr.Resource.Type}
+	if n.kind == nodeResource {
+		rn.schema, rn.provAddr = n.schema, n.provider
+		p, diags := w.ensureProvider(ctx, n.provider, n.provCfg)
+		rn.provider = p
+		return rn, diags
+	}
+	// A resource only the state knows: use the provider it was made with.
+	states := w.stateByResource[n.addr.String()]
+	if len(states) == 0 {
+		return nil, nil
+	}
+	rn.provAddr = states[0].ProviderConfig
+	sch, err := w.ps.resourceSchema(ctx, rn.provAddr.Provider, rn.mode, rn.typ)
+	if err != nil || sch == nil {
+		detail := fmt.Sprintf("The state has objects of %s, which needs provider %s, but that provider does not offer this type.", n.addr, rn.provAddr.Provider)
+		if err != nil {
+			detail = err.Error() + "."
+		}
+		return nil, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Provider not available", Detail: detail}}
+	}
+	rn.schema = sch
+	var pc *config.Provider
+	if m := w.cfg.Descendant(rn.provAddr.Module); m != nil {
+		for _, c := range m.ProviderConfigs {
+			if p, _ := m.ProviderForResource(&config.Resource{Type: rn.provAddr.Provider.Type}); p == rn.provAddr.Provider && c.Alias == rn.provAddr.Alias {
+				pc = c
+			}
+		}
+	}
+	p, diags := w.ensureProvider(ctx, rn.provAddr, pc)
+	rn.provider = p
+	return rn, diags
+}
+
+// prepareInstance refreshes the prior object, evaluates the configuration
+// and asks the provider for a plan: everything the rules need as facts.
+func (w *planWalker) prepareInstance(ctx context.Context, rn *resourceNode, it *instPlan) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	sch := rn.schema
+	ty := sch.Block.ImpliedType()
+	it.prior = cty.NullVal(ty)
+	n := rn.n
+
+	if it.priorSrc != nil && rn.mode == addrs.ManagedResourceMode {
+		v, err := decodeObject(ctx, rn.provider, sch, rn.typ, it.priorSrc)
+		if err != nil {
+			return hcl.Diagnostics{errorf(nil, "Invalid resource instance data in state",
+				"Instance %s data could not be decoded from the state: %s.", it.addr, err)}
+		}
+		it.prior = v
+		it.priorSensitive = it.priorSrc.SensitivePaths
+		it.tainted = it.priorSrc.Status == state.ObjectTainted && it.deposed == state.NotDeposed
+		if !w.opts.SkipRefresh {
+			refreshed, d := w.refresh(ctx, rn, it)
+			diags = append(diags, d...)
+			if d.HasErrors() {
+				return diags
+			}
+			it.prior = refreshed
+		}
+	}
+
+	if !it.hasConfig || it.deposed != state.NotDeposed {
+		return diags
+	}
+	s := &scope{ev: w.ev, mod: it.addr.Module, cfg: n.mod, rep: it.rep}
+	cfgVal, d := s.evalBody(n.res.Config, n.spec, n.bodyRefs)
+	diags = append(diags, d...)
+	if d.HasErrors() {
+		return diags
+	}
+	it.config, it.configSensitive = unmarkPaths(cfgVal)
+
+	if rn.mode == addrs.DataResourceMode {
+		return diags
+	}
+	if w.opts.Mode == plan.RefreshOnlyMode {
+		return diags
+	}
+	vresp := rn.provider.ValidateResourceConfig(ctx, providers.ValidateResourceConfigRequest{TypeName: rn.typ, Config: it.config})
+	diags = append(diags, providerDiags(vresp.Diagnostics, it.addr.String(), n.res.Config)...)
+	if vresp.Diagnostics.HasErrors() {
+		return diags
+	}
+	prior := it.prior
+	var priorPrivate []byte
+	if it.tainted {
+		prior = cty.NullVal(ty)
+	} else if it.priorSrc != nil {
+		priorPrivate = it.priorSrc.Private
+	}
+	proposed := objchange.ProposedNew(sch.Block, prior, it.config)
+	resp := rn.provider.PlanResourceChange(ctx, providers.PlanResourceChangeRequest{
+		TypeName: rn.typ, PriorState: prior, ProposedNewState: proposed, Config: it.config, PriorPrivate: priorPrivate,
+	})
+	diags = append(diags, providerDiags(resp.Diagnostics, it.addr.String(), n.res.Config)...)
+	if resp.Diagnostics.HasErrors() {
+		return diags
+	}
+	if errs := objchange.AssertPlanValid(sch.Block, prior, it.config, resp.PlannedState); len(errs) > 0 {
+		for _, err := range errs {
+			diags = append(diags, errorf(n.res.DeclRange.Ptr(), "Provider produced invalid plan",
+				"Provider %q planned an invalid value for %s: %s.\n\nThis is a bug in the provider, which should be reported in the provider's own issue tracker.", rn.provAddr.Provider, it.addr, err))
+		}
+		return diags
+	}
+	it.planned, it.plannedPrivate, it.hasPlanned = resp.PlannedState, resp.PlannedPrivate, true
+	if !prior.IsNull() {
+		for _, p := range resp.RequiresReplace {
+			if pathChanged(prior, it.planned, p) {
+				it.requiresReplace = append(it.requiresReplace, p)
+			}
+		}
+	}
+	return diags
+}
+
+// pathChanged compares the values at a path; unknown counts as changed.
+func pathChanged(a, b cty.Value, p cty.Path) bool {
+	av, aerr := p.Apply(a)
+	bv, berr := p.Apply(b)
+	if aerr != nil || berr != nil {
+		return (aerr == nil) != (berr == nil)
+	}
+	if !av.IsWhollyKnown() || !bv.IsWhollyKnown() {
+		return true
+	}
+	return !av.RawEquals(bv)
+}
+
+// refresh reads the remote object and records the result in the prior state.
+func (w *planWalker) refresh(ctx context.Context, rn *resourceNode, it *instPlan) (cty.Value, hcl.Diagnostics) {
+	idKey, idVal := objectID(it.prior)
+	if w.e.Hooks != nil {
+		w.e.Hooks.PreRefresh(it.addr, it.deposed, idKey, idVal)
+	}
+	resp := rn.provider.ReadResource(ctx, providers.ReadResourceRequest{TypeName: rn.typ, PriorState: it.prior, Private: it.priorSrc.Private})
+	diags := providerDiags(resp.Diagnostics, it.addr.String(), nil)
+	if resp.Diagnostics.HasErrors() {
+		return it.prior, diags
+	}
+	newVal := resp.NewState
+	if newVal == cty.NilVal {
+		newVal = cty.NullVal(rn.schema.Block.ImpliedType())
+	}
+	if w.e.Hooks != nil {
+		w.e.Hooks.PostRefresh(it.addr, it.deposed, idKey, idVal)
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if newVal.IsNull() {
+		if it.deposed == state.NotDeposed {
+			w.prior.SetResourceInstanceCurrent(it.addr, nil, rn.provAddr)
+		} else {
+			w.prior.SetResourceInstanceDeposed(it.addr, it.deposed, nil, rn.provAddr)
+		}
+		w.recordDrift(rn, it, newVal)
+		return newVal, diags
+	}
+	if !newVal.RawEquals(it.prior) {
+		obj, err := encodeObject(markPaths(newVal, it.priorSensitive), rn.schema, it.priorSrc.Dependencies, it.priorSrc.CreateBeforeDestroy, resp.Private, it.priorSrc.Status)
+		if err != nil {
+			return it.prior, append(diags, errorf(nil, "Provider produced invalid object", "Provider %q returned an object for %s that does not match the schema: %s.", rn.provAddr.Provider, it.addr, err))
+		}
+		if it.deposed == state.NotDeposed {
+			w.prior.SetResourceInstanceCurrent(it.addr, obj, rn.provAddr)
+		} else {
+			w.prior.SetResourceInstanceDeposed(it.addr, it.deposed, obj, rn.provAddr)
+		}
+		w.recordDrift(rn, it, newVal)
+	}
+	return newVal, diags
+}
+
+// recordDrift notes an object that changed outside tenet (caller holds w.mu).
+func (w *planWalker) recordDrift(rn *resourceNode, it *instPlan, newVal cty.Value) {
+	if it.deposed != state.NotDeposed || rn.mode != addrs.ManagedResourceMode {
+		return
+	}
+	action := plan.Update
+	if newVal.IsNull() {
+		action = plan.Delete
+	}
+	w.drift = append(w.drift, &plan.ResourceInstanceChange{
+		Addr: it.addr, PrevRunAddr: it.addr, Provider: rn.provAddr, Action: action,
+		Before: it.prior, After: newVal,
+		BeforeSensitivePaths: it.priorSensitive, AfterSensitivePaths: it.priorSensitive,
+		SchemaVersion: uint64(rn.schema.Version),
+	})
+}
+
+// objectID picks the id the UI shows for an object.
+func objectID(v cty.Value) (string, string) {
+	if v == cty.NilVal || v.IsNull() || !v.IsKnown() || !v.Type().IsObjectType() {
+		return "", ""
+	}
+	for _, k := range []string{"id", "name"} {
+		if v.Type().HasAttribute(k) {
+			a := v.GetAttr(k)
+			if a.IsKnown() && !a.IsNull() && a.Type() == cty.String && !a.IsMarked() {
+				return k, a.AsString()
+			}
+		}
+	}
+	return "", ""
+}
+
+// configureProvider evaluates a provider block and configures it, once.
+func configureProvider(ctx context.Context, ps *providerSet, ev *evaluator, cfg *config.Config, addr addrs.AbsProviderConfig, pc *config.Provider, mu interface {
+	Lock()
+	Unlock()
+}, onces map[string]*onceResult) (providers.Interface, hcl.Diagnostics) {
+	key := addr.String()
+	mu.Lock()
+	o, ok := onces[key]
+	if !ok {
+		o = &onceResult{}
+		onces[key] = o
+	}
+	mu.Unlock()
+	o.once.Do(func() {
+		sch, err := ps.schema(ctx, addr.Provider)
+		if err != nil {
+			o.diags = hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Provider not available", Detail: err.Error() + "."}}
+			return
+		}
+		spec := ps.spec(addr.Provider, 0, "provider", sch.Provider.Block)
+		body := hcl.EmptyBody()
+		var declMod *config.Module
+		if pc != nil {
+			body = pc.Config
+			declMod = cfg.Descendant(addr.Module)
+		}
+		var val cty.Value
+		var diags hcl.Diagnostics
+		if declMod != nil {
+			refs, d := config.ReferencesInBody(body)
+			diags = append(diags, d...)
+			insts := ev.exp.moduleInstances(declMod.Path)
+			mi := addrs.RootModuleInstance
+			if len(insts) > 0 {
+				mi = insts[0]
+			}
+			s := &scope{ev: ev, mod: mi, cfg: declMod}
+			val, d = s.evalBody(body, spec, refs)
+			diags = append(diags, d...)
+		} else {
+			val, diags = hcldec.Decode(body, spec, nil)
+		}
+		if diags.HasErrors() {
+			o.diags = diags
+			return
+		}
+		val, _ = val.UnmarkDeep()
+		inst, d := ps.configure(ctx, addr, val)
+		o.inst, o.diags = inst, append(diags, d...)
+	})
+	return o.inst, o.diags
+}

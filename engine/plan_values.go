@@ -1,0 +1,289 @@
+package engine
+
+import (
+	"fmt"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/convert"
+
+	"github.com/tenetplan/tenet/addrs"
+	"github.com/tenetplan/tenet/config"
+	"github.com/tenetplan/tenet/engine/plan"
+)
+
+func convertValue(v cty.Value, want cty.Type) (cty.Value, error) {
+	return convert.Convert(v, want)
+}
+
+// scopeFor is the scope of module instance m (no repetition).
+func (ev *evaluator) scopeFor(m addrs.ModuleInstance, mod *config.Module) *scope {
+	return &scope{ev: ev, mod: m, cfg: mod}
+}
+
+// evalVariable decides one input variable's value in one module instance.
+func evalVariable(ev *evaluator, v *config.Variable, m addrs.ModuleInstance, raw cty.Value, rawRange *hcl.Range, given bool) (cty.Value, hcl.Diagnostics) {
+	var diags hcl.Diagnostics
+	subject := rawRange
+	if subject == nil {
+		subject = v.DeclRange.Ptr()
+	}
+	if !given || (raw.IsNull() && !v.Nullable) {
+		if v.Default == cty.NilVal {
+			if given {
+				return cty.UnknownVal(v.ConstraintType), hcl.Diagnostics{errorf(subject, "Required variable not set",
+					"Unsuitable value for var.%s set from outside of the configuration: required variable may not be set to null.", v.Name)}
+			}
+			return cty.UnknownVal(v.ConstraintType), hcl.Diagnostics{errorf(v.DeclRange.Ptr(), "No value for required variable",
+				"The root module input variable %q is not set, and has no default value. Use a -var or -var-file command line argument to provide a value for this variable.", v.Name)}
+		}
+		raw = v.Default
+	}
+	want := v.ConstraintType
+	if want == cty.NilType {
+		want = cty.DynamicPseudoType
+	}
+	if v.TypeDefaults != nil && !raw.IsNull() {
+		raw = v.TypeDefaults.Apply(raw)
+	}
+	val, err := convert.Convert(raw, want)
+	if err != nil {
+		where := "set from outside of the configuration"
+		if !m.IsRoot() {
+			where = "passed by the calling module"
+		}
+		return cty.UnknownVal(want), hcl.Diagnostics{errorf(subject, "Invalid value for input variable",
+			"Unsuitable value for var.%s %s: %s.", v.Name, where, err)}
+	}
+	if v.Sensitive {
+		val = val.Mark(sensitiveMark)
+	}
+	// Validation rules see the variable itself.
+	for _, rule := range v.Validations {
+		s := ev.scopeFor(m, nil)
+		ctx := &hcl.EvalContext{Variables: map[string]cty.Value{"var": cty.ObjectVal(map[string]cty.Value{v.Name: val})}}
+		_ = s
+		cond, d := rule.Condition.Value(ctx)
+		if d.HasErrors() {
+			diags = append(diags, d...)
+			continue
+		}
+		if !cond.IsKnown() {
+			continue
+		}
+		cond, _ = cond.Unmark()
+		if cond.IsNull() {
+			diags = append(diags, errorf(rule.Condition.Range().Ptr(), "Invalid variable validation result", "The validation condition returned null; it must return true or false."))
+			continue
+		}
+		if cond.Type() != cty.Bool {
+			cv, err := convert.Convert(cond, cty.Bool)
+			if err != nil {
+				diags = append(diags, errorf(rule.Condition.Range().Ptr(), "Invalid variable validation result", "The validation condition must return a boolean: %s.", err))
+				continue
+			}
+			cond = cv
+		}
+		if cond.True() {
+			continue
+		}
+		msg := "The variable failed its validation rule."
+		if mv, d := rule.ErrorMessage.Value(ctx); !d.HasErrors() && mv.IsKnown() && !mv.IsNull() {
+			if sv, err := convert.Convert(mv, cty.String); err == nil {
+				sv, _ = sv.Unmark()
+				msg = sv.AsString()
+			}
+		}
+		diags = append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Invalid value for variable",
+			Detail:   fmt.Sprintf("%s\n\nThis was checked by the validation rule at %s.", msg, rule.DeclRange.String()),
+			Subject:  subject,
+		})
+	}
+	return val, diags
+}
+
+func (w *planWalker) visitVariable(n *gnode) hcl.Diagnostics {
+	return visitVariable(w.ev, w.opts.Variables, n)
+}
+
+// visitVariable evaluates a variable in every instance of its module.
+func visitVariable(ev *evaluator, rootVals map[string]config.VariableValue, n *gnode) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	if n.mod.Path.IsRoot() {
+		vv, given := rootVals[n.name]
+		var rng *hcl.Range
+		if given && vv.SourceRange.Filename != "" {
+			rng = vv.SourceRange.Ptr()
+		}
+		raw := vv.Value
+		if given && raw == cty.NilVal {
+			given = false
+		}
+		val, d := evalVariable(ev, n.variable, addrs.RootModuleInstance, raw, rng, given)
+		diags = append(diags, d...)
+		ev.values.module(addrs.RootModuleInstance).set('v', n.name, val)
+		return diags
+	}
+	parent := n.mod.Parent
+	call := parent.ModuleCalls[n.mod.Path[len(n.mod.Path)-1]]
+	var expr hcl.Expression
+	if call != nil {
+		attrs, _ := call.Config.JustAttributes()
+		if a, ok := attrs[n.name]; ok {
+			expr = a.Expr
+		}
+	}
+	for _, mi := range ev.exp.moduleInstances(n.mod.Path) {
+		raw := cty.NilVal
+		given := false
+		var rng *hcl.Range
+		if expr != nil {
+			s := &scope{ev: ev, mod: mi.Parent(), cfg: parent, rep: ev.exp.repetitionFor(mi)}
+			v, d := s.evalExpr(expr, cty.DynamicPseudoType)
+			diags = append(diags, d...)
+			raw, given, rng = v, true, expr.Range().Ptr()
+		}
+		if !given && n.variable.Default == cty.NilVal {
+			diags = append(diags, errorf(call.DeclRange.Ptr(), "Missing required argument",
+				"The argument %q is required, but no definition was found.", n.name))
+			ev.values.module(mi).set('v', n.name, cty.DynamicVal)
+			continue
+		}
+		val, d := evalVariable(ev, n.variable, mi, raw, rng, given)
+		diags = append(diags, d...)
+		ev.values.module(mi).set('v', n.name, val)
+	}
+	return diags
+}
+
+func (w *planWalker) visitLocal(n *gnode) hcl.Diagnostics {
+	return visitLocal(w.ev, n)
+}
+
+func visitLocal(ev *evaluator, n *gnode) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	for _, mi := range ev.exp.moduleInstances(n.mod.Path) {
+		v, d := ev.scopeFor(mi, n.mod).evalExpr(n.local.Expr, cty.DynamicPseudoType)
+		diags = append(diags, d...)
+		ev.values.module(mi).set('l', n.name, v)
+	}
+	return diags
+}
+
+func (w *planWalker) visitOutput(n *gnode) hcl.Diagnostics {
+	return visitOutput(w.ev, n)
+}
+
+func visitOutput(ev *evaluator, n *gnode) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	for _, mi := range ev.exp.moduleInstances(n.mod.Path) {
+		v, d := ev.scopeFor(mi, n.mod).evalExpr(n.output.Expr, cty.DynamicPseudoType)
+		diags = append(diags, d...)
+		if !d.HasErrors() && !n.output.Sensitive && v.ContainsMarked() && mi.IsRoot() {
+			diags = append(diags, errorf(n.output.Expr.Range().Ptr(), "Output refers to sensitive values",
+				"To reduce the risk of accidentally exporting sensitive data that was intended to be only internal, tenet requires that any root module output containing sensitive data be explicitly marked as sensitive, to confirm your intent.\n\nIf you do intend to export this data, annotate the output value as sensitive by adding the following argument:\n    sensitive = true"))
+		}
+		if n.output.Sensitive {
+			v = v.Mark(sensitiveMark)
+		}
+		ev.values.module(mi).set('o', n.name, v)
+	}
+	return diags
+}
+
+func (w *planWalker) visitCall(n *gnode) hcl.Diagnostics {
+	return visitCall(w.ev, n)
+}
+
+// visitCall expands a module call in every instance of the calling module.
+func visitCall(ev *evaluator, n *gnode) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	childPath := n.mod.Path.Child(n.name)
+	var kind byte
+	var insts []addrs.ModuleInstance
+	var reps []repetition
+	for _, mi := range ev.exp.moduleInstances(n.mod.Path) {
+		ik, d := ev.scopeFor(mi, n.mod).expand(n.call.Count, n.call.ForEach)
+		diags = append(diags, d...)
+		if d.HasErrors() {
+			continue
+		}
+		kind = ik.kind
+		for i, k := range ik.keys {
+			insts = append(insts, mi.Child(n.name, k))
+			reps = append(reps, ik.reps[i])
+		}
+	}
+	if n.call.Count != nil {
+		kind = 'c'
+	} else if n.call.ForEach != nil {
+		kind = 'e'
+	}
+	ev.exp.addModuleInstances(childPath, kind, insts, reps)
+	return diags
+}
+
+// rootOutputChanges compares root outputs with the prior state.
+func (w *planWalker) rootOutputChanges() hcl.Diagnostics {
+	root := w.ev.values.module(addrs.RootModuleInstance)
+	seen := map[string]bool{}
+	for name, out := range w.cfg.Root.Outputs {
+		seen[name] = true
+		after, ok := root.get('o', name)
+		if !ok {
+			continue
+		}
+		oc := &plan.OutputChange{Name: name, Sensitive: out.Sensitive || after.ContainsMarked()}
+		after, _ = after.UnmarkDeep()
+		oc.After = after
+		prev := w.prevRun.Outputs[name]
+		if w.opts.Mode == plan.DestroyMode {
+			if prev == nil {
+				continue
+			}
+			oc.Before, oc.After, oc.Action = prev.Value, cty.NullVal(cty.DynamicPseudoType), plan.Delete
+			oc.Sensitive = oc.Sensitive || prev.Sensitive
+			w.outputs = append(w.outputs, oc)
+			continue
+		}
+		switch {
+		case prev == nil:
+			oc.Before = cty.NullVal(cty.DynamicPseudoType)
+			oc.Action = plan.Create
+			if after.IsNull() {
+				oc.Action = plan.NoOp
+			}
+		default:
+			oc.Before = prev.Value
+			oc.Sensitive = oc.Sensitive || prev.Sensitive
+			if after.IsWhollyKnown() && prev.Value.Type().Equals(after.Type()) && prev.Value.RawEquals(after) && prev.Sensitive == (out.Sensitive || oc.Sensitive) {
+				oc.Action = plan.NoOp
+			} else if after.IsWhollyKnown() && valuesEqual(prev.Value, after) && prev.Sensitive == oc.Sensitive {
+				oc.Action = plan.NoOp
+			} else {
+				oc.Action = plan.Update
+			}
+		}
+		w.outputs = append(w.outputs, oc)
+	}
+	for name, prev := range w.prevRun.Outputs {
+		if seen[name] {
+			continue
+		}
+		w.outputs = append(w.outputs, &plan.OutputChange{Name: name, Action: plan.Delete, Before: prev.Value, After: cty.NullVal(cty.DynamicPseudoType), Sensitive: prev.Sensitive})
+	}
+	return nil
+}
+
+// valuesEqual compares two known values semantically (types may differ
+// in ways JSON cannot tell apart, e.g. tuple vs list from state).
+func valuesEqual(a, b cty.Value) bool {
+	if !a.IsWhollyKnown() || !b.IsWhollyKnown() {
+		return false
+	}
+	ja, err1 := marshalDynamic(a)
+	jb, err2 := marshalDynamic(b)
+	return err1 == nil && err2 == nil && string(ja) == string(jb)
+}

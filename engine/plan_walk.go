@@ -1,0 +1,298 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/tenetplan/tenet/addrs"
+	"github.com/tenetplan/tenet/config"
+	"github.com/tenetplan/tenet/engine/plan"
+	"github.com/tenetplan/tenet/rules"
+	"github.com/tenetplan/tenet/state"
+)
+
+// planWalker holds everything one plan run shares between graph nodes.
+type planWalker struct {
+	e    *Engine
+	cfg  *config.Config
+	opts PlanOpts
+	ps   *providerSet
+	ev   *evaluator
+	cg   *configGraph
+	run  rules.Run
+
+	prevRun *state.State // as loaded (moves applied)
+	// stateByResource indexes prevRun by configuration resource.
+	stateByResource map[string][]*state.Resource
+
+	forcedCBD map[string]bool
+
+	mu          sync.Mutex
+	prior       *state.State // refreshed state, built as the walk goes
+	changes     []*plan.ResourceInstanceChange
+	changed     map[string]bool // resource node key -> has a non-no-op change
+	drift       []*plan.ResourceInstanceChange
+	outputs     []*plan.OutputChange
+	provenance  map[string][]plan.RuleFired
+	provConfigs map[string]*onceResult
+}
+
+// Plan computes a plan for cfg against the previous run state.
+func (e *Engine) Plan(ctx context.Context, cfg *config.Config, prevRun *state.State, opts PlanOpts) (*plan.Plan, hcl.Diagnostics) {
+	if opts.Timestamp.IsZero() {
+		opts.Timestamp = time.Now().UTC()
+	}
+	if prevRun == nil {
+		prevRun = state.NewState()
+	}
+	w := &planWalker{
+		e:               e,
+		cfg:             cfg,
+		opts:            opts,
+		ps:              newProviderSet(e.Providers, e.WorkingDir),
+		prevRun:         prevRun.DeepCopy(),
+		prior:           prevRun.DeepCopy(),
+		changed:         map[string]bool{},
+		provenance:      map[string][]plan.RuleFired{},
+		provConfigs:     map[string]*onceResult{},
+		stateByResource: map[string][]*state.Resource{},
+	}
+	defer w.ps.closeAll(ctx)
+	w.run = rules.Run{Mode: modeName(opts.Mode), Timestamp: opts.Timestamp}
+	w.ev = &evaluator{cfg: cfg, fsys: e.FS, values: newValueStore(), exp: newExpansion(), rootDir: ".", cwd: e.WorkingDir, workspace: "default", pure: true, planTime: opts.Timestamp}
+
+	var orphans []addrs.ConfigResource
+	seenOrphan := map[string]bool{}
+	for _, mod := range sortedModules(w.prevRun) {
+		for _, rs := range sortedResources(mod) {
+			cr := rs.Addr.Config()
+			key := cr.String()
+			w.stateByResource[key] = append(w.stateByResource[key], rs)
+			if !seenOrphan[key] && !configHasResource(cfg, cr) {
+				seenOrphan[key] = true
+				orphans = append(orphans, cr)
+			}
+		}
+	}
+
+	cg, diags := buildGraph(ctx, cfg, w.ps, orphans)
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	w.cg = cg
+	for _, err := range cg.g.Validate() {
+		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: err.Error()})
+	}
+	if diags.HasErrors() {
+		return nil, diags
+	}
+
+	forced, err := w.forcedCreateBeforeDestroy(ctx)
+	if err != nil {
+		return nil, append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Planning rules failed", Detail: err.Error()})
+	}
+	w.forcedCBD = forced
+
+	res := cg.g.Walk(ctx, opts.parallelism(), func(ctx context.Context, key string) hcl.Diagnostics {
+		return w.visit(ctx, cg.nodes[key])
+	})
+	diags = append(diags, res.Diagnostics...)
+
+	if !diags.HasErrors() {
+		diags = append(diags, w.rootOutputChanges()...)
+	}
+	p := w.assemble(diags.HasErrors())
+	if !p.Errored {
+		// Surface apply-graph cycles at plan time.
+		if _, cycleDiags := buildApplyGraph(cfg, cg, p); cycleDiags.HasErrors() {
+			diags = append(diags, cycleDiags...)
+			p.Errored = true
+		}
+	}
+	return p, diags
+}
+
+func modeName(m plan.Mode) string {
+	switch m {
+	case plan.DestroyMode:
+		return "destroy"
+	case plan.RefreshOnlyMode:
+		return "refresh-only"
+	}
+	return "normal"
+}
+
+func configHasResource(cfg *config.Config, cr addrs.ConfigResource) bool {
+	m := cfg.Descendant(cr.Module)
+	if m == nil {
+		return false
+	}
+	if cr.Resource.Mode == addrs.DataResourceMode {
+		_, ok := m.DataResources[cr.Resource.String()]
+		return ok
+	}
+	_, ok := m.ManagedResources[cr.Resource.String()]
+	return ok
+}
+
+func sortedModules(s *state.State) []*state.Module {
+	out := make([]*state.Module, 0, len(s.Modules))
+	for _, m := range s.Modules {
+		out = append(out, m)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Addr.Less(out[j].Addr) })
+	return out
+}
+
+func sortedResources(m *state.Module) []*state.Resource {
+	out := make([]*state.Resource, 0, len(m.Resources))
+	for _, r := range m.Resources {
+		out = append(out, r)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Addr.Resource.Less(out[j].Addr.Resource) })
+	return out
+}
+
+func (w *planWalker) visit(ctx context.Context, n *gnode) hcl.Diagnostics {
+	switch n.kind {
+	case nodeVariable:
+		return w.visitVariable(n)
+	case nodeLocal:
+		return w.visitLocal(n)
+	case nodeOutput:
+		return w.visitOutput(n)
+	case nodeCall:
+		return w.visitCall(n)
+	case nodeResource, nodeOrphan:
+		return w.visitResource(ctx, n)
+	}
+	return nil
+}
+
+func (w *planWalker) forcedCreateBeforeDestroy(ctx context.Context) (map[string]bool, error) {
+	var g rules.ResourceGraph
+	for _, key := range w.cg.order {
+		n := w.cg.nodes[key]
+		if n.kind != nodeResource || n.res.Managed == nil {
+			continue
+		}
+		g.Resources = append(g.Resources, rules.GraphResource{
+			Address:             n.addr.String(),
+			CreateBeforeDestroy: n.res.Managed.CreateBeforeDestroy,
+			DependsOn:           resourceAddrs(w.cg, n.resDeps),
+		})
+	}
+	if len(g.Resources) == 0 {
+		return map[string]bool{}, nil
+	}
+	fired, err := w.e.Rules.ForcedCreateBeforeDestroy(ctx, g)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]bool, len(fired))
+	for addr := range fired {
+		out[addr] = true
+	}
+	return out, nil
+}
+
+func resourceAddrs(cg *configGraph, keys []string) []string {
+	out := make([]string, 0, len(keys))
+	for _, k := range keys {
+		out = append(out, cg.nodes[k].addr.String())
+	}
+	return out
+}
+
+// assemble builds the plan from what the walk recorded.
+func (w *planWalker) assemble(errored bool) *plan.Plan {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	sort.Slice(w.changes, func(i, j int) bool { return changeLess(w.changes[i], w.changes[j]) })
+	sort.Slice(w.drift, func(i, j int) bool { return changeLess(w.drift[i], w.drift[j]) })
+	sort.Slice(w.outputs, func(i, j int) bool { return w.outputs[i].Name < w.outputs[j].Name })
+	vars := map[string]cty.Value{}
+	root := w.ev.values.module(addrs.RootModuleInstance)
+	for name := range w.cfg.Root.Variables {
+		if v, ok := root.get('v', name); ok {
+			vars[name] = v
+		}
+	}
+	p := &plan.Plan{
+		Mode:             w.opts.Mode,
+		Timestamp:        w.opts.Timestamp,
+		Changes:          w.changes,
+		Drift:            w.drift,
+		OutputChanges:    w.outputs,
+		Variables:        vars,
+		PrevRunState:     w.prevRun,
+		PriorState:       w.prior,
+		ConfigDigest:     w.cfg.Digest,
+		SkipRefresh:      w.opts.SkipRefresh,
+		Errored:          errored,
+		Provenance:       w.provenance,
+		TerraformVersion: w.e.Version,
+	}
+	for _, a := range w.opts.ForceReplace {
+		p.ForceReplaceAddrs = append(p.ForceReplaceAddrs, a.String())
+	}
+	for _, t := range w.opts.Targets {
+		p.TargetAddrs = append(p.TargetAddrs, t.String())
+	}
+	for _, t := range w.opts.Excludes {
+		p.ExcludeAddrs = append(p.ExcludeAddrs, t.String())
+	}
+	if js, err := config.MarshalConfigurationJSON(w.cfg); err == nil {
+		p.Configuration = js
+	}
+	return p
+}
+
+func changeLess(a, b *plan.ResourceInstanceChange) bool {
+	if !a.Addr.Equal(b.Addr) {
+		return a.Addr.Less(b.Addr)
+	}
+	return a.DeposedKey < b.DeposedKey
+}
+
+func (w *planWalker) recordChange(nodeKey string, c *plan.ResourceInstanceChange, fired []rules.Fired) {
+	w.mu.Lock()
+	w.changes = append(w.changes, c)
+	if c.Action != plan.NoOp {
+		w.changed[nodeKey] = true
+	}
+	if len(fired) > 0 {
+		pf := make([]plan.RuleFired, len(fired))
+		for i, f := range fired {
+			pf[i] = plan.RuleFired{RuleID: f.RuleID, File: f.File, Line: f.Line, Title: f.Title}
+		}
+		w.provenance[c.ChangeKey()] = pf
+	}
+	w.mu.Unlock()
+	if w.e.Hooks != nil {
+		w.e.Hooks.PlannedChange(c)
+	}
+}
+
+// hasPendingChanges reports whether any of the resource nodes has a
+// change other than no-op (used for deferring data source reads).
+func (w *planWalker) hasPendingChanges(keys []string) bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for _, k := range keys {
+		if w.changed[k] {
+			return true
+		}
+	}
+	return false
+}
+
+func errorf(rng *hcl.Range, summary, format string, args ...any) *hcl.Diagnostic {
+	return &hcl.Diagnostic{Severity: hcl.DiagError, Summary: summary, Detail: fmt.Sprintf(format, args...), Subject: rng}
+}

@@ -1,0 +1,205 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"sync"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hcldec"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/tenetplan/tenet/addrs"
+	"github.com/tenetplan/tenet/providers"
+)
+
+// providerSet starts providers on demand and keeps one schema per
+// provider and one configured instance per provider configuration.
+type providerSet struct {
+	registry providers.Registry
+	workDir  string
+
+	mu        sync.Mutex
+	schemas   map[addrs.Provider]*providers.GetProviderSchemaResponse
+	instances map[string]providers.Interface // AbsProviderConfig.String()
+	specs     map[string]hcldec.Spec         // provider/mode/type
+}
+
+func newProviderSet(reg providers.Registry, workDir string) *providerSet {
+	return &providerSet{
+		registry:  reg,
+		workDir:   workDir,
+		schemas:   map[addrs.Provider]*providers.GetProviderSchemaResponse{},
+		instances: map[string]providers.Interface{},
+		specs:     map[string]hcldec.Spec{},
+	}
+}
+
+// schema returns the provider's schemas, starting a throwaway instance to
+// ask for them the first time.
+func (ps *providerSet) schema(ctx context.Context, p addrs.Provider) (*providers.GetProviderSchemaResponse, error) {
+	ps.mu.Lock()
+	defer ps.mu.Unlock()
+	if s, ok := ps.schemas[p]; ok {
+		return s, nil
+	}
+	factory, ok := ps.registry[p]
+	if !ok {
+		return nil, fmt.Errorf("provider %s is not available: tenet has only its built-in providers (%s)", p, ps.available())
+	}
+	inst, err := factory()
+	if err != nil {
+		return nil, fmt.Errorf("starting provider %s: %w", p, err)
+	}
+	resp := inst.GetProviderSchema(ctx)
+	_ = inst.Close(ctx)
+	if resp.Diagnostics.HasErrors() {
+		return nil, fmt.Errorf("provider %s could not describe itself: %s", p, resp.Diagnostics[0].Summary)
+	}
+	ps.schemas[p] = &resp
+	return &resp, nil
+}
+
+func (ps *providerSet) available() string {
+	var names []string
+	for p := range ps.registry {
+		names = append(names, p.String())
+	}
+	sort.Strings(names)
+	out := ""
+	for i, n := range names {
+		if i > 0 {
+			out += ", "
+		}
+		out += n
+	}
+	return out
+}
+
+// resourceSchema finds the schema of a resource type or data source.
+func (ps *providerSet) resourceSchema(ctx context.Context, p addrs.Provider, mode addrs.ResourceMode, typ string) (*providers.Schema, error) {
+	s, err := ps.schema(ctx, p)
+	if err != nil {
+		return nil, err
+	}
+	var sch providers.Schema
+	var ok bool
+	if mode == addrs.DataResourceMode {
+		sch, ok = s.DataSources[typ]
+	} else {
+		sch, ok = s.ResourceTypes[typ]
+	}
+	if !ok {
+		return nil, nil
+	}
+	return &sch, nil
+}
+
+// spec returns the (cached) decoder spec of a schema block.
+func (ps *providerSet) spec(p addrs.Provider, mode addrs.ResourceMode, typ string, b *providers.Block) hcldec.Spec {
+	key := p.String() + "|" + mode.String() + "|" + typ
+	ps.mu.Lock()
+	defer ps.mu.Unlock()
+	if s, ok := ps.specs[key]; ok {
+		return s
+	}
+	s := b.DecoderSpec()
+	ps.specs[key] = s
+	return s
+}
+
+// configure starts and configures the instance for one provider configuration.
+func (ps *providerSet) configure(ctx context.Context, addr addrs.AbsProviderConfig, config cty.Value) (providers.Interface, hcl.Diagnostics) {
+	ps.mu.Lock()
+	if inst, ok := ps.instances[addr.String()]; ok {
+		ps.mu.Unlock()
+		return inst, nil
+	}
+	ps.mu.Unlock()
+	factory, ok := ps.registry[addr.Provider]
+	if !ok {
+		return nil, hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "Provider not available",
+			Detail:   fmt.Sprintf("Provider %s is not built into tenet. Available providers: %s.", addr.Provider, ps.available()),
+		}}
+	}
+	inst, err := factory()
+	if err != nil {
+		return nil, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Failed to start provider", Detail: err.Error()}}
+	}
+	vresp := inst.ValidateProviderConfig(ctx, providers.ValidateProviderConfigRequest{Config: config})
+	diags := providerDiags(vresp.Diagnostics, addr.String(), nil)
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	resp := inst.ConfigureProvider(ctx, providers.ConfigureProviderRequest{Config: config, WorkingDir: ps.workDir})
+	diags = append(diags, providerDiags(resp.Diagnostics, addr.String(), nil)...)
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	ps.mu.Lock()
+	defer ps.mu.Unlock()
+	if existing, ok := ps.instances[addr.String()]; ok {
+		_ = inst.Close(ctx)
+		return existing, diags
+	}
+	ps.instances[addr.String()] = inst
+	return inst, diags
+}
+
+// instance returns a configured instance (nil if not configured).
+func (ps *providerSet) instance(addr addrs.AbsProviderConfig) providers.Interface {
+	ps.mu.Lock()
+	defer ps.mu.Unlock()
+	return ps.instances[addr.String()]
+}
+
+func (ps *providerSet) closeAll(ctx context.Context) {
+	ps.mu.Lock()
+	defer ps.mu.Unlock()
+	for k, inst := range ps.instances {
+		_ = inst.Close(ctx)
+		delete(ps.instances, k)
+	}
+}
+
+// providerDiags turns provider diagnostics into hcl diagnostics. When the
+// provider names an attribute and we know the body, the diagnostic points
+// at that attribute's source.
+func providerDiags(in providers.Diagnostics, who string, body hcl.Body) hcl.Diagnostics {
+	var out hcl.Diagnostics
+	for _, d := range in {
+		diag := &hcl.Diagnostic{Severity: d.Severity, Summary: d.Summary, Detail: d.Detail}
+		if body != nil && len(d.Attribute) > 0 {
+			if rng, ok := rangeOfPath(body, d.Attribute); ok {
+				diag.Subject = &rng
+			}
+		}
+		out = append(out, diag)
+	}
+	return out
+}
+
+// rangeOfPath finds the source range of the attribute a path starts with.
+func rangeOfPath(body hcl.Body, path cty.Path) (hcl.Range, bool) {
+	if len(path) == 0 {
+		return hcl.Range{}, false
+	}
+	ga, ok := path[0].(cty.GetAttrStep)
+	if !ok {
+		return hcl.Range{}, false
+	}
+	attrs, _ := body.JustAttributes()
+	if a, ok := attrs[ga.Name]; ok {
+		return a.Expr.Range(), true
+	}
+	content, _, _ := body.PartialContent(&hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: ga.Name}}})
+	if content != nil {
+		if a, ok := content.Attributes[ga.Name]; ok {
+			return a.Expr.Range(), true
+		}
+	}
+	return hcl.Range{}, false
+}

@@ -1,0 +1,283 @@
+package engine
+
+import (
+	"fmt"
+	"io/fs"
+	"sync"
+	"time"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/ext/dynblock"
+	"github.com/hashicorp/hcl/v2/hcldec"
+	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/function"
+
+	"github.com/tenetplan/tenet/addrs"
+	"github.com/tenetplan/tenet/config"
+	"github.com/tenetplan/tenet/config/funcs"
+)
+
+// repetition is the count.index or each.key/each.value visible while
+// evaluating one instance of a repeated block.
+type repetition struct {
+	kind  byte // 0 none, 'c' count, 'e' for_each
+	index int
+	key   cty.Value
+	value cty.Value
+}
+
+// evaluator builds evaluation contexts from the values store. One exists
+// per plan or apply run.
+type evaluator struct {
+	cfg       *config.Config
+	fsys      fs.FS
+	values    *valueStore
+	exp       *expansion
+	rootDir   string // path.root
+	cwd       string // path.cwd
+	workspace string
+	pure      bool // impure functions return unknowns (validate)
+
+	planTime time.Time
+
+	funcsMu sync.Mutex
+	funcs   map[string]function.Function
+}
+
+func (ev *evaluator) functions(mod *config.Module) map[string]function.Function {
+	ev.funcsMu.Lock()
+	defer ev.funcsMu.Unlock()
+	if ev.funcs == nil {
+		// Paths in file functions resolve against the working directory, as
+		// in OpenTofu (modules use path.module), so one table serves all.
+		ev.funcs = funcs.Table(funcs.Options{FS: ev.fsys, HostDir: ev.cwd, Pure: ev.pure, PlanTimestamp: ev.planTime})
+	}
+	return ev.funcs
+}
+
+// scope is where an expression is evaluated: a module instance plus the
+// repetition of the block being evaluated.
+type scope struct {
+	ev  *evaluator
+	mod addrs.ModuleInstance
+	cfg *config.Module
+	rep repetition
+}
+
+// evalContext builds a context holding exactly the objects refs name.
+// Building only what is referenced keeps each evaluation O(references),
+// not O(everything in the module), which matters at 100k instances.
+func (s *scope) evalContext(refs []*addrs.Reference) (*hcl.EvalContext, hcl.Diagnostics) {
+	var diags hcl.Diagnostics
+	mv := s.ev.values.module(s.mod)
+	vars := map[string]cty.Value{}
+	var varObj, localObj, callObj map[string]cty.Value
+	managed := map[string]map[string]cty.Value{}
+	data := map[string]map[string]cty.Value{}
+	for _, ref := range refs {
+		switch sub := ref.Subject.(type) {
+		case addrs.InputVariable:
+			if varObj == nil {
+				varObj = map[string]cty.Value{}
+			}
+			v, ok := mv.get('v', sub.Name)
+			if !ok {
+				v = cty.DynamicVal
+			}
+			varObj[sub.Name] = v
+		case addrs.LocalValue:
+			if localObj == nil {
+				localObj = map[string]cty.Value{}
+			}
+			v, ok := mv.get('l', sub.Name)
+			if !ok {
+				v = cty.DynamicVal
+			}
+			localObj[sub.Name] = v
+		case addrs.ModuleCall:
+			if callObj == nil {
+				callObj = map[string]cty.Value{}
+			}
+			callObj[sub.Name] = s.callValue(sub.Name)
+		case addrs.Resource:
+			s.addResource(mv, sub, managed, data)
+		case addrs.ResourceInstance:
+			s.addResource(mv, sub.Resource, managed, data)
+		case addrs.CountAttr:
+			if s.rep.kind != 'c' {
+				diags = append(diags, &hcl.Diagnostic{
+					Severity: hcl.DiagError,
+					Summary:  `Reference to "count" in non-counted context`,
+					Detail:   `The "count" object can only be used in "module", "resource", and "data" blocks, and only when the "count" argument is set.`,
+					Subject:  ref.SourceRange.Ptr(),
+				})
+				continue
+			}
+			if sub.Name != "index" {
+				diags = append(diags, &hcl.Diagnostic{
+					Severity: hcl.DiagError,
+					Summary:  `Invalid "count" attribute`,
+					Detail:   fmt.Sprintf(`The "count" object does not have an attribute named %q. The only supported attribute is count.index.`, sub.Name),
+					Subject:  ref.SourceRange.Ptr(),
+				})
+				continue
+			}
+			vars["count"] = cty.ObjectVal(map[string]cty.Value{"index": cty.NumberIntVal(int64(s.rep.index))})
+		case addrs.ForEachAttr:
+			if s.rep.kind != 'e' {
+				diags = append(diags, &hcl.Diagnostic{
+					Severity: hcl.DiagError,
+					Summary:  `Reference to "each" in context without for_each`,
+					Detail:   `The "each" object can be used only in "module" or "resource" blocks, and only when the "for_each" argument is set.`,
+					Subject:  ref.SourceRange.Ptr(),
+				})
+				continue
+			}
+			vars["each"] = cty.ObjectVal(map[string]cty.Value{"key": s.rep.key, "value": s.rep.value})
+		case addrs.PathAttr:
+			vars["path"] = cty.ObjectVal(map[string]cty.Value{
+				"module": cty.StringVal(s.cfg.SourceDir),
+				"root":   cty.StringVal(s.ev.rootDir),
+				"cwd":    cty.StringVal(s.ev.cwd),
+			})
+		case addrs.TerraformAttr:
+			vars["terraform"] = cty.ObjectVal(map[string]cty.Value{"workspace": cty.StringVal(s.ev.workspace)})
+		}
+	}
+	if varObj != nil {
+		vars["var"] = cty.ObjectVal(varObj)
+	}
+	if localObj != nil {
+		vars["local"] = cty.ObjectVal(localObj)
+	}
+	if callObj != nil {
+		vars["module"] = cty.ObjectVal(callObj)
+	}
+	for typ, byName := range managed {
+		vars[typ] = cty.ObjectVal(byName)
+	}
+	if len(data) > 0 {
+		byType := make(map[string]cty.Value, len(data))
+		for typ, byName := range data {
+			byType[typ] = cty.ObjectVal(byName)
+		}
+		vars["data"] = cty.ObjectVal(byType)
+	}
+	return &hcl.EvalContext{Variables: vars, Functions: s.ev.functions(s.cfg)}, diags
+}
+
+func (s *scope) addResource(mv *moduleValues, r addrs.Resource, managed, data map[string]map[string]cty.Value) {
+	v, ok := mv.get('r', r.String())
+	if !ok {
+		v = cty.DynamicVal
+	}
+	target := managed
+	if r.Mode == addrs.DataResourceMode {
+		target = data
+	}
+	byName := target[r.Type]
+	if byName == nil {
+		byName = map[string]cty.Value{}
+		target[r.Type] = byName
+	}
+	byName[r.Name] = v
+}
+
+// evalExpr evaluates one expression, optionally converting to a type.
+func (s *scope) evalExpr(expr hcl.Expression, want cty.Type) (cty.Value, hcl.Diagnostics) {
+	refs, diags := config.ReferencesInExpr(expr)
+	if diags.HasErrors() {
+		return cty.UnknownVal(want), diags
+	}
+	ctx, moreDiags := s.evalContext(refs)
+	diags = append(diags, moreDiags...)
+	if moreDiags.HasErrors() {
+		return cty.UnknownVal(want), diags
+	}
+	v, moreDiags := expr.Value(ctx)
+	diags = append(diags, moreDiags...)
+	if want != cty.DynamicPseudoType && !moreDiags.HasErrors() {
+		cv, err := convertValue(v, want)
+		if err != nil {
+			diags = append(diags, &hcl.Diagnostic{
+				Severity:    hcl.DiagError,
+				Summary:     "Incorrect value type",
+				Detail:      fmt.Sprintf("Invalid expression value: %s.", err),
+				Subject:     expr.Range().Ptr(),
+				Expression:  expr,
+				EvalContext: ctx,
+			})
+			return cty.UnknownVal(want), diags
+		}
+		v = cv
+	}
+	return v, diags
+}
+
+// bodyReferences lists the references a body makes when decoded with
+// spec, including those inside dynamic blocks but not their iterators.
+func bodyReferences(body hcl.Body, spec hcldec.Spec) ([]*addrs.Reference, hcl.Diagnostics) {
+	traversals := dynblock.VariablesHCLDec(body, spec)
+	return addrs.References(traversals)
+}
+
+// evalBody decodes a resource or provider body against its schema spec.
+func (s *scope) evalBody(body hcl.Body, spec hcldec.Spec, refs []*addrs.Reference) (cty.Value, hcl.Diagnostics) {
+	ctx, diags := s.evalContext(refs)
+	if diags.HasErrors() {
+		return cty.DynamicVal, diags
+	}
+	body = dynblock.Expand(body, ctx)
+	v, moreDiags := hcldec.Decode(body, spec, ctx)
+	diags = append(diags, moreDiags...)
+	return v, diags
+}
+
+// callValue assembles module.NAME for this module instance from the
+// outputs of the called module's instances.
+func (s *scope) callValue(name string) cty.Value {
+	child := s.cfg.Children[name]
+	if child == nil {
+		return cty.DynamicVal
+	}
+	kind := byte(0)
+	if call := s.cfg.ModuleCalls[name]; call != nil {
+		if call.Count != nil {
+			kind = 'c'
+		} else if call.ForEach != nil {
+			kind = 'e'
+		}
+	}
+	var keys []addrs.InstanceKey
+	var vals []cty.Value
+	for _, inst := range s.ev.exp.moduleInstances(child.Path) {
+		if !inst.Parent().Equal(s.mod) {
+			continue
+		}
+		mv := s.ev.values.module(inst)
+		outs := make(map[string]cty.Value, len(child.Outputs))
+		for oname := range child.Outputs {
+			v, ok := mv.get('o', oname)
+			if !ok {
+				v = cty.DynamicVal
+			}
+			outs[oname] = v
+		}
+		keys = append(keys, inst[len(inst)-1].Key)
+		vals = append(vals, cty.ObjectVal(outs))
+	}
+	if kind == 'c' {
+		// count instances must be in index order for the tuple.
+		ordered := make([]cty.Value, len(vals))
+		for i, k := range keys {
+			if ik, ok := k.(addrs.IntKey); ok && int(ik) < len(ordered) {
+				ordered[ik] = vals[i]
+			}
+		}
+		vals = ordered
+	}
+	if kind == 0 && len(vals) == 0 {
+		return cty.DynamicVal
+	}
+	return keyedValue(kind, keys, vals)
+}

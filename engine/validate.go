@@ -1,0 +1,49 @@
+package engine
+
+import (
+	"context"
+	"io"
+
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/tenetplan/tenet/config"
+	"github.com/tenetplan/tenet/engine/plan"
+)
+
+// Validate checks what can be checked without variable values or state:
+// every reference names something declared, every resource type exists,
+// and the configuration has no dependency cycle.
+func (e *Engine) Validate(ctx context.Context, cfg *config.Config) hcl.Diagnostics {
+	ps := newProviderSet(e.Providers, e.WorkingDir)
+	defer ps.closeAll(ctx)
+	cg, diags := buildGraph(ctx, cfg, ps, nil)
+	if diags.HasErrors() {
+		return diags
+	}
+	for _, err := range cg.g.Validate() {
+		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: err.Error()})
+	}
+	return diags
+}
+
+// WriteGraphDOT writes the configuration graph, or with a plan the apply
+// graph, in DOT form.
+func (e *Engine) WriteGraphDOT(ctx context.Context, cfg *config.Config, p *plan.Plan, w io.Writer) hcl.Diagnostics {
+	ps := newProviderSet(e.Providers, e.WorkingDir)
+	defer ps.closeAll(ctx)
+	cg, diags := buildGraph(ctx, cfg, ps, nil)
+	if diags.HasErrors() {
+		return diags
+	}
+	g := cg.g
+	title := "plan"
+	if p != nil {
+		ag, d := buildApplyGraph(cfg, cg, p)
+		diags = append(diags, d...)
+		g, title = ag.g, "apply"
+	}
+	if err := g.DOT(w, title); err != nil {
+		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Failed to write graph", Detail: err.Error()})
+	}
+	return diags
+}

@@ -1,0 +1,55 @@
+package random
+
+import (
+	"crypto/rand"
+	"encoding/base64"
+	"encoding/hex"
+	"math/big"
+
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/tenetplan/tenet/providers"
+	"github.com/tenetplan/tenet/providers/builtin/internal/kit"
+)
+
+var idSchema = &providers.Block{
+	Description: "Random bytes, presented in several encodings; suited to unique names.",
+	Attributes: map[string]*providers.Attribute{
+		"keepers":     keepersAttribute,
+		"byte_length": {Type: cty.Number, Required: true, Description: "How many random bytes to produce; at least 1."},
+		"prefix":      {Type: cty.String, Optional: true, Description: "Text put before every encoding of the bytes."},
+		"id":          {Type: cty.String, Computed: true, Description: "The bytes in URL-safe base64 without padding, after the prefix."},
+		"b64_url":     {Type: cty.String, Computed: true, Description: "The bytes in URL-safe base64 without padding, after the prefix."},
+		"b64_std":     {Type: cty.String, Computed: true, Description: "The bytes in standard padded base64, after the prefix."},
+		"hex":         {Type: cty.String, Computed: true, Description: "The bytes in lower-case hexadecimal, after the prefix."},
+		"dec":         {Type: cty.String, Computed: true, Description: "The bytes as a big-endian decimal number, after the prefix."},
+	},
+}
+
+func validateID(config cty.Value) providers.Diagnostics {
+	var diags providers.Diagnostics
+	if v, ok := kit.Known(config, "byte_length"); ok {
+		if n, ok := kit.Int(config, "byte_length"); !ok || n < 1 || n > 1<<20 {
+			diags = diags.Errorf(cty.GetAttrPath("byte_length"), "Invalid byte_length",
+				"byte_length must be a whole number between 1 and 1048576, not "+v.AsBigFloat().String()+".")
+		}
+	}
+	return diags
+}
+
+func applyID(planned cty.Value) (cty.Value, providers.Diagnostics) {
+	n, _ := kit.Int(planned, "byte_length")
+	buf := make([]byte, n)
+	if _, err := rand.Read(buf); err != nil {
+		return cty.NilVal, randomFailed(err)
+	}
+	prefix := kit.String(planned, "prefix")
+	b64url := prefix + base64.RawURLEncoding.EncodeToString(buf)
+	return withValues(planned, map[string]cty.Value{
+		"id":      cty.StringVal(b64url),
+		"b64_url": cty.StringVal(b64url),
+		"b64_std": cty.StringVal(prefix + base64.StdEncoding.EncodeToString(buf)),
+		"hex":     cty.StringVal(prefix + hex.EncodeToString(buf)),
+		"dec":     cty.StringVal(prefix + new(big.Int).SetBytes(buf).String()),
+	}), nil
+}

@@ -1,0 +1,208 @@
+package time
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/tenetplan/tenet/providers"
+	"github.com/tenetplan/tenet/providers/builtin/internal/kit"
+)
+
+// Provider is the built-in time provider.
+type Provider struct {
+	kit.Base
+	// now is the clock; tests replace it.
+	now func() time.Time
+}
+
+var _ providers.Interface = (*Provider)(nil)
+
+// New starts a time provider.
+func New() providers.Interface {
+	p := &Provider{now: time.Now}
+	staticPlanner := &kit.Planner{Schema: staticSchema}
+	sleepPlanner := &kit.Planner{Schema: sleepSchema, InPlace: map[string]bool{"create_duration": true, "destroy_duration": true}}
+	p.Base = kit.Base{
+		Name:   "time",
+		Config: providers.Schema{Block: &providers.Block{}},
+		Resources: map[string]*kit.Resource{
+			"time_static": {
+				Schema:   providers.Schema{Block: staticSchema},
+				Validate: validateStatic,
+				Plan: func(_ context.Context, req providers.PlanResourceChangeRequest) providers.PlanResourceChangeResponse {
+					return staticPlanner.Plan(req)
+				},
+				Apply:  p.applyStatic,
+				Import: importStatic,
+			},
+			"time_sleep": {
+				Schema:   providers.Schema{Block: sleepSchema},
+				Validate: validateSleep,
+				Plan: func(_ context.Context, req providers.PlanResourceChangeRequest) providers.PlanResourceChangeResponse {
+					return sleepPlanner.Plan(req)
+				},
+				Apply: p.applySleep,
+			},
+		},
+	}
+	return p
+}
+
+var triggersAttribute = &providers.Attribute{
+	Type: cty.Map(cty.String), Optional: true,
+	Description: "Arbitrary values; any change replaces the resource.",
+}
+
+func computedNumber(desc string) *providers.Attribute {
+	return &providers.Attribute{Type: cty.Number, Computed: true, Description: desc}
+}
+
+var staticSchema = &providers.Block{
+	Description: "Records a moment in time once, at creation, and keeps it.",
+	Attributes: map[string]*providers.Attribute{
+		"id": {Type: cty.String, Computed: true, Description: "The moment, in RFC 3339 format."},
+		"rfc3339": {Type: cty.String, Optional: true, Computed: true,
+			Description: "The moment in RFC 3339 format; the time of creation when unset. A change replaces the resource."},
+		"triggers": triggersAttribute,
+		"year":     computedNumber("The year of the moment (UTC)."),
+		"month":    computedNumber("The month of the moment (UTC), 1-12."),
+		"day":      computedNumber("The day of the month of the moment (UTC)."),
+		"hour":     computedNumber("The hour of the moment (UTC), 0-23."),
+		"minute":   computedNumber("The minute of the moment, 0-59."),
+		"second":   computedNumber("The second of the moment, 0-59."),
+		"unix":     computedNumber("The moment as seconds since the Unix epoch."),
+	},
+}
+
+func validateStatic(config cty.Value) providers.Diagnostics {
+	var diags providers.Diagnostics
+	if v, ok := kit.Known(config, "rfc3339"); ok {
+		if _, err := time.Parse(time.RFC3339, v.AsString()); err != nil {
+			diags = diags.Errorf(cty.GetAttrPath("rfc3339"), "Invalid RFC 3339 timestamp",
+				fmt.Sprintf("%q is not a timestamp like 2006-01-02T15:04:05Z: %s.", v.AsString(), err))
+		}
+	}
+	return diags
+}
+
+func staticObject(t time.Time, rfc3339 string, triggers cty.Value) cty.Value {
+	t = t.UTC()
+	return cty.ObjectVal(map[string]cty.Value{
+		"id":       cty.StringVal(rfc3339),
+		"rfc3339":  cty.StringVal(rfc3339),
+		"triggers": triggers,
+		"year":     cty.NumberIntVal(int64(t.Year())),
+		"month":    cty.NumberIntVal(int64(t.Month())),
+		"day":      cty.NumberIntVal(int64(t.Day())),
+		"hour":     cty.NumberIntVal(int64(t.Hour())),
+		"minute":   cty.NumberIntVal(int64(t.Minute())),
+		"second":   cty.NumberIntVal(int64(t.Second())),
+		"unix":     cty.NumberIntVal(t.Unix()),
+	})
+}
+
+func (p *Provider) applyStatic(_ context.Context, req providers.ApplyResourceChangeRequest) providers.ApplyResourceChangeResponse {
+	planned := req.PlannedState
+	if planned.IsNull() {
+		return providers.ApplyResourceChangeResponse{NewState: planned}
+	}
+	if planned.IsWhollyKnown() {
+		return providers.ApplyResourceChangeResponse{NewState: planned}
+	}
+	var t time.Time
+	var text string
+	if v := planned.GetAttr("rfc3339"); v.IsKnown() && !v.IsNull() {
+		var err error
+		if t, err = time.Parse(time.RFC3339, v.AsString()); err != nil {
+			var diags providers.Diagnostics
+			return providers.ApplyResourceChangeResponse{Diagnostics: diags.Errorf(cty.GetAttrPath("rfc3339"),
+				"Invalid RFC 3339 timestamp", err.Error())}
+		}
+		text = v.AsString()
+	} else {
+		t = p.now().UTC().Truncate(time.Second)
+		text = t.Format(time.RFC3339)
+	}
+	return providers.ApplyResourceChangeResponse{NewState: staticObject(t, text, planned.GetAttr("triggers"))}
+}
+
+func importStatic(_ context.Context, req providers.ImportResourceStateRequest) providers.ImportResourceStateResponse {
+	t, err := time.Parse(time.RFC3339, req.ID)
+	if err != nil {
+		var diags providers.Diagnostics
+		return providers.ImportResourceStateResponse{Diagnostics: diags.Errorf(nil, "Invalid import ID",
+			fmt.Sprintf("A time_static import ID is an RFC 3339 timestamp such as 2006-01-02T15:04:05Z; %q is not: %s.", req.ID, err))}
+	}
+	return providers.ImportResourceStateResponse{ImportedResources: []providers.ImportedResource{{
+		TypeName: req.TypeName,
+		State:    staticObject(t, req.ID, cty.NullVal(cty.Map(cty.String))),
+	}}}
+}
+
+var sleepSchema = &providers.Block{
+	Description: "Waits for a while when created and/or destroyed, so dependent resources see a settled system.",
+	Attributes: map[string]*providers.Attribute{
+		"id": {Type: cty.String, Computed: true, Description: "The moment of creation, in RFC 3339 format."},
+		"create_duration": {Type: cty.String, Optional: true,
+			Description: `How long to wait on creation, such as "30s" or "5m".`},
+		"destroy_duration": {Type: cty.String, Optional: true,
+			Description: `How long to wait on destruction, such as "30s" or "5m".`},
+		"triggers": triggersAttribute,
+	},
+}
+
+func validateSleep(config cty.Value) providers.Diagnostics {
+	var diags providers.Diagnostics
+	for _, name := range []string{"create_duration", "destroy_duration"} {
+		v, ok := kit.Known(config, name)
+		if !ok {
+			continue
+		}
+		if d, err := time.ParseDuration(v.AsString()); err != nil || d < 0 {
+			diags = diags.Errorf(cty.GetAttrPath(name), "Invalid duration",
+				fmt.Sprintf("%q is not a duration; write a non-negative number with a unit, such as \"30s\", \"5m\" or \"1h\".", v.AsString()))
+		}
+	}
+	return diags
+}
+
+func (p *Provider) applySleep(ctx context.Context, req providers.ApplyResourceChangeRequest) providers.ApplyResourceChangeResponse {
+	var diags providers.Diagnostics
+	planned := req.PlannedState
+	switch {
+	case planned.IsNull():
+		if err := sleep(ctx, kit.String(req.PriorState, "destroy_duration")); err != nil {
+			return providers.ApplyResourceChangeResponse{NewState: req.PriorState, Diagnostics: diags.Errorf(nil, "Sleep interrupted", err.Error())}
+		}
+		return providers.ApplyResourceChangeResponse{NewState: planned}
+	case !req.PriorState.IsNull():
+		// Changing only the durations needs no waiting.
+		return providers.ApplyResourceChangeResponse{NewState: planned}
+	}
+	if err := sleep(ctx, kit.String(planned, "create_duration")); err != nil {
+		return providers.ApplyResourceChangeResponse{Diagnostics: diags.Errorf(nil, "Sleep interrupted", err.Error())}
+	}
+	id := cty.StringVal(p.now().UTC().Format(time.RFC3339))
+	return providers.ApplyResourceChangeResponse{NewState: kit.FillUnknown(planned, func(string) cty.Value { return id })}
+}
+
+func sleep(ctx context.Context, duration string) error {
+	if duration == "" {
+		return nil
+	}
+	d, err := time.ParseDuration(duration)
+	if err != nil || d <= 0 {
+		return err
+	}
+	timer := time.NewTimer(d)
+	defer timer.Stop()
+	select {
+	case <-timer.C:
+		return nil
+	case <-ctx.Done():
+		return fmt.Errorf("waiting %s was cancelled: %w", duration, ctx.Err())
+	}
+}

@@ -1,0 +1,193 @@
+package providers
+
+import (
+	"context"
+	"encoding/json"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/tenetplan/tenet/addrs"
+)
+
+// Interface is the set of operations a provider offers. Every method is
+// safe to call concurrently once ConfigureProvider has returned.
+type Interface interface {
+	GetProviderSchema(ctx context.Context) GetProviderSchemaResponse
+	ValidateProviderConfig(ctx context.Context, req ValidateProviderConfigRequest) ValidateProviderConfigResponse
+	ValidateResourceConfig(ctx context.Context, req ValidateResourceConfigRequest) ValidateResourceConfigResponse
+	ValidateDataResourceConfig(ctx context.Context, req ValidateDataResourceConfigRequest) ValidateDataResourceConfigResponse
+	ConfigureProvider(ctx context.Context, req ConfigureProviderRequest) ConfigureProviderResponse
+	UpgradeResourceState(ctx context.Context, req UpgradeResourceStateRequest) UpgradeResourceStateResponse
+	ReadResource(ctx context.Context, req ReadResourceRequest) ReadResourceResponse
+	PlanResourceChange(ctx context.Context, req PlanResourceChangeRequest) PlanResourceChangeResponse
+	ApplyResourceChange(ctx context.Context, req ApplyResourceChangeRequest) ApplyResourceChangeResponse
+	ImportResourceState(ctx context.Context, req ImportResourceStateRequest) ImportResourceStateResponse
+	ReadDataSource(ctx context.Context, req ReadDataSourceRequest) ReadDataSourceResponse
+	Close(ctx context.Context) error
+}
+
+// Factory starts a provider instance.
+type Factory func() (Interface, error)
+
+// Registry maps provider source addresses to factories.
+type Registry map[addrs.Provider]Factory
+
+// Diagnostic is a provider's problem report. Attribute, when set, is the
+// path inside the object the problem concerns; the engine turns it into a
+// source range in the configuration.
+type Diagnostic struct {
+	Severity  hcl.DiagnosticSeverity
+	Summary   string
+	Detail    string
+	Attribute cty.Path
+}
+
+// Diagnostics is a list of provider diagnostics.
+type Diagnostics []Diagnostic
+
+// HasErrors reports whether any diagnostic is an error.
+func (ds Diagnostics) HasErrors() bool {
+	for _, d := range ds {
+		if d.Severity == hcl.DiagError {
+			return true
+		}
+	}
+	return false
+}
+
+// Errorf appends an error diagnostic.
+func (ds Diagnostics) Errorf(path cty.Path, summary, detail string) Diagnostics {
+	return append(ds, Diagnostic{Severity: hcl.DiagError, Summary: summary, Detail: detail, Attribute: path})
+}
+
+// GetProviderSchemaResponse describes everything the provider offers.
+type GetProviderSchemaResponse struct {
+	Provider      Schema
+	ResourceTypes map[string]Schema
+	DataSources   map[string]Schema
+	// ServerCapabilities
+	PlanDestroy bool // the provider wants PlanResourceChange for deletes too
+	Diagnostics Diagnostics
+}
+
+type ValidateProviderConfigRequest struct {
+	Config cty.Value
+}
+
+type ValidateProviderConfigResponse struct {
+	Diagnostics Diagnostics
+}
+
+type ValidateResourceConfigRequest struct {
+	TypeName string
+	Config   cty.Value // may contain unknowns
+}
+
+type ValidateResourceConfigResponse struct {
+	Diagnostics Diagnostics
+}
+
+type ValidateDataResourceConfigRequest struct {
+	TypeName string
+	Config   cty.Value
+}
+
+type ValidateDataResourceConfigResponse struct {
+	Diagnostics Diagnostics
+}
+
+type ConfigureProviderRequest struct {
+	Config cty.Value
+	// WorkingDir is the directory relative paths in the configuration
+	// resolve against (tenet -chdir target).
+	WorkingDir string
+}
+
+type ConfigureProviderResponse struct {
+	Diagnostics Diagnostics
+}
+
+// UpgradeResourceStateRequest carries an object exactly as stored in
+// state, in the stored schema version, for the provider to bring up to
+// its current schema.
+type UpgradeResourceStateRequest struct {
+	TypeName string
+	Version  int64
+	RawJSON  json.RawMessage
+}
+
+type UpgradeResourceStateResponse struct {
+	UpgradedState cty.Value
+	Diagnostics   Diagnostics
+}
+
+type ReadResourceRequest struct {
+	TypeName   string
+	PriorState cty.Value
+	Private    []byte
+}
+
+// ReadResourceResponse returns the refreshed object, or a null value when
+// the remote object no longer exists.
+type ReadResourceResponse struct {
+	NewState    cty.Value
+	Private     []byte
+	Diagnostics Diagnostics
+}
+
+type PlanResourceChangeRequest struct {
+	TypeName         string
+	PriorState       cty.Value // null when creating
+	ProposedNewState cty.Value // null when destroying
+	Config           cty.Value // null when destroying
+	PriorPrivate     []byte
+}
+
+type PlanResourceChangeResponse struct {
+	PlannedState    cty.Value
+	RequiresReplace []cty.Path
+	PlannedPrivate  []byte
+	Diagnostics     Diagnostics
+}
+
+type ApplyResourceChangeRequest struct {
+	TypeName       string
+	PriorState     cty.Value // null when creating
+	PlannedState   cty.Value // null when destroying
+	Config         cty.Value
+	PlannedPrivate []byte
+}
+
+type ApplyResourceChangeResponse struct {
+	NewState    cty.Value
+	Private     []byte
+	Diagnostics Diagnostics
+}
+
+type ImportResourceStateRequest struct {
+	TypeName string
+	ID       string
+}
+
+// ImportedResource is one object an import found.
+type ImportedResource struct {
+	TypeName string
+	State    cty.Value
+	Private  []byte
+}
+
+type ImportResourceStateResponse struct {
+	ImportedResources []ImportedResource
+	Diagnostics       Diagnostics
+}
+
+type ReadDataSourceRequest struct {
+	TypeName string
+	Config   cty.Value
+}
+
+type ReadDataSourceResponse struct {
+	State       cty.Value
+	Diagnostics Diagnostics
+}

@@ -1,0 +1,174 @@
+package providers
+
+import (
+	"github.com/zclconf/go-cty/cty"
+)
+
+// Schema is a versioned description of one resource type, data source or
+// provider configuration.
+type Schema struct {
+	Version int64
+	Block   *Block
+}
+
+// Block is a configuration block: attributes and nested block types.
+type Block struct {
+	Attributes  map[string]*Attribute
+	BlockTypes  map[string]*NestedBlock
+	Description string
+	Deprecated  bool
+}
+
+// Attribute describes one attribute. Exactly one of Type and NestedType is
+// set. Required, Optional and Computed follow the provider protocol:
+// Optional+Computed means the user may set it or leave it to the provider.
+type Attribute struct {
+	Type        cty.Type
+	NestedType  *Object
+	Description string
+	Required    bool
+	Optional    bool
+	Computed    bool
+	Sensitive   bool
+	Deprecated  bool
+}
+
+// Object is the body of a nested-type attribute (protocol 6).
+type Object struct {
+	Attributes map[string]*Attribute
+	Nesting    NestingMode
+}
+
+// NestingMode says how many times a nested block (or nested-type
+// attribute) may appear and how its values are collected.
+type NestingMode int
+
+const (
+	NestingInvalid NestingMode = iota
+	NestingSingle              // at most one block; null when absent
+	NestingGroup               // exactly one; absent means all attributes null
+	NestingList
+	NestingSet
+	NestingMap // labelled blocks
+)
+
+// NestedBlock is a block type nested inside a Block.
+type NestedBlock struct {
+	Block
+	Nesting  NestingMode
+	MinItems int
+	MaxItems int
+}
+
+// ImpliedType is the cty object type of values conforming to b.
+func (b *Block) ImpliedType() cty.Type {
+	if b == nil {
+		return cty.EmptyObject
+	}
+	attrs := make(map[string]cty.Type, len(b.Attributes)+len(b.BlockTypes))
+	for name, a := range b.Attributes {
+		attrs[name] = a.ImpliedType()
+	}
+	for name, nb := range b.BlockTypes {
+		inner := nb.Block.ImpliedType()
+		switch nb.Nesting {
+		case NestingSingle, NestingGroup:
+			attrs[name] = inner
+		case NestingList:
+			if inner.HasDynamicTypes() {
+				attrs[name] = cty.DynamicPseudoType
+			} else {
+				attrs[name] = cty.List(inner)
+			}
+		case NestingSet:
+			attrs[name] = cty.Set(inner)
+		case NestingMap:
+			if inner.HasDynamicTypes() {
+				attrs[name] = cty.DynamicPseudoType
+			} else {
+				attrs[name] = cty.Map(inner)
+			}
+		}
+	}
+	return cty.Object(attrs)
+}
+
+// ImpliedType is the cty type of the attribute's values.
+func (a *Attribute) ImpliedType() cty.Type {
+	if a.NestedType == nil {
+		return a.Type
+	}
+	return a.NestedType.ImpliedType()
+}
+
+// ImpliedType is the cty type of a nested-type attribute's value.
+func (o *Object) ImpliedType() cty.Type {
+	attrs := make(map[string]cty.Type, len(o.Attributes))
+	for name, a := range o.Attributes {
+		attrs[name] = a.ImpliedType()
+	}
+	inner := cty.Object(attrs)
+	switch o.Nesting {
+	case NestingList:
+		return cty.List(inner)
+	case NestingSet:
+		return cty.Set(inner)
+	case NestingMap:
+		return cty.Map(inner)
+	}
+	return inner
+}
+
+// AttributeByPath finds the attribute a path points to, stepping through
+// nested blocks and nested types; nil when the path leads elsewhere.
+func (b *Block) AttributeByPath(path cty.Path) *Attribute {
+	cur := b
+	for i := 0; i < len(path); i++ {
+		ga, ok := path[i].(cty.GetAttrStep)
+		if !ok {
+			return nil
+		}
+		if a, ok := cur.Attributes[ga.Name]; ok {
+			return a.attributeByPath(path[i+1:])
+		}
+		nb, ok := cur.BlockTypes[ga.Name]
+		if !ok {
+			return nil
+		}
+		cur = &nb.Block
+		if nb.Nesting == NestingList || nb.Nesting == NestingSet || nb.Nesting == NestingMap {
+			if i+1 < len(path) {
+				if _, ok := path[i+1].(cty.IndexStep); ok {
+					i++
+				}
+			}
+		}
+	}
+	return nil
+}
+
+func (a *Attribute) attributeByPath(rest cty.Path) *Attribute {
+	if len(rest) == 0 {
+		return a
+	}
+	if a.NestedType == nil {
+		return nil
+	}
+	if a.NestedType.Nesting != NestingSingle && a.NestedType.Nesting != NestingGroup {
+		if _, ok := rest[0].(cty.IndexStep); ok {
+			rest = rest[1:]
+		}
+	}
+	if len(rest) == 0 {
+		return nil
+	}
+	ga, ok := rest[0].(cty.GetAttrStep)
+	if !ok {
+		return nil
+	}
+	inner, ok := a.NestedType.Attributes[ga.Name]
+	if !ok {
+		return nil
+	}
+	return inner.attributeByPath(rest[1:])
+}

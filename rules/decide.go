@@ -1,0 +1,275 @@
+package rules
+
+import (
+	"context"
+	"fmt"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/open-policy-agent/opa/v1/ast"
+	"github.com/open-policy-agent/opa/v1/rego"
+)
+
+// Chunk bounds for Decide: one Eval has a fixed cost of tens of microseconds,
+// so chunks must be large enough to amortise it, and small enough that the
+// evaluator's per-query state stays cheap and both cores get work.
+const (
+	minChunk = 100
+	maxChunk = 500
+)
+
+// Decide chooses the action for every instance object of batch and returns
+// the decisions in the same order. Large batches are evaluated in chunks on
+// runtime.GOMAXPROCS goroutines.
+func (e *Engine) Decide(ctx context.Context, run Run, batch []Instance) ([]Decision, error) {
+	out := make([]Decision, len(batch))
+	if len(batch) == 0 {
+		return out, nil
+	}
+	runTerm := runTerm(run)
+	workers := runtime.GOMAXPROCS(0)
+	chunk := min(maxChunk, max(minChunk, (len(batch)+workers-1)/workers))
+	chunks := (len(batch) + chunk - 1) / chunk
+	workers = min(workers, chunks)
+
+	evalChunk := func(ctx context.Context, i int) error {
+		lo := i * chunk
+		hi := min(lo+chunk, len(batch))
+		return e.decideChunk(ctx, run.Timestamp, runTerm, batch[lo:hi], out[lo:hi])
+	}
+	if workers == 1 {
+		for i := range chunks {
+			if err := evalChunk(ctx, i); err != nil {
+				return nil, err
+			}
+		}
+		return out, nil
+	}
+
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var (
+		next     atomic.Int64
+		wg       sync.WaitGroup
+		errOnce  sync.Once
+		firstErr error
+	)
+	for range workers {
+		wg.Go(func() {
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= chunks || ctx.Err() != nil {
+					return
+				}
+				if err := evalChunk(ctx, i); err != nil {
+					errOnce.Do(func() { firstErr = err; cancel() })
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if firstErr != nil {
+		return nil, firstErr
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (e *Engine) decideChunk(ctx context.Context, ts time.Time, run *ast.Term, batch []Instance, out []Decision) error {
+	terms := make([]*ast.Term, len(batch))
+	for i := range batch {
+		terms[i] = e.instanceTerm(&batch[i])
+	}
+	input := ast.NewObject(
+		ast.Item(keyRun, run),
+		ast.Item(keyInstances, ast.ArrayTerm(terms...)),
+	)
+	rs, err := e.decide.Eval(ctx, rego.EvalParsedInput(input), rego.EvalTime(ts), rego.EvalGenerateJSON(rawTerm))
+	if err != nil {
+		return fmt.Errorf("evaluating decision rules: %w", err)
+	}
+	if len(rs) == 0 {
+		return fmt.Errorf("decision rules produced no result for %d instances starting at %s", len(batch), batch[0].Address)
+	}
+	res, ok := rs[0].Expressions[0].Value.(*ast.Term).Value.(ast.Object)
+	if !ok {
+		return fmt.Errorf("decision rules returned %v, want an object", rs[0].Expressions[0].Value)
+	}
+	decisions, ok := valueAt(res, keyDecisions).(*ast.Array)
+	if !ok || decisions.Len() != len(batch) {
+		return fmt.Errorf("decision rules returned %v, want %d decisions", valueAt(res, keyDecisions), len(batch))
+	}
+	for i := range out {
+		row, ok := decisions.Elem(i).Value.(*ast.Array)
+		if !ok || row.Len() != 3 {
+			return fmt.Errorf("%s: decision %v is not [action, reason, rule]", batch[i].Address, decisions.Elem(i))
+		}
+		out[i].Action = str(row.Elem(0))
+		out[i].Reason = str(row.Elem(1))
+		out[i].Provenance = e.single[str(row.Elem(2))]
+		if out[i].Provenance == nil {
+			out[i].Provenance = []Fired{e.fired(str(row.Elem(2)))}
+		}
+	}
+	return e.decodeIndexed(res, out)
+}
+
+// decodeIndexed adds the extra provenance and the findings, which the rules
+// return as sets of [index, item] (most instances have none).
+func (e *Engine) decodeIndexed(res ast.Object, out []Decision) error {
+	indexed := func(key *ast.Term, add func(d *Decision, item *ast.Term) error) error {
+		set, ok := valueAt(res, key).(ast.Set)
+		if !ok {
+			return nil
+		}
+		// Sets iterate in sorted order, so the result is deterministic.
+		return set.Iter(func(t *ast.Term) error {
+			pair, ok := t.Value.(*ast.Array)
+			if !ok || pair.Len() != 2 {
+				return fmt.Errorf("%s element %v is not [index, item]", key, t)
+			}
+			i, ok := pair.Elem(0).Value.(ast.Number).Int()
+			if !ok || i < 0 || i >= len(out) {
+				return fmt.Errorf("%s element %v has no valid instance index", key, t)
+			}
+			return add(&out[i], pair.Elem(1))
+		})
+	}
+	err := indexed(keyFired, func(d *Decision, item *ast.Term) error {
+		f, err := e.decodeFired(item)
+		if err != nil {
+			return err
+		}
+		d.Provenance = append(d.Provenance[:len(d.Provenance):len(d.Provenance)], f)
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	err = indexed(keyErrors, func(d *Decision, item *ast.Term) error {
+		f, err := e.decodeFinding(item)
+		d.Errors = append(d.Errors, f)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	return indexed(keyWarnings, func(d *Decision, item *ast.Term) error {
+		f, err := e.decodeFinding(item)
+		d.Warnings = append(d.Warnings, f)
+		return err
+	})
+}
+
+var (
+	keyRun       = ast.InternedTerm("run")
+	keyInstances = ast.InternedTerm("instances")
+	keyDecisions = ast.InternedTerm("decisions")
+	keyFired     = ast.InternedTerm("fired")
+	keyErrors    = ast.InternedTerm("errors")
+	keyWarnings  = ast.InternedTerm("warnings")
+	keyRule      = ast.InternedTerm("rule")
+	keyValue     = ast.InternedTerm("value")
+	keySummary   = ast.InternedTerm("summary")
+	keyDetail    = ast.InternedTerm("detail")
+	keyPath      = ast.InternedTerm("path")
+)
+
+// decodeRules turns a list of rule ids and team elements into provenance.
+func (e *Engine) decodeRules(t *ast.Term) ([]Fired, error) {
+	arr, ok := t.Value.(*ast.Array)
+	if !ok {
+		return nil, fmt.Errorf("rules %v is not an array", t)
+	}
+	fired := make([]Fired, 0, arr.Len())
+	for i := range arr.Len() {
+		f, err := e.decodeFired(arr.Elem(i))
+		if err != nil {
+			return nil, err
+		}
+		fired = append(fired, f)
+	}
+	return fired, nil
+}
+
+// decodeFired reads a rule id, or a team element {"value": [i, message],
+// "rule": handle} as produced by a wrapped team rule.
+func (e *Engine) decodeFired(t *ast.Term) (Fired, error) {
+	switch v := t.Value.(type) {
+	case ast.String:
+		return e.fired(string(v)), nil
+	case ast.Object:
+		f := e.fired(stringAt(v, keyRule))
+		f.Message = teamMessage(v.Get(keyValue))
+		return f, nil
+	default:
+		return Fired{}, fmt.Errorf("rule reference %v is neither an id nor a team element", v)
+	}
+}
+
+func (e *Engine) decodeFinding(t *ast.Term) (Finding, error) {
+	obj, ok := t.Value.(ast.Object)
+	if !ok {
+		return Finding{}, fmt.Errorf("finding %v is not an object", t)
+	}
+	f := Finding{
+		RuleID:  e.fired(stringAt(obj, keyRule)).RuleID,
+		Summary: stringAt(obj, keySummary),
+		Detail:  stringAt(obj, keyDetail),
+	}
+	if p, ok := valueAt(obj, keyPath).(*ast.Array); ok {
+		for j := range p.Len() {
+			switch s := p.Elem(j).Value.(type) {
+			case ast.String:
+				f.Path = append(f.Path, string(s))
+			case ast.Number:
+				n, _ := s.Int()
+				f.Path = append(f.Path, n)
+			}
+		}
+	}
+	return f, nil
+}
+
+func str(t *ast.Term) string {
+	if s, ok := t.Value.(ast.String); ok {
+		return string(s)
+	}
+	return ""
+}
+
+func stringAt(obj ast.Object, key *ast.Term) string {
+	if t := obj.Get(key); t != nil {
+		if s, ok := t.Value.(ast.String); ok {
+			return string(s)
+		}
+	}
+	return ""
+}
+
+// teamMessage renders the message of a team element's value [i, message]
+// (or of a bare value): strings as they are, anything else as Rego source.
+func teamMessage(t *ast.Term) string {
+	if t == nil {
+		return ""
+	}
+	if pair, ok := t.Value.(*ast.Array); ok && pair.Len() == 2 {
+		t = pair.Elem(1)
+	}
+	if s, ok := t.Value.(ast.String); ok {
+		return string(s)
+	}
+	return t.String()
+}
+
+func valueAt(obj ast.Object, key *ast.Term) ast.Value {
+	if t := obj.Get(key); t != nil {
+		return t.Value
+	}
+	return nil
+}

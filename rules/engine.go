@@ -1,0 +1,404 @@
+package rules
+
+import (
+	"bytes"
+	"context"
+	"embed"
+	"fmt"
+	"io/fs"
+	"path"
+	"sort"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/open-policy-agent/opa/v1/ast"
+	"github.com/open-policy-agent/opa/v1/rego"
+)
+
+//go:embed policy/*.rego
+var defaultPolicy embed.FS
+
+// defaultDir is how default rule files are named in provenance and
+// diagnostics: their path inside the module.
+const defaultDir = "rules"
+
+// Packages team rules may extend, and the extension points of each.
+var extensionPoints = map[string][]string{
+	"data.tenet.decide": {"force_replace", "prevent_destroy"},
+	"data.tenet.cbd":    {"force_create_before_destroy"},
+}
+
+// Engine evaluates the compiled default and team rules. It is safe for
+// concurrent use: the prepared queries are shared by every goroutine.
+type Engine struct {
+	compiler *ast.Compiler
+
+	decide rego.PreparedEvalQuery
+	cbd    rego.PreparedEvalQuery
+
+	// provenance by rule id (default rules) or team handle ("team:N").
+	provenance map[string]Fired
+	// one-element provenance slices shared between decisions.
+	single map[string][]Fired
+
+	// includeValues is set when team rules are loaded: the defaults never
+	// read config/prior/planned values, so building them is skipped otherwise.
+	includeValues bool
+	isSensitive   func(mark any) bool
+}
+
+// New parses and compiles the default rules plus the team rule sources, and
+// prepares the queries. It is called once per run.
+func New(ctx context.Context, opts Options) (*Engine, hcl.Diagnostics) {
+	var diags hcl.Diagnostics
+	modules := map[string]*ast.Module{}
+
+	defaults, moreDiags := parseDefaults()
+	diags = append(diags, moreDiags...)
+	for _, m := range defaults {
+		modules[m.Package.Location.File] = m
+	}
+	defaultNames := ruleNamesByPackage(defaults)
+
+	e := &Engine{
+		provenance:  map[string]Fired{},
+		single:      map[string][]Fired{},
+		isSensitive: opts.IsSensitive,
+	}
+	var team []*teamRule
+	for _, src := range opts.Team {
+		mods, moreDiags := parseSource(src)
+		diags = append(diags, moreDiags...)
+		for _, m := range mods {
+			diags = append(diags, checkSandbox(m)...)
+			rules, moreDiags := wrapExtensionRules(m, defaultNames, len(team))
+			diags = append(diags, moreDiags...)
+			team = append(team, rules...)
+			modules[m.Package.Location.File] = m
+			e.includeValues = true
+		}
+	}
+	if diags.HasErrors() {
+		return nil, diags
+	}
+
+	caps := sandboxCapabilities()
+	compiler := ast.NewCompiler().
+		WithCapabilities(caps).
+		WithBuiltins(map[string]*ast.Builtin{reachableBuiltin.Name: reachableBuiltin}).
+		WithEnablePrintStatements(false)
+	compiler.Compile(modules)
+	if compiler.Failed() {
+		return nil, append(diags, astErrorDiags("Invalid rule", compiler.Errors)...)
+	}
+	e.compiler = compiler
+	e.indexProvenance(team)
+
+	var err error
+	if e.decide, err = e.prepare(ctx, "data.tenet.decide.result"); err != nil {
+		return nil, append(diags, internalDiag(err))
+	}
+	if e.cbd, err = e.prepare(ctx, "data.tenet.cbd.forced"); err != nil {
+		return nil, append(diags, internalDiag(err))
+	}
+	return e, diags
+}
+
+func (e *Engine) prepare(ctx context.Context, query string) (rego.PreparedEvalQuery, error) {
+	return rego.New(
+		rego.Query(query),
+		rego.Compiler(e.compiler),
+		reachableFunction(),
+	).PrepareForEval(ctx)
+}
+
+// teamRule is a team rule that adds to an extension point.
+type teamRule struct {
+	pkg, name string
+	rule      *ast.Rule
+	handle    string
+}
+
+// parseDefaults parses the embedded default rule files (tests excluded).
+func parseDefaults() ([]*ast.Module, hcl.Diagnostics) {
+	var mods []*ast.Module
+	var diags hcl.Diagnostics
+	entries, _ := fs.ReadDir(defaultPolicy, "policy")
+	for _, ent := range entries {
+		name := ent.Name()
+		if !isRuleFile(name) {
+			continue
+		}
+		src, err := defaultPolicy.ReadFile("policy/" + name)
+		if err != nil {
+			diags = append(diags, internalDiag(err))
+			continue
+		}
+		m, err := parseModule(path.Join(defaultDir, "policy", name), src)
+		if err != nil {
+			diags = append(diags, astErrorDiags("Invalid rule file", err)...)
+			continue
+		}
+		mods = append(mods, m)
+	}
+	return mods, diags
+}
+
+func isRuleFile(name string) bool {
+	return strings.HasSuffix(name, ".rego") && !strings.HasSuffix(name, "_test.rego")
+}
+
+func parseModule(filename string, src []byte) (*ast.Module, error) {
+	return ast.ParseModuleWithOpts(filename, string(src), ast.ParserOptions{
+		RegoVersion:       ast.RegoV1,
+		ProcessAnnotation: true,
+	})
+}
+
+// parseSource parses every rule file (not *_test.rego) of a team source, in
+// lexical order.
+func parseSource(src Source) ([]*ast.Module, hcl.Diagnostics) {
+	var mods []*ast.Module
+	var diags hcl.Diagnostics
+	err := fs.WalkDir(src.FS, ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() || !isRuleFile(d.Name()) {
+			return nil
+		}
+		b, err := fs.ReadFile(src.FS, p)
+		if err != nil {
+			return err
+		}
+		m, err := parseModule(path.Join(src.Name, p), b)
+		if err != nil {
+			diags = append(diags, astErrorDiags("Invalid rule file", err)...)
+			return nil
+		}
+		mods = append(mods, m)
+		return nil
+	})
+	if err != nil {
+		diags = append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Cannot read rule files",
+			Detail:   fmt.Sprintf("Reading the rule directory %s failed: %s. Check that it exists and is readable.", src.Name, err),
+		})
+	}
+	return mods, diags
+}
+
+// ruleNamesByPackage lists the top-level rule names of each package.
+func ruleNamesByPackage(mods []*ast.Module) map[string]map[string]bool {
+	names := map[string]map[string]bool{}
+	for _, m := range mods {
+		pkg := m.Package.Path.String()
+		if names[pkg] == nil {
+			names[pkg] = map[string]bool{}
+		}
+		for _, r := range m.Rules {
+			names[pkg][ruleName(r)] = true
+		}
+	}
+	return names
+}
+
+func ruleName(r *ast.Rule) string {
+	ref := r.Head.Ref()
+	if len(ref) == 0 {
+		return ""
+	}
+	if v, ok := ref[0].Value.(ast.Var); ok {
+		return string(v)
+	}
+	return ref[0].String()
+}
+
+// wrapExtensionRules checks a team module against the default packages and
+// rewrites the head of each extension-point rule so that every element it adds
+// carries a handle to the rule: `force_replace contains msg` becomes
+// `force_replace contains {"value": msg, "rule": "team:N"}`. Team authors
+// then get per-rule provenance without writing ids into their values.
+func wrapExtensionRules(m *ast.Module, defaultNames map[string]map[string]bool, next int) ([]*teamRule, hcl.Diagnostics) {
+	pkg := m.Package.Path.String()
+	points, extensible := extensionPoints[pkg]
+	if !extensible {
+		if defaultNames[pkg] != nil {
+			return nil, hcl.Diagnostics{locatedDiag("Rule file uses a reserved package", m.Package.Location,
+				fmt.Sprintf("Package %s belongs to the default rules and has no extension points. Use your own package name.", strings.TrimPrefix(pkg, "data.")))}
+		}
+		return nil, nil
+	}
+	var out []*teamRule
+	var diags hcl.Diagnostics
+	for _, r := range m.Rules {
+		name := ruleName(r)
+		isPoint := false
+		for _, p := range points {
+			isPoint = isPoint || p == name
+		}
+		switch {
+		case isPoint && (r.Head.RuleKind() != ast.MultiValue || len(r.Head.Ref()) != 1):
+			diags = append(diags, locatedDiag("Invalid extension rule", r.Location,
+				fmt.Sprintf("%s is an extension point: add to it with `%s contains VALUE if { ... }`.", name, name)))
+		case isPoint:
+			handle := fmt.Sprintf("team:%d", next+len(out))
+			r.Head.Key = ast.ObjectTerm(
+				ast.Item(ast.InternedTerm("value"), r.Head.Key),
+				ast.Item(ast.InternedTerm("rule"), ast.StringTerm(handle)),
+			)
+			out = append(out, &teamRule{pkg: pkg, name: name, rule: r, handle: handle})
+		case defaultNames[pkg][name]:
+			diags = append(diags, locatedDiag("Team rule redefines a default rule", r.Location,
+				fmt.Sprintf("%s is defined by the default rules of package %s; team rules may only add to the extension points (%s). Rename the rule.",
+					name, strings.TrimPrefix(pkg, "data."), strings.Join(points, ", "))))
+		}
+	}
+	return out, diags
+}
+
+// indexProvenance resolves rule ids to files and lines from the compiled
+// annotations, and team handles to the team rules they stand for.
+func (e *Engine) indexProvenance(team []*teamRule) {
+	byRule := map[*ast.Rule]*ast.Annotations{}
+	for _, ref := range e.compiler.GetAnnotationSet().Flatten() {
+		a := ref.Annotations
+		if r := ref.GetRule(); r != nil {
+			byRule[r] = a
+		}
+		id, _ := a.Custom["id"].(string)
+		if id == "" || a.Scope != "rule" {
+			continue
+		}
+		f := Fired{RuleID: id, Title: a.Title}
+		if ref.Location != nil {
+			f.File, f.Line = ref.Location.File, ref.Location.Row
+		}
+		e.provenance[id] = f
+	}
+	for _, t := range team {
+		loc := t.rule.Location
+		f := Fired{RuleID: fmt.Sprintf("team:%s:%d", loc.File, loc.Row), File: loc.File, Line: loc.Row}
+		if a := byRule[t.rule]; a != nil {
+			if id, _ := a.Custom["id"].(string); id != "" {
+				f.RuleID = id
+			}
+			f.Title = a.Title
+		}
+		e.provenance[t.handle] = f
+	}
+	for id, f := range e.provenance {
+		e.single[id] = []Fired{f}
+	}
+}
+
+// fired returns the provenance of a rule id or team handle.
+func (e *Engine) fired(id string) Fired {
+	if f, ok := e.provenance[id]; ok {
+		return f
+	}
+	return Fired{RuleID: id}
+}
+
+// forbiddenBuiltins are the built-ins planning rules may not call: they
+// reach the network or the environment, or make results depend on the clock
+// or on chance. Pure helpers such as net.cidr_contains stay available.
+var forbiddenBuiltins = map[string]string{
+	"http.send":          "reaches the network",
+	"net.lookup_ip_addr": "reaches the network",
+	"opa.runtime":        "reads the environment",
+	"time.now_ns":        "reads the clock; use input.run.timestamp",
+	"rand.intn":          "is random",
+	"uuid.rfc4122":       "is random",
+	"trace":              "writes to the evaluation trace",
+}
+
+func sandboxCapabilities() *ast.Capabilities {
+	caps := ast.CapabilitiesForThisVersion()
+	kept := caps.Builtins[:0]
+	for _, b := range caps.Builtins {
+		if _, bad := forbiddenBuiltins[b.Name]; !bad {
+			kept = append(kept, b)
+		}
+	}
+	caps.Builtins = kept
+	return caps
+}
+
+// checkSandbox reports every call of a forbidden built-in in m, so the user
+// sees why the file is refused rather than "undefined function".
+func checkSandbox(m *ast.Module) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	report := func(op ast.Ref, loc *ast.Location) {
+		name := op.String()
+		why, bad := forbiddenBuiltins[name]
+		if !bad {
+			return
+		}
+		diags = append(diags, locatedDiag("Forbidden built-in function in rule", loc,
+			fmt.Sprintf("%s %s. Planning rules must be deterministic and sandboxed: remove the call.", name, why)))
+	}
+	ast.WalkExprs(m, func(x *ast.Expr) bool {
+		if x.IsCall() {
+			report(x.Operator(), x.Location)
+		}
+		return false
+	})
+	ast.WalkTerms(m, func(t *ast.Term) bool {
+		if call, ok := t.Value.(ast.Call); ok && len(call) > 0 {
+			if op, ok := call[0].Value.(ast.Ref); ok {
+				report(op, t.Location)
+			}
+		}
+		return false
+	})
+	sort.SliceStable(diags, func(i, j int) bool { return line(diags[i]) < line(diags[j]) })
+	return diags
+}
+
+func astErrorDiags(summary string, err error) hcl.Diagnostics {
+	errs, ok := err.(ast.Errors)
+	if !ok {
+		return hcl.Diagnostics{internalDiag(err)}
+	}
+	var diags hcl.Diagnostics
+	for _, e := range errs {
+		diags = append(diags, locatedDiag(summary, e.Location, e.Message+"."))
+	}
+	return diags
+}
+
+// locatedDiag is an error diagnostic whose detail starts with FILE:LINE and
+// whose subject is that position.
+func locatedDiag(summary string, loc *ast.Location, detail string) *hcl.Diagnostic {
+	d := &hcl.Diagnostic{Severity: hcl.DiagError, Summary: summary, Detail: detail}
+	if loc != nil {
+		d.Detail = fmt.Sprintf("%s:%d: %s", loc.File, loc.Row, detail)
+		text := loc.Text
+		if i := bytes.IndexByte(text, '\n'); i >= 0 {
+			text = text[:i]
+		}
+		start := hcl.Pos{Line: loc.Row, Column: loc.Col, Byte: loc.Offset}
+		end := start
+		end.Column += len(text)
+		end.Byte += len(text)
+		d.Subject = &hcl.Range{Filename: loc.File, Start: start, End: end}
+	}
+	return d
+}
+
+func internalDiag(err error) *hcl.Diagnostic {
+	return &hcl.Diagnostic{
+		Severity: hcl.DiagError,
+		Summary:  "Cannot prepare planning rules",
+		Detail:   fmt.Sprintf("Preparing the planning rules failed: %s. This is a bug in tenet; please report it.", err),
+	}
+}
+
+func line(d *hcl.Diagnostic) int {
+	if d.Subject == nil {
+		return 0
+	}
+	return d.Subject.Start.Line
+}

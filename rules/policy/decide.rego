@@ -1,0 +1,567 @@
+# METADATA
+# title: Action selection for resource instance objects
+# description: |
+#   The "decide" stage. The engine sends a chunk of resource instance objects
+#   (input.instances) plus the run (input.run: mode, timestamp) and reads
+#   `result`: one decision per instance in input order, plus errors and extra
+#   provenance keyed by the instance's index in input.instances.
+#
+#   Every row of the decision table below is a set of instance indices with
+#   its own METADATA id; the rows are mutually exclusive (an index in two rows
+#   is an evaluation error). Rules are written over index sets instead of
+#   per-instance functions because a Rego function call costs microseconds,
+#   while set iteration over a chunk costs a fraction of that.
+package tenet.decide
+
+# ---------------------------------------------------------------------------
+# Entry point queried by the engine.
+# ---------------------------------------------------------------------------
+
+result := {
+	"decisions": decisions,
+	"fired": fired,
+	"errors": errors,
+}
+
+# decisions[i] = [action, reason, id of the rule that chose the action]
+decisions := [[action, reason, rule] |
+	some i, inst in input.instances
+	[row_action, row_reason, rule] := choice[i]
+	action := effective_action[row_action][inst.lifecycle.create_before_destroy]
+	reason := object.get(reason_override, i, row_reason)
+]
+
+# Replaces create the new object first only under create_before_destroy
+# (configured, forced by a dependent, or recorded in state).
+effective_action := {
+	"": {false: "", true: ""},
+	"no-op": {false: "no-op", true: "no-op"},
+	"create": {false: "create", true: "create"},
+	"read": {false: "read", true: "read"},
+	"update": {false: "update", true: "update"},
+	"delete": {false: "delete", true: "delete"},
+	"forget": {false: "forget", true: "forget"},
+	"replace": {false: "delete-then-create", true: "create-then-delete"},
+}
+
+# ---------------------------------------------------------------------------
+# Extension points. Team rule files add elements [i, message], where i is the
+# index of the instance in input.instances; the defaults add none. Team rule
+# heads are rewritten at load time so that each element the defaults see is
+# {"value": [i, message], "rule": <handle of the team rule>}.
+# ---------------------------------------------------------------------------
+
+# force_replace: instance i must be replaced. A managed instance with
+# configuration and a usable prior object is then replaced exactly as with
+# -replace (reason replace_by_request). Tainted objects stay
+# replace_because_tainted; instances without a prior object are still created.
+force_replace contains {"value": [0, x], "rule": ""} if {
+	false
+	x := ""
+}
+
+# prevent_destroy: instance i must not be destroyed. If its action deletes or
+# replaces the current object, the plan gets "Instance cannot be destroyed"
+# with the message. Never applies to forget or to deposed objects.
+prevent_destroy contains {"value": [0, x], "rule": ""} if {
+	false
+	x := ""
+}
+
+# ---------------------------------------------------------------------------
+# The decision table: every row maps a set of indices to an action.
+# ---------------------------------------------------------------------------
+
+rows := [
+	{"rule": "tenet.decide.refresh_only", "indices": refresh_only, "action": "", "reason": ""},
+	{"rule": "tenet.decide.destroy_data", "indices": destroy_data, "action": "delete", "reason": ""},
+	{"rule": "tenet.decide.destroy_delete", "indices": destroy_delete, "action": "delete", "reason": ""},
+	{"rule": "tenet.decide.destroy_gone", "indices": destroy_gone, "action": "no-op", "reason": ""},
+	{"rule": "tenet.decide.data_orphan", "indices": data_orphan, "action": "", "reason": ""},
+	{"rule": "tenet.decide.read_because_config_unknown", "indices": read_because_config_unknown, "action": "read", "reason": "read_because_config_unknown"},
+	{"rule": "tenet.decide.read_because_dependency_pending", "indices": read_because_dependency_pending, "action": "read", "reason": "read_because_dependency_pending"},
+	{"rule": "tenet.decide.read_now", "indices": read_now, "action": "", "reason": ""},
+	{"rule": "tenet.decide.deposed_gone", "indices": deposed_gone, "action": "no-op", "reason": ""},
+	{"rule": "tenet.decide.deposed_forget", "indices": deposed_forget, "action": "forget", "reason": ""},
+	{"rule": "tenet.decide.deposed_delete", "indices": deposed_delete, "action": "delete", "reason": ""},
+	{"rule": "tenet.decide.orphan_gone", "indices": orphan_gone, "action": "", "reason": ""},
+	{"rule": "tenet.decide.forget_removed", "indices": forget_removed, "action": "forget", "reason": ""},
+	{"rule": "tenet.decide.delete_orphan", "indices": delete_orphan, "action": "delete", "reason": ""},
+	{"rule": "tenet.decide.replace_because_tainted", "indices": replace_because_tainted, "action": "replace", "reason": "replace_because_tainted"},
+	{"rule": "tenet.decide.create_no_prior", "indices": create_no_prior, "action": "create", "reason": ""},
+	{"rule": "tenet.decide.noop_unchanged", "indices": noop_unchanged, "action": "no-op", "reason": ""},
+	{"rule": "tenet.decide.replace_by_request", "indices": replace_by_request, "action": "replace", "reason": "replace_by_request"},
+	{"rule": "tenet.decide.replace_because_cannot_update", "indices": replace_because_cannot_update, "action": "replace", "reason": "replace_because_cannot_update"},
+	{"rule": "tenet.decide.update_in_place", "indices": update_in_place, "action": "update", "reason": ""},
+]
+
+# choice[i] is [action, reason, rule] of the row that holds index i. (The
+# index sets stay out of the values: hashing them per entry is quadratic.)
+choice := {i: [row.action, row.reason, row.rule] | some row in rows; some i in row.indices}
+
+# ---------------------------------------------------------------------------
+# Plan modes.
+# ---------------------------------------------------------------------------
+
+normal_mode if input.run.mode == "normal"
+
+# METADATA
+# title: Refresh-only plans change no resources
+# custom:
+#   id: tenet.decide.refresh_only
+refresh_only contains i if {
+	input.run.mode == "refresh-only"
+	some i, _ in input.instances
+}
+
+# METADATA
+# title: Destroy mode removes data instances from state
+# description: The delete is hidden from plan output by the engine.
+# custom:
+#   id: tenet.decide.destroy_data
+destroy_data contains i if {
+	input.run.mode == "destroy"
+	some i, inst in input.instances
+	inst.mode == "data"
+}
+
+# METADATA
+# title: Destroy mode deletes every existing managed object
+# custom:
+#   id: tenet.decide.destroy_delete
+destroy_delete contains i if {
+	input.run.mode == "destroy"
+	some i, inst in input.instances
+	inst.mode == "managed"
+	inst.has_prior
+}
+
+# METADATA
+# title: Destroy mode has nothing to do for an object that is already gone
+# custom:
+#   id: tenet.decide.destroy_gone
+destroy_gone contains i if {
+	input.run.mode == "destroy"
+	some i, inst in input.instances
+	inst.mode == "managed"
+	not inst.has_prior
+}
+
+# ---------------------------------------------------------------------------
+# Normal mode: what kind of object each instance is.
+# ---------------------------------------------------------------------------
+
+data_sources := {i |
+	normal_mode
+	some i, inst in input.instances
+	inst.mode == "data"
+}
+
+deposed := {i |
+	normal_mode
+	some i, inst in input.instances
+	inst.mode == "managed"
+	inst.deposed != ""
+}
+
+# Current managed objects with and without configuration.
+configured := {i |
+	normal_mode
+	some i, inst in input.instances
+	inst.mode == "managed"
+	inst.deposed == ""
+	inst.has_config
+}
+
+orphans := {i |
+	normal_mode
+	some i, inst in input.instances
+	inst.mode == "managed"
+	inst.deposed == ""
+	not inst.has_config
+}
+
+# Objects a removed block with destroy = false takes out of state.
+kept_by_removed := {i |
+	some i, inst in input.instances
+	inst.removed.destroy == false
+}
+
+# ---------------------------------------------------------------------------
+# Data sources.
+# ---------------------------------------------------------------------------
+
+# METADATA
+# title: A data instance without configuration is dropped from state silently
+# custom:
+#   id: tenet.decide.data_orphan
+data_orphan contains i if {
+	some i in data_sources
+	not input.instances[i].has_config
+}
+
+# METADATA
+# title: A data source whose configuration is not wholly known is read during apply
+# description: Takes precedence over a pending dependency.
+# custom:
+#   id: tenet.decide.read_because_config_unknown
+read_because_config_unknown contains i if {
+	some i in data_sources
+	inst := input.instances[i]
+	inst.has_config
+	not inst.config_known
+}
+
+# METADATA
+# title: A data source that depends on a pending managed change is read during apply
+# custom:
+#   id: tenet.decide.read_because_dependency_pending
+read_because_dependency_pending contains i if {
+	some i in data_sources
+	inst := input.instances[i]
+	inst.has_config
+	inst.config_known
+	inst.dependency_pending
+}
+
+# METADATA
+# title: A data source with known configuration and settled dependencies is read now
+# description: No change is recorded; the engine reads it during the plan.
+# custom:
+#   id: tenet.decide.read_now
+read_now contains i if {
+	some i in data_sources
+	inst := input.instances[i]
+	inst.has_config
+	inst.config_known
+	not inst.dependency_pending
+}
+
+# ---------------------------------------------------------------------------
+# Deposed objects (left over from a failed create_before_destroy replace).
+# No action_reason; never protected by prevent_destroy.
+# ---------------------------------------------------------------------------
+
+# METADATA
+# title: A deposed object that no longer exists needs nothing
+# custom:
+#   id: tenet.decide.deposed_gone
+deposed_gone contains i if {
+	some i in deposed
+	not input.instances[i].has_prior
+}
+
+# METADATA
+# title: A deposed object covered by a removed block with destroy = false is forgotten
+# custom:
+#   id: tenet.decide.deposed_forget
+deposed_forget contains i if {
+	some i in deposed
+	input.instances[i].has_prior
+	i in kept_by_removed
+}
+
+# METADATA
+# title: A deposed object is deleted
+# custom:
+#   id: tenet.decide.deposed_delete
+deposed_delete contains i if {
+	some i in deposed
+	input.instances[i].has_prior
+	not i in kept_by_removed
+}
+
+# ---------------------------------------------------------------------------
+# Orphans: current managed objects without configuration.
+# ---------------------------------------------------------------------------
+
+orphans_present := {i |
+	some i in orphans
+	input.instances[i].has_prior
+}
+
+# METADATA
+# title: An orphan whose object no longer exists needs no change
+# custom:
+#   id: tenet.decide.orphan_gone
+orphan_gone contains i if {
+	some i in orphans
+	not input.instances[i].has_prior
+}
+
+# METADATA
+# title: An orphan covered by a removed block with destroy = false is forgotten
+# description: The object leaves state; the remote object is kept.
+# custom:
+#   id: tenet.decide.forget_removed
+forget_removed contains i if {
+	some i in orphans_present
+	i in kept_by_removed
+}
+
+# METADATA
+# title: An orphan is deleted
+# custom:
+#   id: tenet.decide.delete_orphan
+delete_orphan contains i if {
+	some i in orphans_present
+	not i in kept_by_removed
+}
+
+# Helper index sets are complete rules (evaluated once per chunk): testing
+# membership in a partial set rule would evaluate its bodies again per index.
+
+# Why an orphan has no configuration, checked in this order: no resource
+# block (moved there or not), no module instance, wrong kind of key, key no
+# longer in the expansion. The reason is set for forget as well as delete.
+orphan_reasons := {i: r |
+	some r, indices in {
+		"delete_because_no_move_target": no_move_target,
+		"delete_because_no_resource_config": no_resource_config,
+		"delete_because_no_module": no_module,
+		"delete_because_wrong_repetition": wrong_repetition,
+		"delete_because_count_index": count_index,
+		"delete_because_each_key": each_key,
+	}
+	some i in indices
+}
+
+no_move_target contains i if {
+	some i in orphans_present
+	o := input.instances[i].orphan
+	not o.resource_in_config
+	o.moved
+}
+
+no_resource_config contains i if {
+	some i in orphans_present
+	o := input.instances[i].orphan
+	not o.resource_in_config
+	not o.moved
+}
+
+# Orphans whose resource block exists; also the ones prevent_destroy protects.
+block_exists := {i |
+	some i in orphans_present
+	input.instances[i].orphan.resource_in_config
+}
+
+no_module contains i if {
+	some i in block_exists
+	not input.instances[i].orphan.module_declared
+}
+
+in_declared_module := {i |
+	some i in block_exists
+	input.instances[i].orphan.module_declared
+}
+
+wrong_repetition := {i |
+	some i in in_declared_module
+	inst := input.instances[i]
+	is_null(inst.key)
+	inst.orphan.repetition != "none"
+} | {i |
+	some i in in_declared_module
+	inst := input.instances[i]
+	is_number(inst.key)
+	inst.orphan.repetition != "count"
+} | {i |
+	some i in in_declared_module
+	inst := input.instances[i]
+	is_string(inst.key)
+	inst.orphan.repetition != "for_each"
+}
+
+count_index contains i if {
+	some i in in_declared_module
+	not i in wrong_repetition
+	inst := input.instances[i]
+	not inst.orphan.in_expansion
+	is_number(inst.key)
+}
+
+each_key contains i if {
+	some i in in_declared_module
+	not i in wrong_repetition
+	inst := input.instances[i]
+	not inst.orphan.in_expansion
+	is_string(inst.key)
+}
+
+# ---------------------------------------------------------------------------
+# Managed instances with configuration.
+# ---------------------------------------------------------------------------
+
+# METADATA
+# title: A tainted object is replaced
+# description: The tainted prior counts as absent; this wins over -replace.
+# custom:
+#   id: tenet.decide.replace_because_tainted
+replace_because_tainted contains i if {
+	some i in configured
+	input.instances[i].tainted
+}
+
+# METADATA
+# title: An instance without a prior object is created
+# custom:
+#   id: tenet.decide.create_no_prior
+create_no_prior contains i if {
+	some i in configured
+	inst := input.instances[i]
+	not inst.tainted
+	not inst.has_prior
+}
+
+# Configured instances with a usable (present, untainted) prior object.
+with_prior := {i |
+	some i in configured
+	inst := input.instances[i]
+	not inst.tainted
+	inst.has_prior
+}
+
+# Instances named by -replace, by a fired replace_triggered_by, or by a team
+# force_replace rule.
+forced := {i |
+	some i in with_prior
+	input.instances[i].force_replace
+} | {i |
+	some i in with_prior
+	input.instances[i].triggered
+} | {i |
+	some f in force_replace
+	i := f.value[0]
+	i in with_prior
+}
+
+# METADATA
+# title: Nothing to do when the planned object equals the prior one
+# custom:
+#   id: tenet.decide.noop_unchanged
+noop_unchanged contains i if {
+	some i in with_prior
+	input.instances[i].planned_equals_prior
+	not i in forced
+}
+
+# METADATA
+# title: An instance named by -replace, a replace_triggered_by reference or a team force_replace rule is replaced
+# custom:
+#   id: tenet.decide.replace_by_request
+replace_by_request contains i if {
+	some i in forced
+}
+
+# METADATA
+# title: An instance is replaced when the provider cannot update a changed attribute
+# custom:
+#   id: tenet.decide.replace_because_cannot_update
+replace_because_cannot_update contains i if {
+	some i in with_prior
+	not i in forced
+	inst := input.instances[i]
+	not inst.planned_equals_prior
+	count(inst.requires_replace) > 0
+}
+
+# METADATA
+# title: Any other change is an update in place
+# custom:
+#   id: tenet.decide.update_in_place
+update_in_place contains i if {
+	some i in with_prior
+	not i in forced
+	inst := input.instances[i]
+	not inst.planned_equals_prior
+	count(inst.requires_replace) == 0
+}
+
+# ---------------------------------------------------------------------------
+# Reasons that do not come from the row.
+# ---------------------------------------------------------------------------
+
+reason_override := object.union(orphan_reasons, {i: "replace_by_triggers" | some i in reason_replace_by_triggers})
+
+# METADATA
+# title: A fired replace_triggered_by sets the reason replace_by_triggers
+# description: |
+#   Overrides the tainted, requested and cannot-update reasons; the action is
+#   unchanged (a tainted object is still replaced because it is tainted).
+# custom:
+#   id: tenet.decide.reason_replace_by_triggers
+reason_replace_by_triggers contains i if {
+	some i in configured
+	input.instances[i].triggered
+	choice[i][0] in {"create", "replace"}
+}
+
+# fired holds [i, rule] for rules that contributed to i's decision besides
+# the row that chose its action.
+fired contains [i, "tenet.decide.reason_replace_by_triggers"] if {
+	some i in reason_replace_by_triggers
+}
+
+fired contains [i, f] if {
+	some f in force_replace
+	i := f.value[0]
+	choice[i][2] == "tenet.decide.replace_by_request"
+}
+
+# ---------------------------------------------------------------------------
+# prevent_destroy. errors holds [i, finding].
+# ---------------------------------------------------------------------------
+
+destroying := {i |
+	some row in rows
+	row.action in {"delete", "replace"}
+	some i in row.indices
+}
+
+# The resource block (and so its lifecycle settings) still applies: it is
+# configured, it only lost this key or module instance, or we are destroying.
+block_applies := (configured | block_exists) | {i |
+	input.run.mode == "destroy"
+	some i, _ in input.instances
+}
+
+# METADATA
+# title: lifecycle.prevent_destroy forbids deleting or replacing the object
+# description: |
+#   Applies while the resource block still exists (including count/for_each
+#   shrink and vanished module instances) and to every instance in destroy
+#   mode. Does not apply to forget, deposed objects or data sources.
+# custom:
+#   id: tenet.decide.prevent_destroy
+errors contains [i, {
+	"rule": "tenet.decide.prevent_destroy",
+	"summary": "Instance cannot be destroyed",
+	"detail": sprintf(
+		"Resource %s has lifecycle.prevent_destroy set, but this plan would destroy it. To continue, remove the prevent_destroy setting or limit the plan with -target so that it leaves this resource alone.",
+		[inst.address],
+	),
+}] if {
+	some i in destroying
+	i in block_applies
+	inst := input.instances[i]
+	inst.mode == "managed"
+	inst.deposed == ""
+	inst.lifecycle.prevent_destroy
+}
+
+errors contains [i, {
+	"rule": p.rule,
+	"summary": "Instance cannot be destroyed",
+	"detail": sprintf(
+		"Resource %s is protected by a team rule: %v. This plan would destroy it. To continue, change the rule or limit the plan with -target so that it leaves this resource alone.",
+		[inst.address, p.value[1]],
+	),
+}] if {
+	some p in prevent_destroy
+	i := p.value[0]
+	i in destroying
+	inst := input.instances[i]
+	inst.mode == "managed"
+	inst.deposed == ""
+}

@@ -1,0 +1,386 @@
+package local
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/tenetplan/tenet/addrs"
+	"github.com/tenetplan/tenet/state"
+	"github.com/tenetplan/tenet/state/statefile"
+)
+
+// JournalSyncInterval is the group-commit window: a recorded operation
+// reaches the disk (fsync) at most this long after Record returns. Every
+// Record writes its line to the OS at once, so a crash of the process
+// alone loses nothing; a power loss may lose the last window's operations.
+const JournalSyncInterval = 200 * time.Millisecond
+
+const journalFormat = 1
+
+// Journal appends completed resource operations to `<state path>.journal`
+// so a long apply is durable without rewriting the whole state file after
+// each operation. Each line is one JSON object; the first names the
+// lineage and serial of the state file the entries apply to.
+type Journal struct {
+	m       *Manager
+	lineage string
+	serial  uint64
+
+	mu    sync.Mutex
+	f     *os.File
+	timer *time.Timer
+	dirty bool
+	err   error
+}
+
+type journalHeader struct {
+	Format  int    `json:"tenet_state_journal"`
+	Lineage string `json:"lineage"`
+	Serial  uint64 `json:"serial"`
+}
+
+type journalEntry struct {
+	Addr     string          `json:"addr,omitempty"`
+	Deposed  string          `json:"deposed,omitempty"`
+	Provider string          `json:"provider,omitempty"`
+	Object   json.RawMessage `json:"object,omitempty"`
+	Output   string          `json:"output,omitempty"`
+	Value    json.RawMessage `json:"value,omitempty"`
+}
+
+// Journal starts recording for the snapshot last read or written, reading
+// the state file first if needed. If Read recovered a journal, new entries
+// are appended after the recovered ones. Calling it again returns the
+// active journal.
+func (m *Manager) Journal() (*Journal, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.journal != nil {
+		return m.journal, nil
+	}
+	if err := m.readLocked(); err != nil {
+		return nil, err
+	}
+	j := &Journal{m: m}
+	if m.recovery != nil {
+		f, err := os.OpenFile(m.journalPath, os.O_RDWR, 0o600)
+		if err != nil {
+			return nil, fmt.Errorf("opening state journal: %w", err)
+		}
+		// Drop a torn last line so new entries start on a line of their own.
+		if err := f.Truncate(m.recovery.validLen); err != nil {
+			f.Close()
+			return nil, fmt.Errorf("opening state journal: %w", err)
+		}
+		if _, err := f.Seek(m.recovery.validLen, 0); err != nil {
+			f.Close()
+			return nil, fmt.Errorf("opening state journal: %w", err)
+		}
+		j.f, j.lineage, j.serial = f, m.recovery.lineage, m.recovery.serial
+	} else {
+		j.lineage, j.serial = statefile.NewLineage(), 0
+		if m.current != nil {
+			j.lineage, j.serial = m.current.Lineage, m.current.Serial
+		}
+		f, err := os.OpenFile(m.journalPath, os.O_RDWR|os.O_CREATE|os.O_TRUNC, 0o600)
+		if err != nil {
+			return nil, fmt.Errorf("creating state journal: %w", err)
+		}
+		j.f = f
+		if err := j.writeHeader(); err != nil {
+			f.Close()
+			return nil, err
+		}
+		syncDir(filepath.Dir(m.journalPath))
+	}
+	m.journal = j
+	return j, nil
+}
+
+func (j *Journal) writeHeader() error {
+	b, _ := json.Marshal(journalHeader{Format: journalFormat, Lineage: j.lineage, Serial: j.serial})
+	if _, err := j.f.Write(append(b, '\n')); err != nil {
+		return fmt.Errorf("writing state journal: %w", err)
+	}
+	if err := j.f.Sync(); err != nil {
+		return fmt.Errorf("writing state journal: %w", err)
+	}
+	return nil
+}
+
+// Record appends one completed operation: obj (nil = removed) is now the
+// current object (deposed == NotDeposed) or the named deposed object.
+func (j *Journal) Record(addr addrs.AbsResourceInstance, deposed state.DeposedKey, obj *state.ObjectSrc, provider addrs.AbsProviderConfig) error {
+	e := journalEntry{Addr: addr.String(), Deposed: string(deposed)}
+	if obj != nil {
+		raw, err := statefile.EncodeObject(obj)
+		if err != nil {
+			return fmt.Errorf("recording %s: %w", addr, err)
+		}
+		e.Object = raw
+		if !provider.Provider.IsZero() {
+			e.Provider = provider.String()
+		}
+	}
+	return j.append(e)
+}
+
+// RecordOutput appends a root output value (nil = removed).
+func (j *Journal) RecordOutput(name string, o *state.OutputValue) error {
+	e := journalEntry{Output: name, Value: json.RawMessage("null")}
+	if o != nil {
+		raw, err := statefile.EncodeOutput(name, o)
+		if err != nil {
+			return fmt.Errorf("recording output %s: %w", name, err)
+		}
+		e.Value = raw
+	}
+	return j.append(e)
+}
+
+// Observe records a SyncState change; install it with
+// SyncState.SetObserver. Errors are kept and returned by Err.
+func (j *Journal) Observe(c state.Change) {
+	var err error
+	if c.Output != "" {
+		err = j.RecordOutput(c.Output, c.OutputValue)
+	} else {
+		err = j.Record(c.Addr, c.Deposed, c.Object, c.Provider)
+	}
+	if err != nil {
+		j.mu.Lock()
+		if j.err == nil {
+			j.err = err
+		}
+		j.mu.Unlock()
+	}
+}
+
+// Err returns the first error Observe met.
+func (j *Journal) Err() error {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	return j.err
+}
+
+func (j *Journal) append(e journalEntry) error {
+	line, err := json.Marshal(e)
+	if err != nil {
+		return err
+	}
+	line = append(line, '\n')
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if j.f == nil {
+		return errors.New("the state journal is closed")
+	}
+	if _, err := j.f.Write(line); err != nil {
+		return fmt.Errorf("writing state journal: %w", err)
+	}
+	j.dirty = true
+	if j.timer == nil {
+		j.timer = time.AfterFunc(JournalSyncInterval, j.timedSync)
+	}
+	return nil
+}
+
+func (j *Journal) timedSync() {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	j.timer = nil
+	if err := j.syncLocked(); err != nil && j.err == nil {
+		j.err = err
+	}
+}
+
+// Sync forces recorded operations to disk now.
+func (j *Journal) Sync() error {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	return j.syncLocked()
+}
+
+func (j *Journal) syncLocked() error {
+	if !j.dirty || j.f == nil {
+		return nil
+	}
+	if err := j.f.Sync(); err != nil {
+		return fmt.Errorf("syncing state journal: %w", err)
+	}
+	j.dirty = false
+	return nil
+}
+
+// checkpoint restarts the journal after a full snapshot was written.
+func (j *Journal) checkpoint(lineage string, serial uint64) error {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if j.f == nil {
+		return nil
+	}
+	if err := j.f.Truncate(0); err != nil {
+		return fmt.Errorf("resetting state journal: %w", err)
+	}
+	if _, err := j.f.Seek(0, 0); err != nil {
+		return fmt.Errorf("resetting state journal: %w", err)
+	}
+	j.lineage, j.serial, j.dirty = lineage, serial, false
+	return j.writeHeader()
+}
+
+// Finish writes final as a full snapshot and removes the journal. If the
+// write fails the journal stays, so the next Read still recovers the
+// recorded operations.
+func (j *Journal) Finish(final *state.State) error {
+	if err := j.Sync(); err != nil {
+		return err
+	}
+	m := j.m
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.journal = nil
+	if err := m.writeLocked(final); err != nil {
+		m.journal = j
+		return err
+	}
+	j.close()
+	if err := os.Remove(m.journalPath); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("removing state journal: %w", err)
+	}
+	m.recovery = nil
+	syncDir(filepath.Dir(m.journalPath))
+	return nil
+}
+
+// Close stops recording and leaves the journal on disk for recovery.
+func (j *Journal) Close() error {
+	err := j.Sync()
+	j.m.mu.Lock()
+	if j.m.journal == j {
+		j.m.journal = nil
+	}
+	j.m.mu.Unlock()
+	j.close()
+	return err
+}
+
+func (j *Journal) close() {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if j.timer != nil {
+		j.timer.Stop()
+		j.timer = nil
+	}
+	if j.f != nil {
+		j.f.Close()
+		j.f = nil
+	}
+}
+
+// checkpointJournal runs after a full write: an active journal restarts
+// against the new snapshot; a leftover one is removed.
+func (m *Manager) checkpointJournal() error {
+	if m.journal != nil {
+		return m.journal.checkpoint(m.current.Lineage, m.current.Serial)
+	}
+	if err := os.Remove(m.journalPath); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("removing state journal: %w", err)
+	}
+	return nil
+}
+
+// recovery is a journal found on disk that applies to the state file.
+type recovery struct {
+	lineage  string
+	serial   uint64
+	changes  []state.Change
+	validLen int64 // bytes up to the end of the last complete entry
+}
+
+// readJournal reads a journal left behind for the snapshot current (nil:
+// no state file). A journal for another snapshot (the file was written
+// since) is ignored; a torn or corrupt tail is dropped.
+func readJournal(path string, current *statefile.File) (*recovery, error) {
+	src, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("reading state journal %s: %w", path, err)
+	}
+	nl := bytes.IndexByte(src, '\n')
+	if nl < 0 {
+		return nil, nil // torn header: nothing was recorded
+	}
+	var h journalHeader
+	if err := json.Unmarshal(src[:nl], &h); err != nil || h.Format != journalFormat {
+		return nil, nil
+	}
+	switch {
+	case current == nil && h.Serial != 0:
+		return nil, nil
+	case current != nil && (current.Lineage != h.Lineage || current.Serial != h.Serial):
+		return nil, nil
+	}
+	rec := &recovery{lineage: h.Lineage, serial: h.Serial, validLen: int64(nl + 1)}
+	rest := src[nl+1:]
+	for {
+		nl := bytes.IndexByte(rest, '\n')
+		if nl < 0 {
+			break
+		}
+		c, err := decodeEntry(rest[:nl])
+		if err != nil {
+			break // a torn or corrupt entry ends what can be trusted
+		}
+		rec.changes = append(rec.changes, c)
+		rec.validLen += int64(nl + 1)
+		rest = rest[nl+1:]
+	}
+	return rec, nil
+}
+
+func decodeEntry(line []byte) (state.Change, error) {
+	var e journalEntry
+	if err := json.Unmarshal(line, &e); err != nil {
+		return state.Change{}, err
+	}
+	if e.Output != "" {
+		c := state.Change{Output: e.Output}
+		if len(e.Value) > 0 && string(e.Value) != "null" {
+			o, err := statefile.DecodeOutput(e.Value)
+			if err != nil {
+				return c, err
+			}
+			c.OutputValue = o
+		}
+		return c, nil
+	}
+	addr, diags := addrs.ParseAbsResourceInstanceStr(e.Addr)
+	if diags.HasErrors() {
+		return state.Change{}, diags
+	}
+	c := state.Change{Addr: addr, Deposed: state.DeposedKey(e.Deposed)}
+	if e.Provider != "" {
+		p, err := addrs.ParseAbsProviderConfigStr(e.Provider)
+		if err != nil {
+			return c, err
+		}
+		c.Provider = p
+	}
+	if len(e.Object) > 0 && string(e.Object) != "null" {
+		obj, err := statefile.DecodeObject(e.Object)
+		if err != nil {
+			return c, err
+		}
+		c.Object = obj
+	}
+	return c, nil
+}

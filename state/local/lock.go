@@ -1,0 +1,171 @@
+package local
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/user"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/tenetplan/tenet/state/statefile"
+)
+
+// LockInfo describes who holds a state lock. It is stored as JSON in the
+// lock info file with OpenTofu's field names.
+type LockInfo struct {
+	ID        string    `json:"ID"`
+	Operation string    `json:"Operation"`
+	Info      string    `json:"Info"`
+	Who       string    `json:"Who"`
+	Version   string    `json:"Version"`
+	Created   time.Time `json:"Created"`
+	Path      string    `json:"Path"`
+}
+
+// NewLockInfo fills in ID, Who and Created for an operation.
+func NewLockInfo(operation string) LockInfo {
+	return LockInfo{ID: statefile.NewLineage(), Operation: operation, Who: whoAmI(), Created: time.Now().UTC()}
+}
+
+func whoAmI() string {
+	name := "unknown"
+	if u, err := user.Current(); err == nil {
+		name = u.Username
+	}
+	host, _ := os.Hostname()
+	return name + "@" + host
+}
+
+// String renders the info the way lock errors print it.
+func (i *LockInfo) String() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "  ID:        %s\n", i.ID)
+	fmt.Fprintf(&b, "  Path:      %s\n", i.Path)
+	fmt.Fprintf(&b, "  Operation: %s\n", i.Operation)
+	fmt.Fprintf(&b, "  Who:       %s\n", i.Who)
+	fmt.Fprintf(&b, "  Version:   %s\n", i.Version)
+	fmt.Fprintf(&b, "  Created:   %s\n", i.Created)
+	fmt.Fprintf(&b, "  Info:      %s\n", i.Info)
+	return b.String()
+}
+
+// LockError reports a lock that could not be taken, with the holder's
+// info when it could be read.
+type LockError struct {
+	Holder *LockInfo
+	Err    error
+}
+
+func (e *LockError) Error() string {
+	var b strings.Builder
+	b.WriteString("Error acquiring the state lock: ")
+	b.WriteString(e.Err.Error())
+	if e.Holder != nil {
+		b.WriteString("\nLock Info:\n")
+		b.WriteString(e.Holder.String())
+	}
+	b.WriteString("\ntenet acquires a state lock to protect the state from being written by multiple users at the same time. Wait for the other operation to finish, or, if you are sure no one else is using the state, remove the lock with the holder's ID.")
+	return b.String()
+}
+
+func (e *LockError) Unwrap() error { return e.Err }
+
+// errLocked means another holder has the lock right now.
+var errLocked = errors.New("the state is locked by another operation")
+
+// lockInfoPath is `.<state file name>.lock.info` beside the state file.
+func lockInfoPath(statePath string) string {
+	dir, name := filepath.Split(statePath)
+	return filepath.Join(dir, "."+name+".lock.info")
+}
+
+// Lock takes the state lock, retrying until Options.LockTimeout elapses or
+// ctx ends. It is a no-op when Options.Lock is false. The returned error
+// is a *LockError naming the holder.
+func (m *Manager) Lock(ctx context.Context, info LockInfo) error {
+	if !m.opts.Lock {
+		return nil
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.lock != nil {
+		return nil
+	}
+	if info.ID == "" {
+		info.ID = statefile.NewLineage()
+	}
+	if info.Who == "" {
+		info.Who = whoAmI()
+	}
+	if info.Created.IsZero() {
+		info.Created = time.Now().UTC()
+	}
+	if info.Operation == "" {
+		info.Operation = m.opts.Operation
+	}
+	info.Path = m.path
+	deadline := time.Now().Add(m.opts.LockTimeout)
+	delay := 50 * time.Millisecond
+	for {
+		l, err := acquire(m.path, lockInfoPath(m.path), &info)
+		if err == nil {
+			m.lock = l
+			return nil
+		}
+		if !errors.Is(err, errLocked) {
+			return &LockError{Err: err}
+		}
+		if !time.Now().Before(deadline) {
+			return &LockError{Holder: readLockInfo(lockInfoPath(m.path)), Err: err}
+		}
+		wait := min(delay, time.Until(deadline))
+		select {
+		case <-ctx.Done():
+			return &LockError{Holder: readLockInfo(lockInfoPath(m.path)), Err: ctx.Err()}
+		case <-time.After(wait):
+		}
+		delay = min(delay*2, time.Second)
+	}
+}
+
+// Unlock releases the lock taken by Lock.
+func (m *Manager) Unlock() error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.lock == nil {
+		return nil
+	}
+	err := m.lock.release()
+	m.lock = nil
+	if err != nil {
+		return fmt.Errorf("Error releasing the state lock: %w", err)
+	}
+	return nil
+}
+
+// LockInfo returns the info of the lock this manager holds, or nil.
+func (m *Manager) LockInfo() *LockInfo {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.lock == nil {
+		return nil
+	}
+	i := m.lock.info
+	return &i
+}
+
+func readLockInfo(path string) *LockInfo {
+	b, err := os.ReadFile(path)
+	if err != nil || len(b) == 0 {
+		return nil
+	}
+	var info LockInfo
+	if json.Unmarshal(b, &info) != nil {
+		return nil
+	}
+	return &info
+}

@@ -1,0 +1,261 @@
+package local
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/tenetplan/tenet/state"
+	"github.com/tenetplan/tenet/state/statefile"
+)
+
+// DefaultPath is the state file used when no -state is given.
+const DefaultPath = "terraform.tfstate"
+
+// Options configure a Manager.
+type Options struct {
+	// BackupPath receives the snapshot that existed before the first
+	// change; "" means path+".backup" and "-" disables backups.
+	BackupPath string
+	// Lock enables locking; when false, Lock and Unlock do nothing.
+	Lock bool
+	// LockTimeout is how long Lock retries while another holder has it.
+	LockTimeout time.Duration
+	// Operation names the command for the lock info ("OperationTypeApply").
+	Operation string
+	// TerraformVersion is written as the file's terraform_version.
+	TerraformVersion string
+}
+
+// Manager reads and writes one local state file. It is safe for use by
+// several goroutines.
+type Manager struct {
+	path       string
+	backupPath string
+	opts       Options
+
+	mu   sync.Mutex
+	lock *heldLock
+
+	readDone bool
+	// readErr is set when the file could not be parsed; the manager then
+	// refuses to write over it.
+	readErr error
+	// original is the file as first read (nil: there was none); it is
+	// what the backup contains.
+	original []byte
+	// current is the snapshot as persisted: the one read, then each one
+	// written. Serial bumps compare against its state.
+	current    *statefile.File
+	backupDone bool
+
+	journalPath string
+	journal     *Journal // the active journal, if any
+	// recovery is the journal content Read folded in, pending the next
+	// full write.
+	recovery *recovery
+}
+
+// Open returns a manager for the state file at path. Nothing is read or
+// locked until asked.
+func Open(path string, opts Options) *Manager {
+	backup := opts.BackupPath
+	switch backup {
+	case "":
+		backup = path + ".backup"
+	case "-":
+		backup = ""
+	}
+	return &Manager{path: path, backupPath: backup, opts: opts, journalPath: path + ".journal"}
+}
+
+// Path returns the state file path.
+func (m *Manager) Path() string { return m.path }
+
+// Read returns the state from disk with any journal left by an
+// interrupted apply folded in. A missing or empty file gives a nil File
+// and no error. An unparsable file is an error, and the manager will then
+// refuse to write.
+func (m *Manager) Read() (*statefile.File, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if err := m.readLocked(); err != nil {
+		return nil, err
+	}
+	if m.current == nil && m.recovery == nil {
+		return nil, nil
+	}
+	return m.withRecovery(), nil
+}
+
+// withRecovery is the persisted snapshot plus recovered journal entries.
+func (m *Manager) withRecovery() *statefile.File {
+	f := m.current.DeepCopy()
+	if m.recovery == nil {
+		return f
+	}
+	if f == nil {
+		f = &statefile.File{TerraformVersion: m.opts.TerraformVersion, Lineage: m.recovery.lineage, State: state.NewState()}
+	}
+	for _, c := range m.recovery.changes {
+		f.State.Apply(c)
+	}
+	return f
+}
+
+func (m *Manager) readLocked() error {
+	if m.readDone {
+		return m.readErr
+	}
+	src, err := os.ReadFile(m.path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		m.original = nil
+	case err != nil:
+		return fmt.Errorf("reading state file %s: %w", m.path, err)
+	default:
+		f, perr := statefile.Parse(src)
+		switch {
+		case errors.Is(perr, statefile.ErrNoState):
+		case perr != nil:
+			m.readDone = true
+			m.readErr = fmt.Errorf("the state file %s cannot be read, so tenet will not write over it: %w", m.path, perr)
+			return m.readErr
+		default:
+			m.current = f
+			m.original = src
+		}
+	}
+	rec, err := readJournal(m.journalPath, m.current)
+	if err != nil {
+		m.readDone = true
+		m.readErr = err
+		return err
+	}
+	m.recovery = rec
+	m.readDone = true
+	return nil
+}
+
+// Current returns the metadata of the snapshot last read or written
+// (nil if none), without the journal.
+func (m *Manager) Current() *statefile.File {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.current.DeepCopy()
+}
+
+// Write persists s as a full snapshot. The serial is bumped when s differs
+// from the snapshot last persisted (content, not metadata); a write with
+// no change leaves the file alone. The first changing write of a manager
+// first copies the previous file to the backup path. A new file gets a
+// fresh lineage and serial 1.
+func (m *Manager) Write(s *state.State) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.writeLocked(s)
+}
+
+func (m *Manager) writeLocked(s *state.State) error {
+	if err := m.readLocked(); err != nil {
+		return err
+	}
+	if s == nil {
+		s = state.NewState()
+	}
+	var next statefile.File
+	switch {
+	case m.current == nil:
+		next = statefile.File{Serial: 1, Lineage: statefile.NewLineage()}
+		if m.recovery != nil {
+			next.Lineage = m.recovery.lineage
+		}
+		if m.journal != nil {
+			next.Lineage = m.journal.lineage
+		}
+	case m.current.State.Equal(s) && m.recovery == nil:
+		return nil
+	default:
+		next = statefile.File{Serial: m.current.Serial, Lineage: m.current.Lineage}
+		if !m.current.State.Equal(s) {
+			next.Serial++
+		}
+	}
+	next.TerraformVersion = m.opts.TerraformVersion
+	if next.TerraformVersion == "" && m.current != nil {
+		next.TerraformVersion = m.current.TerraformVersion
+	}
+	next.State = s.DeepCopy()
+	data, err := statefile.Marshal(&next)
+	if err != nil {
+		return fmt.Errorf("encoding state for %s: %w", m.path, err)
+	}
+	if !m.backupDone && m.backupPath != "" && m.original != nil {
+		if err := writeAtomic(m.backupPath, m.original); err != nil {
+			return fmt.Errorf("writing state backup %s: %w", m.backupPath, err)
+		}
+	}
+	m.backupDone = true
+	if err := writeAtomic(m.path, data); err != nil {
+		return fmt.Errorf("writing state file %s: %w", m.path, err)
+	}
+	if m.lock != nil {
+		m.lock.relockState(m.path)
+	}
+	m.current = &next
+	m.recovery = nil
+	return m.checkpointJournal()
+}
+
+// renameFile is os.Rename; tests replace it to simulate a failing disk.
+var renameFile = os.Rename
+
+// writeAtomic replaces path with data: temp file in the same directory,
+// fsync, rename, fsync of the directory. On error the old file is intact.
+func writeAtomic(path string, data []byte) (err error) {
+	dir, name := filepath.Split(path)
+	if dir == "" {
+		dir = "."
+	}
+	tmp, err := os.CreateTemp(dir, "."+name+".tmp-*")
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err != nil {
+			tmp.Close()
+			os.Remove(tmp.Name())
+		}
+	}()
+	if err = tmp.Chmod(0o600); err != nil {
+		return err
+	}
+	if _, err = tmp.Write(data); err != nil {
+		return err
+	}
+	if err = tmp.Sync(); err != nil {
+		return err
+	}
+	if err = tmp.Close(); err != nil {
+		return err
+	}
+	if err = renameFile(tmp.Name(), path); err != nil {
+		return err
+	}
+	return syncDir(dir)
+}
+
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return nil // best effort: the rename itself has happened
+	}
+	defer d.Close()
+	// Some filesystems refuse to sync directories; the rename is done.
+	_ = d.Sync()
+	return nil
+}

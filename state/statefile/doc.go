@@ -1,0 +1,12 @@
+// Package statefile reads and writes state snapshots in the version 4 JSON
+// format that OpenTofu and Terraform use, so a state file written by tenet
+// can be read by those tools and the other way round.
+//
+// A File is a State plus the metadata that lives only in the file: the
+// version of the tool that wrote it, its serial and its lineage. Write emits
+// compact JSON in the same key order and sort order as OpenTofu 1.10, so a
+// file read and written again is byte-identical when OpenTofu wrote it.
+//
+// Storage, locking and serial/lineage policy belong to state/local; the
+// `show -json` view of a state belongs to state/statejson.
+package statefile
