@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"sort"
+
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/tenetplan/tenet/config"
@@ -85,7 +87,40 @@ func buildApplyGraph(cfg *config.Config, cg *configGraph, p *plan.Plan) (*applyG
 		dk := destroyKey(key)
 		ag.g.AddVertex(dk)
 	}
-	for key := range destroys {
+	// Creators wait for the destroys of what they depend on, by
+	// configuration (E2) or by the dependencies stored with their current
+	// objects (E4); for create_before_destroy the edge is inverted so the
+	// old object goes only after its dependents moved to the new one.
+	for _, key := range sortedKeys(creates) {
+		deps := map[string]bool{}
+		if n := cg.nodes[key]; n != nil {
+			for _, d := range n.resDeps {
+				deps[d] = true
+			}
+		}
+		for _, c := range ag.byNode[key] {
+			if c.DeposedKey != "" || p.PriorState == nil {
+				continue
+			}
+			if ri := p.PriorState.ResourceInstance(c.Addr); ri != nil && ri.Current != nil {
+				for _, d := range ri.Current.Dependencies {
+					deps[resourceKey(d)] = true
+				}
+			}
+		}
+		for _, dep := range sortedKeys(deps) {
+			if dep == key || !destroys[dep] {
+				continue
+			}
+			dk := destroyKey(dep)
+			if ag.cbdNodes[dk] {
+				ag.g.AddEdge(dk, key)
+			} else {
+				ag.g.AddEdge(key, dk)
+			}
+		}
+	}
+	for _, key := range sortedKeys(destroys) {
 		dk := destroyKey(key)
 		cbd := ag.cbdNodes[dk]
 		// The create half of a replace (E3), inverted for create_before_destroy.
@@ -96,30 +131,14 @@ func buildApplyGraph(cfg *config.Config, cg *configGraph, p *plan.Plan) (*applyG
 				ag.g.AddEdge(key, dk)
 			}
 		}
-		// Dependents that are created or updated (E2 / inverted).
-		for _, dep := range cg.g.DependentsOf(key) {
-			dn := cg.nodes[dep]
-			if dn == nil || dn.kind != nodeResource || !creates[dep] {
-				continue
-			}
-			if !contains(dn.resDeps, key) {
-				continue
-			}
-			if cbd {
-				ag.g.AddEdge(dk, dep)
-			} else {
-				ag.g.AddEdge(dep, dk)
-			}
-		}
 		// Dependents are destroyed before their dependencies (E5), and an
 		// object being destroyed goes before its dependency is updated (E6).
-		for other, deps := range storedDeps {
-			if other == key || !deps[key] {
-				continue
+		for _, dep := range sortedKeys(storedDeps[key]) {
+			if dep != key && destroys[dep] {
+				ag.g.AddEdge(destroyKey(dep), dk)
 			}
-			ag.g.AddEdge(dk, destroyKey(other))
 		}
-		for dep := range storedDeps[key] {
+		for _, dep := range sortedKeys(storedDeps[key]) {
 			if !creates[dep] || dep == key {
 				continue
 			}
@@ -144,4 +163,13 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
 }

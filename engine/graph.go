@@ -224,7 +224,7 @@ func (cg *configGraph) connect(n *gnode) hcl.Diagnostics {
 		refs = append(refs, r...)
 	}
 	var moduleWide []string // module call expansion that owns this node
-	if !n.mod.Path.IsRoot() && n.kind != nodeOrphan {
+	if n.kind != nodeOrphan && !n.mod.Path.IsRoot() {
 		moduleWide = append(moduleWide, modKey(n.mod.Path.Parent(), "module", n.mod.Path[len(n.mod.Path)-1]))
 	}
 	switch n.kind {
