@@ -60,9 +60,10 @@ func evalVariable(ev *evaluator, v *config.Variable, m addrs.ModuleInstance, raw
 	}
 	// Validation rules see the variable itself.
 	for _, rule := range v.Validations {
-		s := ev.scopeFor(m, nil)
-		ctx := &hcl.EvalContext{Variables: map[string]cty.Value{"var": cty.ObjectVal(map[string]cty.Value{v.Name: val})}}
-		_ = s
+		ctx := &hcl.EvalContext{
+			Variables: map[string]cty.Value{"var": cty.ObjectVal(map[string]cty.Value{v.Name: val})},
+			Functions: ev.functions(nil),
+		}
 		cond, d := rule.Condition.Value(ctx)
 		if d.HasErrors() {
 			diags = append(diags, d...)

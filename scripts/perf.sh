@@ -1,0 +1,132 @@
+#!/usr/bin/env bash
+# perf.sh builds tenet and times the CLI end to end on generated
+# configurations: plan from an empty state, apply, and a no-change plan.
+# It prints the median wall time and the peak RSS of each step.
+#
+# Usage: scripts/perf.sh [-n RUNS] [-b BINARY] [SHAPE-SIZE ...]
+#   SHAPE is flat, pairs, fan or chain; e.g. scripts/perf.sh flat-1000 chain-10000
+#   Without shapes it runs the issue's table plus the 10k and 100k cases.
+# Environment: KEEP=1 keeps the work directory, PARALLELISM passes -parallelism.
+set -euo pipefail
+
+runs=3
+bin=""
+while getopts "n:b:" opt; do
+	case $opt in
+	n) runs=$OPTARG ;;
+	b) bin=$OPTARG ;;
+	*) echo "usage: $0 [-n RUNS] [-b BINARY] [SHAPE-SIZE ...]" >&2; exit 2 ;;
+	esac
+done
+shift $((OPTIND - 1))
+cases=("$@")
+if [ ${#cases[@]} -eq 0 ]; then
+	cases=(flat-1000 flat-5000 pairs-1000 fan-1000 chain-1000
+		flat-10000 pairs-10000 fan-10000 chain-10000 flat-100000)
+fi
+
+repo=$(cd "$(dirname "$0")/.." && pwd)
+work=$(mktemp -d "${TMPDIR:-/tmp}/tenet-perf.XXXXXX")
+if [ "${KEEP:-}" = "" ]; then
+	trap 'rm -rf "$work"' EXIT
+else
+	echo "work directory: $work" >&2
+fi
+
+if [ ! -x /usr/bin/time ]; then
+	echo "installing GNU time (needed for peak memory)" >&2
+	if [ "$(id -u)" = 0 ]; then
+		apt-get install -y -qq time >/dev/null
+	else
+		sudo apt-get install -y -qq time >/dev/null
+	fi
+fi
+
+if [ -z "$bin" ]; then
+	bin=$work/tenet
+	echo "building $bin" >&2
+	(cd "$repo" && go build -o "$bin" .)
+fi
+
+# generate SHAPE N DIR writes DIR/main.tf.
+generate() {
+	local shape=$1 n=$2 dir=$3
+	mkdir -p "$dir"
+	case $shape in
+	flat)
+		printf 'resource "terraform_data" "r" {\n  count = %d\n  input = "x-${count.index}"\n}\n' "$n" >"$dir/main.tf"
+		;;
+	pairs)
+		printf 'resource "terraform_data" "a" {\n  count = %d\n  input = "x-${count.index}"\n}\n\nresource "terraform_data" "b" {\n  count = %d\n  input = terraform_data.a[count.index].output\n}\n' "$n" "$n" >"$dir/main.tf"
+		;;
+	fan)
+		printf 'resource "terraform_data" "hub" {\n  input = "hub"\n}\n\nresource "terraform_data" "b" {\n  count = %d\n  input = "${terraform_data.hub.output}-${count.index}"\n}\n\nresource "terraform_data" "sink" {\n  input = terraform_data.b[*].output\n}\n' "$n" >"$dir/main.tf"
+		;;
+	chain)
+		awk -v n="$n" 'BEGIN {
+			print "resource \"terraform_data\" \"r0\" {\n  input = \"x\"\n}"
+			for (i = 1; i < n; i++)
+				printf "\nresource \"terraform_data\" \"r%d\" {\n  input = terraform_data.r%d.output\n}\n", i, i - 1
+		}' >"$dir/main.tf"
+		;;
+	*)
+		echo "unknown shape $shape" >&2
+		exit 2
+		;;
+	esac
+}
+
+# measure DIR WANT-EXIT CMD... runs one command, checks its exit code and
+# appends "seconds kib" to $work/sample.
+measure() {
+	local dir=$1 want=$2
+	shift 2
+	local rc=0
+	(cd "$dir" && /usr/bin/time -f '%e %M' -o "$work/time.out" "$@" >"$work/out.log" 2>"$work/err.log") || rc=$?
+	if [ "$rc" != "$want" ]; then
+		echo "FAILED ($*: exit $rc, want $want) in $dir" >&2
+		tail -20 "$work/err.log" "$work/out.log" >&2
+		exit 1
+	fi
+	tail -1 "$work/time.out" >>"$work/sample"
+}
+
+# median of the first column of a file, and of the second (KiB -> MiB).
+median() {
+	sort -g -k"$2" "$1" | awk -v c="$2" '{ v[NR] = $c } END {
+		m = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
+		if (c == 2) printf "%.0f", m / 1024; else printf "%.2f", m
+	}'
+}
+
+par=()
+if [ -n "${PARALLELISM:-}" ]; then
+	par=(-parallelism="$PARALLELISM")
+fi
+
+printf '%-14s %10s %8s %10s %8s %12s %8s\n' configuration "plan (s)" "MiB" "apply (s)" "MiB" "no-change(s)" "MiB"
+for c in "${cases[@]}"; do
+	shape=${c%-*}
+	n=${c##*-}
+	: >"$work/plan.s"
+	: >"$work/apply.s"
+	: >"$work/noop.s"
+	for ((r = 0; r < runs; r++)); do
+		dir=$work/$c-$r
+		rm -rf "$dir"
+		generate "$shape" "$n" "$dir"
+		(cd "$dir" && "$bin" init >/dev/null)
+		: >"$work/sample"
+		measure "$dir" 0 "$bin" plan -no-color "${par[@]}"
+		measure "$dir" 0 "$bin" apply -auto-approve -no-color "${par[@]}"
+		measure "$dir" 0 "$bin" plan -no-color -detailed-exitcode "${par[@]}"
+		sed -n 1p "$work/sample" >>"$work/plan.s"
+		sed -n 2p "$work/sample" >>"$work/apply.s"
+		sed -n 3p "$work/sample" >>"$work/noop.s"
+		rm -rf "$dir"
+	done
+	printf '%-14s %10s %8s %10s %8s %12s %8s\n' "$c" \
+		"$(median "$work/plan.s" 1)" "$(median "$work/plan.s" 2)" \
+		"$(median "$work/apply.s" 1)" "$(median "$work/apply.s" 2)" \
+		"$(median "$work/noop.s" 1)" "$(median "$work/noop.s" 2)"
+done
