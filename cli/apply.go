@@ -52,6 +52,9 @@ func newApplyCommand(g *globals, destroy bool) *cobra.Command {
 			if r.diags.HasErrors() {
 				return &exitError{1}
 			}
+			if err := refusePolicyBlocked(u, r.policy, true); err != nil {
+				return err
+			}
 			if !r.plan.CanApply() {
 				return nil
 			}
@@ -124,6 +127,9 @@ func applySavedPlan(ctx context.Context, g *globals, u *ui, f *planFlags, path s
 	}
 	if u.json == nil {
 		// tofu prints nothing of the plan here; neither do we.
+	}
+	if err := savedPlanPolicyGate(g, u, f, p, path); err != nil {
+		return err
 	}
 	return applyPlan(ctx, g, u, f, cfg, p, mgr)
 }

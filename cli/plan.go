@@ -11,12 +11,14 @@ import (
 	"github.com/tenetplan/tenet/config"
 	"github.com/tenetplan/tenet/engine"
 	"github.com/tenetplan/tenet/engine/plan"
+	"github.com/tenetplan/tenet/policy"
 	"github.com/tenetplan/tenet/state/local"
 )
 
 func newPlanCommand(g *globals) *cobra.Command {
 	f := &planFlags{}
 	var out string
+	var explain bool
 	cmd := &cobra.Command{
 		Use:   "plan [options]",
 		Short: "Show the changes required by the current configuration",
@@ -28,6 +30,9 @@ func newPlanCommand(g *globals) *cobra.Command {
 				return err
 			}
 			defer r.release()
+			if explain {
+				showExplanations(u, r.plan) // explain.go
+			}
 			if out != "" && !r.plan.Errored {
 				if err := plan.WriteFile(out, r.plan); err != nil {
 					return u.errorf("Failed to write plan file", "%s", err)
@@ -39,6 +44,9 @@ func newPlanCommand(g *globals) *cobra.Command {
 			if r.diags.HasErrors() {
 				return &exitError{1}
 			}
+			if err := refusePolicyBlocked(u, r.policy, false); err != nil {
+				return err
+			}
 			if f.detailedExitcode && r.plan.CanApply() {
 				return &exitError{2}
 			}
@@ -48,6 +56,7 @@ func newPlanCommand(g *globals) *cobra.Command {
 	f.register(cmd, true)
 	cmd.Flags().StringVar(&out, "out", "", "write the plan to this file, to apply it later exactly")
 	cmd.Flags().BoolVar(&f.detailedExitcode, "detailed-exitcode", false, "exit 2 when the plan has changes")
+	cmd.Flags().BoolVar(&explain, "explain", false, "after the plan, explain each change: action, reason, the rules that fired and their facts")
 	return cmd
 }
 
@@ -59,6 +68,7 @@ type planResult struct {
 	diags   hcl.Diagnostics
 	release func()
 	hooks   *hookAdapter
+	policy  *policy.Report // nil when no policies ran
 }
 
 // planRun loads everything, plans, and shows the plan. The state stays
@@ -105,10 +115,12 @@ func planRun(ctx context.Context, g *globals, u *ui, f *planFlags, operation str
 		p.PriorLineage, p.PriorSerial = cur.Lineage, cur.Serial
 	}
 	res := &planResult{plan: p, cfg: cfg, mgr: mgr, diags: diags, release: release, hooks: hooks}
+	res.policy = planPolicyGate(ctx, g, u, f, p, diags)
 	if err := showPlan(u, g, p, diags); err != nil {
 		release()
 		return nil, err
 	}
+	showPolicyReport(u, res.policy)
 	return res, nil
 }
 

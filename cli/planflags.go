@@ -46,6 +46,8 @@ type planFlags struct {
 	target           []string
 	exclude          []string
 	rules            []string
+	policy           []string // compliance policy sources (cli/policygate.go)
+	policyOverride   string
 	json             bool
 	noColor          bool
 	input            bool
@@ -67,6 +69,8 @@ func (f *planFlags) register(cmd *cobra.Command, withDestroy bool) {
 	fl.StringArrayVar(&f.target, "target", nil, "limit planning to this address and its dependencies; repeatable")
 	fl.StringArrayVar(&f.exclude, "exclude", nil, "plan everything except this address and its dependents; repeatable")
 	fl.StringArrayVar(&f.rules, "rules", nil, "directory of team planning rules; repeatable")
+	fl.StringArrayVar(&f.policy, "policy", nil, "compliance policy directory, .rego file or OPA bundle, in addition to .tenet/policy; repeatable")
+	fl.StringVar(&f.policyOverride, "policy-override", "", "let soft-mandatory policy failures through, recording this reason (exit status 3 means a policy check failed)")
 	fl.BoolVar(&f.json, "json", false, "machine-readable output (one JSON object per line)")
 	fl.BoolVar(&f.noColor, "no-color", false, "disable color in the output")
 	fl.BoolVar(&f.input, "input", false, "ask for input for variables if not set (tenet never prompts for variables)")

@@ -35,7 +35,9 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer, env []string
 	deps := Deps{Stdin: stdin, Stdout: stdout, Stderr: stderr, Env: env, Providers: builtin.Registry()}
 	root := NewRootCommand(deps)
 	root.SetArgs(NormalizeArgs(args))
+	stopProfile := startProfile(env, stderr)
 	err := root.Execute()
+	stopProfile()
 	if err == nil {
 		return 0
 	}
@@ -79,10 +81,14 @@ func NewRootCommand(deps Deps) *cobra.Command {
 		newShowCommand(g),
 		newOutputCommand(g),
 		newTaintCommand(g, true),
+		newImportCommand(g),
 		newTaintCommand(g, false),
 		newStateCommand(g),
 		newGraphCommand(g),
 		newVersionCommand(g),
+		newPolicyCommand(g),
+		newExplainCommand(g),
+		newRulesCommand(g),
 	)
 	return root
 }

@@ -2,10 +2,12 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/hashicorp/hcl/v2"
@@ -88,10 +90,11 @@ func (e *Engine) Apply(ctx context.Context, cfg *config.Config, p *plan.Plan, op
 		return w.working, diags
 	}
 	w.ag = ag
-	res := ag.g.Walk(ctx, par, func(ctx context.Context, key string) hcl.Diagnostics {
+	res := targetedApplyGraph(ag, cg, p).Walk(ctx, par, func(ctx context.Context, key string) hcl.Diagnostics {
 		return w.visit(ctx, key)
 	})
 	diags = append(diags, res.Diagnostics...)
+	diags = append(diags, targetingApplyWarning(p)...)
 
 	// Root outputs are saved from the final values.
 	root := w.ev.values.module(addrs.RootModuleInstance)
@@ -192,22 +195,30 @@ func (w *applyWalker) release() { <-w.sem }
 // at once, and collects diagnostics in change order.
 func (w *applyWalker) forEachChange(ctx context.Context, changes []*plan.ResourceInstanceChange, fn func(*plan.ResourceInstanceChange) hcl.Diagnostics) hcl.Diagnostics {
 	out := make([]hcl.Diagnostics, len(changes))
+	// A fixed pool of workers, each taking a slot of the run-wide
+	// semaphore per operation: never a goroutine per change.
+	var next atomic.Int64
 	var wg sync.WaitGroup
-	for i, c := range changes {
-		if w.recordFailed() {
-			out[i] = hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Operation skipped", Detail: fmt.Sprintf("%s was not changed because the state could not be saved.", c.Addr)}}
-			continue
-		}
-		if !w.acquire(ctx) {
-			out[i] = hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Operation cancelled", Detail: fmt.Sprintf("%s was not changed because the run was interrupted.", c.Addr)}}
-			continue
-		}
-		wg.Add(1)
-		go func(i int, c *plan.ResourceInstanceChange) {
-			defer wg.Done()
-			defer w.release()
-			out[i] = fn(c)
-		}(i, c)
+	for range min(cap(w.sem), len(changes)) {
+		wg.Go(func() {
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= len(changes) {
+					return
+				}
+				c := changes[i]
+				if w.recordFailed() {
+					out[i] = hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Operation skipped", Detail: fmt.Sprintf("%s was not changed because the state could not be saved.", c.Addr)}}
+					continue
+				}
+				if !w.acquire(ctx) {
+					out[i] = hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Operation cancelled", Detail: fmt.Sprintf("%s was not changed because the run was interrupted.", c.Addr)}}
+					continue
+				}
+				out[i] = fn(c)
+				w.release()
+			}
+		})
 	}
 	wg.Wait()
 	var diags hcl.Diagnostics
@@ -338,7 +349,7 @@ func (w *applyWalker) currentValue(ctx context.Context, n *gnode, sch *providers
 	}
 	w.mu.Unlock()
 	if obj == nil {
-		return cty.NullVal(sch.Block.ImpliedType())
+		return cty.NullVal(impliedType(sch.Block))
 	}
 	v, err := decodeObject(ctx, nil, sch, n.addr.Resource.Type, obj)
 	if err != nil {
@@ -350,7 +361,7 @@ func (w *applyWalker) currentValue(ctx context.Context, n *gnode, sch *providers
 // applyInstance re-plans one instance with its now-known configuration,
 // checks the result against the saved plan, applies it and records it.
 func (w *applyWalker) applyInstance(ctx context.Context, n *gnode, p providers.Interface, sch *providers.Schema, c *plan.ResourceInstanceChange, rep repetition) (cty.Value, hcl.Diagnostics) {
-	ty := sch.Block.ImpliedType()
+	ty := impliedType(sch.Block)
 	s := &scope{ev: w.ev, mod: c.Addr.Module, cfg: n.mod, rep: rep}
 	cfgVal, diags := s.evalBody(n.res.Config, n.spec, n.bodyRefs)
 	if diags.HasErrors() {
@@ -400,6 +411,7 @@ func (w *applyWalker) applyInstance(ctx context.Context, n *gnode, p providers.I
 		w.restoreDeposed(c)
 		return cty.NilVal, d
 	}
+	config = w.ignoreForApply(ctx, n, sch, c, prior, config)
 	proposed := objchange.ProposedNew(sch.Block, prior, config)
 	presp := p.PlanResourceChange(ctx, providers.PlanResourceChangeRequest{
 		TypeName: c.Addr.Resource.Resource.Type, PriorState: prior, ProposedNewState: proposed, Config: config, PriorPrivate: priorPrivate,
@@ -408,41 +420,20 @@ func (w *applyWalker) applyInstance(ctx context.Context, n *gnode, p providers.I
 	if presp.Diagnostics.HasErrors() {
 		return fail(diags)
 	}
-	final := presp.PlannedState
-	if errs := objchange.AssertObjectCompatible(sch.Block, c.After, final); len(errs) > 0 {
-		for _, err := range errs {
-			diags = append(diags, errorf(rangeOf(n), "Provider produced inconsistent final plan",
-				"When expanding the plan for %s to include new values learned so far during apply, provider %q produced an invalid new value for %s.\n\nThis is a bug in the provider, which should be reported in the provider's own issue tracker.", c.Addr, c.Provider.Provider, err))
-		}
-		return fail(diags)
+	if d := w.checkFinalPlan(n, sch, c, prior, config, presp); d.HasErrors() {
+		return fail(append(diags, d...))
 	}
+	final := presp.PlannedState
 	aresp := p.ApplyResourceChange(ctx, providers.ApplyResourceChangeRequest{
 		TypeName: c.Addr.Resource.Resource.Type, PriorState: prior, PlannedState: final, Config: config, PlannedPrivate: presp.PlannedPrivate,
 	})
 	diags = append(diags, providerDiags(aresp.Diagnostics, c.Addr.String(), n.res.Config)...)
-	newVal := aresp.NewState
-	if newVal == cty.NilVal {
-		newVal = cty.NullVal(ty)
-	}
-	if !aresp.Diagnostics.HasErrors() {
-		if !newVal.IsWhollyKnown() {
-			diags = append(diags, errorf(rangeOf(n), "Provider returned invalid result object after apply",
-				"After the apply operation, provider %q returned an object for %s that still has unknown values. This is a bug in the provider.", c.Provider.Provider, c.Addr))
-			newVal = cty.UnknownAsNull(newVal)
-		} else if errs := objchange.AssertObjectCompatible(sch.Block, final, newVal); len(errs) > 0 {
-			for _, err := range errs {
-				diags = append(diags, errorf(rangeOf(n), "Provider produced inconsistent result after apply",
-					"When applying changes to %s, provider %q produced an unexpected new value: %s.\n\nThis is a bug in the provider, which should be reported in the provider's own issue tracker.", c.Addr, c.Provider.Provider, err))
-			}
-		}
-	}
+	newVal, d := checkApplyResult(rangeOf(n), sch, c, final, aresp)
+	diags = append(diags, d...)
 	failed := diags.HasErrors()
-	if newVal.IsNull() {
-		if failed {
-			return fail(diags)
-		}
-		diags = append(diags, errorf(rangeOf(n), "Provider returned invalid result object after apply",
-			"Provider %q returned no object after creating %s. This is a bug in the provider.", c.Provider.Provider, c.Addr))
+	if newVal == cty.NilVal || newVal.IsNull() {
+		// Nothing was created (or the result was unusable): the prior
+		// object, if any, is still what exists.
 		return fail(diags)
 	}
 	status := state.ObjectReady
@@ -488,8 +479,17 @@ func (w *applyWalker) applyRead(ctx context.Context, n *gnode, p providers.Inter
 	resp := p.ReadDataSource(ctx, providers.ReadDataSourceRequest{TypeName: c.Addr.Resource.Resource.Type, Config: config})
 	diags := providerDiags(resp.Diagnostics, c.Addr.String(), n.res.Config)
 	v := resp.State
-	if !diags.HasErrors() && (v == cty.NilVal || v.IsNull() || !v.IsWhollyKnown()) {
-		diags = append(diags, errorf(rangeOf(n), "Provider produced invalid object", "Provider %q produced an invalid value for %s.", c.Provider.Provider, c.Addr))
+	if !diags.HasErrors() {
+		switch {
+		case v == cty.NilVal || v.IsNull():
+			diags = append(diags, errorf(rangeOf(n), "Provider produced null object", "Provider %q produced a null value for %s."+providerBug, c.Provider.Provider, c.Addr))
+		case len(objchange.AssertObjectConforms(sch.Block, v)) > 0:
+			diags = append(diags, invalidObjectDiags(rangeOf(n), c.Provider.Provider, c.Addr, "when reading the data source", objchange.AssertObjectConforms(sch.Block, v))...)
+		case !v.IsWhollyKnown():
+			for _, p := range objchange.UnknownPaths(v) {
+				diags = append(diags, errorf(rangeOf(n), "Provider produced invalid object", "Provider %q produced a value for %s that is not wholly known: %s is unknown."+providerBug, c.Provider.Provider, c.Addr, contractPath(c.Addr, p)))
+			}
+		}
 	}
 	if w.e.Hooks != nil {
 		k, id := objectID(v)
@@ -577,8 +577,8 @@ func (w *applyWalker) destroyInstance(ctx context.Context, n *gnode, p providers
 	}
 	start := time.Now()
 	resp := p.ApplyResourceChange(ctx, providers.ApplyResourceChangeRequest{
-		TypeName: c.Addr.Resource.Resource.Type, PriorState: prior, PlannedState: cty.NullVal(sch.Block.ImpliedType()),
-		Config: cty.NullVal(sch.Block.ImpliedType()), PlannedPrivate: private,
+		TypeName: c.Addr.Resource.Resource.Type, PriorState: prior, PlannedState: cty.NullVal(impliedType(sch.Block)),
+		Config: cty.NullVal(impliedType(sch.Block)), PlannedPrivate: private,
 	})
 	var body hcl.Body
 	if n != nil && n.res != nil {
@@ -597,4 +597,67 @@ func (w *applyWalker) destroyInstance(ctx context.Context, n *gnode, p providers
 	}
 	w.record(c.Addr, deposed, nil, c.Provider)
 	return nil
+}
+
+// checkFinalPlan holds the plan made at apply, with the now-known
+// configuration, to the rules of a plan and to the plan the user approved.
+func (w *applyWalker) checkFinalPlan(n *gnode, sch *providers.Schema, c *plan.ResourceInstanceChange, prior, config cty.Value, resp providers.PlanResourceChangeResponse) hcl.Diagnostics {
+	rng, provider := rangeOf(n), c.Provider.Provider
+	final := resp.PlannedState
+	if errs := objchange.AssertObjectConforms(sch.Block, final); len(errs) > 0 {
+		return invalidPlanDiags(rng, provider, c.Addr, errs)
+	}
+	if errs := objchange.AssertPlanValid(sch.Block, prior, config, final); len(errs) > 0 {
+		return invalidPlanDiags(rng, provider, c.Addr, errs)
+	}
+	if c.Action == plan.Update {
+		var replace []cty.Path
+		for _, p := range resp.RequiresReplace {
+			if pathChanged(prior, final, p) {
+				replace = append(replace, p)
+			}
+		}
+		if len(replace) > 0 {
+			return hcl.Diagnostics{finalActionDiag(rng, provider, c.Addr, c.Action, plan.DeleteThenCreate, replace)}
+		}
+	}
+	if errs := objchange.AssertObjectCompatible(sch.Block, c.After, final); len(errs) > 0 {
+		return inconsistentFinalPlanDiags(rng, provider, c.Addr, errs)
+	}
+	return nil
+}
+
+// checkApplyResult holds an applied object to the final plan. It returns
+// the object to save (null when nothing usable came back, unknowns made
+// null) and the problems found.
+func checkApplyResult(rng *hcl.Range, sch *providers.Schema, c *plan.ResourceInstanceChange, final cty.Value, resp providers.ApplyResourceChangeResponse) (cty.Value, hcl.Diagnostics) {
+	provider := c.Provider.Provider
+	ty := impliedType(sch.Block)
+	v := resp.NewState
+	failed := resp.Diagnostics.HasErrors()
+	if v == cty.NilVal {
+		if failed {
+			return cty.NullVal(ty), nil
+		}
+		return cty.NullVal(ty), invalidObjectDiags(rng, provider, c.Addr, "after apply", []error{errors.New("the provider returned no object and no error")})
+	}
+	if errs := objchange.AssertObjectConforms(sch.Block, v); len(errs) > 0 {
+		// The object cannot be stored; what the provider made is lost to
+		// tenet, so say so even when the provider reported an error too.
+		return cty.NullVal(ty), invalidObjectDiags(rng, provider, c.Addr, "after apply", errs)
+	}
+	if failed {
+		return objchange.NullUnknowns(v), nil
+	}
+	if v.IsNull() {
+		return v, hcl.Diagnostics{errorf(rng, "Provider returned invalid result object after apply",
+			"After the apply operation, provider %q returned a null object for %s, although the planned action was %s, not a delete."+providerBug, provider, c.Addr, c.Action)}
+	}
+	if paths := objchange.UnknownPaths(v); len(paths) > 0 {
+		return objchange.NullUnknowns(v), unknownResultDiags(rng, provider, c.Addr, paths)
+	}
+	if errs := objchange.AssertObjectCompatible(sch.Block, final, v); len(errs) > 0 {
+		return v, inconsistentResultDiags(rng, provider, c.Addr, errs)
+	}
+	return v, nil
 }

@@ -128,6 +128,7 @@ func buildGraph(ctx context.Context, cfg *config.Config, ps *providerSet, orphan
 		n := cg.nodes[key]
 		diags = append(diags, cg.connect(n)...)
 	}
+	diags = append(diags, cg.connectImports(cfg)...)
 	cg.computeResourceDeps()
 	return cg, diags
 }

@@ -3,6 +3,9 @@ package engine
 import (
 	"context"
 	"fmt"
+	"runtime"
+	"sync"
+	"weak"
 
 	"github.com/zclconf/go-cty/cty"
 	ctyjson "github.com/zclconf/go-cty/cty/json"
@@ -20,9 +23,9 @@ func marshalDynamic(v cty.Value) ([]byte, error) {
 // decodeObject turns a stored object into a value of the current schema,
 // asking the provider to upgrade it when the stored version is older.
 func decodeObject(ctx context.Context, p providers.Interface, sch *providers.Schema, typ string, obj *state.ObjectSrc) (cty.Value, error) {
-	ty := sch.Block.ImpliedType()
+	ty := impliedType(sch.Block)
 	if obj.SchemaVersion == uint64(sch.Version) || p == nil {
-		v, err := ctyjson.Unmarshal(obj.AttrsJSON, ty)
+		v, err := state.UnmarshalAttrs(obj.AttrsJSON, ty)
 		if err == nil {
 			return v, nil
 		}
@@ -40,7 +43,7 @@ func decodeObject(ctx context.Context, p providers.Interface, sch *providers.Sch
 // encodeObject turns a (possibly marked) value into a state object.
 func encodeObject(v cty.Value, sch *providers.Schema, deps []addrs.ConfigResource, cbd bool, private []byte, status state.ObjectStatus) (*state.ObjectSrc, error) {
 	uv, paths := unmarkPaths(v)
-	js, err := ctyjson.Marshal(uv, sch.Block.ImpliedType())
+	js, err := ctyjson.Marshal(uv, impliedType(sch.Block))
 	if err != nil {
 		return nil, err
 	}
@@ -89,4 +92,26 @@ func schemaSensitivePaths(b *providers.Block, v cty.Value) []cty.Path {
 		}
 	}
 	return out
+}
+
+// impliedTypes caches Block.ImpliedType, which builds a fresh object type
+// (maps and all) on every call and was called several times per instance.
+// Keys are weak so a schema that is dropped takes its entry with it.
+var impliedTypes sync.Map // weak.Pointer[providers.Block] -> cty.Type
+
+// impliedType is b.ImpliedType(), computed once per schema block. Schemas
+// are not changed after a provider returns them.
+func impliedType(b *providers.Block) cty.Type {
+	if b == nil {
+		return b.ImpliedType()
+	}
+	key := weak.Make(b)
+	if t, ok := impliedTypes.Load(key); ok {
+		return t.(cty.Type)
+	}
+	t := b.ImpliedType()
+	if _, loaded := impliedTypes.LoadOrStore(key, t); !loaded {
+		runtime.AddCleanup(b, func(k weak.Pointer[providers.Block]) { impliedTypes.Delete(k) }, key)
+	}
+	return t
 }

@@ -40,7 +40,7 @@ func (w *planWalker) facts(rn *resourceNode, it *instPlan, configured map[string
 	case addrs.StringKey:
 		f.Key = string(k)
 	}
-	ty := rn.schema.Block.ImpliedType()
+	ty := impliedType(rn.schema.Block)
 	f.Prior = it.prior
 	f.HasPrior = it.priorSrc != nil && !it.prior.IsNull()
 	f.Tainted = it.tainted
@@ -57,8 +57,12 @@ func (w *planWalker) facts(rn *resourceNode, it *instPlan, configured map[string
 			prior = cty.NullVal(ty)
 		}
 		if !prior.IsNull() && it.planned.IsWhollyKnown() {
-			eq := it.planned.Equals(prior)
-			f.PlannedEqualsPrior = eq.IsKnown() && eq.True()
+			// RawEquals is much cheaper and settles the common no-change case.
+			f.PlannedEqualsPrior = it.planned.RawEquals(prior)
+			if !f.PlannedEqualsPrior {
+				eq := it.planned.Equals(prior)
+				f.PlannedEqualsPrior = eq.IsKnown() && eq.True()
+			}
 		}
 		for _, p := range it.requiresReplace {
 			f.RequiresReplace = append(f.RequiresReplace, pathSteps(p))
@@ -85,6 +89,8 @@ func (w *planWalker) facts(rn *resourceNode, it *instPlan, configured map[string
 			InExpansion:      configured[it.addr.String()],
 			Repetition:       "none",
 		}
+		_, f.Orphan.Moved = w.moves.previousAddr(it.addr)
+		f.Removed = w.removedFor(it.addr)
 		if n.res != nil {
 			if n.res.Count != nil {
 				f.Orphan.Repetition = "count"
@@ -131,7 +137,7 @@ func (w *planWalker) applyDecision(ctx context.Context, rn *resourceNode, it *in
 	var diags hcl.Diagnostics
 	n := rn.n
 	sch := rn.schema
-	ty := sch.Block.ImpliedType()
+	ty := impliedType(sch.Block)
 
 	if rn.mode == addrs.DataResourceMode {
 		return w.applyDataDecision(ctx, rn, it, d)
@@ -151,6 +157,9 @@ func (w *planWalker) applyDecision(ctx context.Context, rn *resourceNode, it *in
 		Addr: it.addr, PrevRunAddr: it.addr, DeposedKey: it.deposed, Provider: rn.provAddr,
 		Action: action, Reason: plan.Reason(d.Reason), SchemaVersion: uint64(sch.Version),
 		Before: it.prior, After: cty.NullVal(ty),
+	}
+	if it.importID != "" {
+		c.Importing = &plan.Importing{ID: it.importID}
 	}
 	if it.priorSrc == nil || it.prior.IsNull() {
 		c.Before = cty.NullVal(ty)
@@ -186,6 +195,7 @@ func (w *planWalker) applyDecision(ctx context.Context, rn *resourceNode, it *in
 		c.AfterSensitivePaths = mergePaths(it.configSensitive, schemaSensitivePaths(sch.Block, c.After))
 	}
 	w.recordChange(n.key, c, d.Provenance)
+	w.recordExplanation(c, it)
 	if action == plan.Delete || action == plan.Forget {
 		return cty.NullVal(ty), diags
 	}
@@ -196,7 +206,7 @@ func (w *planWalker) applyDecision(ctx context.Context, rn *resourceNode, it *in
 func (w *planWalker) applyDataDecision(ctx context.Context, rn *resourceNode, it *instPlan, d rules.Decision) (cty.Value, hcl.Diagnostics) {
 	n := rn.n
 	sch := rn.schema
-	ty := sch.Block.ImpliedType()
+	ty := impliedType(sch.Block)
 	if !it.hasConfig {
 		// Orphaned data instances leave the state silently.
 		w.mu.Lock()
@@ -221,6 +231,7 @@ func (w *planWalker) applyDataDecision(ctx context.Context, rn *resourceNode, it
 			AfterSensitivePaths: it.configSensitive, SchemaVersion: uint64(sch.Version),
 		}
 		w.recordChange(n.key, c, d.Provenance)
+		w.recordExplanation(c, it)
 		return markPaths(planned, it.configSensitive), nil
 	case rules.ActionNone:
 		if w.opts.Mode == plan.DestroyMode {

@@ -38,6 +38,13 @@ type instPlan struct {
 	requiresReplace []cty.Path
 	hasPlanned      bool
 
+	// readyToPlan: refreshed, evaluated and validated; ignore holds the
+	// prepare stage's decision (nil: nothing ignored); importID is set when
+	// an import block brought the prior object in during this plan.
+	readyToPlan bool
+	ignore      *rules.Preparation
+	importID    string
+
 	fact rules.Instance
 }
 
@@ -123,27 +130,50 @@ func (w *planWalker) visitResource(ctx context.Context, n *gnode) hcl.Diagnostic
 		}
 	}
 
-	// Refresh, evaluate and ask the provider, instance by instance.
-	for _, it := range items {
-		diags = append(diags, w.prepareInstance(ctx, rn, it)...)
+	// Refresh, evaluate and ask the provider, instance by instance, with
+	// the ignore_changes paths the prepare stage decides per batch.
+	items = w.filterTargetInstances(n, items)
+	diags = append(diags, w.importInstances(ctx, rn, items)...)
+	if diags.HasErrors() {
+		return diags
 	}
+	diags = append(diags, eachParallel(len(items), func(i int) hcl.Diagnostics {
+		return w.prepareInstance(ctx, rn, items[i])
+	})...)
+	if diags.HasErrors() {
+		return diags
+	}
+	diags = append(diags, w.prepareIgnores(ctx, rn, items)...)
+	diags = append(diags, eachParallel(len(items), func(i int) hcl.Diagnostics {
+		if !items[i].readyToPlan {
+			return nil
+		}
+		return w.planInstance(ctx, rn, items[i])
+	})...)
 	if diags.HasErrors() {
 		return diags
 	}
 
 	// Decide, all instances in one batch.
 	batch := make([]rules.Instance, len(items))
-	for i, it := range items {
-		batch[i] = w.facts(rn, it, configured)
+	eachParallel(len(items), func(i int) hcl.Diagnostics {
+		batch[i] = w.facts(rn, items[i], configured)
+		return nil
+	})
+	diags = append(diags, w.evalTriggers(ctx, rn, items, batch)...)
+	if diags.HasErrors() {
+		return diags
 	}
 	decisions, err := w.e.Rules.Decide(ctx, w.run, batch)
 	if err != nil {
 		return append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Planning rules failed", Detail: err.Error(), Subject: rangeOf(n)})
 	}
 
-	afterVals := map[string]cty.Value{}
-	for i, it := range items {
-		d := decisions[i]
+	afters := make([]cty.Value, len(items))
+	diags = append(diags, eachParallel(len(items), func(i int) hcl.Diagnostics {
+		var diags hcl.Diagnostics
+		it, d := items[i], decisions[i]
+		it.fact = batch[i]
 		for _, f := range d.Errors {
 			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: f.Summary, Detail: f.Detail, Subject: rangeOf(n)})
 		}
@@ -151,9 +181,13 @@ func (w *planWalker) visitResource(ctx context.Context, n *gnode) hcl.Diagnostic
 			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: f.Summary, Detail: f.Detail, Subject: rangeOf(n)})
 		}
 		after, moreDiags := w.applyDecision(ctx, rn, it, d)
-		diags = append(diags, moreDiags...)
+		afters[i] = after
+		return append(diags, moreDiags...)
+	})...)
+	afterVals := make(map[string]cty.Value, len(items))
+	for i, it := range items {
 		if it.hasConfig && it.deposed == state.NotDeposed {
-			afterVals[it.addr.String()] = after
+			afterVals[it.addr.String()] = afters[i]
 		}
 	}
 
@@ -223,7 +257,7 @@ func (w *planWalker) prepareResource(ctx context.Context, n *gnode) (*resourceNo
 func (w *planWalker) prepareInstance(ctx context.Context, rn *resourceNode, it *instPlan) hcl.Diagnostics {
 	var diags hcl.Diagnostics
 	sch := rn.schema
-	ty := sch.Block.ImpliedType()
+	ty := impliedType(sch.Block)
 	it.prior = cty.NullVal(ty)
 	n := rn.n
 
@@ -236,7 +270,7 @@ func (w *planWalker) prepareInstance(ctx context.Context, rn *resourceNode, it *
 		it.prior = v
 		it.priorSensitive = it.priorSrc.SensitivePaths
 		it.tainted = it.priorSrc.Status == state.ObjectTainted && it.deposed == state.NotDeposed
-		if !w.opts.SkipRefresh {
+		if !w.opts.SkipRefresh && it.importID == "" {
 			refreshed, d := w.refresh(ctx, rn, it)
 			diags = append(diags, d...)
 			if d.HasErrors() {
@@ -268,6 +302,17 @@ func (w *planWalker) prepareInstance(ctx context.Context, rn *resourceNode, it *
 	if vresp.Diagnostics.HasErrors() {
 		return diags
 	}
+	it.readyToPlan = true
+	return diags
+}
+
+// planInstance asks the provider for a plan of a prepared instance, with
+// the ignored configuration paths taking their prior values.
+func (w *planWalker) planInstance(ctx context.Context, rn *resourceNode, it *instPlan) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	sch := rn.schema
+	ty := impliedType(sch.Block)
+	n := rn.n
 	prior := it.prior
 	var priorPrivate []byte
 	if it.tainted {
@@ -275,20 +320,20 @@ func (w *planWalker) prepareInstance(ctx context.Context, rn *resourceNode, it *
 	} else if it.priorSrc != nil {
 		priorPrivate = it.priorSrc.Private
 	}
-	proposed := objchange.ProposedNew(sch.Block, prior, it.config)
+	planConfig := applyIgnoreChanges(sch.Block, prior, it.config, it.ignore)
+	proposed := objchange.ProposedNew(sch.Block, prior, planConfig)
 	resp := rn.provider.PlanResourceChange(ctx, providers.PlanResourceChangeRequest{
-		TypeName: rn.typ, PriorState: prior, ProposedNewState: proposed, Config: it.config, PriorPrivate: priorPrivate,
+		TypeName: rn.typ, PriorState: prior, ProposedNewState: proposed, Config: planConfig, PriorPrivate: priorPrivate,
 	})
 	diags = append(diags, providerDiags(resp.Diagnostics, it.addr.String(), n.res.Config)...)
 	if resp.Diagnostics.HasErrors() {
 		return diags
 	}
-	if errs := objchange.AssertPlanValid(sch.Block, prior, it.config, resp.PlannedState); len(errs) > 0 {
-		for _, err := range errs {
-			diags = append(diags, errorf(n.res.DeclRange.Ptr(), "Provider produced invalid plan",
-				"Provider %q planned an invalid value for %s: %s.\n\nThis is a bug in the provider, which should be reported in the provider's own issue tracker.", rn.provAddr.Provider, it.addr, err))
-		}
-		return diags
+	if errs := objchange.AssertObjectConforms(sch.Block, resp.PlannedState); len(errs) > 0 {
+		return append(diags, invalidPlanDiags(n.res.DeclRange.Ptr(), rn.provAddr.Provider, it.addr, errs)...)
+	}
+	if errs := objchange.AssertPlanValid(sch.Block, prior, planConfig, resp.PlannedState); len(errs) > 0 {
+		return append(diags, invalidPlanDiags(n.res.DeclRange.Ptr(), rn.provAddr.Provider, it.addr, errs)...)
 	}
 	it.planned, it.plannedPrivate, it.hasPlanned = resp.PlannedState, resp.PlannedPrivate, true
 	if !prior.IsNull() {
@@ -327,7 +372,7 @@ func (w *planWalker) refresh(ctx context.Context, rn *resourceNode, it *instPlan
 	}
 	newVal := resp.NewState
 	if newVal == cty.NilVal {
-		newVal = cty.NullVal(rn.schema.Block.ImpliedType())
+		newVal = cty.NullVal(impliedType(rn.schema.Block))
 	}
 	if w.e.Hooks != nil {
 		w.e.Hooks.PostRefresh(it.addr, it.deposed, idKey, idVal)

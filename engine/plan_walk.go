@@ -32,6 +32,10 @@ type planWalker struct {
 	stateByResource map[string][]*state.Resource
 
 	forcedCBD map[string]bool
+	moves     *moveState           // what the moves stage did (moves.go)
+	teamMoves []rules.ComputedMove // computed moves added to it (team_moves.go)
+	removed   []removedTarget      // removed blocks (removed.go)
+	targets   *targetFilter        // nil without -target / -exclude
 
 	mu          sync.Mutex
 	prior       *state.State // refreshed state, built as the walk goes
@@ -40,7 +44,9 @@ type planWalker struct {
 	drift       []*plan.ResourceInstanceChange
 	outputs     []*plan.OutputChange
 	provenance  map[string][]plan.RuleFired
+	explained   map[string]*plan.DecisionFacts // facts per change key (explain.go)
 	provConfigs map[string]*onceResult
+	trig        triggerIndex // changes by address, for replace_triggered_by
 }
 
 // Plan computes a plan for cfg against the previous run state.
@@ -65,7 +71,14 @@ func (e *Engine) Plan(ctx context.Context, cfg *config.Config, prevRun *state.St
 	}
 	defer w.ps.closeAll(ctx)
 	w.run = rules.Run{Mode: modeName(opts.Mode), Timestamp: opts.Timestamp}
+	if e.Rules.TeamRulesLoaded() {
+		w.run.Variables = rootVariablesForRules(cfg, opts.Variables)
+	}
 	w.ev = &evaluator{cfg: cfg, fsys: e.FS, values: newValueStore(), exp: newExpansion(), rootDir: ".", cwd: e.WorkingDir, workspace: "default", pure: true, planTime: opts.Timestamp}
+	w.removed = collectRemoved(cfg, opts.Mode)
+	if moveDiags := w.applyMoves(ctx); moveDiags.HasErrors() {
+		return nil, moveDiags
+	}
 
 	var orphans []addrs.ConfigResource
 	seenOrphan := map[string]bool{}
@@ -99,10 +112,17 @@ func (e *Engine) Plan(ctx context.Context, cfg *config.Config, prevRun *state.St
 	}
 	w.forcedCBD = forced
 
-	res := cg.g.Walk(ctx, opts.parallelism(), func(ctx context.Context, key string) hcl.Diagnostics {
+	walkGraph, moreDiags := w.targetGraph()
+	diags = append(diags, moreDiags...)
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	res := walkGraph.Walk(ctx, opts.parallelism(), func(ctx context.Context, key string) hcl.Diagnostics {
 		return w.visit(ctx, cg.nodes[key])
 	})
 	diags = append(diags, res.Diagnostics...)
+	diags = append(diags, w.forceReplaceWarnings()...)
+	diags = w.finishMoveDiagnostics(ctx, diags)
 
 	if !diags.HasErrors() {
 		diags = append(diags, w.rootOutputChanges()...)
@@ -176,7 +196,7 @@ func (w *planWalker) visit(ctx context.Context, n *gnode) hcl.Diagnostics {
 }
 
 func (w *planWalker) forcedCreateBeforeDestroy(ctx context.Context) (map[string]bool, error) {
-	var g rules.ResourceGraph
+	g := rules.ResourceGraph{Run: w.run}
 	for _, key := range w.cg.order {
 		n := w.cg.nodes[key]
 		if n.kind != nodeResource || n.res.Managed == nil {
@@ -237,6 +257,7 @@ func (w *planWalker) assemble(errored bool) *plan.Plan {
 		SkipRefresh:      w.opts.SkipRefresh,
 		Errored:          errored,
 		Provenance:       w.provenance,
+		Facts:            w.explained,
 		TerraformVersion: w.e.Version,
 	}
 	for _, a := range w.opts.ForceReplace {
@@ -264,13 +285,14 @@ func changeLess(a, b *plan.ResourceInstanceChange) bool {
 func (w *planWalker) recordChange(nodeKey string, c *plan.ResourceInstanceChange, fired []rules.Fired) {
 	w.mu.Lock()
 	w.changes = append(w.changes, c)
+	w.trig.note(c)
 	if c.Action != plan.NoOp {
 		w.changed[nodeKey] = true
 	}
 	if len(fired) > 0 {
 		pf := make([]plan.RuleFired, len(fired))
 		for i, f := range fired {
-			pf[i] = plan.RuleFired{RuleID: f.RuleID, File: f.File, Line: f.Line, Title: f.Title}
+			pf[i] = plan.RuleFired{RuleID: f.RuleID, File: f.File, Line: f.Line, Title: f.Title, Message: f.Message}
 		}
 		w.provenance[c.ChangeKey()] = pf
 	}

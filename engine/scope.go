@@ -40,6 +40,8 @@ type evaluator struct {
 
 	planTime time.Time
 
+	bodies bodyMemos
+
 	funcsMu sync.Mutex
 	funcs   map[string]function.Function
 }
@@ -227,7 +229,10 @@ func (s *scope) evalBody(body hcl.Body, spec hcldec.Spec, refs []*addrs.Referenc
 	if diags.HasErrors() {
 		return cty.DynamicVal, diags
 	}
-	body = dynblock.Expand(body, ctx)
+	body, dynamic := s.ev.bodies.prepare(body, spec)
+	if dynamic {
+		body = dynblock.Expand(body, ctx)
+	}
 	v, moreDiags := hcldec.Decode(body, spec, ctx)
 	diags = append(diags, moreDiags...)
 	return v, diags

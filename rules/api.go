@@ -29,6 +29,11 @@ type Source struct {
 type Run struct {
 	Mode      string    // "normal" | "destroy" | "refresh-only"
 	Timestamp time.Time // plan timestamp; the only time rules may see
+
+	// Variables are the root module's input variables, shown to rules as
+	// input.run.variables (known parts only). The engine sets them when team
+	// rules are loaded ([Engine.TeamRulesLoaded]); the defaults never read them.
+	Variables map[string]cty.Value
 }
 
 // Plan modes accepted in [Run.Mode].
@@ -140,6 +145,7 @@ type Finding struct {
 // ResourceGraph is the input of [Engine.ForcedCreateBeforeDestroy].
 type ResourceGraph struct {
 	Resources []GraphResource // config resources (addresses as in Instance.Resource)
+	Run       Run             // shown as input.run, for team rules
 }
 
 // GraphResource is one configuration resource and its direct dependencies.

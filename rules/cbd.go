@@ -26,8 +26,11 @@ func (e *Engine) ForcedCreateBeforeDestroy(ctx context.Context, g ResourceGraph)
 			ast.Item(ast.InternedTerm("depends_on"), ast.ArrayTerm(deps...)),
 		)
 	}
-	input := ast.NewObject(ast.Item(ast.InternedTerm("resources"), ast.ArrayTerm(resources...)))
-	rs, err := e.cbd.Eval(ctx, rego.EvalParsedInput(input), rego.EvalGenerateJSON(rawTerm))
+	input := ast.NewObject(
+		ast.Item(ast.InternedTerm("resources"), ast.ArrayTerm(resources...)),
+		ast.Item(keyRun, runTerm(g.Run)),
+	)
+	rs, err := e.cbd.Eval(ctx, rego.EvalParsedInput(input), rego.EvalTime(g.Run.Timestamp), rego.EvalGenerateJSON(rawTerm))
 	if err != nil {
 		return nil, fmt.Errorf("evaluating create_before_destroy rules: %w", err)
 	}

@@ -100,23 +100,91 @@ func (e *Engine) decideChunk(ctx context.Context, ts time.Time, run *ast.Term, b
 	if !ok {
 		return fmt.Errorf("decision rules returned %v, want an object", rs[0].Expressions[0].Value)
 	}
-	decisions, ok := valueAt(res, keyDecisions).(*ast.Array)
-	if !ok || decisions.Len() != len(batch) {
-		return fmt.Errorf("decision rules returned %v, want %d decisions", valueAt(res, keyDecisions), len(batch))
-	}
-	for i := range out {
-		row, ok := decisions.Elem(i).Value.(*ast.Array)
-		if !ok || row.Len() != 3 {
-			return fmt.Errorf("%s: decision %v is not [action, reason, rule]", batch[i].Address, decisions.Elem(i))
-		}
-		out[i].Action = str(row.Elem(0))
-		out[i].Reason = str(row.Elem(1))
-		out[i].Provenance = e.single[str(row.Elem(2))]
-		if out[i].Provenance == nil {
-			out[i].Provenance = []Fired{e.fired(str(row.Elem(2)))}
-		}
+	if err := e.decodeRows(res, batch, out); err != nil {
+		return err
 	}
 	return e.decodeIndexed(res, out)
+}
+
+// decodeRows applies the decision table: every instance must be in exactly
+// one row. A replace is lowered by create_then_delete, and a row's reason is
+// replaced by reason_override[i] when present.
+func (e *Engine) decodeRows(res ast.Object, batch []Instance, out []Decision) error {
+	rows, ok := valueAt(res, keyRows).(*ast.Array)
+	if !ok {
+		return fmt.Errorf("decision rules returned no rows")
+	}
+	cbd, _ := valueAt(res, keyCreateThenDelete).(ast.Set)
+	overrides, _ := valueAt(res, keyReasonOverride).(ast.Object)
+	for r := range rows.Len() {
+		row, ok := rows.Elem(r).Value.(ast.Object)
+		if !ok {
+			return fmt.Errorf("decision row %v is not an object", rows.Elem(r))
+		}
+		id := stringAt(row, keyRule)
+		action := stringAt(row, keyAction)
+		reason := stringAt(row, keyReason)
+		prov := e.single[id]
+		if prov == nil {
+			prov = []Fired{e.fired(id)}
+		}
+		err := eachIndex(valueAt(row, keyIndices), len(out), func(i int, t *ast.Term) error {
+			d := &out[i]
+			if d.Provenance != nil {
+				return fmt.Errorf("%s: rules %s and %s both decide it", batch[i].Address, d.Provenance[0].RuleID, id)
+			}
+			d.Action, d.Reason, d.Provenance = action, reason, prov
+			if action == "replace" {
+				d.Action = ActionDeleteThenCreate
+				if cbd != nil && cbd.Contains(t) {
+					d.Action = ActionCreateThenDelete
+				}
+			}
+			if overrides != nil {
+				if o := overrides.Get(t); o != nil {
+					d.Reason = str(o)
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+	}
+	for i := range out {
+		if out[i].Provenance == nil {
+			return fmt.Errorf("%s: no rule decides its action", batch[i].Address)
+		}
+	}
+	return nil
+}
+
+// eachIndex calls fn for each instance index in an array or set.
+func eachIndex(v ast.Value, n int, fn func(i int, t *ast.Term) error) error {
+	visit := func(t *ast.Term) error {
+		num, ok := t.Value.(ast.Number)
+		if !ok {
+			return fmt.Errorf("instance index %v is not a number", t)
+		}
+		i, ok := num.Int()
+		if !ok || i < 0 || i >= n {
+			return fmt.Errorf("instance index %v is out of range", t)
+		}
+		return fn(i, t)
+	}
+	switch v := v.(type) {
+	case *ast.Array:
+		for j := range v.Len() {
+			if err := visit(v.Elem(j)); err != nil {
+				return err
+			}
+		}
+		return nil
+	case ast.Set:
+		return v.Iter(visit)
+	default:
+		return fmt.Errorf("row indices %v are neither an array nor a set", v)
+	}
 }
 
 // decodeIndexed adds the extra provenance and the findings, which the rules
@@ -167,17 +235,22 @@ func (e *Engine) decodeIndexed(res ast.Object, out []Decision) error {
 }
 
 var (
-	keyRun       = ast.InternedTerm("run")
-	keyInstances = ast.InternedTerm("instances")
-	keyDecisions = ast.InternedTerm("decisions")
-	keyFired     = ast.InternedTerm("fired")
-	keyErrors    = ast.InternedTerm("errors")
-	keyWarnings  = ast.InternedTerm("warnings")
-	keyRule      = ast.InternedTerm("rule")
-	keyValue     = ast.InternedTerm("value")
-	keySummary   = ast.InternedTerm("summary")
-	keyDetail    = ast.InternedTerm("detail")
-	keyPath      = ast.InternedTerm("path")
+	keyRun              = ast.InternedTerm("run")
+	keyInstances        = ast.InternedTerm("instances")
+	keyRows             = ast.InternedTerm("rows")
+	keyIndices          = ast.InternedTerm("indices")
+	keyAction           = ast.InternedTerm("action")
+	keyReason           = ast.InternedTerm("reason")
+	keyCreateThenDelete = ast.InternedTerm("create_then_delete")
+	keyReasonOverride   = ast.InternedTerm("reason_override")
+	keyFired            = ast.InternedTerm("fired")
+	keyErrors           = ast.InternedTerm("errors")
+	keyWarnings         = ast.InternedTerm("warnings")
+	keyRule             = ast.InternedTerm("rule")
+	keyValue            = ast.InternedTerm("value")
+	keySummary          = ast.InternedTerm("summary")
+	keyDetail           = ast.InternedTerm("detail")
+	keyPath             = ast.InternedTerm("path")
 )
 
 // decodeRules turns a list of rule ids and team elements into provenance.

@@ -24,8 +24,10 @@ const defaultDir = "rules"
 
 // Packages team rules may extend, and the extension points of each.
 var extensionPoints = map[string][]string{
-	"data.tenet.decide": {"force_replace", "prevent_destroy"},
-	"data.tenet.cbd":    {"force_create_before_destroy"},
+	"data.tenet.decide":  {"force_replace", "prevent_destroy"},
+	"data.tenet.cbd":     {"force_create_before_destroy"},
+	"data.tenet.prepare": {"ignore_paths", "equivalent"},
+	"data.tenet.moves":   {"moves"},
 }
 
 // Engine evaluates the compiled default and team rules. It is safe for
@@ -35,6 +37,14 @@ type Engine struct {
 
 	decide rego.PreparedEvalQuery
 	cbd    rego.PreparedEvalQuery
+	// prepareQ and triggersQ: see prepare.go and triggers.go.
+	prepareQ  rego.PreparedEvalQuery
+	triggersQ rego.PreparedEvalQuery
+	moves     rego.PreparedEvalQuery // see moves.go
+	// computedMovesQ evaluates team computed moves (team_moves.go), only
+	// prepared when a team rule adds to them.
+	computedMovesQ rego.PreparedEvalQuery
+	hasTeamMoves   bool
 
 	// provenance by rule id (default rules) or team handle ("team:N").
 	provenance map[string]Fired
@@ -44,7 +54,9 @@ type Engine struct {
 	// includeValues is set when team rules are loaded: the defaults never
 	// read config/prior/planned values, so building them is skipped otherwise.
 	includeValues bool
-	isSensitive   func(mark any) bool
+	// omit names the values no team rule can read (team.go).
+	omit        valueOmissions
+	isSensitive func(mark any) bool
 }
 
 // New parses and compiles the default rules plus the team rule sources, and
@@ -66,6 +78,7 @@ func New(ctx context.Context, opts Options) (*Engine, hcl.Diagnostics) {
 		isSensitive: opts.IsSensitive,
 	}
 	var team []*teamRule
+	var teamModules []*ast.Module
 	for _, src := range opts.Team {
 		mods, moreDiags := parseSource(src)
 		diags = append(diags, moreDiags...)
@@ -75,11 +88,15 @@ func New(ctx context.Context, opts Options) (*Engine, hcl.Diagnostics) {
 			diags = append(diags, moreDiags...)
 			team = append(team, rules...)
 			modules[m.Package.Location.File] = m
+			teamModules = append(teamModules, m)
 			e.includeValues = true
 		}
 	}
 	if diags.HasErrors() {
 		return nil, diags
+	}
+	if e.includeValues {
+		e.omit = omissions(team, teamModules)
 	}
 
 	caps := sandboxCapabilities()
@@ -100,6 +117,20 @@ func New(ctx context.Context, opts Options) (*Engine, hcl.Diagnostics) {
 	}
 	if e.cbd, err = e.prepare(ctx, "data.tenet.cbd.forced"); err != nil {
 		return nil, append(diags, internalDiag(err))
+	}
+	if e.prepareQ, err = e.prepare(ctx, "data.tenet.prepare.result"); err != nil {
+		return nil, append(diags, internalDiag(err))
+	}
+	if e.triggersQ, err = e.prepare(ctx, "data.tenet.triggers.result"); err != nil {
+		return nil, append(diags, internalDiag(err))
+	}
+	if e.moves, err = e.prepare(ctx, "data.tenet.moves.result"); err != nil {
+		return nil, append(diags, internalDiag(err))
+	}
+	if e.hasTeamMoves = hasTeamRulesFor(team, "data.tenet.moves", "moves"); e.hasTeamMoves {
+		if e.computedMovesQ, err = e.prepare(ctx, "data.tenet.moves.computed"); err != nil {
+			return nil, append(diags, internalDiag(err))
+		}
 	}
 	return e, diags
 }
@@ -158,13 +189,18 @@ func parseModule(filename string, src []byte) (*ast.Module, error) {
 // parseSource parses every rule file (not *_test.rego) of a team source, in
 // lexical order.
 func parseSource(src Source) ([]*ast.Module, hcl.Diagnostics) {
+	return parseSourceFiles(src, isRuleFile)
+}
+
+// parseSourceFiles parses the files of src whose names keep accepts.
+func parseSourceFiles(src Source, keep func(name string) bool) ([]*ast.Module, hcl.Diagnostics) {
 	var mods []*ast.Module
 	var diags hcl.Diagnostics
 	err := fs.WalkDir(src.FS, ".", func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
-		if d.IsDir() || !isRuleFile(d.Name()) {
+		if d.IsDir() || !keep(d.Name()) {
 			return nil
 		}
 		b, err := fs.ReadFile(src.FS, p)
@@ -230,6 +266,15 @@ func wrapExtensionRules(m *ast.Module, defaultNames map[string]map[string]bool, 
 		}
 		return nil, nil
 	}
+	// The default file of the package documents it: a team file's package
+	// METADATA would redeclare it, so it is dropped (it is only prose).
+	kept := m.Annotations[:0]
+	for _, a := range m.Annotations {
+		if a.Scope != "package" && a.Scope != "subpackages" {
+			kept = append(kept, a)
+		}
+	}
+	m.Annotations = kept
 	var out []*teamRule
 	var diags hcl.Diagnostics
 	for _, r := range m.Rules {
@@ -261,11 +306,12 @@ func wrapExtensionRules(m *ast.Module, defaultNames map[string]map[string]bool, 
 // indexProvenance resolves rule ids to files and lines from the compiled
 // annotations, and team handles to the team rules they stand for.
 func (e *Engine) indexProvenance(team []*teamRule) {
-	byRule := map[*ast.Rule]*ast.Annotations{}
+	// Compilation rewrites rules, so team rules are matched by location.
+	byLocation := map[string]*ast.Annotations{}
 	for _, ref := range e.compiler.GetAnnotationSet().Flatten() {
 		a := ref.Annotations
-		if r := ref.GetRule(); r != nil {
-			byRule[r] = a
+		if ref.Location != nil {
+			byLocation[fmt.Sprintf("%s:%d", ref.Location.File, ref.Location.Row)] = a
 		}
 		id, _ := a.Custom["id"].(string)
 		if id == "" || a.Scope != "rule" {
@@ -280,7 +326,7 @@ func (e *Engine) indexProvenance(team []*teamRule) {
 	for _, t := range team {
 		loc := t.rule.Location
 		f := Fired{RuleID: fmt.Sprintf("team:%s:%d", loc.File, loc.Row), File: loc.File, Line: loc.Row}
-		if a := byRule[t.rule]; a != nil {
+		if a := byLocation[fmt.Sprintf("%s:%d", loc.File, loc.Row)]; a != nil && a.Scope == "rule" {
 			if id, _ := a.Custom["id"].(string); id != "" {
 				f.RuleID = id
 			}
@@ -303,22 +349,33 @@ func (e *Engine) fired(id string) Fired {
 
 // forbiddenBuiltins are the built-ins planning rules may not call: they
 // reach the network or the environment, or make results depend on the clock
-// or on chance. Pure helpers such as net.cidr_contains stay available.
+// or on chance. Every net.* built-in is refused too (see forbiddenReason),
+// including the pure CIDR helpers, so that the rule is simple to state.
 var forbiddenBuiltins = map[string]string{
-	"http.send":          "reaches the network",
-	"net.lookup_ip_addr": "reaches the network",
-	"opa.runtime":        "reads the environment",
-	"time.now_ns":        "reads the clock; use input.run.timestamp",
-	"rand.intn":          "is random",
-	"uuid.rfc4122":       "is random",
-	"trace":              "writes to the evaluation trace",
+	"http.send":    "reaches the network",
+	"opa.runtime":  "reads the environment",
+	"time.now_ns":  "reads the clock; use input.run.timestamp",
+	"rand.intn":    "is random",
+	"uuid.rfc4122": "is random",
+	"trace":        "writes to the evaluation trace",
+}
+
+// forbiddenReason says why a built-in is refused, if it is.
+func forbiddenReason(name string) (string, bool) {
+	if why, bad := forbiddenBuiltins[name]; bad {
+		return why, true
+	}
+	if strings.HasPrefix(name, "net.") {
+		return "belongs to the net.* family, which planning rules may not use", true
+	}
+	return "", false
 }
 
 func sandboxCapabilities() *ast.Capabilities {
 	caps := ast.CapabilitiesForThisVersion()
 	kept := caps.Builtins[:0]
 	for _, b := range caps.Builtins {
-		if _, bad := forbiddenBuiltins[b.Name]; !bad {
+		if _, bad := forbiddenReason(b.Name); !bad {
 			kept = append(kept, b)
 		}
 	}
@@ -332,7 +389,7 @@ func checkSandbox(m *ast.Module) hcl.Diagnostics {
 	var diags hcl.Diagnostics
 	report := func(op ast.Ref, loc *ast.Location) {
 		name := op.String()
-		why, bad := forbiddenBuiltins[name]
+		why, bad := forbiddenReason(name)
 		if !bad {
 			return
 		}

@@ -50,16 +50,32 @@ var (
 	keyValues             = ast.InternedTerm("values")
 	keyUnknown            = ast.InternedTerm("unknown")
 	keySensitive          = ast.InternedTerm("sensitive")
+	keyVariables          = ast.InternedTerm("variables")
 
 	emptyArray  = ast.ArrayTerm()
 	emptyObject = ast.ObjectTerm()
 )
 
 func runTerm(run Run) *ast.Term {
-	return ast.ObjectTerm(
+	items := [][2]*ast.Term{
 		ast.Item(keyMode, ast.StringTerm(run.Mode)),
 		ast.Item(keyTimestamp, ast.StringTerm(run.Timestamp.UTC().Format(time.RFC3339Nano))),
-	)
+	}
+	if len(run.Variables) > 0 {
+		items = append(items, ast.Item(keyVariables, variablesTerm(run.Variables)))
+	}
+	return ast.ObjectTerm(items...)
+}
+
+// variablesTerm presents variable values plainly (known parts, marks
+// dropped): team rules compare them, as in input.run.variables.env == "prod".
+func variablesTerm(vars map[string]cty.Value) *ast.Term {
+	items := make([][2]*ast.Term, 0, len(vars))
+	for name, v := range vars {
+		v, _ = v.UnmarkDeep()
+		items = append(items, ast.Item(ast.StringTerm(name), ctyValueTerm(v)))
+	}
+	return ast.ObjectTerm(items...)
 }
 
 // instanceTerm presents one instance as the rules see it (input.instances[_]).
@@ -102,12 +118,16 @@ func (e *Engine) instanceTerm(in *Instance) *ast.Term {
 		removed = ast.ObjectTerm(ast.Item(keyDestroy, ast.InternedTerm(in.Removed.Destroy)))
 	}
 	items = append(items, ast.Item(keyRemoved, removed))
-	if e.includeValues {
-		items = append(items,
-			ast.Item(keyConfig, e.valueTerm(in.Config)),
-			ast.Item(keyPrior, e.valueTerm(in.Prior)),
-			ast.Item(keyPlanned, e.valueTerm(in.Planned)),
-		)
+	if e.includeValues && !e.omit.decide {
+		if !e.omit.config {
+			items = append(items, ast.Item(keyConfig, e.valueTerm(in.Config)))
+		}
+		if !e.omit.prior {
+			items = append(items, ast.Item(keyPrior, e.valueTerm(in.Prior)))
+		}
+		if !e.omit.planned {
+			items = append(items, ast.Item(keyPlanned, e.valueTerm(in.Planned)))
+		}
 	}
 	return ast.ObjectTerm(items...)
 }
@@ -158,6 +178,14 @@ func (e *Engine) valueTerm(v cty.Value) *ast.Term {
 	if v == cty.NilVal {
 		return ast.InternedNullTerm
 	}
+	// Most values are wholly known and unmarked: one walk converts them.
+	if t, ok := plainValueTerm(v); ok {
+		none := ast.InternedTerm(false)
+		if isObjectLike(v.Type()) {
+			none = emptyObject
+		}
+		return ast.ObjectTerm(ast.Item(keyValues, t), ast.Item(keyUnknown, none), ast.Item(keySensitive, none))
+	}
 	var sensitive *ast.Term
 	if v.ContainsMarked() {
 		var pvm []cty.PathValueMarks
@@ -187,6 +215,51 @@ func (e *Engine) valueTerm(v cty.Value) *ast.Term {
 }
 
 func isObjectLike(ty cty.Type) bool { return ty.IsObjectType() || ty.IsMapType() }
+
+// plainValueTerm converts a value that has no unknown and no marked part,
+// and reports false as soon as it meets one (valueTerm then takes the
+// general path).
+func plainValueTerm(v cty.Value) (*ast.Term, bool) {
+	if v.IsMarked() || !v.IsKnown() {
+		return nil, false
+	}
+	if v.IsNull() {
+		return ast.InternedNullTerm, true
+	}
+	ty := v.Type()
+	switch {
+	case ty == cty.String:
+		return ast.StringTerm(v.AsString()), true
+	case ty == cty.Bool:
+		return ast.InternedTerm(v.True()), true
+	case ty == cty.Number:
+		return numberTerm(v.AsBigFloat()), true
+	case isObjectLike(ty):
+		items := make([][2]*ast.Term, 0, v.LengthInt())
+		for it := v.ElementIterator(); it.Next(); {
+			k, ev := it.Element()
+			t, ok := plainValueTerm(ev)
+			if !ok {
+				return nil, false
+			}
+			items = append(items, ast.Item(ast.StringTerm(k.AsString()), t))
+		}
+		return ast.ObjectTerm(items...), true
+	case ty.IsListType() || ty.IsSetType() || ty.IsTupleType():
+		elems := make([]*ast.Term, 0, v.LengthInt())
+		for it := v.ElementIterator(); it.Next(); {
+			_, ev := it.Element()
+			t, ok := plainValueTerm(ev)
+			if !ok {
+				return nil, false
+			}
+			elems = append(elems, t)
+		}
+		return ast.ArrayTerm(elems...), true
+	default: // capsules have no JSON form
+		return ast.InternedNullTerm, true
+	}
+}
 
 // ctyValueTerm converts the known parts of an unmarked value.
 func ctyValueTerm(v cty.Value) *ast.Term {

@@ -82,7 +82,7 @@ measure() {
 	local dir=$1 want=$2
 	shift 2
 	local rc=0
-	(cd "$dir" && /usr/bin/time -f '%e %M' -o "$work/time.out" "$@" >"$work/out.log" 2>"$work/err.log") || rc=$?
+	(cd "$dir" && /usr/bin/time -f '%e %M %U %S' -o "$work/time.out" "$@" >"$work/out.log" 2>"$work/err.log") || rc=$?
 	if [ "$rc" != "$want" ]; then
 		echo "FAILED ($*: exit $rc, want $want) in $dir" >&2
 		tail -20 "$work/err.log" "$work/out.log" >&2
@@ -91,9 +91,10 @@ measure() {
 	tail -1 "$work/time.out" >>"$work/sample"
 }
 
-# median of the first column of a file, and of the second (KiB -> MiB).
+# median COLUMN FILE: the median of wall seconds (1), peak KiB shown as
+# MiB (2), or CPU seconds, user + system (3).
 median() {
-	sort -g -k"$2" "$1" | awk -v c="$2" '{ v[NR] = $c } END {
+	awk '{ print $1, $2, $3 + $4 }' "$1" | sort -g -k"$2" | awk -v c="$2" '{ v[NR] = $c } END {
 		m = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
 		if (c == 2) printf "%.0f", m / 1024; else printf "%.2f", m
 	}'
@@ -104,7 +105,10 @@ if [ -n "${PARALLELISM:-}" ]; then
 	par=(-parallelism="$PARALLELISM")
 fi
 
-printf '%-14s %10s %8s %10s %8s %12s %8s\n' configuration "plan (s)" "MiB" "apply (s)" "MiB" "no-change(s)" "MiB"
+# Wall time is what the issue measures; CPU time (user + system) is shown
+# too because on a shared machine it is the steadier of the two.
+row() { printf '%-14s | %7s %7s %6s | %7s %7s %6s | %7s %7s %6s\n' "$@"; }
+row configuration "plan s" "cpu s" MiB "apply s" "cpu s" MiB "noop s" "cpu s" MiB
 for c in "${cases[@]}"; do
 	shape=${c%-*}
 	n=${c##*-}
@@ -125,8 +129,9 @@ for c in "${cases[@]}"; do
 		sed -n 3p "$work/sample" >>"$work/noop.s"
 		rm -rf "$dir"
 	done
-	printf '%-14s %10s %8s %10s %8s %12s %8s\n' "$c" \
-		"$(median "$work/plan.s" 1)" "$(median "$work/plan.s" 2)" \
-		"$(median "$work/apply.s" 1)" "$(median "$work/apply.s" 2)" \
-		"$(median "$work/noop.s" 1)" "$(median "$work/noop.s" 2)"
+	cols=()
+	for step in plan apply noop; do
+		cols+=("$(median "$work/$step.s" 1)" "$(median "$work/$step.s" 3)" "$(median "$work/$step.s" 2)")
+	done
+	row "$c" "${cols[@]}"
 done

@@ -214,6 +214,9 @@ func seconds(d time.Duration) *int64 {
 // ApplyStart reports that an operation on addr started; idKey/idValue name
 // the object's identifying attribute when it has a prior object.
 func (v *JSONView) ApplyStart(addr, action, idKey, idValue string) {
+	if action == HookForget {
+		return // forgetting touches no remote object; OpenTofu's stream has no hooks for it
+	}
 	h := hookMessage{Resource: NewResourceAddr(addr), Action: action, IDKey: idKey, IDValue: idValue}
 	v.emit("info", addr+": "+applyStartText(action, idKey, idValue), "apply_start", "hook", h, nil)
 }
@@ -226,6 +229,9 @@ func (v *JSONView) ApplyProgress(addr, action string, elapsed time.Duration) {
 
 // ApplyComplete reports a finished operation.
 func (v *JSONView) ApplyComplete(addr, action, idKey, idValue string, elapsed time.Duration) {
+	if action == HookForget {
+		return
+	}
 	h := hookMessage{Resource: NewResourceAddr(addr), Action: action, IDKey: idKey, IDValue: idValue, ElapsedSeconds: seconds(elapsed)}
 	v.emit("info", addr+": "+applyCompleteText(action, idKey, idValue, elapsed), "apply_complete", "hook", h, nil)
 }

@@ -389,11 +389,24 @@ func appendTenet(b []byte, p *Plan) []byte {
 				b = appendKey(b, "title")
 				b = appendString(b, r.Title)
 			}
+			if r.Message != "" {
+				b = appendKey(b, "message")
+				b = appendString(b, r.Message)
+			}
 			b = append(b, '}')
 		}
 		b = append(b, ']')
 	}
 	b = append(b, '}')
+	if len(p.Facts) > 0 {
+		b = appendKey(b, "facts")
+		b = append(b, '{')
+		for _, key := range sortedKeys(p.Facts) {
+			b = appendKey(b, key)
+			b = appendFacts(b, p.Facts[key])
+		}
+		b = append(b, '}')
+	}
 	if len(p.PolicyResults) > 0 {
 		b = appendKey(b, "policy")
 		b = appendRaw(b, p.PolicyResults)

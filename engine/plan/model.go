@@ -95,6 +95,9 @@ type Plan struct {
 	// Provenance records, per change (keyed by ChangeKey), which rules made
 	// the decision; shown by explain and under the JSON plan's "tenet" key.
 	Provenance map[string][]RuleFired
+	// Facts records, per change (keyed by ChangeKey), the facts its decision
+	// was made on (see DecisionFacts); shown by explain, optional.
+	Facts map[string]*DecisionFacts
 	// PolicyResults is filled by the policy check (issue 5); opaque here.
 	PolicyResults json.RawMessage
 
@@ -114,6 +117,9 @@ type RuleFired struct {
 	File   string `json:"file,omitempty"`
 	Line   int    `json:"line,omitempty"`
 	Title  string `json:"title,omitempty"`
+	// Message is what a team extension-point rule said (e.g. why it forces
+	// a replacement).
+	Message string `json:"message,omitempty"`
 }
 
 // ResourceInstanceChange is the planned change of one resource instance

@@ -37,6 +37,7 @@ type fileMeta struct {
 	Configuration    int                    `json:"configuration"`
 	Relevant         []fileAttr             `json:"relevant_attributes"`
 	Provenance       map[string][]RuleFired `json:"provenance"`
+	Facts            factsByChange          `json:"facts,omitempty"`
 	PolicyResults    int                    `json:"policy_results"`
 	Types            []json.RawMessage      `json:"types"`
 }
@@ -229,6 +230,7 @@ func (e *fileEncoder) plan(p *Plan) (*fileMeta, error) {
 		Errored:          p.Errored,
 		Configuration:    e.values.bytes(p.Configuration),
 		Provenance:       p.Provenance,
+		Facts:            p.Facts,
 		PolicyResults:    e.values.bytes(p.PolicyResults),
 	}
 	var err error
@@ -422,6 +424,7 @@ func (d *fileDecoder) plan(m *fileMeta) (*Plan, error) {
 		SkipRefresh:       m.SkipRefresh,
 		Errored:           m.Errored,
 		Provenance:        m.Provenance,
+		Facts:             m.Facts,
 	}
 	switch m.Mode {
 	case NormalMode.String():

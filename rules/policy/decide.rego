@@ -6,42 +6,28 @@
 #   `result`: one decision per instance in input order, plus errors and extra
 #   provenance keyed by the instance's index in input.instances.
 #
-#   Every row of the decision table below is a set of instance indices with
-#   its own METADATA id; the rows are mutually exclusive (an index in two rows
-#   is an evaluation error). Rules are written over index sets instead of
-#   per-instance functions because a Rego function call costs microseconds,
-#   while set iteration over a chunk costs a fraction of that.
+#   Every row of the decision table below is a rule holding the indices of
+#   the instances it decides, with its own METADATA id; rows are mutually
+#   exclusive and together cover every instance (the engine checks both).
+#   Rules are written as comprehensions over the chunk instead of functions
+#   called per instance because a Rego function call costs microseconds while
+#   one more condition in a comprehension costs a fraction of one.
 package tenet.decide
 
 # ---------------------------------------------------------------------------
 # Entry point queried by the engine.
 # ---------------------------------------------------------------------------
 
+# The engine assigns each instance the row whose indices contain it (it is an
+# error if none or several do), replaces a row reason by reason_override[i]
+# when present, and lowers "replace" to create-then-delete for the indices in
+# create_then_delete and to delete-then-create otherwise.
 result := {
-	"decisions": decisions,
+	"rows": rows,
+	"reason_override": reason_override,
+	"create_then_delete": create_then_delete,
 	"fired": fired,
 	"errors": errors,
-}
-
-# decisions[i] = [action, reason, id of the rule that chose the action]
-decisions := [[action, reason, rule] |
-	some i, inst in input.instances
-	[row_action, row_reason, rule] := choice[i]
-	action := effective_action[row_action][inst.lifecycle.create_before_destroy]
-	reason := object.get(reason_override, i, row_reason)
-]
-
-# Replaces create the new object first only under create_before_destroy
-# (configured, forced by a dependent, or recorded in state).
-effective_action := {
-	"": {false: "", true: ""},
-	"no-op": {false: "no-op", true: "no-op"},
-	"create": {false: "create", true: "create"},
-	"read": {false: "read", true: "read"},
-	"update": {false: "update", true: "update"},
-	"delete": {false: "delete", true: "delete"},
-	"forget": {false: "forget", true: "forget"},
-	"replace": {false: "delete-then-create", true: "create-then-delete"},
 }
 
 # ---------------------------------------------------------------------------
@@ -69,7 +55,7 @@ prevent_destroy contains {"value": [0, x], "rule": ""} if {
 }
 
 # ---------------------------------------------------------------------------
-# The decision table: every row maps a set of indices to an action.
+# The decision table: every row maps its indices to an action and a reason.
 # ---------------------------------------------------------------------------
 
 rows := [
@@ -95,9 +81,14 @@ rows := [
 	{"rule": "tenet.decide.update_in_place", "indices": update_in_place, "action": "update", "reason": ""},
 ]
 
-# choice[i] is [action, reason, rule] of the row that holds index i. (The
-# index sets stay out of the values: hashing them per entry is quadratic.)
-choice := {i: [row.action, row.reason, row.rule] | some row in rows; some i in row.indices}
+# A replace creates the new object first only under create_before_destroy
+# (configured, forced by a dependent, or recorded in state).
+create_then_delete := {i |
+	some row in rows
+	row.action == "replace"
+	some i in row.indices
+	input.instances[i].lifecycle.create_before_destroy
+}
 
 # ---------------------------------------------------------------------------
 # Plan modes.
@@ -105,81 +96,83 @@ choice := {i: [row.action, row.reason, row.rule] | some row in rows; some i in r
 
 normal_mode if input.run.mode == "normal"
 
+destroy_mode if input.run.mode == "destroy"
+
 # METADATA
 # title: Refresh-only plans change no resources
 # custom:
 #   id: tenet.decide.refresh_only
-refresh_only contains i if {
+refresh_only := [i |
 	input.run.mode == "refresh-only"
 	some i, _ in input.instances
-}
+]
 
 # METADATA
 # title: Destroy mode removes data instances from state
 # description: The delete is hidden from plan output by the engine.
 # custom:
 #   id: tenet.decide.destroy_data
-destroy_data contains i if {
-	input.run.mode == "destroy"
+destroy_data := [i |
+	destroy_mode
 	some i, inst in input.instances
 	inst.mode == "data"
-}
+]
 
 # METADATA
 # title: Destroy mode deletes every existing managed object
 # custom:
 #   id: tenet.decide.destroy_delete
-destroy_delete contains i if {
-	input.run.mode == "destroy"
+destroy_delete := [i |
+	destroy_mode
 	some i, inst in input.instances
 	inst.mode == "managed"
 	inst.has_prior
-}
+]
 
 # METADATA
 # title: Destroy mode has nothing to do for an object that is already gone
 # custom:
 #   id: tenet.decide.destroy_gone
-destroy_gone contains i if {
-	input.run.mode == "destroy"
+destroy_gone := [i |
+	destroy_mode
 	some i, inst in input.instances
 	inst.mode == "managed"
-	not inst.has_prior
-}
+	inst.has_prior == false
+]
 
 # ---------------------------------------------------------------------------
 # Normal mode: what kind of object each instance is.
 # ---------------------------------------------------------------------------
 
-data_sources := {i |
+data_sources := [i |
 	normal_mode
 	some i, inst in input.instances
 	inst.mode == "data"
-}
+]
 
-deposed := {i |
+deposed := [i |
 	normal_mode
 	some i, inst in input.instances
 	inst.mode == "managed"
 	inst.deposed != ""
-}
+]
 
 # Current managed objects with and without configuration.
-configured := {i |
+configured := [i |
 	normal_mode
 	some i, inst in input.instances
-	inst.mode == "managed"
-	inst.deposed == ""
 	inst.has_config
-}
-
-orphans := {i |
-	normal_mode
-	some i, inst in input.instances
 	inst.mode == "managed"
 	inst.deposed == ""
-	not inst.has_config
-}
+]
+
+orphans := [i |
+	normal_mode
+	some i, inst in input.instances
+	inst.has_config == false
+	inst.mode == "managed"
+	inst.deposed == ""
+]
 
 # Objects a removed block with destroy = false takes out of state.
 kept_by_removed := {i |
@@ -195,47 +188,47 @@ kept_by_removed := {i |
 # title: A data instance without configuration is dropped from state silently
 # custom:
 #   id: tenet.decide.data_orphan
-data_orphan contains i if {
+data_orphan := [i |
 	some i in data_sources
-	not input.instances[i].has_config
-}
+	input.instances[i].has_config == false
+]
 
 # METADATA
 # title: A data source whose configuration is not wholly known is read during apply
 # description: Takes precedence over a pending dependency.
 # custom:
 #   id: tenet.decide.read_because_config_unknown
-read_because_config_unknown contains i if {
+read_because_config_unknown := [i |
 	some i in data_sources
 	inst := input.instances[i]
 	inst.has_config
-	not inst.config_known
-}
+	inst.config_known == false
+]
 
 # METADATA
 # title: A data source that depends on a pending managed change is read during apply
 # custom:
 #   id: tenet.decide.read_because_dependency_pending
-read_because_dependency_pending contains i if {
+read_because_dependency_pending := [i |
 	some i in data_sources
 	inst := input.instances[i]
 	inst.has_config
 	inst.config_known
 	inst.dependency_pending
-}
+]
 
 # METADATA
 # title: A data source with known configuration and settled dependencies is read now
 # description: No change is recorded; the engine reads it during the plan.
 # custom:
 #   id: tenet.decide.read_now
-read_now contains i if {
+read_now := [i |
 	some i in data_sources
 	inst := input.instances[i]
 	inst.has_config
 	inst.config_known
-	not inst.dependency_pending
-}
+	inst.dependency_pending == false
+]
 
 # ---------------------------------------------------------------------------
 # Deposed objects (left over from a failed create_before_destroy replace).
@@ -246,73 +239,70 @@ read_now contains i if {
 # title: A deposed object that no longer exists needs nothing
 # custom:
 #   id: tenet.decide.deposed_gone
-deposed_gone contains i if {
+deposed_gone := [i |
 	some i in deposed
-	not input.instances[i].has_prior
-}
+	input.instances[i].has_prior == false
+]
 
 # METADATA
 # title: A deposed object covered by a removed block with destroy = false is forgotten
 # custom:
 #   id: tenet.decide.deposed_forget
-deposed_forget contains i if {
+deposed_forget := [i |
 	some i in deposed
 	input.instances[i].has_prior
 	i in kept_by_removed
-}
+]
 
 # METADATA
 # title: A deposed object is deleted
 # custom:
 #   id: tenet.decide.deposed_delete
-deposed_delete contains i if {
+deposed_delete := [i |
 	some i in deposed
 	input.instances[i].has_prior
 	not i in kept_by_removed
-}
+]
 
 # ---------------------------------------------------------------------------
 # Orphans: current managed objects without configuration.
 # ---------------------------------------------------------------------------
 
-orphans_present := {i |
+orphans_present := [i |
 	some i in orphans
 	input.instances[i].has_prior
-}
+]
 
 # METADATA
 # title: An orphan whose object no longer exists needs no change
 # custom:
 #   id: tenet.decide.orphan_gone
-orphan_gone contains i if {
+orphan_gone := [i |
 	some i in orphans
-	not input.instances[i].has_prior
-}
+	input.instances[i].has_prior == false
+]
 
 # METADATA
 # title: An orphan covered by a removed block with destroy = false is forgotten
 # description: The object leaves state; the remote object is kept.
 # custom:
 #   id: tenet.decide.forget_removed
-forget_removed contains i if {
+forget_removed := [i |
 	some i in orphans_present
 	i in kept_by_removed
-}
+]
 
 # METADATA
 # title: An orphan is deleted
 # custom:
 #   id: tenet.decide.delete_orphan
-delete_orphan contains i if {
+delete_orphan := [i |
 	some i in orphans_present
 	not i in kept_by_removed
-}
-
-# Helper index sets are complete rules (evaluated once per chunk): testing
-# membership in a partial set rule would evaluate its bodies again per index.
+]
 
 # Why an orphan has no configuration, checked in this order: no resource
-# block (moved there or not), no module instance, wrong kind of key, key no
+# block (moved away or not), no module instance, wrong kind of key, key no
 # longer in the expansion. The reason is set for forget as well as delete.
 orphan_reasons := {i: r |
 	some r, indices in {
@@ -326,35 +316,35 @@ orphan_reasons := {i: r |
 	some i in indices
 }
 
-no_move_target contains i if {
+no_move_target := [i |
 	some i in orphans_present
 	o := input.instances[i].orphan
-	not o.resource_in_config
+	o.resource_in_config == false
 	o.moved
-}
+]
 
-no_resource_config contains i if {
+no_resource_config := [i |
 	some i in orphans_present
 	o := input.instances[i].orphan
-	not o.resource_in_config
-	not o.moved
-}
+	o.resource_in_config == false
+	o.moved == false
+]
 
-# Orphans whose resource block exists; also the ones prevent_destroy protects.
-block_exists := {i |
+# Orphans whose resource block still exists (prevent_destroy still applies).
+block_exists := [i |
 	some i in orphans_present
 	input.instances[i].orphan.resource_in_config
-}
+]
 
-no_module contains i if {
+no_module := [i |
 	some i in block_exists
-	not input.instances[i].orphan.module_declared
-}
+	input.instances[i].orphan.module_declared == false
+]
 
-in_declared_module := {i |
+in_declared_module := [i |
 	some i in block_exists
 	input.instances[i].orphan.module_declared
-}
+]
 
 wrong_repetition := {i |
 	some i in in_declared_module
@@ -373,21 +363,21 @@ wrong_repetition := {i |
 	inst.orphan.repetition != "for_each"
 }
 
-count_index contains i if {
+count_index := [i |
 	some i in in_declared_module
 	not i in wrong_repetition
 	inst := input.instances[i]
-	not inst.orphan.in_expansion
+	inst.orphan.in_expansion == false
 	is_number(inst.key)
-}
+]
 
-each_key contains i if {
+each_key := [i |
 	some i in in_declared_module
 	not i in wrong_repetition
 	inst := input.instances[i]
-	not inst.orphan.in_expansion
+	inst.orphan.in_expansion == false
 	is_string(inst.key)
-}
+]
 
 # ---------------------------------------------------------------------------
 # Managed instances with configuration.
@@ -398,85 +388,93 @@ each_key contains i if {
 # description: The tainted prior counts as absent; this wins over -replace.
 # custom:
 #   id: tenet.decide.replace_because_tainted
-replace_because_tainted contains i if {
+replace_because_tainted := [i |
 	some i in configured
 	input.instances[i].tainted
-}
+]
 
 # METADATA
 # title: An instance without a prior object is created
 # custom:
 #   id: tenet.decide.create_no_prior
-create_no_prior contains i if {
+create_no_prior := [i |
 	some i in configured
 	inst := input.instances[i]
-	not inst.tainted
-	not inst.has_prior
-}
+	inst.tainted == false
+	inst.has_prior == false
+]
 
 # Configured instances with a usable (present, untainted) prior object.
-with_prior := {i |
+with_prior := [i |
 	some i in configured
 	inst := input.instances[i]
-	not inst.tainted
+	inst.tainted == false
 	inst.has_prior
-}
+]
 
-# Instances named by -replace, by a fired replace_triggered_by, or by a team
-# force_replace rule.
-forced := {i |
+# Instances team force_replace rules name.
+team_forced := {i | some f in force_replace; i := f.value[0]}
+
+# With a prior object and not forced to be replaced by anyone.
+unforced := not_flagged if {
+	count(team_forced) == 0
+} else := [i |
+	some i in not_flagged
+	not i in team_forced
+]
+
+not_flagged := [i |
+	some i in with_prior
+	inst := input.instances[i]
+	inst.force_replace == false
+	inst.triggered == false
+]
+
+# METADATA
+# title: Nothing to do when the planned object equals the prior one
+# custom:
+#   id: tenet.decide.noop_unchanged
+noop_unchanged := [i |
+	some i in unforced
+	input.instances[i].planned_equals_prior
+]
+
+# METADATA
+# title: An instance named by -replace, a replace_triggered_by reference or a team force_replace rule is replaced
+# custom:
+#   id: tenet.decide.replace_by_request
+replace_by_request := {i |
 	some i in with_prior
 	input.instances[i].force_replace
 } | {i |
 	some i in with_prior
 	input.instances[i].triggered
 } | {i |
-	some f in force_replace
-	i := f.value[0]
+	some i in team_forced
 	i in with_prior
-}
-
-# METADATA
-# title: Nothing to do when the planned object equals the prior one
-# custom:
-#   id: tenet.decide.noop_unchanged
-noop_unchanged contains i if {
-	some i in with_prior
-	input.instances[i].planned_equals_prior
-	not i in forced
-}
-
-# METADATA
-# title: An instance named by -replace, a replace_triggered_by reference or a team force_replace rule is replaced
-# custom:
-#   id: tenet.decide.replace_by_request
-replace_by_request contains i if {
-	some i in forced
 }
 
 # METADATA
 # title: An instance is replaced when the provider cannot update a changed attribute
 # custom:
 #   id: tenet.decide.replace_because_cannot_update
-replace_because_cannot_update contains i if {
-	some i in with_prior
-	not i in forced
+replace_because_cannot_update := [i |
+	some i in unforced
 	inst := input.instances[i]
-	not inst.planned_equals_prior
+	inst.planned_equals_prior == false
 	count(inst.requires_replace) > 0
-}
+]
 
 # METADATA
 # title: Any other change is an update in place
 # custom:
 #   id: tenet.decide.update_in_place
-update_in_place contains i if {
-	some i in with_prior
-	not i in forced
+update_in_place := [i |
+	some i in unforced
 	inst := input.instances[i]
-	not inst.planned_equals_prior
+	inst.planned_equals_prior == false
 	count(inst.requires_replace) == 0
-}
+]
 
 # ---------------------------------------------------------------------------
 # Reasons that do not come from the row.
@@ -488,14 +486,14 @@ reason_override := object.union(orphan_reasons, {i: "replace_by_triggers" | some
 # title: A fired replace_triggered_by sets the reason replace_by_triggers
 # description: |
 #   Overrides the tainted, requested and cannot-update reasons; the action is
-#   unchanged (a tainted object is still replaced because it is tainted).
+#   unchanged (a tainted object is still replaced because it is tainted). A
+#   triggered instance is always created or replaced.
 # custom:
 #   id: tenet.decide.reason_replace_by_triggers
-reason_replace_by_triggers contains i if {
+reason_replace_by_triggers := [i |
 	some i in configured
 	input.instances[i].triggered
-	choice[i][0] in {"create", "replace"}
-}
+]
 
 # fired holds [i, rule] for rules that contributed to i's decision besides
 # the row that chose its action.
@@ -506,7 +504,7 @@ fired contains [i, "tenet.decide.reason_replace_by_triggers"] if {
 fired contains [i, f] if {
 	some f in force_replace
 	i := f.value[0]
-	choice[i][2] == "tenet.decide.replace_by_request"
+	i in replace_by_request
 }
 
 # ---------------------------------------------------------------------------
@@ -519,12 +517,14 @@ destroying := {i |
 	some i in row.indices
 }
 
-# The resource block (and so its lifecycle settings) still applies: it is
-# configured, it only lost this key or module instance, or we are destroying.
-block_applies := (configured | block_exists) | {i |
-	input.run.mode == "destroy"
-	some i, _ in input.instances
-}
+# The resource block (so its lifecycle settings) still applies: the instance
+# is configured, it only lost its key or module instance, or this is a
+# destroy plan. Called only for protected instances, so a function is cheap.
+block_applies(inst) if inst.has_config
+
+block_applies(inst) if inst.orphan.resource_in_config
+
+block_applies(_) if destroy_mode
 
 # METADATA
 # title: lifecycle.prevent_destroy forbids deleting or replacing the object
@@ -542,12 +542,25 @@ errors contains [i, {
 		[inst.address],
 	),
 }] if {
-	some i in destroying
-	i in block_applies
-	inst := input.instances[i]
+	some i, inst in input.instances
+	inst.lifecycle.prevent_destroy
+	i in destroying
 	inst.mode == "managed"
 	inst.deposed == ""
-	inst.lifecycle.prevent_destroy
+	block_applies(inst)
+}
+
+fired contains [i, "tenet.decide.prevent_destroy"] if {
+	some [i, err] in errors
+	err.rule == "tenet.decide.prevent_destroy"
+}
+
+fired contains [i, p] if {
+	some p in prevent_destroy
+	i := p.value[0]
+	i in destroying
+	input.instances[i].mode == "managed"
+	input.instances[i].deposed == ""
 }
 
 errors contains [i, {

@@ -286,7 +286,7 @@ func writeObjectValues(buf *bytes.Buffer, attrs []byte, ty cty.Type, typed bool,
 		return nil
 	}
 	if typed {
-		v, err := ctyjson.Unmarshal(attrs, ty)
+		v, err := state.UnmarshalAttrs(attrs, ty)
 		if err != nil {
 			return fmt.Errorf("stored attributes do not match the schema: %w", err)
 		}

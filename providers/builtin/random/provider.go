@@ -23,8 +23,8 @@ func New() providers.Interface {
 		Config: providers.Schema{Block: &providers.Block{}},
 		Resources: map[string]*kit.Resource{
 			"random_id":       resource(idSchema, nil, validateID, applyID),
-			"random_string":   resource(stringSchema(false), stringDefaults, validateString, applyString(false)),
-			"random_password": resource(stringSchema(true), stringDefaults, validateString, applyString(true)),
+			"random_string":   versioned(resource(stringSchema(false), stringDefaults, validateString, applyString(false)), stringSchemaVersion),
+			"random_password": versioned(resource(stringSchema(true), stringDefaults, validateString, applyString(true)), passwordSchemaVersion),
 			"random_integer":  resource(integerSchema, nil, validateInteger, applyInteger),
 			"random_pet":      resource(petSchema, petDefaults, validatePet, applyPet),
 		},

@@ -1,0 +1,164 @@
+package main
+
+import (
+	"bytes"
+	"os/exec"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+)
+
+const modulePath = "github.com/tenetplan/tenet"
+
+// layerImports is design.md's "Layout and dependency direction" table: for
+// each layer, the other layers it may import. A package belongs to the
+// layer with the longest matching path, so subpackages count as their
+// parent (providers/builtin/random is providers) unless they have a row of
+// their own (engine/plan, cli/views). Imports within a layer are free.
+var layerImports = map[string][]string{
+	"main":        {"cli"},
+	"cli":         {"cli/views", "engine", "engine/plan", "policy", "config", "state", "providers", "rules", "graphsolve", "addrs"},
+	"cli/views":   {"engine/plan", "config", "state", "providers", "addrs"}, // rendering only: never the engine
+	"engine":      {"config", "addrs", "graphsolve", "providers", "state", "rules", "engine/plan"},
+	"engine/plan": {"addrs", "state"},
+	"policy":      {"engine/plan", "addrs"},
+	"config":      {"addrs"},
+	"state":       {"addrs"},
+	"providers":   {"addrs"},
+	"rules":       nil,
+	"graphsolve":  nil,
+	"addrs":       nil,
+}
+
+// layerOf maps a package path relative to the module to its layer, or ""
+// when no row of the table covers it.
+func layerOf(rel string) string {
+	if rel == "" {
+		return "main"
+	}
+	best := ""
+	for layer := range layerImports {
+		if (rel == layer || strings.HasPrefix(rel, layer+"/")) && len(layer) > len(best) {
+			best = layer
+		}
+	}
+	return best
+}
+
+// importEdge is one project-internal import.
+type importEdge struct {
+	from, to string // module-relative package paths
+	test     bool
+}
+
+// projectImports lists every project-internal import of the module's
+// packages, including their tests.
+func projectImports(t *testing.T) []importEdge {
+	t.Helper()
+	cmd := exec.Command("go", "list", "-e", "-f",
+		"{{.ImportPath}}|{{join .Imports \" \"}}|{{join .TestImports \" \"}} {{join .XTestImports \" \"}}", "./...")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go list: %v\n%s", err, stderr.String())
+	}
+	rel := func(p string) (string, bool) {
+		if p == modulePath {
+			return "", true
+		}
+		r, ok := strings.CutPrefix(p, modulePath+"/")
+		return r, ok
+	}
+	var edges []importEdge
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		parts := strings.SplitN(line, "|", 3)
+		if len(parts) != 3 {
+			t.Fatalf("unexpected go list line %q", line)
+		}
+		from, ok := rel(parts[0])
+		if !ok {
+			continue
+		}
+		for i, list := range parts[1:] {
+			for _, imp := range strings.Fields(list) {
+				to, ok := rel(imp)
+				if !ok || to == from {
+					continue
+				}
+				edges = append(edges, importEdge{from: from, to: to, test: i == 1})
+			}
+		}
+	}
+	return edges
+}
+
+// TestLayering fails on any import between the project's packages that
+// the layout table of design.md forbids.
+func TestLayering(t *testing.T) {
+	edges := projectImports(t)
+	if len(edges) == 0 {
+		t.Fatal("go list found no project-internal imports; is the module path right?")
+	}
+	var problems []string
+	for _, e := range edges {
+		from, to := layerOf(e.from), layerOf(e.to)
+		kind := "imports"
+		if e.test {
+			kind = "imports (in its tests)"
+		}
+		switch {
+		case from == "":
+			problems = append(problems, e.from+" is in no layer of design.md's layout table: add a row for it there and in layerImports")
+		case to == "":
+			problems = append(problems, e.to+" is in no layer of design.md's layout table: add a row for it there and in layerImports")
+		case from == to:
+		case !slices.Contains(layerImports[from], to):
+			problems = append(problems, e.from+" "+kind+" "+e.to+": layer "+from+" may not import layer "+to)
+		}
+	}
+	sort.Strings(problems)
+	problems = slices.Compact(problems)
+	for _, p := range problems {
+		t.Error(p)
+	}
+}
+
+// TestLayerTable checks the table's own promises, so an edit to it that
+// contradicts design.md's rules fails here.
+func TestLayerTable(t *testing.T) {
+	for layer, allowed := range layerImports {
+		if slices.Contains(allowed, "engine") && layer != "cli" {
+			t.Errorf("only cli may import engine; the table lets %s", layer)
+		}
+		if layer == "engine" && slices.Contains(allowed, "policy") {
+			t.Error("engine must never import policy")
+		}
+		if layer == "providers" && (slices.Contains(allowed, "config") || slices.Contains(allowed, "state")) {
+			t.Error("providers must never import config or state")
+		}
+	}
+	for _, leaf := range []string{"rules", "graphsolve", "addrs"} {
+		if len(layerImports[leaf]) != 0 {
+			t.Errorf("%s must import nothing of the project", leaf)
+		}
+	}
+	tests := []struct{ pkg, layer string }{
+		{"", "main"},
+		{"providers/builtin/random", "providers"},
+		{"providers/objchange", "providers"},
+		{"engine/plan", "engine/plan"},
+		{"engine", "engine"},
+		{"cli/views", "cli/views"},
+		{"config/funcs", "config"},
+		{"state/local", "state"},
+		{"stateful", ""},
+		{"testdata", ""},
+	}
+	for _, tt := range tests {
+		if got := layerOf(tt.pkg); got != tt.layer {
+			t.Errorf("layerOf(%q) = %q, want %q", tt.pkg, got, tt.layer)
+		}
+	}
+}

@@ -1,0 +1,79 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"os"
+
+	"github.com/spf13/cobra"
+
+	"github.com/tenetplan/tenet/addrs"
+	"github.com/tenetplan/tenet/config"
+	"github.com/tenetplan/tenet/engine"
+)
+
+// newImportCommand builds `import ADDR ID`: bring an existing remote object
+// under management at a configured resource address, without planning
+// any other change.
+func newImportCommand(g *globals) *cobra.Command {
+	var (
+		sf          stateFlags
+		vars        []config.VarSource
+		noColor     bool
+		parallelism int
+		rulesDirs   []string
+	)
+	cmd := &cobra.Command{
+		Use:   "import [options] ADDR ID",
+		Short: "Associate existing infrastructure with a tenet resource",
+		Args:  cobra.ExactArgs(2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			u := newUI(cmd, g, noColor, false)
+			ctx := cmd.Context()
+			if ctx == nil {
+				ctx = context.Background()
+			}
+			addr, diags := addrs.ParseAbsResourceInstanceStr(args[0])
+			if diags.HasErrors() {
+				return u.fail(diags)
+			}
+			cfg, d := u.loadConfig()
+			diags = append(diags, d...)
+			if diags.HasErrors() {
+				return u.fail(diags)
+			}
+			vals, d := config.CollectVariableValues(os.DirFS("."), ".", cfg.Root, vars, g.deps.Env)
+			diags = append(diags, d...)
+			r, d := rulesEngine(ctx, rulesDirs)
+			diags = append(diags, d...)
+			if diags.HasErrors() {
+				return u.fail(diags)
+			}
+			mgr, prev, release, err := sf.openState(ctx, u, "import")
+			if err != nil {
+				return err
+			}
+			defer release()
+			eng := newEngine(g, r, &hookAdapter{})
+			st, d := eng.Import(ctx, cfg, prev, addr, args[1], engine.PlanOpts{Variables: vals, Parallelism: parallelism})
+			diags = append(diags, d...)
+			if st == nil || diags.HasErrors() {
+				return u.fail(diags)
+			}
+			if err := mgr.Write(st); err != nil {
+				return u.errorf("Failed to save state", "%s", err)
+			}
+			u.diagnostics(diags)
+			fmt.Fprintf(u.out, "%s: Import prepared!\n  Prepared %s for import\n\nImport successful!\n\nThe resources that were imported are shown above. These resources are now in\nyour tenet state and will henceforth be managed by tenet.\n", addr, addr.Resource.Resource.Type)
+			return nil
+		},
+	}
+	sf.register(cmd)
+	fl := cmd.Flags()
+	fl.Var(&varFlag{kind: config.ValueFromCLI, list: &vars}, "var", "set a value for a root module input variable (NAME=VALUE); repeatable")
+	fl.Var(&varFlag{kind: config.ValueFromFile, list: &vars}, "var-file", "load variable values from a file; repeatable")
+	fl.BoolVar(&noColor, "no-color", false, "disable color")
+	fl.IntVar(&parallelism, "parallelism", 10, "limit the number of concurrent operations")
+	fl.StringArrayVar(&rulesDirs, "rules", nil, "directory of team planning rules; repeatable")
+	return cmd
+}

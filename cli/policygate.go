@@ -1,0 +1,163 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/tenetplan/tenet/engine/plan"
+	"github.com/tenetplan/tenet/policy"
+)
+
+// policyExitCode is the exit status of a run stopped by compliance
+// policies (a mandatory policy failed, or a policy could not be loaded,
+// compiled or evaluated). 1 stays "error", 2 "changes present"
+// (-detailed-exitcode).
+const policyExitCode = 3
+
+// defaultPolicyDir is read when it exists, before any -policy source.
+var defaultPolicyDir = filepath.Join(".tenet", "policy")
+
+// policySources lists .tenet/policy (when present) and the -policy paths.
+func policySources(extra []string) []string {
+	var paths []string
+	if fi, err := os.Stat(defaultPolicyDir); err == nil && fi.IsDir() {
+		paths = append(paths, defaultPolicyDir)
+	}
+	return append(paths, extra...)
+}
+
+// checkPolicies loads the policy sources and checks planJSON. Sources
+// that do not load give a report of errors (fail closed), never no report.
+func checkPolicies(ctx context.Context, g *globals, paths []string, planJSON []byte) (*policy.Report, hcl.Diagnostics) {
+	set, diags := policy.Load(ctx, policy.Options{Paths: paths, Env: g.deps.Env})
+	if diags.HasErrors() {
+		return policy.ReportFromDiagnostics(diags), diags
+	}
+	rep, err := set.Check(ctx, planJSON)
+	if err != nil {
+		d := hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Cannot check the plan", Detail: err.Error() + "."}}
+		return policy.ReportFromDiagnostics(d), append(diags, d...)
+	}
+	return rep, diags
+}
+
+// planPolicyGate runs the policy check over a plan just made, applies a
+// -policy-override, and stores the report in the plan. It returns nil when
+// there are no policies or the plan errored (it cannot be applied anyway).
+func planPolicyGate(ctx context.Context, g *globals, u *ui, f *planFlags, p *plan.Plan, planDiags hcl.Diagnostics) *policy.Report {
+	paths := policySources(f.policy)
+	if len(paths) == 0 || p.Errored || planDiags.HasErrors() {
+		return nil
+	}
+	p.PolicyResults = nil
+	js, err := plan.MarshalJSON(p, schemaLookup{g.deps.Providers}.types)
+	if err != nil {
+		js = []byte("null")
+	}
+	rep, diags := checkPolicies(ctx, g, paths, js)
+	u.diagnostics(diags)
+	if f.policyOverride != "" {
+		rep.ApplyOverride(f.policyOverride, envValue(g.deps.Env, "USER"))
+	}
+	if raw, err := json.Marshal(rep); err == nil {
+		p.PolicyResults = raw
+	}
+	return rep
+}
+
+// savedPlanPolicyGate decides whether a saved plan may be applied as far
+// as policies go: its recorded report must not be blocked, unless every
+// blocking failure is soft-mandatory and -policy-override gives a reason.
+func savedPlanPolicyGate(g *globals, u *ui, f *planFlags, p *plan.Plan, path string) error {
+	if len(p.PolicyResults) == 0 {
+		return nil
+	}
+	rep, err := policy.DecodeReport(p.PolicyResults)
+	if err != nil {
+		u.errorf("Unreadable policy results in the saved plan", "The plan %s holds policy results this tenet cannot read (%s). Create the plan again.", path, err)
+		return &exitError{policyExitCode}
+	}
+	if rep.Blocked() && f.policyOverride != "" {
+		rep.ApplyOverride(f.policyOverride, envValue(g.deps.Env, "USER"))
+	}
+	showPolicyReport(u, rep)
+	if !rep.Blocked() {
+		return nil
+	}
+	if rep.Overridable() {
+		u.errorf("Policy check failed", "The saved plan %s failed soft-mandatory policies. To apply it anyway, give the reason: tenet apply -policy-override=\"REASON\" %s. The override and its reason are printed with the apply.", path, path)
+	} else {
+		u.errorf("Policy check failed", "The saved plan %s failed mandatory policies, which cannot be overridden. Change the configuration and create a new plan.", path)
+	}
+	return &exitError{policyExitCode}
+}
+
+// refusePolicyBlocked ends a plan or apply whose policy check blocks.
+func refusePolicyBlocked(u *ui, rep *policy.Report, applying bool) error {
+	if rep == nil || !rep.Blocked() {
+		return nil
+	}
+	if applying {
+		detail := "Mandatory policies failed, so nothing was applied. Change the configuration, or the policies."
+		if rep.Overridable() {
+			detail = "Soft-mandatory policies failed, so nothing was applied. To apply anyway, run again with -policy-override=\"REASON\"; the reason is recorded."
+		}
+		u.errorf("Policy check failed", "%s", detail)
+	}
+	return &exitError{policyExitCode}
+}
+
+// showPolicyReport prints a report: the human block, or one
+// "policy_check" message in the -json stream.
+func showPolicyReport(u *ui, rep *policy.Report) {
+	if rep == nil {
+		return
+	}
+	if u.json == nil {
+		policy.WriteHuman(u.out, rep, u.color)
+		return
+	}
+	level, text := "info", "Policy check passed"
+	switch {
+	case rep.Blocked():
+		level, text = "error", "Policy check failed"
+	case rep.Override != nil:
+		level, text = "warn", fmt.Sprintf("Policy check passed with an override: %s", rep.Override.Reason)
+	case rep.Summary.Warnings > 0:
+		level, text = "warn", "Policy check passed with warnings"
+	}
+	msg := map[string]any{
+		"@level":     level,
+		"@message":   fmt.Sprintf("%s: %d policies, %d failed, %d warnings", text, rep.Summary.Policies, rep.Summary.Failed+rep.Summary.Errors, rep.Summary.Warnings),
+		"@module":    "tofu.ui",
+		"@timestamp": time.Now().Format("2006-01-02T15:04:05.000000Z07:00"),
+		"type":       "policy_check",
+		"policy":     rep,
+	}
+	if line, err := json.Marshal(msg); err == nil {
+		u.out.Write(append(line, '\n'))
+	}
+}
+
+func contextOrBackground(ctx context.Context) context.Context {
+	if ctx == nil {
+		return context.Background()
+	}
+	return ctx
+}
+
+func envValue(env []string, name string) string {
+	for _, kv := range env {
+		if v, ok := strings.CutPrefix(kv, name+"="); ok {
+			return v
+		}
+	}
+	return ""
+}

@@ -1,0 +1,162 @@
+package engine
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/convert"
+
+	"github.com/tenetplan/tenet/addrs"
+	"github.com/tenetplan/tenet/config"
+	"github.com/tenetplan/tenet/engine/plan"
+	"github.com/tenetplan/tenet/rules"
+)
+
+// Explanations: what `tenet explain` shows for a change is the provenance
+// (which rules fired) and a digest of the facts the rules decided on. Both
+// are recorded per change key and kept in the plan.
+
+// recordExplanation keeps the facts of a recorded change, and adds the
+// prepare stage's provenance (ignore_changes, team ignore_paths and
+// equivalent) after the decision's.
+func (w *planWalker) recordExplanation(c *plan.ResourceInstanceChange, it *instPlan) {
+	f := decisionFacts(&it.fact, it.ignore, w.opts.Mode == plan.NormalMode)
+	key := c.ChangeKey()
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.explained == nil {
+		w.explained = map[string]*plan.DecisionFacts{}
+	}
+	w.explained[key] = f
+	var extra []plan.RuleFired
+	if it.ignore != nil {
+		for _, r := range it.ignore.Provenance {
+			extra = append(extra, ruleFired(r))
+		}
+	}
+	// The walk sets PrevRunAddr only at the end (finishMoves).
+	if prev, moved := w.moves.previousAddr(c.Addr); moved && len(w.teamMoves) > 0 {
+		for _, m := range w.teamMoves {
+			if movedBy(m.From, prev) {
+				r := ruleFired(m.Rule)
+				r.Message = "moved " + m.From + " to " + m.To
+				extra = append(extra, r)
+			}
+		}
+	}
+	if len(extra) > 0 {
+		w.provenance[key] = append(append([]plan.RuleFired(nil), w.provenance[key]...), extra...)
+	}
+}
+
+// movedBy reports whether a move from the address from covers an object
+// whose previous address was prev: the instance itself, its resource, or a
+// module instance or call containing it.
+func movedBy(from string, prev addrs.AbsResourceInstance) bool {
+	if from == prev.String() || from == prev.ContainingResource().String() {
+		return true
+	}
+	mod := prev.Module.String()
+	return mod != "" && (mod == from || strings.HasPrefix(mod+".", from+".") || strings.HasPrefix(mod, from+"["))
+}
+
+func ruleFired(f rules.Fired) plan.RuleFired {
+	return plan.RuleFired{RuleID: f.RuleID, File: f.File, Line: f.Line, Title: f.Title, Message: f.Message}
+}
+
+// decisionFacts digests the rules input of one instance object.
+// Orphan facts only mean something in normal mode.
+func decisionFacts(in *rules.Instance, prep *rules.Preparation, normal bool) *plan.DecisionFacts {
+	f := &plan.DecisionFacts{
+		Mode:                in.Mode,
+		HasConfig:           in.HasConfig,
+		ConfigKnown:         in.ConfigKnown && in.Mode == "data",
+		HasPrior:            in.HasPrior,
+		Tainted:             in.Tainted,
+		PlannedEqualsPrior:  in.PlannedEqualsPrior,
+		ForceReplace:        in.ForceReplace,
+		Triggered:           in.Triggered,
+		DependencyPending:   in.DependencyPending,
+		CreateBeforeDestroy: in.Lifecycle.CreateBeforeDestroy,
+		PreventDestroy:      in.Lifecycle.PreventDestroy,
+	}
+	for _, p := range in.RequiresReplace {
+		f.RequiresReplace = append(f.RequiresReplace, stepsString(p))
+	}
+	if prep != nil {
+		f.IgnoreAll = prep.IgnoreAll
+		for _, p := range prep.Ignore {
+			f.Ignored = append(f.Ignored, stepsString(p))
+		}
+	}
+	if normal && !in.HasConfig && in.Orphan.Repetition != "" {
+		o := in.Orphan
+		f.Orphan = &plan.OrphanFacts{
+			ResourceInConfig: o.ResourceInConfig, Moved: o.Moved, ModuleDeclared: o.ModuleDeclared,
+			Repetition: o.Repetition, InExpansion: o.InExpansion,
+		}
+	}
+	if in.Removed != nil {
+		f.Removed, f.RemovedDestroy = true, in.Removed.Destroy
+	}
+	return f
+}
+
+// stepsString renders a path in the rules' step form (string attribute or
+// key, int index, rules.MapKey key) as written in HCL: tags["a"], list[0].
+func stepsString(steps []any) string {
+	var sb strings.Builder
+	for i, s := range steps {
+		switch s := s.(type) {
+		case string:
+			switch {
+			case i == 0:
+				sb.WriteString(s)
+			case hclsyntax.ValidIdentifier(s):
+				sb.WriteString("." + s)
+			default:
+				sb.WriteString("[" + strconv.Quote(s) + "]")
+			}
+		case rules.MapKey:
+			sb.WriteString("[" + strconv.Quote(string(s)) + "]")
+		case int:
+			sb.WriteString("[" + strconv.Itoa(s) + "]")
+		}
+	}
+	return sb.String()
+}
+
+// rootVariablesForRules gives team rules the root module's input
+// variables (input.run.variables) before the walk evaluates them: the value
+// given on the command line or in files, else the default, converted to the
+// declared type. Validation stays with the walk, which reports its errors.
+func rootVariablesForRules(cfg *config.Config, given map[string]config.VariableValue) map[string]cty.Value {
+	out := make(map[string]cty.Value, len(cfg.Root.Variables))
+	for name, v := range cfg.Root.Variables {
+		raw := cty.NilVal
+		if vv, ok := given[name]; ok {
+			raw = vv.Value
+		}
+		if raw == cty.NilVal || (raw.IsNull() && !v.Nullable) {
+			raw = v.Default
+		}
+		if raw == cty.NilVal {
+			continue
+		}
+		want := v.ConstraintType
+		if want == cty.NilType {
+			want = cty.DynamicPseudoType
+		}
+		if v.TypeDefaults != nil && !raw.IsNull() {
+			raw = v.TypeDefaults.Apply(raw)
+		}
+		val, err := convert.Convert(raw, want)
+		if err != nil {
+			continue
+		}
+		out[name] = val
+	}
+	return out
+}

@@ -1,0 +1,148 @@
+package engine
+
+import (
+	"testing"
+
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/tenetplan/tenet/providers"
+	"github.com/tenetplan/tenet/rules"
+)
+
+var ignoreSchema = &providers.Block{
+	Attributes: map[string]*providers.Attribute{
+		"id":    {Type: cty.String, Computed: true},
+		"name":  {Type: cty.String, Required: true},
+		"size":  {Type: cty.Number, Optional: true, Computed: true},
+		"tags":  {Type: cty.Map(cty.String), Optional: true},
+		"input": {Type: cty.DynamicPseudoType, Optional: true},
+		"ports": {Type: cty.List(cty.Number), Optional: true},
+	},
+	BlockTypes: map[string]*providers.NestedBlock{
+		"rule": {Nesting: providers.NestingList, Block: providers.Block{Attributes: map[string]*providers.Attribute{
+			"port": {Type: cty.Number, Required: true},
+			"uid":  {Type: cty.String, Computed: true},
+		}}},
+	},
+}
+
+func ignoreObj(name string, tags cty.Value, input cty.Value, ports cty.Value, rules cty.Value) cty.Value {
+	return cty.ObjectVal(map[string]cty.Value{
+		"id": cty.StringVal("x1"), "name": cty.StringVal(name), "size": cty.NumberIntVal(1),
+		"tags": tags, "input": input, "ports": ports, "rule": rules,
+	})
+}
+
+func TestApplyIgnoreChanges(t *testing.T) {
+	ruleTy := ignoreSchema.BlockTypes["rule"].Block.ImpliedType()
+	noRules := cty.ListValEmpty(ruleTy)
+	tags := func(kv ...string) cty.Value {
+		if len(kv) == 0 {
+			return cty.MapValEmpty(cty.String)
+		}
+		m := map[string]cty.Value{}
+		for i := 0; i < len(kv); i += 2 {
+			m[kv[i]] = cty.StringVal(kv[i+1])
+		}
+		return cty.MapVal(m)
+	}
+	nullTags := cty.NullVal(cty.Map(cty.String))
+	nullIn := cty.NullVal(cty.DynamicPseudoType)
+	nullPorts := cty.NullVal(cty.List(cty.Number))
+	obj := func(kv ...string) cty.Value {
+		m := map[string]cty.Value{}
+		for i := 0; i < len(kv); i += 2 {
+			m[kv[i]] = cty.StringVal(kv[i+1])
+		}
+		return cty.ObjectVal(m)
+	}
+	prior := ignoreObj("old", tags("Name", "a", "Env", "prod"), obj("keep", "k1", "track", "t1"), cty.ListVal([]cty.Value{cty.NumberIntVal(80), cty.NumberIntVal(443)}),
+		cty.ListVal([]cty.Value{cty.ObjectVal(map[string]cty.Value{"port": cty.NumberIntVal(22), "uid": cty.StringVal("u1")})}))
+	tests := []struct {
+		name   string
+		config cty.Value
+		prep   rules.Preparation
+		want   cty.Value
+	}{
+		{
+			name:   "attribute keeps its prior value",
+			config: ignoreObj("new", nullTags, nullIn, nullPorts, noRules),
+			prep:   rules.Preparation{Ignore: [][]any{{"name"}}},
+			want:   ignoreObj("old", nullTags, nullIn, nullPorts, noRules),
+		},
+		{
+			name:   "map key takes the prior element, other keys follow the config",
+			config: ignoreObj("new", tags("Name", "b", "Env", "dev"), nullIn, nullPorts, noRules),
+			prep:   rules.Preparation{Ignore: [][]any{{"tags", rules.MapKey("Name")}}},
+			want:   ignoreObj("new", tags("Name", "a", "Env", "dev"), nullIn, nullPorts, noRules),
+		},
+		{
+			name:   "map key absent from prior is removed",
+			config: ignoreObj("new", tags("Owner", "me", "Env", "prod"), nullIn, nullPorts, noRules),
+			prep:   rules.Preparation{Ignore: [][]any{{"tags", rules.MapKey("Owner")}}},
+			want:   ignoreObj("new", tags("Env", "prod"), nullIn, nullPorts, noRules),
+		},
+		{
+			name:   "map key in a null config map",
+			config: ignoreObj("new", nullTags, nullIn, nullPorts, noRules),
+			prep:   rules.Preparation{Ignore: [][]any{{"tags", rules.MapKey("Name")}}},
+			want:   ignoreObj("new", tags("Name", "a"), nullIn, nullPorts, noRules),
+		},
+		{
+			name:   "unknown map cannot have keys ignored",
+			config: ignoreObj("new", cty.UnknownVal(cty.Map(cty.String)), nullIn, nullPorts, noRules),
+			prep:   rules.Preparation{Ignore: [][]any{{"tags", rules.MapKey("Name")}}},
+			want:   ignoreObj("new", cty.UnknownVal(cty.Map(cty.String)), nullIn, nullPorts, noRules),
+		},
+		{
+			name:   "string index on an object takes the whole prior object",
+			config: ignoreObj("new", nullTags, obj("keep", "k2", "track", "t2"), nullPorts, noRules),
+			prep:   rules.Preparation{Ignore: [][]any{{"input", rules.MapKey("keep")}}},
+			want:   ignoreObj("new", nullTags, obj("keep", "k1", "track", "t1"), nullPorts, noRules),
+		},
+		{
+			name:   "attribute step into an object ignores that attribute only",
+			config: ignoreObj("new", nullTags, obj("keep", "k2", "track", "t2"), nullPorts, noRules),
+			prep:   rules.Preparation{Ignore: [][]any{{"input", "keep"}}},
+			want:   ignoreObj("new", nullTags, obj("keep", "k1", "track", "t2"), nullPorts, noRules),
+		},
+		{
+			name:   "list element",
+			config: ignoreObj("new", nullTags, nullIn, cty.ListVal([]cty.Value{cty.NumberIntVal(81), cty.NumberIntVal(444)}), noRules),
+			prep:   rules.Preparation{Ignore: [][]any{{"ports", 1}}},
+			want:   ignoreObj("new", nullTags, nullIn, cty.ListVal([]cty.Value{cty.NumberIntVal(81), cty.NumberIntVal(443)}), noRules),
+		},
+		{
+			name:   "paths that lead nowhere are skipped",
+			config: ignoreObj("new", nullTags, nullIn, nullPorts, noRules),
+			prep:   rules.Preparation{Ignore: [][]any{{"nope"}, {"ports", 7}, {"tags", "x", "y"}}},
+			want:   ignoreObj("new", nullTags, nullIn, nullPorts, noRules),
+		},
+		{
+			name:   "all: prior without computed-only attributes",
+			config: ignoreObj("new", nullTags, nullIn, nullPorts, noRules),
+			prep:   rules.Preparation{IgnoreAll: true},
+			want: cty.ObjectVal(map[string]cty.Value{
+				"id": cty.NullVal(cty.String), "name": cty.StringVal("old"), "size": cty.NumberIntVal(1),
+				"tags": tags("Name", "a", "Env", "prod"), "input": obj("keep", "k1", "track", "t1"),
+				"ports": cty.ListVal([]cty.Value{cty.NumberIntVal(80), cty.NumberIntVal(443)}),
+				"rule":  cty.ListVal([]cty.Value{cty.ObjectVal(map[string]cty.Value{"port": cty.NumberIntVal(22), "uid": cty.NullVal(cty.String)})}),
+			}),
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := applyIgnoreChanges(ignoreSchema, prior, tt.config, &tt.prep)
+			if !got.RawEquals(tt.want) {
+				t.Errorf("got  %#v\nwant %#v", got, tt.want)
+			}
+		})
+	}
+	t.Run("nothing is ignored without a prior object", func(t *testing.T) {
+		config := ignoreObj("new", nullTags, nullIn, nullPorts, noRules)
+		got := applyIgnoreChanges(ignoreSchema, cty.NullVal(ignoreSchema.ImpliedType()), config, &rules.Preparation{IgnoreAll: true})
+		if !got.RawEquals(config) {
+			t.Errorf("got %#v, want the config unchanged", got)
+		}
+	})
+}

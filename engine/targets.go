@@ -1,0 +1,339 @@
+package engine
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/tenetplan/tenet/addrs"
+	"github.com/tenetplan/tenet/engine/plan"
+	"github.com/tenetplan/tenet/graphsolve"
+)
+
+// -target, -exclude and -replace (semantics §10). Targeting works on the
+// static graph first (which nodes are walked at all, which resource nodes
+// may change), then on instances once each resource has expanded.
+
+// targetFilter is the outcome of -target or -exclude for one plan.
+type targetFilter struct {
+	// change holds the resource nodes whose instances may get changes;
+	// other walked resource nodes are only evaluated.
+	change map[string]bool
+	// only: for a node named by a target, the targets that name it; only
+	// the instances they match are planned. Absent: every instance.
+	only map[string][]addrs.Targetable
+	// except: for a node named by an exclude, the excludes that name it;
+	// the instances they match are left alone.
+	except map[string][]addrs.Targetable
+}
+
+// targetGraph checks the single-run options and returns the graph to walk:
+// the whole configuration graph, or the part -target / -exclude keep.
+func (w *planWalker) targetGraph() (*graphsolve.Graph[string], hcl.Diagnostics) {
+	var diags hcl.Diagnostics
+	if len(w.opts.ForceReplace) > 0 && w.opts.Mode != plan.NormalMode {
+		return nil, hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "Unsupported plan mode",
+			Detail:   fmt.Sprintf("Resource replacement with -replace is only available in the normal planning mode, not in %s mode. Remove the -replace options to make this plan.", modeName(w.opts.Mode)),
+		}}
+	}
+	// Indexing changes for replace_triggered_by costs per change: only
+	// when some resource uses it.
+	w.trig.enabled = usesTriggers(w.cfg)
+	g := w.cg.g
+	if len(w.opts.Targets) == 0 && len(w.opts.Excludes) == 0 {
+		return g, nil
+	}
+	diags = append(diags, &hcl.Diagnostic{
+		Severity: hcl.DiagWarning,
+		Summary:  "Resource targeting is in effect",
+		Detail:   "This plan was made with -target or -exclude, so it may not contain every change the configuration asks for.\n\nThese options are meant for exceptional situations such as recovering from mistakes, not for routine use.",
+	})
+	f := &targetFilter{change: map[string]bool{}, only: map[string][]addrs.Targetable{}, except: map[string][]addrs.Targetable{}}
+	w.targets = f
+	destroy := w.opts.Mode == plan.DestroyMode
+	var walk map[string]bool
+	if len(w.opts.Targets) > 0 {
+		named := w.namedResourceNodes(w.opts.Targets, f.only)
+		seeds := named
+		if destroy {
+			// Destroying a target first destroys everything that depends on it.
+			seeds = append(seeds, resourceKeysOf(w.cg, g.TransitiveDependents(named...))...)
+		}
+		deps := g.TransitiveDependencies(seeds...)
+		walk = setOf(seeds, deps)
+		for _, k := range seeds {
+			f.change[k] = true
+		}
+		for _, k := range deps {
+			delete(f.only, k) // needed whole by another target
+			if !destroy {
+				f.change[k] = true
+			}
+		}
+		if destroy {
+			for _, k := range resourceKeysOf(w.cg, g.TransitiveDependents(named...)) {
+				delete(f.only, k)
+			}
+		}
+		w.keepRootOutputs(walk)
+	} else {
+		named := w.namedResourceNodes(w.opts.Excludes, f.except)
+		walk = map[string]bool{}
+		var removed map[string]bool
+		if destroy {
+			// Keeping an object also keeps everything it depends on.
+			removed = setOf(resourceKeysOf(w.cg, g.TransitiveDependencies(named...)))
+		} else {
+			removed = setOf(g.TransitiveDependents(named...))
+		}
+		for _, k := range w.cg.order {
+			if destroy || !removed[k] {
+				walk[k] = true
+				if !removed[k] {
+					f.change[k] = true
+				}
+			}
+		}
+		for _, k := range named {
+			if removed[k] {
+				// Depended upon by an excluded node: kept whole.
+				delete(f.except, k)
+			}
+		}
+	}
+	return g.Subgraph(func(k string) bool { return walk[k] }), diags
+}
+
+// namedResourceNodes returns the resource nodes the addresses name, and
+// records per node which addresses name it.
+func (w *planWalker) namedResourceNodes(ts []addrs.Targetable, by map[string][]addrs.Targetable) []string {
+	var out []string
+	for _, key := range w.cg.order {
+		n := w.cg.nodes[key]
+		if n.kind != nodeResource && n.kind != nodeOrphan {
+			continue
+		}
+		for _, t := range ts {
+			if targetNamesNode(t, n.addr) {
+				if by[key] == nil {
+					out = append(out, key)
+				}
+				by[key] = append(by[key], t)
+			}
+		}
+	}
+	return out
+}
+
+// keepRootOutputs adds the root outputs whose dependencies are all walked.
+func (w *planWalker) keepRootOutputs(walk map[string]bool) {
+	for _, key := range w.cg.order {
+		n := w.cg.nodes[key]
+		if n.kind != nodeOutput || !n.mod.Path.IsRoot() || walk[key] {
+			continue
+		}
+		all := true
+		for _, d := range w.cg.g.TransitiveDependencies(key) {
+			if !walk[d] {
+				all = false
+				break
+			}
+		}
+		if all {
+			walk[key] = true
+		}
+	}
+}
+
+func resourceKeysOf(cg *configGraph, keys []string) []string {
+	out := keys[:0:0]
+	for _, k := range keys {
+		if n := cg.nodes[k]; n != nil && (n.kind == nodeResource || n.kind == nodeOrphan) {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+func setOf(lists ...[]string) map[string]bool {
+	out := map[string]bool{}
+	for _, l := range lists {
+		for _, k := range l {
+			out[k] = true
+		}
+	}
+	return out
+}
+
+// targetNamesNode reports whether an address names (some instances of) a
+// configuration resource.
+func targetNamesNode(t addrs.Targetable, cr addrs.ConfigResource) bool {
+	switch t := t.(type) {
+	case addrs.ModuleInstance:
+		mod := t.Module()
+		return len(cr.Module) >= len(mod) && cr.Module[:len(mod)].Equal(mod)
+	case addrs.AbsResource:
+		return t.Config().Equal(cr)
+	case addrs.AbsResourceInstance:
+		return t.Config().Equal(cr)
+	}
+	return false
+}
+
+// targetMatchesInstance reports whether an address names a resource
+// instance. A keyless last module step matches every instance of that
+// module; other keyless steps match only unkeyed instances.
+func targetMatchesInstance(t addrs.Targetable, addr addrs.AbsResourceInstance) bool {
+	switch t := t.(type) {
+	case addrs.ModuleInstance:
+		if len(addr.Module) < len(t) {
+			return false
+		}
+		for i, step := range t {
+			got := addr.Module[i]
+			if got.Name != step.Name {
+				return false
+			}
+			if i == len(t)-1 && step.Key == addrs.NoKey {
+				continue
+			}
+			if got.Key != step.Key {
+				return false
+			}
+		}
+		return true
+	case addrs.AbsResource:
+		return addr.Resource.Resource == t.Resource && addr.Module.Equal(t.Module)
+	case addrs.AbsResourceInstance:
+		return addr.Equal(t)
+	}
+	return false
+}
+
+// targetsInstance reports whether targeting lets an instance of node n be
+// planned.
+func (w *planWalker) targetsInstance(n *gnode, addr addrs.AbsResourceInstance) bool {
+	f := w.targets
+	if f == nil {
+		return true
+	}
+	if !f.change[n.key] {
+		return false
+	}
+	if ts, ok := f.only[n.key]; ok {
+		for _, t := range ts {
+			if targetMatchesInstance(t, addr) {
+				return true
+			}
+		}
+		return false
+	}
+	for _, t := range f.except[n.key] {
+		if targetMatchesInstance(t, addr) {
+			return false
+		}
+	}
+	return true
+}
+
+// filterTargetInstances drops the instances targeting leaves alone.
+func (w *planWalker) filterTargetInstances(n *gnode, items []*instPlan) []*instPlan {
+	if w.targets == nil {
+		return items
+	}
+	kept := items[:0:0]
+	for _, it := range items {
+		if w.targetsInstance(n, it.addr) {
+			kept = append(kept, it)
+		}
+	}
+	return kept
+}
+
+// forceReplaceWarnings warns about -replace addresses without a key for a
+// resource that has count or for_each: they match no instance.
+func (w *planWalker) forceReplaceWarnings() hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	for _, a := range w.opts.ForceReplace {
+		if a.Resource.Key != addrs.NoKey {
+			continue
+		}
+		m := w.cfg.Descendant(a.Module.Module())
+		if m == nil {
+			continue
+		}
+		r := m.ManagedResources[a.Resource.Resource.String()]
+		if r == nil || (r.Count == nil && r.ForEach == nil) {
+			continue
+		}
+		var suggestions []string
+		w.mu.Lock()
+		for _, c := range w.changes {
+			if c.DeposedKey == "" && c.Addr.ContainingResource().Equal(a.ContainingResource()) {
+				suggestions = append(suggestions, fmt.Sprintf("\n  -replace=%q", c.Addr.String()))
+			}
+		}
+		w.mu.Unlock()
+		detail := fmt.Sprintf("The -replace option names %s, which has no instance without a key: the resource uses count or for_each, so this option replaces nothing.", a)
+		if len(suggestions) > 0 {
+			detail += " Did you mean one of these?\n" + strings.Join(suggestions, "")
+		}
+		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: "Incompletely-matched force-replace resource instance", Detail: detail})
+	}
+	return diags
+}
+
+// targetingApplyWarning is the warning an apply of a targeted plan gives.
+func targetingApplyWarning(p *plan.Plan) hcl.Diagnostics {
+	if len(p.TargetAddrs) == 0 && len(p.ExcludeAddrs) == 0 {
+		return nil
+	}
+	return hcl.Diagnostics{{
+		Severity: hcl.DiagWarning,
+		Summary:  "Applied changes may be incomplete",
+		Detail:   "The plan was made with -target or -exclude, so this apply may not have made every change the configuration asks for. Run a plan without those options to check whether anything is left to do.",
+	}}
+}
+
+// targetedApplyGraph limits the apply walk of a plan made with -target or
+// -exclude to the resources with changes, what they depend on, and the root
+// outputs whose dependencies are all walked: the rest of the configuration
+// may refer to objects the plan left out.
+func targetedApplyGraph(ag *applyGraph, cg *configGraph, p *plan.Plan) *graphsolve.Graph[string] {
+	if len(p.TargetAddrs) == 0 && len(p.ExcludeAddrs) == 0 {
+		return ag.g
+	}
+	seeds := make([]string, 0, 2*len(ag.byNode))
+	for key := range ag.byNode {
+		seeds = append(seeds, key)
+		if dk := destroyKey(key); ag.g.HasVertex(dk) {
+			seeds = append(seeds, dk)
+		}
+	}
+	walk := setOf(seeds, ag.g.TransitiveDependencies(seeds...))
+	if p.Mode == plan.DestroyMode {
+		// A destroy removes the outputs; evaluating them could read
+		// objects already destroyed.
+		return ag.g.Subgraph(func(k string) bool { return walk[k] })
+	}
+	for _, key := range cg.order {
+		n := cg.nodes[key]
+		if n.kind != nodeOutput || !n.mod.Path.IsRoot() || walk[key] {
+			continue
+		}
+		all := true
+		for _, d := range ag.g.TransitiveDependencies(key) {
+			if !walk[d] {
+				all = false
+				break
+			}
+		}
+		if all {
+			walk[key] = true
+		}
+	}
+	return ag.g.Subgraph(func(k string) bool { return walk[k] })
+}

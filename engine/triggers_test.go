@@ -1,0 +1,281 @@
+package engine_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/tenetplan/tenet/engine"
+)
+
+func TestReplaceTriggeredBy(t *testing.T) {
+	tests := []struct {
+		name        string
+		before      string
+		after       string
+		want        []string
+		wantErr     string
+		errFragment string
+	}{
+		{
+			name: "each.key picks the instance it watches",
+			before: `
+resource "terraform_data" "a" {
+  for_each = { x = "1", y = "1" }
+  input    = each.value
+}
+resource "terraform_data" "b" {
+  for_each = toset(["x", "y"])
+  input    = each.key
+  lifecycle { replace_triggered_by = [terraform_data.a[each.key]] }
+}`,
+			after: `
+resource "terraform_data" "a" {
+  for_each = { x = "1", y = "2" }
+  input    = each.value
+}
+resource "terraform_data" "b" {
+  for_each = toset(["x", "y"])
+  input    = each.key
+  lifecycle { replace_triggered_by = [terraform_data.a[each.key]] }
+}`,
+			want: []string{
+				`terraform_data.a["x"]: NoOp`,
+				`terraform_data.a["y"]: Update`,
+				`terraform_data.b["x"]: NoOp`,
+				`terraform_data.b["y"]: DeleteThenCreate (replace_by_triggers)`,
+			},
+		},
+		{
+			name: "an attribute that changes fires",
+			before: `
+resource "terraform_data" "a" { input = "v1" }
+resource "terraform_data" "b" {
+  input = "b"
+  lifecycle { replace_triggered_by = [terraform_data.a.output] }
+}`,
+			after: `
+resource "terraform_data" "a" { input = "v2" }
+resource "terraform_data" "b" {
+  input = "b"
+  lifecycle { replace_triggered_by = [terraform_data.a.output] }
+}`,
+			want: []string{"terraform_data.a: Update", "terraform_data.b: DeleteThenCreate (replace_by_triggers)"},
+		},
+		{
+			name: "an attribute that stays does not fire although the object is updated",
+			before: `
+resource "terraform_data" "a" {
+  input            = "v1"
+  triggers_replace = "t"
+}
+resource "terraform_data" "b" {
+  input = "b"
+  lifecycle { replace_triggered_by = [terraform_data.a.triggers_replace] }
+}`,
+			after: `
+resource "terraform_data" "a" {
+  input            = "v2"
+  triggers_replace = "t"
+}
+resource "terraform_data" "b" {
+  input = "b"
+  lifecycle { replace_triggered_by = [terraform_data.a.triggers_replace] }
+}`,
+			want: []string{"terraform_data.a: Update", "terraform_data.b: NoOp"},
+		},
+		{
+			name: "count.index and a whole resource",
+			before: `
+resource "terraform_data" "a" {
+  count = 2
+  input = "v1"
+}
+resource "terraform_data" "b" {
+  count = 2
+  input = "b"
+  lifecycle { replace_triggered_by = [terraform_data.a[count.index].input] }
+}
+resource "terraform_data" "c" {
+  input = "c"
+  lifecycle { replace_triggered_by = [terraform_data.a] }
+}`,
+			after: `
+resource "terraform_data" "a" {
+  count = 2
+  input = count.index == 0 ? "v1" : "v2"
+}
+resource "terraform_data" "b" {
+  count = 2
+  input = "b"
+  lifecycle { replace_triggered_by = [terraform_data.a[count.index].input] }
+}
+resource "terraform_data" "c" {
+  input = "c"
+  lifecycle { replace_triggered_by = [terraform_data.a] }
+}`,
+			want: []string{
+				"terraform_data.a[0]: NoOp",
+				"terraform_data.a[1]: Update",
+				"terraform_data.b[0]: NoOp",
+				"terraform_data.b[1]: DeleteThenCreate (replace_by_triggers)",
+				"terraform_data.c: DeleteThenCreate (replace_by_triggers)",
+			},
+		},
+		{
+			name: "count.index in a resource without count",
+			before: `
+resource "terraform_data" "a" { input = "v1" }
+`,
+			after: `
+resource "terraform_data" "a" { input = "v1" }
+resource "terraform_data" "b" {
+  input = "b"
+  lifecycle { replace_triggered_by = [terraform_data.a[count.index]] }
+}`,
+			wantErr: `Reference to "count" in non-counted context`,
+		},
+		{
+			name: "a reference to an instance that has no change",
+			before: `
+resource "terraform_data" "a" {
+  count = 1
+  input = "v1"
+}
+`,
+			after: `
+resource "terraform_data" "a" {
+  count = 1
+  input = "v1"
+}
+resource "terraform_data" "b" {
+  input = "b"
+  lifecycle { replace_triggered_by = [terraform_data.a[3]] }
+}`,
+			wantErr:     "Invalid replace_triggered_by reference",
+			errFragment: "terraform_data.a[3]",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := newDataRun(t)
+			r.run(tt.before, engine.PlanOpts{})
+			if tt.wantErr != "" {
+				_, _, diags := r.plan(tt.after, engine.PlanOpts{})
+				errs := summaries(diags, hcl.DiagError)
+				if diff := cmp.Diff([]string{tt.wantErr}, errs); diff != "" {
+					t.Fatalf("errors (-want +got):\n%s", diff)
+				}
+				if !strings.Contains(diags.Error(), tt.errFragment) {
+					t.Errorf("error %q lacks %q", diags.Error(), tt.errFragment)
+				}
+				if diags[0].Subject == nil {
+					t.Errorf("error has no source range")
+				}
+				return
+			}
+			p, _ := r.run(tt.after, engine.PlanOpts{})
+			if diff := cmp.Diff(tt.want, actions(p)); diff != "" {
+				t.Errorf("changes (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestIgnoreChangesPlans(t *testing.T) {
+	tests := []struct {
+		name   string
+		before string
+		after  string
+		want   []string
+		input  string // planned input of terraform_data.a, as Go-syntax cty
+	}{
+		{
+			name: "an ignored attribute keeps its value",
+			before: `resource "terraform_data" "a" {
+  input = "v1"
+  lifecycle { ignore_changes = [input] }
+}`,
+			after: `resource "terraform_data" "a" {
+  input = "v2"
+  lifecycle { ignore_changes = [input] }
+}`,
+			want:  []string{"terraform_data.a: NoOp"},
+			input: `cty.StringVal("v1")`,
+		},
+		{
+			name: "an ignored replacement trigger leaves an in-place update",
+			before: `resource "terraform_data" "a" {
+  input            = "v1"
+  triggers_replace = "t1"
+  lifecycle { ignore_changes = [triggers_replace] }
+}`,
+			after: `resource "terraform_data" "a" {
+  input            = "v2"
+  triggers_replace = "t2"
+  lifecycle { ignore_changes = [triggers_replace] }
+}`,
+			want:  []string{"terraform_data.a: Update"},
+			input: `cty.StringVal("v2")`,
+		},
+		{
+			name: "all ignores everything",
+			before: `resource "terraform_data" "a" {
+  input            = "v1"
+  triggers_replace = "t1"
+  lifecycle { ignore_changes = all }
+}`,
+			after: `resource "terraform_data" "a" {
+  input            = "v2"
+  triggers_replace = "t2"
+  lifecycle { ignore_changes = all }
+}`,
+			want:  []string{"terraform_data.a: NoOp"},
+			input: `cty.StringVal("v1")`,
+		},
+		{
+			name: "a replacement gets the real configuration",
+			before: `resource "terraform_data" "a" {
+  input = "v1"
+  lifecycle { ignore_changes = [input] }
+}`,
+			after: `resource "terraform_data" "a" {
+  input            = "v2"
+  triggers_replace = "now"
+  lifecycle { ignore_changes = [input] }
+}`,
+			want:  []string{"terraform_data.a: DeleteThenCreate (replace_because_cannot_update)"},
+			input: `cty.StringVal("v2")`,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := newDataRun(t)
+			r.run(tt.before, engine.PlanOpts{})
+			p, _ := r.run(tt.after, engine.PlanOpts{})
+			if diff := cmp.Diff(tt.want, actions(p)); diff != "" {
+				t.Errorf("changes (-want +got):\n%s", diff)
+			}
+			got := p.Changes[0].After.GetAttr("input").GoString()
+			if got != tt.input {
+				t.Errorf("planned input = %s, want %s", got, tt.input)
+			}
+		})
+	}
+}
+
+func TestIgnoreChangesRedundantElement(t *testing.T) {
+	r := newDataRun(t)
+	_, _, diags := r.plan(`resource "terraform_data" "a" {
+  input = "v1"
+  lifecycle { ignore_changes = [id, input] }
+}`, engine.PlanOpts{})
+	if diags.HasErrors() {
+		t.Fatal(diags.Error())
+	}
+	if diff := cmp.Diff([]string{"Redundant ignore_changes element"}, summaries(diags, hcl.DiagWarning)); diff != "" {
+		t.Errorf("warnings (-want +got):\n%s", diff)
+	}
+}

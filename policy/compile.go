@@ -1,0 +1,383 @@
+package policy
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"path"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/open-policy-agent/opa/v1/ast"
+	"github.com/open-policy-agent/opa/v1/rego"
+	"github.com/open-policy-agent/opa/v1/storage/inmem"
+)
+
+// DefaultTimeout bounds one whole check unless the policy-set config or
+// [Options.Timeout] says otherwise.
+const DefaultTimeout = 10 * time.Second
+
+// Options says where policies come from and how to run them.
+type Options struct {
+	// Paths are directories, .rego files, JSON/YAML data files and OPA
+	// bundles (.tar.gz), in order.
+	Paths []string
+	// Env is the environment opa.runtime shows to policy sets that allow
+	// "environment"; nothing else sees it.
+	Env []string
+	// Timeout overrides every source's timeout when set.
+	Timeout time.Duration
+}
+
+// Policy is one deny, warn or violation rule: the unit that passes or
+// fails, and that carries an enforcement level.
+type Policy struct {
+	// Name is the rule's METADATA title, or PACKAGE.RULE.
+	Name    string `json:"name"`
+	Package string `json:"package"`
+	Rule    string `json:"rule"`
+	// Kind is deny, warn or violation (the rule name's prefix).
+	Kind        string `json:"kind"`
+	File        string `json:"file"`
+	Line        int    `json:"line"`
+	Level       Level  `json:"level"`
+	Description string `json:"description,omitempty"`
+}
+
+// Location is FILE:LINE.
+func (p Policy) Location() string { return fmt.Sprintf("%s:%d", p.File, p.Line) }
+
+// Set is a compiled policy set, ready to check plans. It is safe for
+// concurrent use.
+type Set struct {
+	policies []compiledPolicy
+	timeout  time.Duration
+}
+
+type compiledPolicy struct {
+	Policy
+	query rego.PreparedEvalQuery
+}
+
+// Policies lists the policies of the set, in file and line order.
+func (s *Set) Policies() []Policy {
+	out := make([]Policy, len(s.policies))
+	for i, p := range s.policies {
+		out[i] = p.Policy
+	}
+	return out
+}
+
+// Len is the number of policies.
+func (s *Set) Len() int { return len(s.policies) }
+
+// ruleKind returns deny, warn or violation for a policy rule name (the name
+// itself or the name followed by "_…", as conftest matches), or "".
+func ruleKind(name string) string {
+	for _, k := range []string{"deny", "warn", "violation"} {
+		if name == k || strings.HasPrefix(name, k+"_") {
+			return k
+		}
+	}
+	return ""
+}
+
+// Load reads, parses and compiles every policy source and prepares one
+// query per policy rule. Parse, compile and sandbox errors name file and
+// line; any error means no Set.
+func Load(ctx context.Context, opts Options) (*Set, hcl.Diagnostics) {
+	l, diags := loadSources(opts.Paths, false)
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	for _, mf := range l.modules {
+		diags = append(diags, checkSandbox(mf.mod, mf.src.cfg.Allow)...)
+	}
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	mods := make([]*ast.Module, len(l.modules))
+	for i, mf := range l.modules {
+		mods[i] = mf.mod
+	}
+	annotations, errs := ast.BuildAnnotationSet(mods)
+	if len(errs) > 0 {
+		return nil, astErrorDiags("Invalid policy metadata", errs)
+	}
+
+	// Each policy rule is copied under a private name so that its own
+	// results can be queried apart from other rules of the same name.
+	type pending struct {
+		Policy
+		query string
+	}
+	var found []pending
+	for _, mf := range l.modules {
+		pkg := strings.TrimPrefix(mf.mod.Package.Path.String(), "data.")
+		var clones []*ast.Rule
+		for _, r := range mf.mod.Rules {
+			ref := r.Head.Ref()
+			if r.Default || len(r.Head.Args) > 0 || len(ref) != 1 {
+				continue
+			}
+			name := ref[0].Value.String()
+			kind := ruleKind(name)
+			if kind == "" {
+				continue
+			}
+			p := Policy{Name: pkg + "." + name, Package: pkg, Rule: name, Kind: kind, File: mf.file, Line: r.Location.Row}
+			level, d := resolveLevel(annotations, r, mf, p)
+			diags = append(diags, d...)
+			p.Level = level
+			for _, a := range annotationChain(annotations, r) {
+				switch a.Scope {
+				case "rule", "document", "package":
+					if p.Name == pkg+"."+name && a.Title != "" {
+						p.Name = a.Title
+					}
+					if p.Description == "" {
+						p.Description = a.Description
+					}
+				}
+			}
+			cloneName := fmt.Sprintf("__tenet_policy_%d", len(found))
+			clones = append(clones, renameRule(r, cloneName))
+			found = append(found, pending{Policy: p, query: mf.mod.Package.Path.Append(ast.StringTerm(cloneName)).String()})
+		}
+		mf.mod.Rules = append(mf.mod.Rules, clones...)
+	}
+	if diags.HasErrors() {
+		return nil, diags
+	}
+
+	compiler, runtime := newCompiler(l, opts.Env)
+	compiler.Compile(moduleMap(l.modules))
+	if compiler.Failed() {
+		return nil, astErrorDiags("Invalid policy", compiler.Errors)
+	}
+	store := inmem.NewFromObject(l.data)
+	s := &Set{timeout: setTimeout(l, opts.Timeout)}
+	for _, f := range found {
+		q, err := rego.New(
+			rego.Query(f.query),
+			rego.Compiler(compiler),
+			rego.Store(store),
+			rego.StrictBuiltinErrors(true),
+			rego.Runtime(runtime),
+		).PrepareForEval(ctx)
+		if err != nil {
+			return nil, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Cannot prepare policy",
+				Detail: fmt.Sprintf("%s: preparing %s failed: %s.", f.Location(), f.Name, err)}}
+		}
+		s.policies = append(s.policies, compiledPolicy{Policy: f.Policy, query: q})
+	}
+	sort.SliceStable(s.policies, func(i, j int) bool {
+		a, b := s.policies[i], s.policies[j]
+		if a.File != b.File {
+			return a.File < b.File
+		}
+		return a.Line < b.Line
+	})
+	return s, diags
+}
+
+// annotationChain lists the METADATA that applies to r, nearest first.
+func annotationChain(as *ast.AnnotationSet, r *ast.Rule) []*ast.Annotations {
+	if as == nil {
+		return nil
+	}
+	var out []*ast.Annotations
+	for _, ref := range as.Chain(r) {
+		if ref != nil && ref.Annotations != nil {
+			out = append(out, ref.Annotations)
+		}
+	}
+	return out
+}
+
+// renameRule copies r (and its else chain) under a new name.
+func renameRule(r *ast.Rule, name string) *ast.Rule {
+	c := r.Copy()
+	c.Annotations = nil
+	for x := c; x != nil; x = x.Else {
+		x.Head.Name = ast.Var(name)
+		x.Head.Reference = ast.Ref{ast.VarTerm(name)}
+	}
+	return c
+}
+
+// moduleMap keys modules by file, keeping the same file given twice apart.
+func moduleMap(mods []*moduleFile) map[string]*ast.Module {
+	out := make(map[string]*ast.Module, len(mods))
+	for _, mf := range mods {
+		key := mf.file
+		for n := 2; out[key] != nil; n++ {
+			key = fmt.Sprintf("%s#%d", mf.file, n)
+		}
+		out[key] = mf.mod
+	}
+	return out
+}
+
+// newCompiler returns a compiler whose capabilities leave out every
+// sandboxed built-in no source allows, and the runtime document
+// (environment) when a source allows it.
+func newCompiler(l *loaded, env []string) (*ast.Compiler, *ast.Term) {
+	allowed := map[Capability]bool{}
+	for _, s := range l.sources {
+		for c := range s.cfg.Allow {
+			allowed[c] = true
+		}
+	}
+	caps := ast.CapabilitiesForThisVersion()
+	kept := caps.Builtins[:0]
+	for _, b := range caps.Builtins {
+		if c := capabilityOf(b.Name); c == "" || allowed[c] {
+			kept = append(kept, b)
+		}
+	}
+	caps.Builtins = kept
+	runtime := ast.ObjectTerm()
+	if allowed[AllowEnvironment] {
+		vars := ast.NewObject()
+		for _, kv := range env {
+			if k, v, ok := strings.Cut(kv, "="); ok {
+				vars.Insert(ast.StringTerm(k), ast.StringTerm(v))
+			}
+		}
+		runtime = ast.ObjectTerm(ast.Item(ast.StringTerm("env"), ast.NewTerm(vars)))
+	}
+	return ast.NewCompiler().WithCapabilities(caps).WithEnablePrintStatements(false), runtime
+}
+
+func setTimeout(l *loaded, override time.Duration) time.Duration {
+	if override > 0 {
+		return override
+	}
+	t := time.Duration(0)
+	for _, s := range l.sources {
+		if s.cfg.Timeout > t {
+			t = s.cfg.Timeout
+		}
+	}
+	if t == 0 {
+		return DefaultTimeout
+	}
+	return t
+}
+
+// resolveLevel decides a policy's enforcement level. An explicit entry in
+// the policy-set config wins (by PACKAGE.RULE, then file, then package), so
+// the people who run a policy set can tighten or relax what authors wrote;
+// then the nearest METADATA custom "enforcement" (rule, document, package,
+// subpackages); then the config's default_enforcement; then the kind's
+// default: deny and violation hard-mandatory. Warn rules are advisory
+// unless their own rule is given a level (by PACKAGE.RULE or rule METADATA).
+func resolveLevel(as *ast.AnnotationSet, r *ast.Rule, mf *moduleFile, p Policy) (Level, hcl.Diagnostics) {
+	cfg := mf.src.cfg
+	keys := []string{p.Package + "." + p.Rule, mf.rel, path.Base(mf.rel), p.Package}
+	if p.Kind == "warn" {
+		keys = keys[:1]
+	}
+	for _, key := range keys {
+		if l, ok := cfg.Enforcement[key]; ok {
+			return l, nil
+		}
+	}
+	for _, a := range annotationChain(as, r) {
+		if p.Kind == "warn" && a.Scope != "rule" {
+			continue
+		}
+		raw, ok := a.Custom["enforcement"]
+		if !ok {
+			continue
+		}
+		s, _ := raw.(string)
+		l, ok := ParseLevel(s)
+		if !ok {
+			return "", hcl.Diagnostics{locatedDiag("Invalid enforcement level", a.Location,
+				fmt.Sprintf("custom.enforcement is %v; use advisory, soft-mandatory or hard-mandatory.", raw))}
+		}
+		return l, nil
+	}
+	if cfg.DefaultEnforcement != "" && p.Kind != "warn" {
+		return cfg.DefaultEnforcement, nil
+	}
+	if p.Kind == "warn" {
+		return Advisory, nil
+	}
+	return HardMandatory, nil
+}
+
+// checkSandbox reports each call of a sandboxed built-in the module's
+// policy set does not allow, so people see why the file is refused
+// rather than "undefined function".
+func checkSandbox(m *ast.Module, allow map[Capability]bool) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	report := func(op ast.Ref, loc *ast.Location) {
+		name := op.String()
+		c := capabilityOf(name)
+		if c == "" || allow[c] {
+			return
+		}
+		what := map[Capability]string{
+			AllowNetwork:     "reaches the network",
+			AllowEnvironment: "reads the environment",
+			AllowTime:        "reads the wall clock",
+		}[c]
+		diags = append(diags, locatedDiag("Sandboxed built-in function in policy", loc,
+			fmt.Sprintf("%s %s. Policies are sandboxed: remove the call, or allow it in the policy set's %s with \"allow: [%s]\".", name, what, ConfigFileName, c)))
+	}
+	ast.WalkExprs(m, func(x *ast.Expr) bool {
+		if x.IsCall() {
+			report(x.Operator(), x.Location)
+		}
+		return false
+	})
+	ast.WalkTerms(m, func(t *ast.Term) bool {
+		if call, ok := t.Value.(ast.Call); ok && len(call) > 0 {
+			if op, ok := call[0].Value.(ast.Ref); ok {
+				report(op, t.Location)
+			}
+		}
+		return false
+	})
+	sort.SliceStable(diags, func(i, j int) bool { return diags[i].Subject.Start.Line < diags[j].Subject.Start.Line })
+	return diags
+}
+
+// astErrorDiags turns parse and compile errors into diagnostics naming
+// file and line.
+func astErrorDiags(summary string, err error) hcl.Diagnostics {
+	errs, ok := err.(ast.Errors)
+	if !ok {
+		return hcl.Diagnostics{{Severity: hcl.DiagError, Summary: summary, Detail: err.Error() + "."}}
+	}
+	var diags hcl.Diagnostics
+	for _, e := range errs {
+		diags = append(diags, locatedDiag(summary, e.Location, e.Message+"."))
+	}
+	return diags
+}
+
+// locatedDiag is an error diagnostic whose detail starts with FILE:LINE
+// and whose subject is that position.
+func locatedDiag(summary string, loc *ast.Location, detail string) *hcl.Diagnostic {
+	d := &hcl.Diagnostic{Severity: hcl.DiagError, Summary: summary, Detail: detail}
+	if loc == nil {
+		return d
+	}
+	d.Detail = fmt.Sprintf("%s:%d: %s", loc.File, loc.Row, detail)
+	text := loc.Text
+	if i := bytes.IndexByte(text, '\n'); i >= 0 {
+		text = text[:i]
+	}
+	start := hcl.Pos{Line: loc.Row, Column: loc.Col, Byte: loc.Offset}
+	end := start
+	end.Column += len(text)
+	end.Byte += len(text)
+	d.Subject = &hcl.Range{Filename: loc.File, Start: start, End: end}
+	return d
+}

@@ -1,0 +1,19 @@
+// Package policy checks a finished plan against compliance policies:
+// Rego modules with deny, warn and violation rules in the conftest style,
+// evaluated over the plan JSON exactly as `tenet show -json` prints it (so
+// policies written for `terraform show -json` / `tofu show -json` run
+// unchanged).
+//
+// It owns loading policy sources (directories, single files, OPA bundles,
+// the policy-set config file, data files), compiling them once in a
+// sandbox, evaluating every policy rule with its enforcement level
+// (advisory, soft-mandatory, hard-mandatory), overrides, the Rego unit
+// test runner with coverage, and the report formats (human, JSON, JUnit
+// XML, SARIF).
+//
+// It does not plan, apply or read saved plan files: package cli turns a
+// plan into JSON, calls [Load] and [Set.Check], stores the [Report] in the
+// plan and decides whether apply may go on. Planning rules (package rules)
+// decide what a plan does; policies only judge the result. Package engine
+// never imports this package.
+package policy

@@ -1,0 +1,89 @@
+package random
+
+import (
+	"context"
+	"testing"
+
+	"github.com/zclconf/go-cty/cty"
+	"golang.org/x/crypto/bcrypt"
+
+	"github.com/tenetplan/tenet/providers"
+	"github.com/tenetplan/tenet/providers/objchange"
+)
+
+// A random_string object as stored by schema version 1: no "numeric".
+const stringV1 = `{"id":"Ab3","result":"Ab3","length":3,"keepers":null,"lower":true,"upper":true,"number":false,"special":false,` +
+	`"min_lower":0,"min_upper":0,"min_numeric":0,"min_special":0,"override_special":null}`
+
+func TestUpgradeOldStringState(t *testing.T) {
+	p := New()
+	ctx := context.Background()
+	tests := []struct {
+		name, typ   string
+		version     int64
+		raw         string
+		wantNumeric cty.Value
+	}{
+		{"string v1 takes numeric from number", "random_string", 1, stringV1, cty.False},
+		{"string v0 without either flag gets the default", "random_string", 0, `{"id":"x","result":"x","length":1}`, cty.True},
+		{"password v2 gains a bcrypt hash", "random_password", 2, stringV1, cty.False},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			resp := p.UpgradeResourceState(ctx, providers.UpgradeResourceStateRequest{TypeName: tt.typ, Version: tt.version, RawJSON: []byte(tt.raw)})
+			if resp.Diagnostics.HasErrors() {
+				t.Fatalf("upgrade failed: %v", resp.Diagnostics)
+			}
+			v := resp.UpgradedState
+			if got := v.GetAttr("numeric"); !got.RawEquals(tt.wantNumeric) {
+				t.Errorf("numeric = %#v, want %#v", got, tt.wantNumeric)
+			}
+			if got := v.GetAttr("number"); !got.RawEquals(tt.wantNumeric) {
+				t.Errorf("number = %#v, want %#v", got, tt.wantNumeric)
+			}
+			if tt.typ == "random_password" {
+				hash := v.GetAttr("bcrypt_hash")
+				if hash.IsNull() || bcrypt.CompareHashAndPassword([]byte(hash.AsString()), []byte(v.GetAttr("result").AsString())) != nil {
+					t.Errorf("bcrypt_hash %#v does not match the stored result", hash)
+				}
+			}
+		})
+	}
+}
+
+// The point of the upgrade: the same configuration plans no change for
+// an object stored by the old version.
+func TestUpgradedStringPlansNoChange(t *testing.T) {
+	p := New()
+	ctx := context.Background()
+	schema := p.GetProviderSchema(ctx).ResourceTypes["random_string"]
+	if schema.Version != stringSchemaVersion {
+		t.Fatalf("random_string schema version %d, want %d", schema.Version, stringSchemaVersion)
+	}
+	prior := p.UpgradeResourceState(ctx, providers.UpgradeResourceStateRequest{TypeName: "random_string", Version: 1, RawJSON: []byte(stringV1)}).UpgradedState
+	attrs := map[string]cty.Value{}
+	for name, a := range schema.Block.Attributes {
+		attrs[name] = cty.NullVal(a.Type)
+	}
+	attrs["length"] = cty.NumberIntVal(3)
+	attrs["numeric"] = cty.False
+	attrs["number"] = cty.False
+	attrs["special"] = cty.False
+	config := cty.ObjectVal(attrs)
+	resp := p.PlanResourceChange(ctx, providers.PlanResourceChangeRequest{
+		TypeName: "random_string", PriorState: prior, Config: config, ProposedNewState: objchange.ProposedNew(schema.Block, prior, config),
+	})
+	if resp.Diagnostics.HasErrors() {
+		t.Fatalf("plan failed: %v", resp.Diagnostics)
+	}
+	if !resp.PlannedState.RawEquals(prior) || len(resp.RequiresReplace) > 0 {
+		t.Errorf("upgraded object plans a change:\nprior   %#v\nplanned %#v\nreplace %v", prior, resp.PlannedState, resp.RequiresReplace)
+	}
+}
+
+func TestNewerStateIsRefused(t *testing.T) {
+	resp := New().UpgradeResourceState(context.Background(), providers.UpgradeResourceStateRequest{TypeName: "random_string", Version: 3, RawJSON: []byte(stringV1)})
+	if !resp.Diagnostics.HasErrors() {
+		t.Fatalf("a version 3 random_string object was accepted")
+	}
+}

@@ -1,0 +1,55 @@
+# METADATA
+# title: Configuration changes to ignore before the provider plans
+# description: |
+#   The "prepare" stage. The engine sends a chunk of managed resource
+#   instances (input.instances) that have a usable prior object, before it
+#   asks the provider for a plan, and reads `result`:
+#
+#   - ignore: a set of [i, path]: at path, instance i's configuration takes
+#     the prior value, so the provider sees no change there. A path is an
+#     array of steps: a string is an attribute name (or, on a map, a key), a
+#     number is a list index, and {"key": s} is an explicit map key written
+#     as ["s"] in HCL. A trailing map key ignores only that key.
+#   - ignore_all: a set of indices whose whole configuration is ignored
+#     (ignore_changes = all).
+#   - fired: a set of [i, rule id] for provenance.
+#
+#   Instances without a prior object (creates, tainted replacements) are
+#   never sent: their real configuration always applies.
+package tenet.prepare
+
+result := {
+	"ignore": ignore,
+	"ignore_all": ignore_all,
+	"fired": fired,
+}
+
+# METADATA
+# title: lifecycle.ignore_changes paths keep their prior value
+# custom:
+#   id: tenet.prepare.ignore_changes
+ignore contains [i, path] if {
+	some i, inst in input.instances
+	inst.has_prior
+	some path in inst.lifecycle.ignore_changes
+}
+
+# METADATA
+# title: lifecycle.ignore_changes = all keeps the whole prior object
+# custom:
+#   id: tenet.prepare.ignore_all
+ignore_all contains i if {
+	some i, inst in input.instances
+	inst.has_prior
+	inst.lifecycle.ignore_all
+}
+
+fired contains [i, "tenet.prepare.ignore_changes"] if {
+	some i, inst in input.instances
+	inst.has_prior
+	count(inst.lifecycle.ignore_changes) > 0
+}
+
+fired contains [i, "tenet.prepare.ignore_all"] if {
+	some i in ignore_all
+}

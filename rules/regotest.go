@@ -1,0 +1,124 @@
+package rules
+
+import (
+	"context"
+	"fmt"
+	"io/fs"
+	"path"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/open-policy-agent/opa/v1/ast"
+	"github.com/open-policy-agent/opa/v1/tester"
+)
+
+// TestResult is the outcome of one Rego unit test (a `test_` rule).
+type TestResult struct {
+	Package  string // e.g. "acme.rules_test"
+	Name     string // rule name, e.g. "test_keeps_databases"
+	File     string
+	Line     int
+	Passed   bool
+	Skipped  bool
+	Error    string // evaluation error, if any
+	Duration time.Duration
+}
+
+// RunTests runs the Rego unit tests (*_test.rego) of the team rule sources
+// against the default rules plus the team rules, as `tenet rules test` does.
+// The same sandbox applies as for planning.
+func RunTests(ctx context.Context, sources []Source) ([]TestResult, hcl.Diagnostics) {
+	defaults, diags := parseDefaults()
+	modules := map[string]*ast.Module{}
+	for _, m := range defaults {
+		modules[m.Package.Location.File] = m
+	}
+	defaultNames := ruleNamesByPackage(defaults)
+	next := 0
+	for _, src := range sources {
+		mods, moreDiags := parseSourceFiles(src, func(name string) bool { return strings.HasSuffix(name, ".rego") })
+		diags = append(diags, moreDiags...)
+		for _, m := range mods {
+			diags = append(diags, checkSandbox(m)...)
+			wrapped, moreDiags := wrapExtensionRules(m, defaultNames, next)
+			next += len(wrapped)
+			diags = append(diags, moreDiags...)
+			modules[m.Package.Location.File] = m
+		}
+	}
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	results, err := runRegoTests(ctx, modules)
+	if err != nil {
+		diags = append(diags, astErrorDiags("Invalid rule", err)...)
+	}
+	return results, diags
+}
+
+// runRegoTests compiles modules in the planning sandbox and runs their tests.
+func runRegoTests(ctx context.Context, modules map[string]*ast.Module) ([]TestResult, error) {
+	compiler := ast.NewCompiler().
+		WithCapabilities(sandboxCapabilities()).
+		WithBuiltins(map[string]*ast.Builtin{reachableBuiltin.Name: reachableBuiltin}).
+		WithEnablePrintStatements(true)
+	runner := tester.NewRunner().
+		SetCompiler(compiler).
+		SetDefaultRegoVersion(ast.RegoV1).
+		AddCustomBuiltins([]*tester.Builtin{{Decl: reachableBuiltin, Func: reachableFunction()}})
+	ch, err := runner.Run(ctx, modules)
+	if err != nil {
+		return nil, err
+	}
+	var out []TestResult
+	for r := range ch {
+		tr := TestResult{
+			Package:  strings.TrimPrefix(r.Package, "data."),
+			Name:     r.Name,
+			Passed:   r.Pass(),
+			Skipped:  r.Skip,
+			Duration: r.Duration,
+		}
+		if r.Location != nil {
+			tr.File, tr.Line = r.Location.File, r.Location.Row
+		}
+		if r.Error != nil {
+			tr.Error = r.Error.Error()
+		}
+		out = append(out, tr)
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		if out[i].File != out[j].File {
+			return out[i].File < out[j].File
+		}
+		return out[i].Line < out[j].Line
+	})
+	return out, nil
+}
+
+// defaultTestModules parses the embedded default rules with their tests.
+func defaultTestModules() (map[string]*ast.Module, error) {
+	modules := map[string]*ast.Module{}
+	entries, err := fs.ReadDir(defaultPolicy, "policy")
+	if err != nil {
+		return nil, err
+	}
+	for _, ent := range entries {
+		if !strings.HasSuffix(ent.Name(), ".rego") {
+			continue
+		}
+		src, err := defaultPolicy.ReadFile("policy/" + ent.Name())
+		if err != nil {
+			return nil, err
+		}
+		name := path.Join(defaultDir, "policy", ent.Name())
+		m, err := parseModule(name, src)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+		modules[name] = m
+	}
+	return modules, nil
+}

@@ -1,0 +1,76 @@
+package rules
+
+import (
+	"context"
+	"fmt"
+	"testing"
+	"testing/fstest"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// TestTeamRuleLoadingErrors checks that a bad team file is refused with a
+// diagnostic naming the file and line.
+func TestTeamRuleLoadingErrors(t *testing.T) {
+	tests := []struct {
+		name    string
+		src     string
+		summary string
+		line    int
+	}{
+		{"bad syntax", "package acme\n\nallow if {\n\tinput.x ==\n}\n", "Invalid rule file", 5},
+		{"http.send", "package acme\n\nx := y if {\n\ty := http.send({\"method\": \"get\", \"url\": \"http://example.com\"})\n}\n", "Forbidden built-in function in rule", 4},
+		{"time.now_ns", "package acme\n\nnow := time.now_ns()\n", "Forbidden built-in function in rule", 3},
+		{"opa.runtime nested", "package acme\n\nenv := object.get(opa.runtime(), \"env\", {})\n", "Forbidden built-in function in rule", 3},
+		{"net lookup", "package acme\n\nips := net.lookup_ip_addr(\"example.com\")\n", "Forbidden built-in function in rule", 3},
+		{"unsafe var", "package acme\n\nx if {\n\ty > 1\n}\n", "Invalid rule", 4},
+		{"redefines default rule", "package tenet.decide\n\nnoop_unchanged := []\n", "Team rule redefines a default rule", 3},
+		{"extension point as complete rule", "package tenet.decide\n\nforce_replace := {}\n", "Invalid extension rule", 3},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			fsys := fstest.MapFS{"team.rego": {Data: []byte(tt.src)}}
+			_, diags := New(context.Background(), Options{Team: []Source{{Name: ".tenet/rules", FS: fsys}}})
+			if !diags.HasErrors() {
+				t.Fatal("want an error, got none")
+			}
+			d := diags[0]
+			got := fmt.Sprintf("%s @ %s:%d", d.Summary, d.Subject.Filename, d.Subject.Start.Line)
+			want := fmt.Sprintf("%s @ .tenet/rules/team.rego:%d", tt.summary, tt.line)
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("diagnostic (-want +got):\n%s\ndetail: %s", diff, d.Detail)
+			}
+		})
+	}
+}
+
+func TestTeamRulesSeeValuesAndRun(t *testing.T) {
+	e := newTestEngine(t, map[string]string{"lib/helpers.rego": `package acme.lib
+
+is_db(inst) if inst.type == "db"
+`, "replace.rego": `package tenet.decide
+
+import data.acme.lib
+
+force_replace contains [i, sprintf("db at %s", [input.run.timestamp])] if {
+	some i, inst in input.instances
+	lib.is_db(inst)
+}
+`})
+	batch := []Instance{
+		{Address: "db.a", Mode: "managed", Type: "db", HasConfig: true, HasPrior: true, PlannedEqualsPrior: true},
+		{Address: "vm.a", Mode: "managed", Type: "vm", HasConfig: true, HasPrior: true, PlannedEqualsPrior: true},
+	}
+	got, err := e.Decide(context.Background(), Run{Mode: ModeNormal, Timestamp: caseTimestamp}, batch)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got[0].Action != ActionDeleteThenCreate || got[1].Action != ActionNoOp {
+		t.Fatalf("actions = %s, %s; want delete-then-create, no-op", got[0].Action, got[1].Action)
+	}
+	team := got[0].Provenance[1]
+	want := Fired{RuleID: "team:.tenet/rules/replace.rego:5", File: ".tenet/rules/replace.rego", Line: 5, Message: "db at 2025-01-02T03:04:05Z"}
+	if diff := cmp.Diff(want, team); diff != "" {
+		t.Errorf("team provenance (-want +got):\n%s", diff)
+	}
+}
