@@ -79,9 +79,9 @@ func TestConformance(t *testing.T) {
 	checkKnownFailingNames(t, present)
 
 	bin := tenetBinary(t)
-	// Scenarios spend most of their time waiting on child processes, so a
-	// little more concurrency than cores pays off; the bound keeps memory
-	// and file descriptors modest.
+	// t.Parallel runs up to -parallel (GOMAXPROCS by default) scenarios at
+	// once; the semaphore caps that when -parallel is raised, since every
+	// scenario runs a chain of child processes.
 	sem := make(chan struct{}, max(2, runtime.NumCPU()*2))
 	var passed, failed, known atomic.Int32
 	t.Cleanup(func() {
@@ -200,7 +200,6 @@ type recorded struct {
 
 // replayer runs the steps of one scenario in one working directory.
 type replayer struct {
-	t    *testing.T
 	bin  string
 	work string
 	env  []string
@@ -215,7 +214,6 @@ func (r *replayer) run(args ...string) (int, []byte) {
 	cmd := exec.CommandContext(ctx, r.bin, args...)
 	cmd.Dir = r.work
 	cmd.Env = r.env
-	cmd.Stdin = nil
 	out, err := cmd.CombinedOutput()
 	rc := 0
 	if err != nil {
@@ -254,7 +252,7 @@ func tail(b []byte, lines int) []byte {
 // OpenTofu recorded (none when it passes) and the commands' output.
 func replayScenario(t *testing.T, bin, scen string) ([]string, string) {
 	tmp := t.TempDir()
-	r := &replayer{t: t, bin: bin, work: filepath.Join(tmp, "work")}
+	r := &replayer{bin: bin, work: filepath.Join(tmp, "work")}
 	r.env = append(os.Environ(), "TF_INPUT=0", "TF_IN_AUTOMATION=1", "CHECKPOINT_DISABLE=1")
 	if err := os.MkdirAll(r.work, 0o755); err != nil {
 		t.Fatal(err)

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -130,11 +131,24 @@ func (f *stateFlags) register(cmd *cobra.Command) {
 // openState opens, locks (unless disabled) and reads the state. The
 // returned release function unlocks.
 func (f *stateFlags) openState(ctx context.Context, u *ui, operation string) (*local.Manager, *state.State, func(), error) {
+	if dir := filepath.Dir(f.path); dir != "." {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return nil, nil, nil, u.errorf("Failed to create the state directory", "%s", err)
+		}
+	}
 	mgr := local.Open(f.path, local.Options{BackupPath: f.backup, Lock: f.lock, LockTimeout: f.lockTimeout, Operation: operation, TerraformVersion: Version})
 	release := func() {}
 	if f.lock {
 		if err := mgr.Lock(ctx, local.NewLockInfo(operation)); err != nil {
-			return nil, nil, nil, u.errorf("Error acquiring the state lock", "%s\n\ntenet acquires a state lock to protect the state from being written by multiple users at the same time. Please resolve the issue above and try again. For most commands, you can disable locking with the \"-lock=false\" flag, but this is not recommended.", err)
+			var le *local.LockError
+			detail := err.Error()
+			if errors.As(err, &le) {
+				detail = le.Err.Error()
+				if le.Holder != nil {
+					detail += "\n\nLock Info:\n" + le.Holder.String()
+				}
+			}
+			return nil, nil, nil, u.errorf("Error acquiring the state lock", "%s\n\ntenet acquires a state lock to protect the state from being written by multiple users at the same time. Wait for the other operation to finish and try again, or raise -lock-timeout. For most commands, you can disable locking with \"-lock=false\", but this is not recommended.", detail)
 		}
 		release = func() {
 			if err := mgr.Unlock(); err != nil {

@@ -10,6 +10,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/spf13/cobra"
 
 	"github.com/tenetplan/tenet/config"
@@ -112,7 +114,7 @@ func newFmtCommand(g *globals) *cobra.Command {
 			if len(args) == 0 {
 				args = []string{"."}
 			}
-			changed := false
+			changed, failed := false, false
 			for _, target := range args {
 				files, err := fmtTargets(target, recursive)
 				if err != nil {
@@ -122,6 +124,12 @@ func newFmtCommand(g *globals) *cobra.Command {
 					src, err := os.ReadFile(f)
 					if err != nil {
 						return u.errorf("Failed to read file", "%s", err)
+					}
+					if _, diags := hclsyntax.ParseConfig(src, f, hcl.InitialPos); diags.HasErrors() {
+						// Never rewrite a file that does not parse.
+						u.diagnostics(diags)
+						failed = true
+						continue
 					}
 					out := config.Format(src)
 					if bytes.Equal(src, out) {
@@ -141,6 +149,9 @@ func newFmtCommand(g *globals) *cobra.Command {
 					}
 				}
 			}
+			if failed {
+				return &exitError{1}
+			}
 			if check && changed {
 				return &exitError{3}
 			}
@@ -148,6 +159,7 @@ func newFmtCommand(g *globals) *cobra.Command {
 		},
 	}
 	cmd.Flags().BoolVar(&check, "check", false, "check formatting; exit 3 if any file would change")
+	cmd.Flags().Bool("no-color", false, "disable color")
 	cmd.Flags().BoolVar(&diff, "diff", false, "show the changes")
 	cmd.Flags().BoolVar(&recursive, "recursive", false, "also process subdirectories")
 	cmd.Flags().BoolVar(&list, "list", true, "list files whose formatting changed")
@@ -212,6 +224,7 @@ func newGraphCommand(g *globals) *cobra.Command {
 		},
 	}
 	cmd.Flags().StringVar(&planFile, "plan", "", "draw the apply graph of this saved plan")
+	cmd.Flags().Bool("no-color", false, "disable color (output is never colored)")
 	cmd.Flags().StringVar(&typ, "type", "plan", "graph type (plan or apply)")
 	return cmd
 }

@@ -127,7 +127,7 @@ func isFlagChar(c byte) bool {
 }
 
 func newVersionCommand(g *globals) *cobra.Command {
-	return &cobra.Command{
+	cmd := &cobra.Command{
 		Use:   "version",
 		Short: "Show the tenet version",
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -135,4 +135,6 @@ func newVersionCommand(g *globals) *cobra.Command {
 			return nil
 		},
 	}
+	cmd.Flags().Bool("no-color", false, "disable color")
+	return cmd
 }

@@ -22,9 +22,10 @@ func newStateCommand(g *globals) *cobra.Command {
 
 // instanceObject is one object of the state, in state-file order.
 type instanceObject struct {
-	addr    addrs.AbsResourceInstance
-	deposed state.DeposedKey
-	obj     *state.ObjectSrc
+	addr     addrs.AbsResourceInstance
+	deposed  state.DeposedKey
+	obj      *state.ObjectSrc
+	provider addrs.Provider
 }
 
 func stateObjects(s *state.State) []instanceObject {
@@ -37,10 +38,10 @@ func stateObjects(s *state.State) []instanceObject {
 			for k, ri := range r.Instances {
 				addr := r.Addr.Instance(k)
 				if ri.Current != nil {
-					out = append(out, instanceObject{addr: addr, obj: ri.Current})
+					out = append(out, instanceObject{addr: addr, obj: ri.Current, provider: r.ProviderConfig.Provider})
 				}
 				for dk, obj := range ri.Deposed {
-					out = append(out, instanceObject{addr: addr, deposed: dk, obj: obj})
+					out = append(out, instanceObject{addr: addr, deposed: dk, obj: obj, provider: r.ProviderConfig.Provider})
 				}
 			}
 		}
@@ -90,6 +91,7 @@ func newStateListCommand(g *globals) *cobra.Command {
 		},
 	}
 	cmd.Flags().StringVar(&statePath, "state", defaultStatePath, "path to the state file")
+	cmd.Flags().Bool("no-color", false, "disable color (output is never colored)")
 	return cmd
 }
 
@@ -135,7 +137,7 @@ func newStateShowCommand(g *globals) *cobra.Command {
 			}
 			for _, o := range stateObjects(file.State) {
 				if o.addr.Equal(addr) && o.deposed == state.NotDeposed {
-					writeStateObject(u, o)
+					writeStateObject(u, g, o)
 					return nil
 				}
 			}
@@ -143,11 +145,12 @@ func newStateShowCommand(g *globals) *cobra.Command {
 		},
 	}
 	cmd.Flags().StringVar(&statePath, "state", defaultStatePath, "path to the state file")
+	cmd.Flags().Bool("no-color", false, "disable color (output is never colored)")
 	return cmd
 }
 
 // writeStateObject renders one object as HCL-like text.
-func writeStateObject(u *ui, o instanceObject) {
+func writeStateObject(u *ui, g *globals, o instanceObject) {
 	kind := "resource"
 	if o.addr.Resource.Resource.Mode == addrs.DataResourceMode {
 		kind = "data"
@@ -161,7 +164,13 @@ func writeStateObject(u *ui, o instanceObject) {
 	fmt.Fprintln(u.out, header)
 	r := o.addr.Resource.Resource
 	fmt.Fprintf(u.out, "%s %q %q {\n", kind, r.Type, r.Name)
-	ty, err := ctyjson.ImpliedType(o.obj.AttrsJSON)
+	// The schema gives the real type; without it (an unknown provider)
+	// the JSON's own shape is the best guess.
+	ty, known := schemaLookup{g.deps.Providers}.types(o.provider, r.Mode, r.Type)
+	var err error
+	if !known {
+		ty, err = ctyjson.ImpliedType(o.obj.AttrsJSON)
+	}
 	if err == nil {
 		if v, err := ctyjson.Unmarshal(o.obj.AttrsJSON, ty); err == nil && v.Type().IsObjectType() {
 			sensitive := map[string]bool{}
@@ -201,7 +210,7 @@ func showStateHuman(u *ui, g *globals, file *statefile.File) error {
 		if i > 0 {
 			fmt.Fprintln(u.out)
 		}
-		writeStateObject(u, o)
+		writeStateObject(u, g, o)
 	}
 	if len(file.State.Outputs) > 0 {
 		fmt.Fprintln(u.out, "\n\nOutputs:")

@@ -151,10 +151,15 @@ func (w *applyWalker) visit(ctx context.Context, key string) hcl.Diagnostics {
 			w.ev.values.module(addrs.RootModuleInstance).set('v', n.name, v)
 			return nil
 		}
-		return visitVariable(w.ev, nil, n)
+		return w.quietInDestroy(visitVariable(w.ev, nil, n))
 	case nodeLocal:
-		return visitLocal(w.ev, n)
+		return w.quietInDestroy(visitLocal(w.ev, n))
 	case nodeOutput:
+		if w.p.Mode == plan.DestroyMode {
+			// Outputs are removed by a destroy, never evaluated: what they
+			// read may already be gone.
+			return nil
+		}
 		return visitOutput(w.ev, n)
 	case nodeCall:
 		return visitCall(w.ev, n)
@@ -162,6 +167,16 @@ func (w *applyWalker) visit(ctx context.Context, key string) hcl.Diagnostics {
 		return w.visitResource(ctx, n)
 	}
 	return nil
+}
+
+// quietInDestroy drops evaluation errors during a destroy: values are
+// only evaluated there to configure providers, and may refer to objects
+// (data sources, destroyed resources) that no longer exist.
+func (w *applyWalker) quietInDestroy(diags hcl.Diagnostics) hcl.Diagnostics {
+	if w.p.Mode == plan.DestroyMode {
+		return nil
+	}
+	return diags
 }
 
 // record updates the working state and tells the recorder.

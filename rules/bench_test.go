@@ -70,14 +70,14 @@ func BenchmarkDecide(b *testing.B) {
 }
 
 // BenchmarkDecideWithTeamRules measures the cost of team extension points:
-// values are presented to the rules and each instance is evaluated with input
-// narrowed to it.
+// values are presented to the rules, which iterate over the chunk.
 func BenchmarkDecideWithTeamRules(b *testing.B) {
 	team := map[string]string{"replace.rego": `package tenet.decide
 
-force_replace contains "input changed" if {
-	input.instance.type == "terraform_data"
-	input.instance.config.values.input != input.instance.prior.values.input
+force_replace contains [i, "input changed"] if {
+	some i, inst in input.instances
+	inst.type == "terraform_data"
+	inst.config.values.input != inst.prior.values.input
 }
 `}
 	for _, n := range []int{1_000, 10_000, 100_000} {

@@ -16,7 +16,7 @@
 //   - Team rule files (Options.Team): parsed, sandboxed and compiled with the
 //     defaults once, in [New]. A file that fails to parse or compile, calls a
 //     built-in that reaches the network, the environment, the clock or
-//     randomness (http.send, net.lookup_ip_addr, opa.runtime, time.now_ns,
+//     randomness (http.send, every net.* built-in, opa.runtime, time.now_ns,
 //     rand.intn, uuid.rfc4122, trace), or redefines a default rule is refused
 //     with an hcl.Diagnostic naming file and line.
 //   - Evaluation: [Engine.Decide] builds the input directly as ast.Value,
@@ -87,6 +87,21 @@
 //	    error carrying the message (never for forget or deposed objects).
 //	  - force_create_before_destroy: the resource and, transitively, its
 //	    dependencies are create_before_destroy.
+//	  - ignore_paths and equivalent (package tenet.prepare, elements [i, path]
+//	    with path in ignore_changes step form): the configuration takes the
+//	    prior value at path before the provider plans; both feed `ignore` and
+//	    carry their own provenance (policy/prepare_extensions.rego).
+//	  - moves (package tenet.moves, elements [from, to] addresses): computed
+//	    moves, evaluated by [Engine.ComputedMoves] over input.state.resources
+//	    and input.config.resources (team_moves.go); the engine adds them as
+//	    root moved blocks after the configuration's (a moved block with the
+//	    same from wins).
+//
+// Team rules also see input.run.variables (root module variables, set by the
+// engine when [Engine.TeamRulesLoaded]). Values (config, prior, planned) are
+// only built for a stage whose package a team rule extends, and only those a
+// team file names (team.go, valueOmissions). docs/rules.md is the user guide,
+// with the precedence between behaviours.
 //
 // At load time each extension rule's head is wrapped as {"value": <element>,
 // "rule": <handle>} so that the decision's provenance names the team rule
