@@ -87,6 +87,9 @@ func (u *ui) loadConfig() (*config.Config, hcl.Diagnostics) {
 	cfg, diags := config.Load(os.DirFS("."), ".")
 	if cfg != nil {
 		u.files = cfg.Files
+		if !diags.HasErrors() {
+			diags = append(diags, cfg.CheckRequiredVersions()...)
+		}
 	}
 	return cfg, diags
 }

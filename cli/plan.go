@@ -126,7 +126,7 @@ func planRun(ctx context.Context, g *globals, u *ui, f *planFlags, operation str
 
 // showPlan renders a plan (human or JSON) with its diagnostics.
 func showPlan(u *ui, g *globals, p *plan.Plan, diags hcl.Diagnostics) error {
-	js, err := plan.MarshalJSON(p, schemaLookup{g.deps.Providers}.types)
+	js, err := plan.MarshalViewJSON(p) // only what the views read
 	if err != nil {
 		return u.errorf("Failed to encode the plan", "%s", err)
 	}

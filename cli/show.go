@@ -26,7 +26,13 @@ func newShowCommand(g *globals) *cobra.Command {
 				if err != nil {
 					return u.errorf("Failed to read the plan file", "%s", err)
 				}
-				js, err := plan.MarshalJSON(p, schemaLookup{g.deps.Providers}.types)
+				marshal := plan.MarshalViewJSON
+				if jsonOut {
+					marshal = func(p *plan.Plan) ([]byte, error) {
+						return plan.MarshalJSON(p, schemaLookup{g.deps.Providers}.types)
+					}
+				}
+				js, err := marshal(p)
 				if err != nil {
 					return u.errorf("Failed to encode the plan", "%s", err)
 				}

@@ -3,13 +3,14 @@ package cli
 import (
 	"fmt"
 	"sort"
-	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/zclconf/go-cty/cty"
 	ctyjson "github.com/zclconf/go-cty/cty/json"
 
 	"github.com/tenetplan/tenet/addrs"
 	"github.com/tenetplan/tenet/cli/views"
+	"github.com/tenetplan/tenet/config/funcs"
 	"github.com/tenetplan/tenet/state"
 	"github.com/tenetplan/tenet/state/statefile"
 )
@@ -173,11 +174,14 @@ func writeStateObject(u *ui, g *globals, o instanceObject) {
 	}
 	if err == nil {
 		if v, err := ctyjson.Unmarshal(o.obj.AttrsJSON, ty); err == nil && v.Type().IsObjectType() {
-			sensitive := map[string]bool{}
-			for _, p := range o.obj.SensitivePaths {
-				if len(p) > 0 {
-					sensitive[fmt.Sprint(p[0])] = true
+			// Mark what the state records as sensitive, at any depth, so
+			// FormatValue masks it.
+			if len(o.obj.SensitivePaths) > 0 {
+				pvm := make([]cty.PathValueMarks, len(o.obj.SensitivePaths))
+				for i, p := range o.obj.SensitivePaths {
+					pvm[i] = cty.PathValueMarks{Path: p, Marks: cty.NewValueMarks(funcs.SensitiveMark)}
 				}
+				v = v.MarkWithPaths(pvm)
 			}
 			var names []string
 			width := 0
@@ -193,11 +197,6 @@ func writeStateObject(u *ui, g *globals, o instanceObject) {
 			sort.Strings(names)
 			for _, name := range names {
 				val := views.FormatValue(v.GetAttr(name), 4)
-				for _, p := range o.obj.SensitivePaths {
-					if len(p) == 1 && strings.Contains(fmt.Sprintf("%#v", p[0]), fmt.Sprintf("%q", name)) {
-						val = "(sensitive value)"
-					}
-				}
 				fmt.Fprintf(u.out, "    %-*s = %s\n", width, name, val)
 			}
 		}

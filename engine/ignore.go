@@ -113,6 +113,7 @@ func (w *planWalker) prepareIgnores(ctx context.Context, rn *resourceNode, items
 		return append(diags, errorf(rangeOf(n), "Planning rules failed", "%s", err))
 	}
 	for i, it := range which {
+		it.prepared = &preps[i]
 		p := preps[i]
 		if !p.IgnoreAll && len(p.Ignore) == 0 {
 			continue

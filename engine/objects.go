@@ -43,7 +43,7 @@ func decodeObject(ctx context.Context, p providers.Interface, sch *providers.Sch
 // encodeObject turns a (possibly marked) value into a state object.
 func encodeObject(v cty.Value, sch *providers.Schema, deps []addrs.ConfigResource, cbd bool, private []byte, status state.ObjectStatus) (*state.ObjectSrc, error) {
 	uv, paths := unmarkPaths(v)
-	js, err := ctyjson.Marshal(uv, impliedType(sch.Block))
+	js, err := state.MarshalAttrs(uv, impliedType(sch.Block))
 	if err != nil {
 		return nil, err
 	}

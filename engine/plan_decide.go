@@ -48,6 +48,7 @@ func (w *planWalker) facts(rn *resourceNode, it *instPlan, configured map[string
 		f.HasConfig = true
 		f.Config = markPaths(it.config, it.configSensitive)
 		f.ConfigKnown = it.config.IsWhollyKnown()
+		f.Prepared = it.prepared // the same configuration and prior object
 	}
 	if it.hasPlanned {
 		f.HasPlanned = true
@@ -192,7 +193,7 @@ func (w *planWalker) applyDecision(ctx context.Context, rn *resourceNode, it *in
 		}
 	}
 	if !c.After.IsNull() {
-		c.AfterSensitivePaths = mergePaths(it.configSensitive, schemaSensitivePaths(sch.Block, c.After))
+		c.AfterSensitivePaths = echoedSensitivePaths(rn.typ, c.After, mergePaths(it.configSensitive, schemaSensitivePaths(sch.Block, c.After)))
 	}
 	w.recordChange(n.key, c, d.Provenance)
 	w.recordExplanation(c, it)

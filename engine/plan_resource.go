@@ -44,6 +44,9 @@ type instPlan struct {
 	readyToPlan bool
 	ignore      *rules.Preparation
 	importID    string
+	// prepared is the prepare stage's result even when nothing is ignored:
+	// the decide stage reuses the values it presented to the rules.
+	prepared *rules.Preparation
 
 	fact rules.Instance
 }

@@ -91,8 +91,11 @@ func evalVariable(ev *evaluator, v *config.Variable, m addrs.ModuleInstance, raw
 		msg := "The variable failed its validation rule."
 		if mv, d := rule.ErrorMessage.Value(ctx); !d.HasErrors() && mv.IsKnown() && !mv.IsNull() {
 			if sv, err := convert.Convert(mv, cty.String); err == nil {
-				sv, _ = sv.Unmark()
-				msg = sv.AsString()
+				if sv.IsMarked() {
+					msg = "The error message included a sensitive value, so it will not be displayed."
+				} else {
+					msg = sv.AsString()
+				}
 			}
 		}
 		diags = append(diags, &hcl.Diagnostic{

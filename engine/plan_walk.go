@@ -241,7 +241,7 @@ func (w *planWalker) assemble(errored bool) *plan.Plan {
 	root := w.ev.values.module(addrs.RootModuleInstance)
 	for name := range w.cfg.Root.Variables {
 		if v, ok := root.get('v', name); ok {
-			vars[name] = v
+			vars[name], _ = v.UnmarkDeep() // apply marks sensitive ones again from the configuration
 		}
 	}
 	p := &plan.Plan{
@@ -260,6 +260,7 @@ func (w *planWalker) assemble(errored bool) *plan.Plan {
 		Facts:            w.explained,
 		TerraformVersion: w.e.Version,
 	}
+	p.RelevantAttributes = w.relevantAttributes()
 	for _, a := range w.opts.ForceReplace {
 		p.ForceReplaceAddrs = append(p.ForceReplaceAddrs, a.String())
 	}

@@ -72,10 +72,9 @@ type scope struct {
 func (s *scope) evalContext(refs []*addrs.Reference) (*hcl.EvalContext, hcl.Diagnostics) {
 	var diags hcl.Diagnostics
 	mv := s.ev.values.module(s.mod)
-	vars := map[string]cty.Value{}
+	vars := make(map[string]cty.Value, 2)
 	var varObj, localObj, callObj map[string]cty.Value
-	managed := map[string]map[string]cty.Value{}
-	data := map[string]map[string]cty.Value{}
+	var managed, data map[string]map[string]cty.Value // made on first use
 	for _, ref := range refs {
 		switch sub := ref.Subject.(type) {
 		case addrs.InputVariable:
@@ -102,9 +101,9 @@ func (s *scope) evalContext(refs []*addrs.Reference) (*hcl.EvalContext, hcl.Diag
 			}
 			callObj[sub.Name] = s.callValue(sub.Name)
 		case addrs.Resource:
-			s.addResource(mv, sub, managed, data)
+			s.addResource(mv, sub, &managed, &data)
 		case addrs.ResourceInstance:
-			s.addResource(mv, sub.Resource, managed, data)
+			s.addResource(mv, sub.Resource, &managed, &data)
 		case addrs.CountAttr:
 			if s.rep.kind != 'c' {
 				diags = append(diags, &hcl.Diagnostic{
@@ -168,7 +167,7 @@ func (s *scope) evalContext(refs []*addrs.Reference) (*hcl.EvalContext, hcl.Diag
 	return &hcl.EvalContext{Variables: vars, Functions: s.ev.functions(s.cfg)}, diags
 }
 
-func (s *scope) addResource(mv *moduleValues, r addrs.Resource, managed, data map[string]map[string]cty.Value) {
+func (s *scope) addResource(mv *moduleValues, r addrs.Resource, managed, data *map[string]map[string]cty.Value) {
 	v, ok := mv.get('r', r.String())
 	if !ok {
 		v = cty.DynamicVal
@@ -177,10 +176,13 @@ func (s *scope) addResource(mv *moduleValues, r addrs.Resource, managed, data ma
 	if r.Mode == addrs.DataResourceMode {
 		target = data
 	}
-	byName := target[r.Type]
+	if *target == nil {
+		*target = map[string]map[string]cty.Value{}
+	}
+	byName := (*target)[r.Type]
 	if byName == nil {
 		byName = map[string]cty.Value{}
-		target[r.Type] = byName
+		(*target)[r.Type] = byName
 	}
 	byName[r.Name] = v
 }
@@ -232,6 +234,9 @@ func (s *scope) evalBody(body hcl.Body, spec hcldec.Spec, refs []*addrs.Referenc
 	body, dynamic := s.ev.bodies.prepare(body, spec)
 	if dynamic {
 		body = dynblock.Expand(body, ctx)
+	} else if mb, ok := body.(*memoBody); ok && mb.attrs != nil {
+		v, moreDiags := mb.decodeAttributes(ctx)
+		return v, append(diags, moreDiags...)
 	}
 	v, moreDiags := hcldec.Decode(body, spec, ctx)
 	diags = append(diags, moreDiags...)

@@ -78,6 +78,13 @@ type Instance struct {
 	// !HasConfig in normal mode).
 	Orphan  Orphan
 	Removed *Removed // non-nil when a removed block covers this address
+
+	// Prepared is the instance's result of [Engine.Prepare] in this plan,
+	// or nil. Set it only when Config is the configuration given to Prepare
+	// and Prior its prior object (possibly without marks): Decide then
+	// presents them as the prepare stage did instead of converting them
+	// again, and releases them.
+	Prepared *Preparation
 }
 
 // Lifecycle holds the effective lifecycle settings of an instance.

@@ -53,7 +53,7 @@ func FuzzInstanceInput(f *testing.F) {
 			HasConfig: true, Config: masked, HasPrior: true, Prior: v, HasPlanned: true, Planned: masked,
 			RequiresReplace: [][]any{{"a", 0, key}},
 		}
-		term := e.instanceTerm(in)
+		term := e.instanceTerm(e.newValueBuilder(), in)
 		if _, err := ast.JSON(term.Value); err != nil {
 			t.Fatalf("input is not JSON: %v", err)
 		}

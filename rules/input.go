@@ -3,7 +3,6 @@ package rules
 import (
 	"encoding/json"
 	"fmt"
-	"math/big"
 	"strconv"
 	"time"
 
@@ -80,7 +79,7 @@ func variablesTerm(vars map[string]cty.Value) *ast.Term {
 
 // instanceTerm presents one instance as the rules see it (input.instances[_]).
 // Field names are part of the rules API: see doc.go.
-func (e *Engine) instanceTerm(in *Instance) *ast.Term {
+func (e *Engine) instanceTerm(vb *valueBuilder, in *Instance) *ast.Term {
 	items := make([][2]*ast.Term, 0, 26)
 	items = append(items,
 		ast.Item(keyAddress, ast.StringTerm(in.Address)),
@@ -118,18 +117,36 @@ func (e *Engine) instanceTerm(in *Instance) *ast.Term {
 		removed = ast.ObjectTerm(ast.Item(keyDestroy, ast.InternedTerm(in.Removed.Destroy)))
 	}
 	items = append(items, ast.Item(keyRemoved, removed))
-	if e.includeValues && !e.omit.decide {
+	if vb != nil {
+		var shown shownValues
+		if in.Prepared != nil && in.Prepared.shown != nil {
+			shown = *in.Prepared.shown
+			in.Prepared.shown = nil // the plan keeps preparations; their terms are done with
+		}
 		if !e.omit.config {
-			items = append(items, ast.Item(keyConfig, e.valueTerm(in.Config)))
+			if shown.config == nil || !in.HasConfig {
+				shown.config, _ = vb.value(in.Config, e.omit.configAttrs)
+			}
+			items = append(items, ast.Item(keyConfig, shown.config))
 		}
 		if !e.omit.prior {
-			items = append(items, ast.Item(keyPrior, e.valueTerm(in.Prior)))
+			if shown.prior == nil || shown.priorMarked {
+				shown.prior, _ = vb.value(in.Prior, e.omit.priorAttrs)
+			}
+			items = append(items, ast.Item(keyPrior, shown.prior))
 		}
 		if !e.omit.planned {
-			items = append(items, ast.Item(keyPlanned, e.valueTerm(in.Planned)))
+			t, _ := vb.value(in.Planned, e.omit.plannedAttrs)
+			items = append(items, ast.Item(keyPlanned, t))
 		}
 	}
 	return ast.ObjectTerm(items...)
+}
+
+// decideValues reports whether Decide presents values: team rules extend
+// the decide stage and read some of them.
+func (e *Engine) decideValues() bool {
+	return e.includeValues && !e.omit.decide && !(e.omit.config && e.omit.prior && e.omit.planned)
 }
 
 func keyTerm(k any) *ast.Term {
@@ -162,266 +179,4 @@ func pathsTerm(paths [][]any) *ast.Term {
 		out[i] = ast.ArrayTerm(steps...)
 	}
 	return ast.ArrayTerm(out...)
-}
-
-// valueTerm presents a cty value JSON-plan style:
-//
-//	{"values": <known parts>, "unknown": <true at unknown leaves>, "sensitive": <true at sensitive leaves>}
-//
-// Unknown object attributes and map elements are omitted from values (unknown
-// list elements become null, keeping positions). The unknown and sensitive
-// trees hold objects for objects and maps, listing only the attributes that
-// contain an unknown (or sensitive) value, and arrays for lists, sets and
-// tuples; a wholly unknown (sensitive) value is true and a value without any
-// is false ({} at the top of an object). cty.NilVal is null.
-func (e *Engine) valueTerm(v cty.Value) *ast.Term {
-	if v == cty.NilVal {
-		return ast.InternedNullTerm
-	}
-	// Most values are wholly known and unmarked: one walk converts them.
-	if t, ok := plainValueTerm(v); ok {
-		none := ast.InternedTerm(false)
-		if isObjectLike(v.Type()) {
-			none = emptyObject
-		}
-		return ast.ObjectTerm(ast.Item(keyValues, t), ast.Item(keyUnknown, none), ast.Item(keySensitive, none))
-	}
-	var sensitive *ast.Term
-	if v.ContainsMarked() {
-		var pvm []cty.PathValueMarks
-		v, pvm = v.UnmarkDeepWithPaths()
-		sensitive = e.sensitiveTree(v, pvm)
-	}
-	unknown := ast.InternedTerm(false)
-	if !v.IsWhollyKnown() {
-		unknown = unknownTree(v)
-	}
-	if isObjectLike(v.Type()) {
-		if unknown.Equal(ast.InternedTerm(false)) {
-			unknown = emptyObject
-		}
-		if sensitive == nil || sensitive.Equal(ast.InternedTerm(false)) {
-			sensitive = emptyObject
-		}
-	}
-	if sensitive == nil {
-		sensitive = ast.InternedTerm(false)
-	}
-	return ast.ObjectTerm(
-		ast.Item(keyValues, ctyValueTerm(v)),
-		ast.Item(keyUnknown, unknown),
-		ast.Item(keySensitive, sensitive),
-	)
-}
-
-func isObjectLike(ty cty.Type) bool { return ty.IsObjectType() || ty.IsMapType() }
-
-// plainValueTerm converts a value that has no unknown and no marked part,
-// and reports false as soon as it meets one (valueTerm then takes the
-// general path).
-func plainValueTerm(v cty.Value) (*ast.Term, bool) {
-	if v.IsMarked() || !v.IsKnown() {
-		return nil, false
-	}
-	if v.IsNull() {
-		return ast.InternedNullTerm, true
-	}
-	ty := v.Type()
-	switch {
-	case ty == cty.String:
-		return ast.StringTerm(v.AsString()), true
-	case ty == cty.Bool:
-		return ast.InternedTerm(v.True()), true
-	case ty == cty.Number:
-		return numberTerm(v.AsBigFloat()), true
-	case isObjectLike(ty):
-		items := make([][2]*ast.Term, 0, v.LengthInt())
-		for it := v.ElementIterator(); it.Next(); {
-			k, ev := it.Element()
-			t, ok := plainValueTerm(ev)
-			if !ok {
-				return nil, false
-			}
-			items = append(items, ast.Item(ast.StringTerm(k.AsString()), t))
-		}
-		return ast.ObjectTerm(items...), true
-	case ty.IsListType() || ty.IsSetType() || ty.IsTupleType():
-		elems := make([]*ast.Term, 0, v.LengthInt())
-		for it := v.ElementIterator(); it.Next(); {
-			_, ev := it.Element()
-			t, ok := plainValueTerm(ev)
-			if !ok {
-				return nil, false
-			}
-			elems = append(elems, t)
-		}
-		return ast.ArrayTerm(elems...), true
-	default: // capsules have no JSON form
-		return ast.InternedNullTerm, true
-	}
-}
-
-// ctyValueTerm converts the known parts of an unmarked value.
-func ctyValueTerm(v cty.Value) *ast.Term {
-	if !v.IsKnown() || v.IsNull() {
-		return ast.InternedNullTerm
-	}
-	ty := v.Type()
-	switch {
-	case ty == cty.String:
-		return ast.StringTerm(v.AsString())
-	case ty == cty.Bool:
-		return ast.InternedTerm(v.True())
-	case ty == cty.Number:
-		return numberTerm(v.AsBigFloat())
-	case isObjectLike(ty):
-		items := make([][2]*ast.Term, 0, v.LengthInt())
-		for it := v.ElementIterator(); it.Next(); {
-			k, ev := it.Element()
-			if !ev.IsKnown() {
-				continue
-			}
-			items = append(items, ast.Item(ast.StringTerm(k.AsString()), ctyValueTerm(ev)))
-		}
-		return ast.ObjectTerm(items...)
-	case ty.IsListType() || ty.IsSetType() || ty.IsTupleType():
-		elems := make([]*ast.Term, 0, v.LengthInt())
-		for it := v.ElementIterator(); it.Next(); {
-			_, ev := it.Element()
-			elems = append(elems, ctyValueTerm(ev))
-		}
-		return ast.ArrayTerm(elems...)
-	default: // capsules have no JSON form
-		return ast.InternedNullTerm
-	}
-}
-
-func numberTerm(f *big.Float) *ast.Term {
-	if f.IsInf() {
-		return ast.InternedNullTerm
-	}
-	if f.IsInt() {
-		if i, acc := f.Int64(); acc == big.Exact {
-			return ast.NumberTerm(json.Number(strconv.FormatInt(i, 10)))
-		}
-		return ast.NumberTerm(json.Number(f.Text('f', 0)))
-	}
-	return ast.NumberTerm(json.Number(f.Text('g', -1)))
-}
-
-// unknownTree marks the unknown leaves of v (see valueTerm).
-func unknownTree(v cty.Value) *ast.Term {
-	return markTree(v, func(v cty.Value) bool { return !v.IsKnown() }, func(v cty.Value) bool { return v.IsWhollyKnown() })
-}
-
-// markTree builds a tree of true at the values for which leaf holds, pruning
-// subtrees for which clean holds.
-func markTree(v cty.Value, leaf, clean func(cty.Value) bool) *ast.Term {
-	switch {
-	case leaf(v):
-		return ast.InternedTerm(true)
-	case clean(v) || v.IsNull() || !v.IsKnown():
-		return ast.InternedTerm(false)
-	}
-	ty := v.Type()
-	switch {
-	case isObjectLike(ty):
-		var items [][2]*ast.Term
-		for it := v.ElementIterator(); it.Next(); {
-			k, ev := it.Element()
-			if sub := markTree(ev, leaf, clean); !sub.Equal(ast.InternedTerm(false)) {
-				items = append(items, ast.Item(ast.StringTerm(k.AsString()), sub))
-			}
-		}
-		if len(items) == 0 {
-			return ast.InternedTerm(false)
-		}
-		return ast.ObjectTerm(items...)
-	case ty.IsListType() || ty.IsSetType() || ty.IsTupleType():
-		elems := make([]*ast.Term, 0, v.LengthInt())
-		for it := v.ElementIterator(); it.Next(); {
-			_, ev := it.Element()
-			elems = append(elems, markTree(ev, leaf, clean))
-		}
-		return ast.ArrayTerm(elems...)
-	default:
-		return ast.InternedTerm(false)
-	}
-}
-
-// sensitiveTree marks the paths of v that carry a sensitive mark.
-func (e *Engine) sensitiveTree(v cty.Value, pvm []cty.PathValueMarks) *ast.Term {
-	marked := map[string]bool{}
-	for _, p := range pvm {
-		for m := range p.Marks {
-			if e.isSensitive == nil || e.isSensitive(m) {
-				marked[pathKey(p.Path)] = true
-				break
-			}
-		}
-	}
-	if len(marked) == 0 {
-		return nil
-	}
-	return sensitiveAt(v, nil, marked)
-}
-
-func sensitiveAt(v cty.Value, path cty.Path, marked map[string]bool) *ast.Term {
-	if marked[pathKey(path)] {
-		return ast.InternedTerm(true)
-	}
-	if v.IsNull() || !v.IsKnown() {
-		return ast.InternedTerm(false)
-	}
-	ty := v.Type()
-	switch {
-	case isObjectLike(ty):
-		var items [][2]*ast.Term
-		for it := v.ElementIterator(); it.Next(); {
-			k, ev := it.Element()
-			var step cty.PathStep = cty.GetAttrStep{Name: k.AsString()}
-			if ty.IsMapType() {
-				step = cty.IndexStep{Key: k}
-			}
-			if sub := sensitiveAt(ev, append(path, step), marked); !sub.Equal(ast.InternedTerm(false)) {
-				items = append(items, ast.Item(ast.StringTerm(k.AsString()), sub))
-			}
-		}
-		if len(items) == 0 {
-			return ast.InternedTerm(false)
-		}
-		return ast.ObjectTerm(items...)
-	case ty.IsListType() || ty.IsSetType() || ty.IsTupleType():
-		var elems []*ast.Term
-		any := false
-		for it := v.ElementIterator(); it.Next(); {
-			k, ev := it.Element()
-			sub := sensitiveAt(ev, append(path, cty.IndexStep{Key: k}), marked)
-			any = any || !sub.Equal(ast.InternedTerm(false))
-			elems = append(elems, sub)
-		}
-		if !any {
-			return ast.InternedTerm(false)
-		}
-		return ast.ArrayTerm(elems...)
-	default:
-		return ast.InternedTerm(false)
-	}
-}
-
-// pathKey renders a path as a map key; equal paths give equal keys.
-func pathKey(p cty.Path) string {
-	b := make([]byte, 0, 32)
-	for _, s := range p {
-		switch s := s.(type) {
-		case cty.GetAttrStep:
-			b = append(b, '.')
-			b = append(b, s.Name...)
-		case cty.IndexStep:
-			b = append(b, '[')
-			b = append(b, s.Key.GoString()...)
-			b = append(b, ']')
-		}
-	}
-	return string(b)
 }

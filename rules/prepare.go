@@ -43,6 +43,18 @@ type Preparation struct {
 	// value, in the step form of [PrepareInstance.IgnoreChanges].
 	Ignore     [][]any
 	Provenance []Fired
+
+	// shown holds the values as the prepare stage presented them, for
+	// Decide to reuse (see [Instance.Prepared]).
+	shown *shownValues
+}
+
+// shownValues are the terms a stage presented for an instance's values.
+type shownValues struct {
+	config, prior *ast.Term
+	// priorMarked: the prior object carried marks, so its term differs from
+	// the one of the same object without them.
+	priorMarked bool
 }
 
 // PrepareWanted reports whether the prepare stage can say anything about an
@@ -72,6 +84,10 @@ var (
 
 func (e *Engine) prepareChunk(ctx context.Context, run Run, runT *ast.Term, batch []PrepareInstance, out []Preparation) error {
 	terms := make([]*ast.Term, len(batch))
+	var vb *valueBuilder
+	if e.PrepareWanted() {
+		vb = e.newValueBuilder()
+	}
 	for i := range batch {
 		in := &batch[i]
 		items := make([][2]*ast.Term, 0, 11)
@@ -88,13 +104,17 @@ func (e *Engine) prepareChunk(ctx context.Context, run Run, runT *ast.Term, batc
 				ast.Item(keyIgnoreAll, ast.InternedTerm(in.IgnoreAll)),
 			)),
 		)
-		if e.PrepareWanted() {
+		if vb != nil {
+			shown := &shownValues{}
 			if !e.omit.config {
-				items = append(items, ast.Item(keyConfig, e.valueTerm(in.Config)))
+				shown.config, _ = vb.value(in.Config, e.omit.configAttrs)
+				items = append(items, ast.Item(keyConfig, shown.config))
 			}
 			if !e.omit.prior {
-				items = append(items, ast.Item(keyPrior, e.valueTerm(in.Prior)))
+				shown.prior, shown.priorMarked = vb.value(in.Prior, e.omit.priorAttrs)
+				items = append(items, ast.Item(keyPrior, shown.prior))
 			}
+			out[i].shown = shown
 		}
 		terms[i] = ast.ObjectTerm(items...)
 	}
@@ -102,7 +122,7 @@ func (e *Engine) prepareChunk(ctx context.Context, run Run, runT *ast.Term, batc
 		ast.Item(keyRun, runT),
 		ast.Item(keyInstances, ast.ArrayTerm(terms...)),
 	)
-	rs, err := e.prepareQ.Eval(ctx, rego.EvalParsedInput(input), rego.EvalTime(run.Timestamp), rego.EvalGenerateJSON(rawTerm))
+	rs, err := e.prepareQ.Eval(ctx, append([]rego.EvalOption{rego.EvalParsedInput(input), rego.EvalTime(run.Timestamp), rego.EvalGenerateJSON(rawTerm)}, zzOpts...)...)
 	if err != nil {
 		return fmt.Errorf("evaluating prepare rules: %w", err)
 	}

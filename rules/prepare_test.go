@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 )
 
 func TestPrepareIgnorePaths(t *testing.T) {
@@ -40,7 +41,7 @@ func TestPrepareIgnorePaths(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if diff := cmp.Diff([]Preparation{tt.want}, got); diff != "" {
+			if diff := cmp.Diff([]Preparation{tt.want}, got, cmpopts.IgnoreUnexported(Preparation{})); diff != "" {
 				t.Errorf("Prepare (-want +got):\n%s", diff)
 			}
 		})

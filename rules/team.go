@@ -31,10 +31,14 @@ type valueOmissions struct {
 	// config, prior, planned: no team file mentions the name, neither as a
 	// reference (inst.config) nor as a string (object.get(inst, "config", {})).
 	config, prior, planned bool
+	// configAttrs, priorAttrs, plannedAttrs: the top-level attributes team
+	// rules read, when every mention of the value is a reference
+	// X.config.values.NAME with a constant NAME; nil when they may read any.
+	configAttrs, priorAttrs, plannedAttrs attrSet
 }
 
 func omissions(team []*teamRule, modules []*ast.Module) valueOmissions {
-	o := valueOmissions{decide: true, prepare: true, config: true, prior: true, planned: true}
+	o := valueOmissions{decide: true, prepare: true}
 	for _, t := range team {
 		switch t.pkg {
 		case "data.tenet.decide":
@@ -43,20 +47,73 @@ func omissions(team []*teamRule, modules []*ast.Module) valueOmissions {
 			o.prepare = false
 		}
 	}
+	reads := valueReads(modules)
+	o.config, o.configAttrs = reads["config"].omission()
+	o.prior, o.priorAttrs = reads["prior"].omission()
+	o.planned, o.plannedAttrs = reads["planned"].omission()
+	return o
+}
+
+// valueRead is what team files do with one value (config, prior, planned).
+type valueRead struct {
+	mentioned bool    // the name appears at all
+	anyAttr   bool    // somewhere other than as X.NAME.values.ATTR
+	attrs     attrSet // the ATTRs of X.NAME.values.ATTR
+}
+
+// omission says whether the value can be left out, and otherwise which
+// top-level attributes to present (nil: all).
+func (r *valueRead) omission() (omit bool, attrs attrSet) {
+	switch {
+	case !r.mentioned:
+		return true, nil
+	case r.anyAttr:
+		return false, nil
+	default:
+		return false, r.attrs
+	}
+}
+
+// valueReads finds how the modules read each value. A reference
+// inst.config.values.image reads only the attribute image; any other
+// mention of the name, in a reference or as a string, may read anything.
+func valueReads(modules []*ast.Module) map[string]*valueRead {
+	reads := map[string]*valueRead{"config": {}, "prior": {}, "planned": {}}
+	inRef := map[*ast.Term]bool{}
 	for _, m := range modules {
+		ast.WalkRefs(m, func(ref ast.Ref) bool {
+			for _, t := range ref {
+				inRef[t] = true
+			}
+			for j := 1; j < len(ref); j++ {
+				s, ok := ref[j].Value.(ast.String)
+				r := reads[string(s)]
+				if !ok || r == nil {
+					continue
+				}
+				r.mentioned = true
+				if j+2 < len(ref) && ast.String("values").Equal(ref[j+1].Value) {
+					if attr, ok := ref[j+2].Value.(ast.String); ok {
+						if r.attrs == nil {
+							r.attrs = attrSet{}
+						}
+						r.attrs[string(attr)] = true
+						j += 2
+						continue
+					}
+				}
+				r.anyAttr = true
+			}
+			return false
+		})
 		ast.WalkTerms(m, func(t *ast.Term) bool {
-			if s, ok := t.Value.(ast.String); ok {
-				switch s {
-				case "config":
-					o.config = false
-				case "prior":
-					o.prior = false
-				case "planned":
-					o.planned = false
+			if s, ok := t.Value.(ast.String); ok && !inRef[t] {
+				if r := reads[string(s)]; r != nil {
+					r.mentioned, r.anyAttr = true, true
 				}
 			}
 			return false
 		})
 	}
-	return o
+	return reads
 }

@@ -129,7 +129,12 @@ func TestValueOmissions(t *testing.T) {
 		want valueOmissions
 	}{
 		{"helper package only", "package acme\n\nx := 1\n", valueOmissions{decide: true, prepare: true, config: true, prior: true, planned: true}},
-		{"decide reads config", "package tenet.decide\n\nforce_replace contains [i, \"m\"] if {\n\tsome i, inst in input.instances\n\tinst.config.values.a == 1\n}\n", valueOmissions{prepare: true, prior: true, planned: true}},
+		{"decide reads a config attribute", "package tenet.decide\n\nforce_replace contains [i, \"m\"] if {\n\tsome i, inst in input.instances\n\tinst.config.values.a == 1\n}\n", valueOmissions{prepare: true, prior: true, planned: true, configAttrs: attrSet{"a": true}}},
+		{"attributes of two values", "package tenet.decide\n\nforce_replace contains [i, \"m\"] if {\n\tsome i, inst in input.instances\n\tinst.config.values.a != input.instances[i].prior.values.b.c\n\tinst.prior.values[\"prior\"]\n}\n", valueOmissions{prepare: true, planned: true, configAttrs: attrSet{"a": true}, priorAttrs: attrSet{"b": true, "prior": true}}},
+		{"whole values object", "package tenet.decide\n\nforce_replace contains [i, \"m\"] if {\n\tsome i, inst in input.instances\n\tinst.config.values.a == 1\n\tcount(inst.config.values) > 1\n}\n", valueOmissions{prepare: true, prior: true, planned: true}},
+		{"attribute by variable", "package tenet.decide\n\nforce_replace contains [i, k] if {\n\tsome i, inst in input.instances\n\tsome k in [\"a\", \"b\"]\n\tinst.config.values[k]\n}\n", valueOmissions{prepare: true, prior: true, planned: true}},
+		{"unknown tree", "package tenet.decide\n\nforce_replace contains [i, \"m\"] if {\n\tsome i, inst in input.instances\n\tinst.planned.unknown.id\n}\n", valueOmissions{prepare: true, config: true, prior: true}},
+		{"name in a string elsewhere", "package tenet.decide\n\nforce_replace contains [i, \"config\"] if {\n\tsome i, inst in input.instances\n\tinst.config.values.a == 1\n}\n", valueOmissions{prepare: true, prior: true, planned: true}},
 		{"prepare reads prior via object.get", "package tenet.prepare\n\nignore_paths contains [i, [\"a\"]] if {\n\tsome i, inst in input.instances\n\tobject.get(inst, \"prior\", {}) != {}\n}\n", valueOmissions{decide: true, config: true, planned: true}},
 	}
 	for _, tt := range tests {

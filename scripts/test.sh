@@ -36,3 +36,6 @@ go test -count=1 ./...
 
 echo "==> go test -race (parallel packages)"
 go test -count=1 -race ./graphsolve/... ./engine/... ./state/... ./rules/... ./cli/...
+
+echo "==> fuzz targets (each ${TENET_FUZZTIME:-5s})"
+bash scripts/fuzz.sh

@@ -70,6 +70,7 @@ type DiagnosticFunctionCall struct {
 // DiagnosticJSON converts a diagnostic to its JSON UI payload; files (by
 // filename) supply the source for the snippet and may be nil.
 func DiagnosticJSON(d *hcl.Diagnostic, files map[string]*hcl.File) DiagnosticMessage {
+	d = redactSensitive(d)
 	m := DiagnosticMessage{Severity: "error", Summary: d.Summary, Detail: d.Detail}
 	if d.Severity == hcl.DiagWarning {
 		m.Severity = "warning"
@@ -164,6 +165,7 @@ func RenderDiagnostics(w io.Writer, diags hcl.Diagnostics, files map[string]*hcl
 }
 
 func renderDiagnostic(b *strings.Builder, d *hcl.Diagnostic, files map[string]*hcl.File, color bool, width int) {
+	d = redactSensitive(d)
 	paint := func(code, s string) string {
 		if !color {
 			return s

@@ -26,6 +26,21 @@ const JSONFormatVersion = "1.2"
 // engine sorts them by address, then deposed key); data-source deletes
 // (destroy mode) are left out, as is NoOp drift outside refresh-only mode.
 func MarshalJSON(p *Plan, types statejson.TypeLookup) ([]byte, error) {
+	return marshalJSON(p, types, false)
+}
+
+// MarshalViewJSON encodes the part of the JSON plan the UI views read
+// (format_version, resource_drift, resource_changes, output_changes,
+// relevant_attributes, errored), in the same format as MarshalJSON.
+// Resource changes that neither act, move nor import are left out, and so
+// are planned_values, prior_state, configuration and tenet's own object:
+// a no-change plan of 100k instances should not encode them only for the
+// renderer to skip them.
+func MarshalViewJSON(p *Plan) ([]byte, error) {
+	return marshalJSON(p, nil, true)
+}
+
+func marshalJSON(p *Plan, types statejson.TypeLookup, forView bool) ([]byte, error) {
 	for _, list := range [][]*ResourceInstanceChange{p.Changes, p.Drift} {
 		for _, c := range list {
 			if !c.Action.Valid() {
@@ -39,6 +54,9 @@ func MarshalJSON(p *Plan, types statejson.TypeLookup) ([]byte, error) {
 		}
 	}
 
+	if forView {
+		return marshalViewJSON(p), nil
+	}
 	b := make([]byte, 0, 4096+768*(len(p.Changes)*2+len(p.Drift)))
 	b = append(b, '{')
 	b = appendKey(b, "format_version")
@@ -90,20 +108,7 @@ func MarshalJSON(p *Plan, types statejson.TypeLookup) ([]byte, error) {
 		b = appendRaw(b, p.Configuration)
 	}
 
-	if len(p.RelevantAttributes) > 0 {
-		b = appendKey(b, "relevant_attributes")
-		b = append(b, '[')
-		for _, ra := range p.RelevantAttributes {
-			b = appendComma(b)
-			b = append(b, '{')
-			b = appendKey(b, "resource")
-			b = appendString(b, ra.Resource)
-			b = appendKey(b, "attribute")
-			b = appendPath(b, ra.Attr)
-			b = append(b, '}')
-		}
-		b = append(b, ']')
-	}
+	b = appendRelevantAttributes(b, p)
 
 	b = appendKey(b, "timestamp")
 	b = appendString(b, p.Timestamp.UTC().Format(time.RFC3339))
@@ -113,6 +118,53 @@ func MarshalJSON(p *Plan, types statejson.TypeLookup) ([]byte, error) {
 	b = appendKey(b, "tenet")
 	b = appendTenet(b, p)
 	return append(b, '}'), nil
+}
+
+func marshalViewJSON(p *Plan) []byte {
+	var shown []*ResourceInstanceChange
+	for _, c := range jsonChanges(p.Changes) {
+		if c.Action != NoOp || c.Moved() || c.Importing != nil {
+			shown = append(shown, c)
+		}
+	}
+	b := make([]byte, 0, 1024+768*(len(shown)+len(p.Drift)))
+	b = append(b, '{')
+	b = appendKey(b, "format_version")
+	b = appendString(b, JSONFormatVersion)
+	if drift := jsonDrift(p); len(drift) > 0 {
+		b = appendKey(b, "resource_drift")
+		b = appendResourceChanges(b, drift)
+	}
+	if len(shown) > 0 {
+		b = appendKey(b, "resource_changes")
+		b = appendResourceChanges(b, shown)
+	}
+	if len(p.OutputChanges) > 0 {
+		b = appendKey(b, "output_changes")
+		b = appendOutputChanges(b, p.OutputChanges)
+	}
+	b = appendRelevantAttributes(b, p)
+	b = appendKey(b, "errored")
+	b = appendBool(b, p.Errored)
+	return append(b, '}')
+}
+
+func appendRelevantAttributes(b []byte, p *Plan) []byte {
+	if len(p.RelevantAttributes) == 0 {
+		return b
+	}
+	b = appendKey(b, "relevant_attributes")
+	b = append(b, '[')
+	for _, ra := range p.RelevantAttributes {
+		b = appendComma(b)
+		b = append(b, '{')
+		b = appendKey(b, "resource")
+		b = appendString(b, ra.Resource)
+		b = appendKey(b, "attribute")
+		b = appendPath(b, ra.Attr)
+		b = append(b, '}')
+	}
+	return append(b, ']')
 }
 
 // jsonChanges drops what the JSON plan does not show: deletes of data

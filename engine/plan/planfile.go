@@ -65,7 +65,7 @@ func WriteFile(path string, p *Plan) error {
 	if err := tmp.Close(); err != nil {
 		return fmt.Errorf("writing plan file %s: %w", path, err)
 	}
-	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
+	if err := os.Chmod(tmp.Name(), 0o600); err != nil { // plans carry secrets, like state files
 		return fmt.Errorf("writing plan file %s: %w", path, err)
 	}
 	if err := os.Rename(tmp.Name(), path); err != nil {

@@ -542,9 +542,9 @@ errors contains [i, {
 		[inst.address],
 	),
 }] if {
-	some i, inst in input.instances
+	some i in destroying
+	inst := input.instances[i]
 	inst.lifecycle.prevent_destroy
-	i in destroying
 	inst.mode == "managed"
 	inst.deposed == ""
 	block_applies(inst)
@@ -555,7 +555,10 @@ fired contains [i, "tenet.decide.prevent_destroy"] if {
 	err.rule == "tenet.decide.prevent_destroy"
 }
 
+# Team prevent_destroy elements only matter for destroyed instances: when
+# none is destroyed (most plans), the extension point is never evaluated.
 fired contains [i, p] if {
+	count(destroying) > 0
 	some p in prevent_destroy
 	i := p.value[0]
 	i in destroying
@@ -571,6 +574,7 @@ errors contains [i, {
 		[inst.address, p.value[1]],
 	),
 }] if {
+	count(destroying) > 0
 	some p in prevent_destroy
 	i := p.value[0]
 	i in destroying

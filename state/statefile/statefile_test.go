@@ -320,3 +320,12 @@ func BenchmarkWriteRead100k(b *testing.B) {
 		}
 	}
 }
+
+func TestNeedsHTMLEscape(t *testing.T) {
+	for _, s := range []string{"", `{"a":"b"}`, "<", "a>", "&", "x\u2028", "\u2029y", "\u2027\u202a—", "\xe2\x80", "\xe2"} {
+		want := bytes.ContainsAny([]byte(s), "<>&\u2028\u2029")
+		if got := needsHTMLEscape([]byte(s)); got != want {
+			t.Errorf("needsHTMLEscape(%q) = %v, want %v", s, got, want)
+		}
+	}
+}

@@ -302,11 +302,28 @@ func writeRaw(buf *bytes.Buffer, raw []byte) error {
 		return err
 	}
 	written := buf.Bytes()[start:]
-	if bytes.ContainsAny(written, "<>&\u2028\u2029") {
+	if needsHTMLEscape(written) {
 		var escaped bytes.Buffer
 		json.HTMLEscape(&escaped, written)
 		buf.Truncate(start)
 		buf.Write(escaped.Bytes())
 	}
 	return nil
+}
+
+// needsHTMLEscape reports whether b holds <, >, & or U+2028/U+2029 (whose
+// UTF-8 starts with 0xE2), byte by byte: bytes.ContainsAny decodes runes
+// when the set is not ASCII, which showed at 100k objects.
+func needsHTMLEscape(b []byte) bool {
+	for i, c := range b {
+		switch c {
+		case '<', '>', '&':
+			return true
+		case 0xE2:
+			if i+2 < len(b) && b[i+1] == 0x80 && (b[i+2] == 0xA8 || b[i+2] == 0xA9) {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -1,0 +1,52 @@
+package plan
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// TestMarshalViewJSONIsFullJSONForViews checks, on every recorded plan,
+// that the renderer's JSON is the full JSON with only what the views do not
+// read left out: the same drift, output changes, relevant attributes and
+// errored flag, and the resource changes that act, move or import.
+func TestMarshalViewJSONIsFullJSONForViews(t *testing.T) {
+	for _, tc := range recordedPlans {
+		t.Run(tc.name, func(t *testing.T) {
+			p, _ := recordedPlan(t, tc.name, tc.build)
+			full, err := MarshalJSON(p, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			view, err := MarshalViewJSON(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := decodeJSON(t, full)
+			for _, key := range []string{"terraform_version", "variables", "planned_values", "prior_state", "configuration", "timestamp", "tenet"} {
+				delete(want, key)
+			}
+			if rcs, ok := want["resource_changes"].([]any); ok {
+				var shown []any
+				for _, rc := range rcs {
+					m := rc.(map[string]any)
+					ch := m["change"].(map[string]any)
+					acts, _ := json.Marshal(ch["actions"])
+					_, moved := m["previous_address"]
+					_, importing := ch["importing"]
+					if string(acts) != `["no-op"]` || moved || importing {
+						shown = append(shown, rc)
+					}
+				}
+				delete(want, "resource_changes")
+				if len(shown) > 0 {
+					want["resource_changes"] = shown
+				}
+			}
+			if diff := cmp.Diff(want, decodeJSON(t, view)); diff != "" {
+				t.Errorf("view JSON (-want +got):\n%s", diff)
+			}
+		})
+	}
+}

@@ -1,0 +1,285 @@
+package engine
+
+import (
+	"sort"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/tenetplan/tenet/addrs"
+	"github.com/tenetplan/tenet/config"
+	"github.com/tenetplan/tenet/engine/plan"
+)
+
+// relevantAttributes lists the resource attributes that contribute, by
+// reference analysis, to the plan's non-no-op resource changes and root
+// output changes (semantics §12). The human renderer shows drift only for
+// these, so a change made outside tenet is reported when it can matter to
+// the plan. References are followed through locals, module inputs and
+// outputs, and the configuration of referenced resources; each (module
+// instance, block) is visited once, so the cost is linear in the
+// configuration and the state. Refresh-only plans fill it too (as
+// OpenTofu does; the renderer shows all drift in that mode anyway).
+//
+// It runs under w.mu (from assemble) and reads the walk's results only.
+func (w *planWalker) relevantAttributes() []plan.ResourceAttr {
+	if w.cg == nil {
+		return nil
+	}
+	ra := &relevance{w: w, visited: map[string]bool{}, refs: map[string][]*addrs.Reference{}, seen: map[string]bool{}}
+	for _, c := range w.changes {
+		if c.Action == plan.NoOp {
+			continue
+		}
+		ra.visit(c.Addr.Module, resourceKey(c.Addr.Config()))
+	}
+	for _, oc := range w.outputs {
+		if oc.Action == plan.NoOp {
+			continue
+		}
+		ra.visit(addrs.RootModuleInstance, modKey(nil, "output", oc.Name))
+	}
+	// Outputs of called modules are never stored, so like OpenTofu we
+	// count each one of every module instance as changed.
+	for _, m := range w.cfg.Modules() {
+		if m.Path.IsRoot() || len(m.Outputs) == 0 {
+			continue
+		}
+		names := sortedNames(m.Outputs)
+		for _, mi := range w.ev.exp.moduleInstances(m.Path) {
+			for _, name := range names {
+				ra.visit(mi, modKey(m.Path, "output", name))
+			}
+		}
+	}
+	sort.Slice(ra.out, func(i, j int) bool {
+		a, b := ra.out[i], ra.out[j]
+		if a.Resource != b.Resource {
+			return a.Resource < b.Resource
+		}
+		return pathKey(a.Attr) < pathKey(b.Attr)
+	})
+	return ra.out
+}
+
+// relevance is the state of one reference analysis.
+type relevance struct {
+	w       *planWalker
+	visited map[string]bool               // module instance + node key
+	refs    map[string][]*addrs.Reference // node key -> references it makes
+	seen    map[string]bool               // emitted resource + path
+	out     []plan.ResourceAttr
+	queue   []relevanceItem
+}
+
+type relevanceItem struct {
+	mi  addrs.ModuleInstance
+	key string
+}
+
+// visit follows the references of the block named by key in module
+// instance mi, and of everything they reach.
+func (ra *relevance) visit(mi addrs.ModuleInstance, key string) {
+	ra.enqueue(mi, key)
+	for len(ra.queue) > 0 {
+		it := ra.queue[len(ra.queue)-1]
+		ra.queue = ra.queue[:len(ra.queue)-1]
+		n := ra.w.cg.nodes[it.key]
+		if n == nil {
+			continue
+		}
+		refMI := it.mi
+		if n.kind == nodeVariable {
+			// A module input's argument is evaluated in the calling module.
+			refMI = it.mi.Parent()
+		}
+		for _, ref := range ra.nodeRefs(n) {
+			ra.follow(refMI, ref)
+		}
+	}
+}
+
+func (ra *relevance) enqueue(mi addrs.ModuleInstance, key string) {
+	vk := mi.String() + "\x00" + key
+	if ra.visited[vk] {
+		return
+	}
+	ra.visited[vk] = true
+	ra.queue = append(ra.queue, relevanceItem{mi: mi, key: key})
+}
+
+// nodeRefs returns the references a block makes that can contribute to
+// its value (memoised per block: they are the same in every instance).
+func (ra *relevance) nodeRefs(n *gnode) []*addrs.Reference {
+	if refs, ok := ra.refs[n.key]; ok {
+		return refs
+	}
+	var refs []*addrs.Reference
+	add := func(e hcl.Expression) {
+		r, _ := config.ReferencesInExpr(e)
+		refs = append(refs, r...)
+	}
+	switch n.kind {
+	case nodeResource:
+		refs = append(refs, n.countRefs...)
+		refs = append(refs, n.bodyRefs...)
+	case nodeLocal:
+		add(n.local.Expr)
+	case nodeOutput:
+		add(n.output.Expr)
+	case nodeVariable:
+		if !n.mod.Path.IsRoot() && n.mod.Parent != nil {
+			if call := n.mod.Parent.ModuleCalls[n.mod.Path[len(n.mod.Path)-1]]; call != nil && call.Config != nil {
+				attrs, _ := call.Config.JustAttributes()
+				if a, ok := attrs[n.name]; ok {
+					add(a.Expr)
+				}
+			}
+		}
+	}
+	ra.refs[n.key] = refs
+	return refs
+}
+
+// follow resolves one reference made in module instance mi.
+func (ra *relevance) follow(mi addrs.ModuleInstance, ref *addrs.Reference) {
+	path := mi.Module()
+	switch s := ref.Subject.(type) {
+	case addrs.LocalValue:
+		ra.enqueue(mi, modKey(path, "local", s.Name))
+	case addrs.InputVariable:
+		ra.enqueue(mi, modKey(path, "var", s.Name))
+	case addrs.ModuleCall:
+		ra.followCall(mi, s.Name, ref.Remaining)
+	case addrs.Resource:
+		rem := ref.Remaining
+		if len(rem) > 0 {
+			if idx, ok := rem[0].(hcl.TraverseIndex); ok {
+				if key, err := addrs.KeyFromValue(idx.Key); err == nil {
+					ra.resource(mi, s, key, true, rem[1:])
+					return
+				}
+			}
+		}
+		ra.resource(mi, s, addrs.NoKey, false, rem)
+	case addrs.ResourceInstance:
+		ra.resource(mi, s.Resource, s.Key, true, ref.Remaining)
+	}
+}
+
+// followCall follows module.NAME[KEY].OUTPUT into the called module's
+// outputs: the one named (or all of them) of the instance named (or of
+// every instance of the call in mi).
+func (ra *relevance) followCall(mi addrs.ModuleInstance, name string, rem hcl.Traversal) {
+	childPath := mi.Module().Child(name)
+	var insts []addrs.ModuleInstance
+	if len(rem) > 0 {
+		if idx, ok := rem[0].(hcl.TraverseIndex); ok {
+			rem = rem[1:]
+			if key, err := addrs.KeyFromValue(idx.Key); err == nil {
+				insts = []addrs.ModuleInstance{mi.Child(name, key)}
+			}
+		}
+	}
+	if insts == nil {
+		for _, ci := range ra.w.ev.exp.moduleInstances(childPath) {
+			if ci.Parent().Equal(mi) && ci[len(ci)-1].Name == name {
+				insts = append(insts, ci)
+			}
+		}
+	}
+	outName := ""
+	if len(rem) > 0 {
+		if a, ok := rem[0].(hcl.TraverseAttr); ok {
+			outName = a.Name
+		}
+	}
+	child := ra.w.cfg.Descendant(childPath)
+	if child == nil {
+		return
+	}
+	for _, ci := range insts {
+		if outName != "" {
+			ra.enqueue(ci, modKey(childPath, "output", outName))
+			continue
+		}
+		for _, o := range sortedNames(child.Outputs) {
+			ra.enqueue(ci, modKey(childPath, "output", o))
+		}
+	}
+}
+
+// resource records the attribute a reference reads from a resource
+// (every instance of it when the reference names none and the resource
+// is repeated) and follows the resource's own references.
+func (ra *relevance) resource(mi addrs.ModuleInstance, r addrs.Resource, key addrs.InstanceKey, keyed bool, rem hcl.Traversal) {
+	key2 := resourceKey(r.InModule(mi.Module()))
+	n := ra.w.cg.nodes[key2]
+	if n == nil || n.res == nil {
+		return
+	}
+	attr := traversalPath(rem)
+	abs := r.Absolute(mi)
+	switch {
+	case keyed:
+		ra.emit(abs.Instance(key), attr)
+	case n.res.Count == nil && n.res.ForEach == nil:
+		ra.emit(abs.Instance(addrs.NoKey), attr)
+	default:
+		if mod := ra.w.prior.Modules[mi.String()]; mod != nil {
+			if rs := mod.Resources[r.String()]; rs != nil {
+				for k := range rs.Instances {
+					ra.emit(abs.Instance(k), attr)
+				}
+			}
+		}
+	}
+	ra.enqueue(mi, key2)
+}
+
+func (ra *relevance) emit(addr addrs.AbsResourceInstance, attr cty.Path) {
+	a := addr.String()
+	k := a + "\x00" + pathKey(attr)
+	if ra.seen[k] {
+		return
+	}
+	ra.seen[k] = true
+	ra.out = append(ra.out, plan.ResourceAttr{Resource: a, Attr: attr})
+}
+
+// traversalPath turns the attribute and literal index steps after a
+// resource instance into a path; it stops at anything else (a splat).
+func traversalPath(t hcl.Traversal) cty.Path {
+	path := make(cty.Path, 0, len(t))
+	for _, step := range t {
+		switch s := step.(type) {
+		case hcl.TraverseAttr:
+			path = append(path, cty.GetAttrStep{Name: s.Name})
+		case hcl.TraverseIndex:
+			if !s.Key.IsKnown() || s.Key.IsNull() {
+				return path
+			}
+			path = append(path, cty.IndexStep{Key: s.Key})
+		default:
+			return path
+		}
+	}
+	return path
+}
+
+// pathKey is a path's identity for de-duplication and ordering.
+func pathKey(p cty.Path) string {
+	b := make([]byte, 0, 16*len(p))
+	for _, step := range p {
+		switch s := step.(type) {
+		case cty.GetAttrStep:
+			b = append(b, '.')
+			b = append(b, s.Name...)
+		case cty.IndexStep:
+			b = append(b, '[')
+			b = plan.AppendValueJSON(b, s.Key)
+			b = append(b, ']')
+		}
+	}
+	return string(b)
+}
