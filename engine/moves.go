@@ -540,6 +540,9 @@ func (w *planWalker) finishMoveDiagnostics(ctx context.Context, diags hcl.Diagno
 	if len(errs) > 0 {
 		return errs
 	}
+	if errs := w.movesExcludedByTargeting(); len(errs) > 0 {
+		return errs
+	}
 	w.finishMoves(ctx)
 	if diags.HasErrors() {
 		return diags
