@@ -113,12 +113,12 @@ func (w *planWalker) prepareIgnores(ctx context.Context, rn *resourceNode, items
 		return append(diags, errorf(rangeOf(n), "Planning rules failed", "%s", err))
 	}
 	for i, it := range which {
-		it.prepared = &preps[i]
-		p := preps[i]
+		p := &preps[i]
+		it.prepared = p
 		if !p.IgnoreAll && len(p.Ignore) == 0 {
 			continue
 		}
-		it.ignore = &p
+		it.ignore = p
 	}
 	return diags
 }

@@ -4,6 +4,9 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"runtime"
+	"runtime/debug"
+	"slices"
 	"testing"
 	"testing/fstest"
 	"time"
@@ -12,6 +15,7 @@ import (
 	"github.com/tenetplan/tenet/engine"
 	"github.com/tenetplan/tenet/providers/builtin"
 	"github.com/tenetplan/tenet/rules"
+	"github.com/tenetplan/tenet/state"
 )
 
 // lifecycleConfig makes 2n instances: n plain ones, and n with lifecycle
@@ -113,49 +117,112 @@ func benchmarkTeamRules(b *testing.B, team map[string]string) {
 	s := f.apply(b, f.plan(b, nil))
 	b.ReportAllocs()
 	b.ResetTimer()
+	pi := startPerInstance(2 * n)
 	for b.Loop() {
 		if p := f.plan(b, s); p.HasChanges() {
 			b.Fatal("the plan after apply has changes")
 		}
 	}
-	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(2*n), "ns/instance")
+	pi.report(b)
 }
 
 // BenchmarkTeamRulesOverhead compares the same plan without and with team
-// rules loaded (issue 3: within 1.5x per instance).
+// rules loaded (issue 3: within 1.5x per instance). Compare the medians of
+// cpu-ns/instance over -count=5 or more: wall time on a shared machine is
+// noisier.
 func BenchmarkTeamRulesOverhead(b *testing.B) {
 	b.Run("without", func(b *testing.B) { benchmarkTeamRules(b, nil) })
 	b.Run("with", func(b *testing.B) { benchmarkTeamRules(b, benchTeamRules) })
 }
 
-// TestTeamRulesOverhead measures the ratio on the benchmark's plan, taking
-// the fastest of several interleaved runs of each variant (other work on
-// the machine only ever slows a run down). It is a timing test, so it runs
-// only when TENET_BENCH_RATIO is set.
+// maxTeamRulesRatio is issue 3's bound on what team rules may cost.
+const maxTeamRulesRatio = 1.5
+
+// TestTeamRulesOverhead checks issue 3's bound on the benchmark's plan, with
+// 2k instances (TENET_BENCH_RATIO=1: the benchmark's 10k). Both plans are
+// measured in turns, as the process's CPU time on one processor: other work
+// on the machine hardly changes it, unlike wall time, and one processor
+// leaves out the scheduling noise of parallel chunks. A neighbour can still
+// slow one measurement down, so a ratio above the bound is measured again,
+// longer, before the test fails. Skipped in -short mode and under the race
+// detector, whose instrumentation costs are not the product's.
 func TestTeamRulesOverhead(t *testing.T) {
-	if os.Getenv("TENET_BENCH_RATIO") == "" {
-		t.Skip("set TENET_BENCH_RATIO=1 to measure the cost of team rules")
+	if testing.Short() {
+		t.Skip("timing test: skipped in -short mode")
 	}
-	const n = 5000
+	if raceDetectorEnabled() {
+		t.Skip("timing test: the race detector distorts costs")
+	}
+	n := 1000
+	if os.Getenv("TENET_BENCH_RATIO") != "" {
+		n = 5000
+	}
 	without := newTeamFixture(t, lifecycleConfig(n), nil)
 	with := newTeamFixture(t, lifecycleConfig(n), benchTeamRules)
 	s := without.apply(t, without.plan(t, nil))
-	best := [2]time.Duration{time.Hour, time.Hour}
-	for range 4 {
-		for i, f := range []*benchFixture{without, with} {
-			start := time.Now()
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	m := measureTeamRules(t, without, with, s, 2*n, 7)
+	if m.ratio > maxTeamRulesRatio {
+		t.Logf("%s; measuring again", m)
+		m = measureTeamRules(t, without, with, s, 2*n, 15)
+	}
+	t.Log(m)
+	if m.ratio > maxTeamRulesRatio {
+		t.Errorf("team rules cost %.2fx the plan without them, want at most %.1fx", m.ratio, maxTeamRulesRatio)
+	}
+}
+
+// ratioMeasure is the median CPU time per instance of each plan.
+type ratioMeasure struct {
+	instances     int
+	without, with time.Duration
+	ratio         float64
+}
+
+func (m ratioMeasure) String() string {
+	return fmt.Sprintf("%d instances, no-change plan, CPU time per instance: without team rules %v, with %v: ratio %.2f",
+		m.instances, m.without, m.with, m.ratio)
+}
+
+// measureTeamRules plans with each fixture in turn, after a warm-up plan
+// each, and takes the median CPU time of each.
+func measureTeamRules(t *testing.T, without, with *benchFixture, s *state.State, instances, rounds int) ratioMeasure {
+	t.Helper()
+	fixtures := []*benchFixture{without, with}
+	times := [2][]time.Duration{}
+	for round := range rounds + 1 {
+		for i, f := range fixtures {
+			runtime.GC()
+			start := cpuClock()
 			if p := f.plan(t, s); p.HasChanges() {
 				t.Fatal("the plan after apply has changes")
 			}
-			best[i] = min(best[i], time.Since(start))
+			if round > 0 {
+				times[i] = append(times[i], cpuClock()-start)
+			}
 		}
 	}
-	ratio := float64(best[1]) / float64(best[0])
-	t.Logf("10k instances, no-change plan: without team rules %v (%v/instance), with %v (%v/instance): ratio %.2f",
-		best[0], best[0]/(2*n), best[1], best[1]/(2*n), ratio)
-	if ratio > 1.5 {
-		t.Errorf("team rules cost %.2fx the plan without them, want at most 1.5x", ratio)
+	median := func(d []time.Duration) time.Duration {
+		slices.Sort(d)
+		return d[len(d)/2] / time.Duration(instances)
 	}
+	m := ratioMeasure{instances: instances, without: median(times[0]), with: median(times[1])}
+	m.ratio = float64(m.with) / float64(m.without)
+	return m
+}
+
+// raceDetectorEnabled reports whether the test binary was built with -race.
+func raceDetectorEnabled() bool {
+	info, ok := debug.ReadBuildInfo()
+	if !ok {
+		return false
+	}
+	for _, s := range info.Settings {
+		if s.Key == "-race" {
+			return s.Value == "true"
+		}
+	}
+	return false
 }
 
 // TestTeamRulesBenchConverges checks what the benchmark relies on: with the

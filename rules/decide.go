@@ -82,18 +82,16 @@ func (e *Engine) Decide(ctx context.Context, run Run, batch []Instance) ([]Decis
 
 func (e *Engine) decideChunk(ctx context.Context, ts time.Time, run *ast.Term, batch []Instance, out []Decision) error {
 	terms := make([]*ast.Term, len(batch))
-	var vb *valueBuilder
-	if e.decideValues() {
-		vb = e.newValueBuilder()
-	}
+	vb := e.newValueBuilder()
+	values := e.decideValues()
 	for i := range batch {
-		terms[i] = e.instanceTerm(vb, &batch[i])
+		terms[i] = e.instanceTerm(vb, &batch[i], values)
 	}
 	input := ast.NewObject(
 		ast.Item(keyRun, run),
 		ast.Item(keyInstances, ast.ArrayTerm(terms...)),
 	)
-	rs, err := e.decide.Eval(ctx, append([]rego.EvalOption{rego.EvalParsedInput(input), rego.EvalTime(ts), rego.EvalGenerateJSON(rawTerm)}, zzOpts...)...)
+	rs, err := e.decide.Eval(ctx, rego.EvalParsedInput(input), rego.EvalTime(ts), rego.EvalGenerateJSON(rawTerm))
 	if err != nil {
 		return fmt.Errorf("evaluating decision rules: %w", err)
 	}

@@ -90,7 +90,11 @@
 //	  - ignore_paths and equivalent (package tenet.prepare, elements [i, path]
 //	    with path in ignore_changes step form): the configuration takes the
 //	    prior value at path before the provider plans; both feed `ignore` and
-//	    carry their own provenance (policy/prepare_extensions.rego).
+//	    carry their own provenance (policy/prepare_extensions.rego). The
+//	    engine's query reads the elements themselves and merges them in Go
+//	    (prepare.go, decodePreparations) rather than building the unions.
+//	    A team prevent_destroy rule is only evaluated when the chunk destroys
+//	    something (policy/decide.rego).
 //	  - moves (package tenet.moves, elements [from, to] addresses): computed
 //	    moves, evaluated by [Engine.ComputedMoves] over input.state.resources
 //	    and input.config.resources (team_moves.go); the engine adds them as
@@ -99,9 +103,15 @@
 //
 // Team rules also see input.run.variables (root module variables, set by the
 // engine when [Engine.TeamRulesLoaded]). Values (config, prior, planned) are
-// only built for a stage whose package a team rule extends, and only those a
-// team file names (team.go, valueOmissions). docs/rules.md is the user guide,
-// with the precedence between behaviours.
+// only built for a stage whose package a team rule extends, only those a
+// team file names, and only the top-level attributes it names when every
+// mention is X.config.values.NAME (team.go, valueOmissions). Converting them
+// is most of what team rules cost, so values.go also shares terms: the
+// decide stage reuses the terms the prepare stage built for the same
+// instance ([Instance.Prepared]), a prior (planned) object's attributes that
+// equal the configuration's (prior's) share their terms, and a chunk shares
+// one term per attribute name and short string. docs/rules.md is the user
+// guide, with the precedence between behaviours.
 //
 // At load time each extension rule's head is wrapped as {"value": <element>,
 // "rule": <handle>} so that the decision's provenance names the team rule

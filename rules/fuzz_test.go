@@ -53,7 +53,7 @@ func FuzzInstanceInput(f *testing.F) {
 			HasConfig: true, Config: masked, HasPrior: true, Prior: v, HasPlanned: true, Planned: masked,
 			RequiresReplace: [][]any{{"a", 0, key}},
 		}
-		term := e.instanceTerm(e.newValueBuilder(), in)
+		term := e.instanceTerm(e.newValueBuilder(), in, true)
 		if _, err := ast.JSON(term.Value); err != nil {
 			t.Fatalf("input is not JSON: %v", err)
 		}
@@ -73,6 +73,16 @@ func FuzzInstanceInput(f *testing.F) {
 		}
 		if !back.RawEquals(v) {
 			t.Errorf("prior values changed:\n got %s\nwant %s", raw, src)
+		}
+		// Terms shared with an equal value present the same as converted ones.
+		for _, c := range []struct {
+			key *ast.Term
+			v   cty.Value
+		}{{keyPrior, in.Prior}, {keyPlanned, in.Planned}} {
+			alone, _ := e.newValueBuilder().value(c.v, nil, nil)
+			if got := term.Get(c.key); !got.Equal(alone) {
+				t.Errorf("%s presented like another value:\n%v\nwant\n%v", c.key, got, alone)
+			}
 		}
 	})
 }

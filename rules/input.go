@@ -78,18 +78,19 @@ func variablesTerm(vars map[string]cty.Value) *ast.Term {
 }
 
 // instanceTerm presents one instance as the rules see it (input.instances[_]).
-// Field names are part of the rules API: see doc.go.
-func (e *Engine) instanceTerm(vb *valueBuilder, in *Instance) *ast.Term {
+// Field names are part of the rules API: see doc.go. Values are presented
+// when values is set.
+func (e *Engine) instanceTerm(vb *valueBuilder, in *Instance, values bool) *ast.Term {
 	items := make([][2]*ast.Term, 0, 26)
 	items = append(items,
 		ast.Item(keyAddress, ast.StringTerm(in.Address)),
-		ast.Item(keyResource, ast.StringTerm(in.Resource)),
-		ast.Item(keyModule, ast.StringTerm(in.Module)),
-		ast.Item(keyMode, ast.StringTerm(in.Mode)),
-		ast.Item(keyType, ast.StringTerm(in.Type)),
-		ast.Item(keyName, ast.StringTerm(in.Name)),
+		ast.Item(keyResource, vb.name(in.Resource)),
+		ast.Item(keyModule, vb.name(in.Module)),
+		ast.Item(keyMode, vb.name(in.Mode)),
+		ast.Item(keyType, vb.name(in.Type)),
+		ast.Item(keyName, vb.name(in.Name)),
 		ast.Item(keyKey, keyTerm(in.Key)),
-		ast.Item(keyDeposed, ast.StringTerm(in.Deposed)),
+		ast.Item(keyDeposed, vb.name(in.Deposed)),
 		ast.Item(keyHasConfig, ast.InternedTerm(in.HasConfig)),
 		ast.Item(keyConfigKnown, ast.InternedTerm(in.ConfigKnown)),
 		ast.Item(keyHasPrior, ast.InternedTerm(in.HasPrior)),
@@ -97,27 +98,18 @@ func (e *Engine) instanceTerm(vb *valueBuilder, in *Instance) *ast.Term {
 		ast.Item(keyHasPlanned, ast.InternedTerm(in.HasPlanned)),
 		ast.Item(keyPlannedEqualsPrior, ast.InternedTerm(in.PlannedEqualsPrior)),
 		ast.Item(keyRequiresReplace, pathsTerm(in.RequiresReplace)),
-		ast.Item(keyLifecycle, ast.ObjectTerm(
-			ast.Item(keyCBD, ast.InternedTerm(in.Lifecycle.CreateBeforeDestroy)),
-			ast.Item(keyPreventDestroy, ast.InternedTerm(in.Lifecycle.PreventDestroy)),
-		)),
+		ast.Item(keyLifecycle, lifecycleTerm(in.Lifecycle)),
 		ast.Item(keyForceReplace, ast.InternedTerm(in.ForceReplace)),
 		ast.Item(keyTriggered, ast.InternedTerm(in.Triggered)),
 		ast.Item(keyDependencyPending, ast.InternedTerm(in.DependencyPending)),
-		ast.Item(keyOrphan, ast.ObjectTerm(
-			ast.Item(keyResourceInConfig, ast.InternedTerm(in.Orphan.ResourceInConfig)),
-			ast.Item(keyMoved, ast.InternedTerm(in.Orphan.Moved)),
-			ast.Item(keyModuleDeclared, ast.InternedTerm(in.Orphan.ModuleDeclared)),
-			ast.Item(keyRepetition, ast.StringTerm(in.Orphan.Repetition)),
-			ast.Item(keyInExpansion, ast.InternedTerm(in.Orphan.InExpansion)),
-		)),
+		ast.Item(keyOrphan, vb.orphan(in.Orphan)),
 	)
 	removed := ast.InternedNullTerm
 	if in.Removed != nil {
 		removed = ast.ObjectTerm(ast.Item(keyDestroy, ast.InternedTerm(in.Removed.Destroy)))
 	}
 	items = append(items, ast.Item(keyRemoved, removed))
-	if vb != nil {
+	if values {
 		var shown shownValues
 		if in.Prepared != nil && in.Prepared.shown != nil {
 			shown = *in.Prepared.shown
@@ -125,22 +117,69 @@ func (e *Engine) instanceTerm(vb *valueBuilder, in *Instance) *ast.Term {
 		}
 		if !e.omit.config {
 			if shown.config == nil || !in.HasConfig {
-				shown.config, _ = vb.value(in.Config, e.omit.configAttrs)
+				shown.config, _ = vb.value(in.Config, e.omit.configAttrs, nil)
 			}
 			items = append(items, ast.Item(keyConfig, shown.config))
 		}
 		if !e.omit.prior {
 			if shown.prior == nil || shown.priorMarked {
-				shown.prior, _ = vb.value(in.Prior, e.omit.priorAttrs)
+				shown.prior, _ = vb.value(in.Prior, e.omit.priorAttrs, presentedAs(in.Config, shown.config))
 			}
 			items = append(items, ast.Item(keyPrior, shown.prior))
 		}
 		if !e.omit.planned {
-			t, _ := vb.value(in.Planned, e.omit.plannedAttrs)
+			// A planned object mostly repeats the prior one.
+			like := presentedAs(in.Prior, shown.prior)
+			if like == nil {
+				like = presentedAs(in.Config, shown.config)
+			}
+			t, _ := vb.value(in.Planned, e.omit.plannedAttrs, like)
 			items = append(items, ast.Item(keyPlanned, t))
 		}
 	}
 	return ast.ObjectTerm(items...)
+}
+
+// lifecycleTerms holds the four lifecycle objects instances share, by
+// create_before_destroy and prevent_destroy.
+var lifecycleTerms = func() (t [2][2]*ast.Term) {
+	for i, cbd := range []bool{false, true} {
+		for j, pd := range []bool{false, true} {
+			t[i][j] = ast.ObjectTerm(
+				ast.Item(keyCBD, ast.InternedTerm(cbd)),
+				ast.Item(keyPreventDestroy, ast.InternedTerm(pd)),
+			)
+		}
+	}
+	return t
+}()
+
+func lifecycleTerm(l Lifecycle) *ast.Term {
+	return lifecycleTerms[b2i(l.CreateBeforeDestroy)][b2i(l.PreventDestroy)]
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// orphan presents orphan facts; the instances of a chunk mostly have the
+// same, and share the term.
+func (b *valueBuilder) orphan(o Orphan) *ast.Term {
+	if b.lastOrphan != nil && b.lastOrphanFacts == o {
+		return b.lastOrphan
+	}
+	b.lastOrphanFacts = o
+	b.lastOrphan = ast.ObjectTerm(
+		ast.Item(keyResourceInConfig, ast.InternedTerm(o.ResourceInConfig)),
+		ast.Item(keyMoved, ast.InternedTerm(o.Moved)),
+		ast.Item(keyModuleDeclared, ast.InternedTerm(o.ModuleDeclared)),
+		ast.Item(keyRepetition, b.name(o.Repetition)),
+		ast.Item(keyInExpansion, ast.InternedTerm(o.InExpansion)),
+	)
+	return b.lastOrphan
 }
 
 // decideValues reports whether Decide presents values: team rules extend
@@ -156,7 +195,7 @@ func keyTerm(k any) *ast.Term {
 	case string:
 		return ast.StringTerm(k)
 	case int:
-		return ast.IntNumberTerm(k)
+		return ast.InternedTerm(k)
 	case int64:
 		return ast.NumberTerm(json.Number(strconv.FormatInt(k, 10)))
 	case cty.Value:

@@ -3,6 +3,7 @@ package rules
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/open-policy-agent/opa/v1/rego"
@@ -84,45 +85,46 @@ var (
 
 func (e *Engine) prepareChunk(ctx context.Context, run Run, runT *ast.Term, batch []PrepareInstance, out []Preparation) error {
 	terms := make([]*ast.Term, len(batch))
-	var vb *valueBuilder
-	if e.PrepareWanted() {
-		vb = e.newValueBuilder()
-	}
+	vb := e.newValueBuilder()
+	values := e.PrepareWanted()
+	// The instances of a batch usually share their resource's lifecycle
+	// settings (the same slice): they share its term too.
+	var lc lifecycleMemo
 	for i := range batch {
 		in := &batch[i]
-		items := make([][2]*ast.Term, 0, 11)
-		items = append(items,
+		vb.items = append(vb.items,
 			ast.Item(keyAddress, ast.StringTerm(in.Address)),
-			ast.Item(keyResource, ast.StringTerm(in.Resource)),
-			ast.Item(keyModule, ast.StringTerm(in.Module)),
-			ast.Item(keyType, ast.StringTerm(in.Type)),
-			ast.Item(keyName, ast.StringTerm(in.Name)),
+			ast.Item(keyResource, vb.name(in.Resource)),
+			ast.Item(keyModule, vb.name(in.Module)),
+			ast.Item(keyType, vb.name(in.Type)),
+			ast.Item(keyName, vb.name(in.Name)),
 			ast.Item(keyKey, keyTerm(in.Key)),
 			ast.Item(keyHasPrior, ast.InternedTerm(in.HasPrior)),
-			ast.Item(keyLifecycle, ast.ObjectTerm(
-				ast.Item(keyIgnoreChanges, stepPathsTerm(in.IgnoreChanges)),
-				ast.Item(keyIgnoreAll, ast.InternedTerm(in.IgnoreAll)),
-			)),
+			ast.Item(keyLifecycle, lc.term(in.IgnoreChanges, in.IgnoreAll)),
 		)
-		if vb != nil {
+		if values {
 			shown := &shownValues{}
 			if !e.omit.config {
-				shown.config, _ = vb.value(in.Config, e.omit.configAttrs)
-				items = append(items, ast.Item(keyConfig, shown.config))
+				shown.config, _ = vb.value(in.Config, e.omit.configAttrs, nil)
 			}
 			if !e.omit.prior {
-				shown.prior, shown.priorMarked = vb.value(in.Prior, e.omit.priorAttrs)
-				items = append(items, ast.Item(keyPrior, shown.prior))
+				shown.prior, shown.priorMarked = vb.value(in.Prior, e.omit.priorAttrs, presentedAs(in.Config, shown.config))
+			}
+			if shown.config != nil {
+				vb.items = append(vb.items, ast.Item(keyConfig, shown.config))
+			}
+			if shown.prior != nil {
+				vb.items = append(vb.items, ast.Item(keyPrior, shown.prior))
 			}
 			out[i].shown = shown
 		}
-		terms[i] = ast.ObjectTerm(items...)
+		terms[i] = vb.object(0)
 	}
 	input := ast.NewObject(
 		ast.Item(keyRun, runT),
 		ast.Item(keyInstances, ast.ArrayTerm(terms...)),
 	)
-	rs, err := e.prepareQ.Eval(ctx, append([]rego.EvalOption{rego.EvalParsedInput(input), rego.EvalTime(run.Timestamp), rego.EvalGenerateJSON(rawTerm)}, zzOpts...)...)
+	rs, err := e.prepareQ.Eval(ctx, rego.EvalParsedInput(input), rego.EvalTime(run.Timestamp), rego.EvalGenerateJSON(rawTerm))
 	if err != nil {
 		return fmt.Errorf("evaluating prepare rules: %w", err)
 	}
@@ -133,9 +135,24 @@ func (e *Engine) prepareChunk(ctx context.Context, run Run, runT *ast.Term, batc
 	if !ok {
 		return fmt.Errorf("prepare rules returned %v, want an object", rs[0].Expressions[0].Value)
 	}
+	return e.decodePreparations(res, out)
+}
+
+var (
+	keyIgnorePaths = ast.InternedTerm("ignore_paths")
+	keyEquivalent  = ast.InternedTerm("equivalent")
+)
+
+// decodePreparations reads the prepare stage's result. Team elements
+// {"value": [i, path], "rule": handle} add their path to what instance i
+// ignores and themselves to its provenance, merged as the package's rules
+// ignore and fired merge them: paths sorted and without duplicates, rule ids
+// before team elements, each group sorted.
+func (e *Engine) decodePreparations(res ast.Object, out []Preparation) error {
+	n := len(out)
 	if set, ok := valueAt(res, keyIgnoreAll).(ast.Set); ok {
 		err := set.Iter(func(t *ast.Term) error {
-			i, err := indexOf(t, len(out))
+			i, err := indexOf(t, n)
 			if err == nil {
 				out[i].IgnoreAll = true
 			}
@@ -145,19 +162,126 @@ func (e *Engine) prepareChunk(ctx context.Context, run Run, runT *ast.Term, batc
 			return fmt.Errorf("prepare rules: ignore_all: %w", err)
 		}
 	}
-	err = eachIndexed(res, keyIgnore, len(out), func(i int, item *ast.Term) error {
-		p, err := decodeStepPath(item)
-		out[i].Ignore = append(out[i].Ignore, p)
+	var paths, team [][]*ast.Term // by instance, allocated when needed
+	addPath := func(i int, p *ast.Term) {
+		if paths == nil {
+			paths = make([][]*ast.Term, n)
+		}
+		paths[i] = append(paths[i], p)
+	}
+	err := eachIndexed(res, keyIgnore, n, func(i int, item *ast.Term) error {
+		addPath(i, item)
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("prepare rules: %w", err)
+	}
+	err = eachIndexed(res, keyFired, n, func(i int, item *ast.Term) error {
+		f, err := e.decodeFired(item)
+		out[i].Provenance = append(out[i].Provenance, f)
 		return err
 	})
 	if err != nil {
 		return fmt.Errorf("prepare rules: %w", err)
 	}
-	return eachIndexed(res, keyFired, len(out), func(i int, item *ast.Term) error {
-		f, err := e.decodeFired(item)
-		out[i].Provenance = append(out[i].Provenance, f)
-		return err
-	})
+	for _, key := range []*ast.Term{keyIgnorePaths, keyEquivalent} {
+		set, ok := valueAt(res, key).(ast.Set)
+		if !ok {
+			continue
+		}
+		err := set.Iter(func(el *ast.Term) error {
+			obj, ok := el.Value.(ast.Object)
+			if !ok {
+				return fmt.Errorf("%s element %v is not a team element", key, el)
+			}
+			value := obj.Get(keyValue)
+			it, path := elementAt(value, 0), elementAt(value, 1)
+			if it == nil { // value[0] is undefined: the element names no instance
+				return nil
+			}
+			i, err := indexOf(it, n)
+			if err != nil {
+				return fmt.Errorf("%s element %v: %w", key, value, err)
+			}
+			if team == nil {
+				team = make([][]*ast.Term, n)
+			}
+			team[i] = append(team[i], el)
+			if path != nil {
+				addPath(i, path)
+			}
+			return nil
+		})
+		if err != nil {
+			return fmt.Errorf("prepare rules: %w", err)
+		}
+	}
+	for i := range out {
+		if paths != nil && len(paths[i]) > 0 {
+			for _, t := range sortedUnique(paths[i]) {
+				p, err := decodeStepPath(t)
+				if err != nil {
+					return fmt.Errorf("prepare rules: %w", err)
+				}
+				out[i].Ignore = append(out[i].Ignore, p)
+			}
+		}
+		if team != nil && len(team[i]) > 0 {
+			for _, t := range sortedUnique(team[i]) {
+				f, err := e.decodeFired(t)
+				if err != nil {
+					return fmt.Errorf("prepare rules: %w", err)
+				}
+				out[i].Provenance = append(out[i].Provenance, f)
+			}
+		}
+	}
+	return nil
+}
+
+// elementAt is v[k] as Rego evaluates it for an array or an object, or nil.
+func elementAt(v *ast.Term, k int) *ast.Term {
+	if v == nil {
+		return nil
+	}
+	switch v := v.Value.(type) {
+	case *ast.Array:
+		if k < v.Len() {
+			return v.Elem(k)
+		}
+	case ast.Object:
+		return v.Get(ast.InternedTerm(k))
+	}
+	return nil
+}
+
+// sortedUnique sorts terms in set order and drops duplicates.
+func sortedUnique(ts []*ast.Term) []*ast.Term {
+	if len(ts) < 2 {
+		return ts
+	}
+	slices.SortFunc(ts, func(a, b *ast.Term) int { return a.Value.Compare(b.Value) })
+	return slices.CompactFunc(ts, func(a, b *ast.Term) bool { return a.Value.Compare(b.Value) == 0 })
+}
+
+// lifecycleMemo remembers the last lifecycle term prepareChunk built.
+type lifecycleMemo struct {
+	paths     [][]any
+	ignoreAll bool
+	t         *ast.Term
+}
+
+func (m *lifecycleMemo) term(paths [][]any, ignoreAll bool) *ast.Term {
+	same := m.t != nil && m.ignoreAll == ignoreAll && len(m.paths) == len(paths) &&
+		(len(paths) == 0 || &m.paths[0] == &paths[0])
+	if !same {
+		m.paths, m.ignoreAll = paths, ignoreAll
+		m.t = ast.ObjectTerm(
+			ast.Item(keyIgnoreChanges, stepPathsTerm(paths)),
+			ast.Item(keyIgnoreAll, ast.InternedTerm(ignoreAll)),
+		)
+	}
+	return m.t
 }
 
 // eachIndexed calls fn for every [i, item] element of the set at key.

@@ -16,6 +16,12 @@ import (
 type valueBuilder struct {
 	isSensitive func(mark any) bool
 	names       map[string]*ast.Term
+	// items is scratch space for the items of the objects being built, a
+	// stack shared by nested objects: ast.NewObject copies its items.
+	items [][2]*ast.Term
+	// lastOrphan is the term of lastOrphanFacts (see orphan).
+	lastOrphan      *ast.Term
+	lastOrphanFacts Orphan
 }
 
 func (e *Engine) newValueBuilder() *valueBuilder {
@@ -33,6 +39,22 @@ func (b *valueBuilder) name(s string) *ast.Term {
 		b.names[s] = t
 	}
 	return t
+}
+
+// object builds an object from the items stacked since from, and pops them.
+func (b *valueBuilder) object(from int) *ast.Term {
+	t := ast.ObjectTerm(b.items[from:]...)
+	b.items = b.items[:from]
+	return t
+}
+
+// str returns a term for a string value, shared within the chunk when it
+// is short: short values (tags, flags, names of things) often repeat.
+func (b *valueBuilder) str(s string) *ast.Term {
+	if len(s) > 64 {
+		return ast.StringTerm(s)
+	}
+	return b.name(s)
 }
 
 // attrSet names the top-level attributes of a value that rules can read;
@@ -54,12 +76,17 @@ func (a attrSet) has(name string) bool { return a == nil || a[name] }
 //
 // Only the top-level attributes in attrs are presented (all when nil), in
 // values and in both trees. marked reports whether v carries marks.
-func (b *valueBuilder) value(v cty.Value, attrs attrSet) (t *ast.Term, marked bool) {
+//
+// like, when not nil, is a value presented before (the configuration for a
+// prior object, the prior object for a planned one): a top-level attribute
+// equal to like's shares its term, which saves converting what did not
+// change.
+func (b *valueBuilder) value(v cty.Value, attrs attrSet, like *presented) (t *ast.Term, marked bool) {
 	if v == cty.NilVal {
 		return ast.InternedNullTerm, false
 	}
 	// Most values are wholly known and unmarked: one walk converts them.
-	if t, ok := b.plain(v, attrs); ok {
+	if t, ok := b.plainTop(v, attrs, like); ok {
 		none := ast.InternedTerm(false)
 		if isObjectLike(v.Type()) {
 			none = emptyObject
@@ -97,6 +124,115 @@ func (b *valueBuilder) value(v cty.Value, attrs attrSet) (t *ast.Term, marked bo
 
 func isObjectLike(ty cty.Type) bool { return ty.IsObjectType() || ty.IsMapType() }
 
+// presented is a value with the values object of its presentation.
+type presented struct {
+	v      cty.Value
+	values ast.Object
+}
+
+// presentedAs pairs a value with the term value returned for it.
+func presentedAs(v cty.Value, t *ast.Term) *presented {
+	if t == nil || !v.Type().IsObjectType() || !v.IsKnown() || v.IsNull() {
+		return nil
+	}
+	wrapper, ok := t.Value.(ast.Object)
+	if !ok {
+		return nil
+	}
+	values, ok := valueAt(wrapper, keyValues).(ast.Object)
+	if !ok {
+		return nil
+	}
+	return &presented{v: v, values: values}
+}
+
+// plainTop is plain for a top-level value, sharing the terms of attributes
+// equal to like's.
+func (b *valueBuilder) plainTop(v cty.Value, attrs attrSet, like *presented) (*ast.Term, bool) {
+	ty := v.Type()
+	if like == nil || !ty.IsObjectType() || v.IsMarked() || !v.IsKnown() || v.IsNull() {
+		return b.plain(v, attrs)
+	}
+	likeTy := like.v.Type()
+	from := len(b.items)
+	for name := range ty.AttributeTypes() {
+		if !attrs.has(name) {
+			continue
+		}
+		av := v.GetAttr(name)
+		if likeTy.HasAttribute(name) {
+			if t := like.values.Get(b.name(name)); t != nil && sameValue(av, like.v.GetAttr(name)) {
+				b.items = append(b.items, ast.Item(b.name(name), t))
+				continue
+			}
+		}
+		t, ok := b.plain(av, nil)
+		if !ok {
+			b.items = b.items[:from]
+			return nil, false
+		}
+		b.items = append(b.items, ast.Item(b.name(name), t))
+	}
+	return b.object(from), true
+}
+
+// sameValue reports whether a and b are wholly known, unmarked and
+// presented alike, so that one's term can stand for the other's. It is
+// cheaper than converting either, and much cheaper than RawEquals, which
+// compares types deeply.
+func sameValue(a, b cty.Value) bool {
+	if a.IsMarked() || b.IsMarked() || !a.IsKnown() || !b.IsKnown() {
+		return false
+	}
+	if a.IsNull() || b.IsNull() {
+		return a.IsNull() && b.IsNull()
+	}
+	ta, tb := a.Type(), b.Type()
+	switch {
+	case ta == cty.String:
+		return tb == cty.String && a.AsString() == b.AsString()
+	case ta == cty.Bool:
+		return tb == cty.Bool && a.True() == b.True()
+	case ta == cty.Number:
+		return tb == cty.Number && a.RawEquals(b)
+	case ta.IsObjectType():
+		if !tb.IsObjectType() {
+			return false
+		}
+		aa, ab := ta.AttributeTypes(), tb.AttributeTypes()
+		if len(aa) != len(ab) {
+			return false
+		}
+		for name := range aa {
+			if _, ok := ab[name]; !ok || !sameValue(a.GetAttr(name), b.GetAttr(name)) {
+				return false
+			}
+		}
+		return true
+	case ta.IsMapType() && tb.IsMapType(),
+		ta.IsListType() && tb.IsListType(),
+		ta.IsSetType() && tb.IsSetType(),
+		ta.IsTupleType() && tb.IsTupleType():
+		if a.LengthInt() != b.LengthInt() {
+			return false
+		}
+		ia, ib := a.ElementIterator(), b.ElementIterator()
+		for ia.Next() && ib.Next() {
+			ka, ea := ia.Element()
+			kb, eb := ib.Element()
+			if ta.IsMapType() && ka.AsString() != kb.AsString() {
+				return false
+			}
+			if !sameValue(ea, eb) {
+				return false
+			}
+		}
+		return true
+	default:
+		return false
+	}
+}
+
 // plain converts a value that has no unknown and no marked part, and
 // reports false as soon as it meets one (value then takes the general path).
 func (b *valueBuilder) plain(v cty.Value, attrs attrSet) (*ast.Term, bool) {
@@ -109,36 +245,37 @@ func (b *valueBuilder) plain(v cty.Value, attrs attrSet) (*ast.Term, bool) {
 	ty := v.Type()
 	switch {
 	case ty == cty.String:
-		return ast.StringTerm(v.AsString()), true
+		return b.str(v.AsString()), true
 	case ty == cty.Bool:
 		return ast.InternedTerm(v.True()), true
 	case ty == cty.Number:
 		return numberTerm(v.AsBigFloat()), true
 	case ty.IsObjectType():
-		atys := ty.AttributeTypes()
-		items := make([][2]*ast.Term, 0, len(atys))
-		for name := range atys {
+		from := len(b.items)
+		for name := range ty.AttributeTypes() {
 			if !attrs.has(name) {
 				continue
 			}
 			t, ok := b.plain(v.GetAttr(name), nil)
 			if !ok {
+				b.items = b.items[:from]
 				return nil, false
 			}
-			items = append(items, ast.Item(b.name(name), t))
+			b.items = append(b.items, ast.Item(b.name(name), t))
 		}
-		return ast.ObjectTerm(items...), true
+		return b.object(from), true
 	case ty.IsMapType():
-		items := make([][2]*ast.Term, 0, v.LengthInt())
+		from := len(b.items)
 		for it := v.ElementIterator(); it.Next(); {
 			k, ev := it.Element()
 			t, ok := b.plain(ev, nil)
 			if !ok {
+				b.items = b.items[:from]
 				return nil, false
 			}
-			items = append(items, ast.Item(b.name(k.AsString()), t))
+			b.items = append(b.items, ast.Item(b.name(k.AsString()), t))
 		}
-		return ast.ObjectTerm(items...), true
+		return b.object(from), true
 	case ty.IsListType() || ty.IsSetType() || ty.IsTupleType():
 		elems := make([]*ast.Term, 0, v.LengthInt())
 		for it := v.ElementIterator(); it.Next(); {
@@ -169,7 +306,7 @@ func (b *valueBuilder) known(v cty.Value, attrs attrSet) *ast.Term {
 	ty := v.Type()
 	switch {
 	case ty == cty.String:
-		return ast.StringTerm(v.AsString())
+		return b.str(v.AsString())
 	case ty == cty.Bool:
 		return ast.InternedTerm(v.True())
 	case ty == cty.Number:

@@ -13,22 +13,39 @@
 #   - ignore_all: a set of indices whose whole configuration is ignored
 #     (ignore_changes = all).
 #   - fired: a set of [i, rule id] for provenance.
+#   - ignore_paths, equivalent: the team extension points' elements
+#     {"value": [i, path], "rule": handle} (prepare_extensions.rego). The
+#     engine adds each path to ignore and each element to fired, as the rules
+#     ignore and fired of this package do; reading the elements once is
+#     cheaper than building those unions for every chunk.
 #
 #   Instances without a prior object (creates, tainted replacements) are
 #   never sent: their real configuration always applies.
 package tenet.prepare
 
 result := {
-	"ignore": ignore,
+	"ignore": lifecycle_ignore,
 	"ignore_all": ignore_all,
-	"fired": fired,
+	"fired": lifecycle_fired,
+	"ignore_paths": ignore_paths,
+	"equivalent": equivalent,
+}
+
+# Every path ignored, by lifecycle blocks and by team rules.
+ignore contains x if {
+	some x in lifecycle_ignore
+}
+
+# Every rule that ignored something.
+fired contains x if {
+	some x in lifecycle_fired
 }
 
 # METADATA
 # title: lifecycle.ignore_changes paths keep their prior value
 # custom:
 #   id: tenet.prepare.ignore_changes
-ignore contains [i, path] if {
+lifecycle_ignore contains [i, path] if {
 	some i, inst in input.instances
 	inst.has_prior
 	some path in inst.lifecycle.ignore_changes
@@ -44,12 +61,10 @@ ignore_all contains i if {
 	inst.lifecycle.ignore_all
 }
 
-fired contains [i, "tenet.prepare.ignore_changes"] if {
-	some i, inst in input.instances
-	inst.has_prior
-	count(inst.lifecycle.ignore_changes) > 0
+lifecycle_fired contains [i, "tenet.prepare.ignore_changes"] if {
+	some [i, _] in lifecycle_ignore
 }
 
-fired contains [i, "tenet.prepare.ignore_all"] if {
+lifecycle_fired contains [i, "tenet.prepare.ignore_all"] if {
 	some i in ignore_all
 }

@@ -26,6 +26,8 @@ equivalent contains {"value": [0, x], "rule": ""} if {
 	x := []
 }
 
+# The unions below are what the engine computes from result.ignore_paths and
+# result.equivalent (prepare.rego).
 ignore contains [e.value[0], e.value[1]] if {
 	some e in ignore_paths
 }
