@@ -4,7 +4,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/convert"
 
@@ -114,7 +113,7 @@ func stepsString(steps []any) string {
 			switch {
 			case i == 0:
 				sb.WriteString(s)
-			case hclsyntax.ValidIdentifier(s):
+			case isIdentifier(s):
 				sb.WriteString("." + s)
 			default:
 				sb.WriteString("[" + strconv.Quote(s) + "]")
@@ -159,4 +158,23 @@ func rootVariablesForRules(cfg *config.Config, given map[string]config.VariableV
 		out[name] = val
 	}
 	return out
+}
+
+// isIdentifier reports whether s can follow a dot in a traversal: a letter
+// or underscore, then letters, digits, underscores and dashes (ASCII is
+// all attribute names use; running the HCL lexer here was costly at scale).
+func isIdentifier(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'):
+		case i > 0 && (c == '-' || (c >= '0' && c <= '9')):
+		default:
+			return false
+		}
+	}
+	return true
 }
