@@ -44,6 +44,9 @@ type applyWalker struct {
 	provConfigs map[string]*onceResult
 	deposedKeys map[string]state.DeposedKey // change key -> key the create half deposed to
 	recordErr   error
+	// recordFailing is recordErr != nil, readable without taking mu, which
+	// every apply worker checks per operation.
+	recordFailing atomic.Bool
 }
 
 // Apply carries out a plan. It returns the new state, which is complete
@@ -182,16 +185,27 @@ func (w *applyWalker) quietInDestroy(diags hcl.Diagnostics) hcl.Diagnostics {
 // record updates the working state and tells the recorder.
 func (w *applyWalker) record(addr addrs.AbsResourceInstance, deposed state.DeposedKey, obj *state.ObjectSrc, provider addrs.AbsProviderConfig) {
 	w.mu.Lock()
-	defer w.mu.Unlock()
 	if deposed == state.NotDeposed {
 		w.working.SetResourceInstanceCurrent(addr, obj, provider)
 	} else {
 		w.working.SetResourceInstanceDeposed(addr, deposed, obj, provider)
 	}
-	if w.recorder != nil && w.recordErr == nil {
-		if err := w.recorder.RecordObject(addr, deposed, obj, provider); err != nil {
+	w.mu.Unlock()
+	// The recorder (the state journal) serialises its own writes. It runs
+	// outside mu, which the other workers need: holding mu while encoding
+	// and writing each entry made the apply of 100k instances use one core.
+	// Entries of one object are still recorded in order, because one
+	// object's operations run one after another.
+	if w.recorder == nil || w.recordFailing.Load() {
+		return
+	}
+	if err := w.recorder.RecordObject(addr, deposed, obj, provider); err != nil {
+		w.mu.Lock()
+		if w.recordErr == nil {
 			w.recordErr = err
 		}
+		w.mu.Unlock()
+		w.recordFailing.Store(true)
 	}
 }
 
@@ -243,11 +257,7 @@ func (w *applyWalker) forEachChange(ctx context.Context, changes []*plan.Resourc
 	return diags
 }
 
-func (w *applyWalker) recordFailed() bool {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.recordErr != nil
-}
+func (w *applyWalker) recordFailed() bool { return w.recordFailing.Load() }
 
 // nodeProvider configures the provider of a resource node.
 func (w *applyWalker) nodeProvider(ctx context.Context, n *gnode, c *plan.ResourceInstanceChange) (providers.Interface, *providers.Schema, hcl.Diagnostics) {

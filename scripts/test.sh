@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The project's test command (README and .ci/run both call this):
-# build, vet, gofmt check, the whole test suite, the race detector on the
-# packages that run things in parallel, and the recorded OpenTofu
-# conformance corpus replayed through the tenet binary.
+# build, vet, gofmt check, the recorded OpenTofu conformance corpus
+# replayed through the tenet binary, a short run of every fuzz target, the
+# whole test suite, and the race detector on the packages that run things
+# in parallel.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -31,11 +32,11 @@ if [ -x "$shared/conformance/run" ] && command -v jq >/dev/null && command -v py
   echo "conformance corpus: $(echo "$out" | tail -1 | sed 's/ passed, / matched OpenTofu, /; s/ failed/ differ/')"
 fi
 
+echo "==> fuzz targets (each ${TENET_FUZZTIME:-5s})"
+bash scripts/fuzz.sh
+
 echo "==> go test ./..."
 go test -count=1 ./...
 
 echo "==> go test -race (parallel packages)"
 go test -count=1 -race ./graphsolve/... ./engine/... ./state/... ./rules/... ./cli/...
-
-echo "==> fuzz targets (each ${TENET_FUZZTIME:-5s})"
-bash scripts/fuzz.sh

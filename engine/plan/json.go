@@ -2,9 +2,12 @@ package plan
 
 import (
 	"fmt"
+	"runtime"
 	"slices"
 	"sort"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/zclconf/go-cty/cty"
@@ -203,11 +206,47 @@ func jsonDrift(p *Plan) []*ResourceInstanceChange {
 	return out
 }
 
+// jsonChunk is how many changes one goroutine encodes at a time when a
+// plan is large enough to spread the encoding over the cores.
+const jsonChunk = 2048
+
 func appendResourceChanges(b []byte, changes []*ResourceInstanceChange) []byte {
 	b = append(b, '[')
-	for _, c := range changes {
-		b = appendComma(b)
-		b = appendResourceChange(b, c)
+	if len(changes) < 2*jsonChunk || runtime.GOMAXPROCS(0) < 2 {
+		for _, c := range changes {
+			b = appendComma(b)
+			b = appendResourceChange(b, c)
+		}
+		return append(b, ']')
+	}
+	// Changes encode independently: chunks go to one goroutine per core,
+	// and are joined in order.
+	chunks := make([][]byte, (len(changes)+jsonChunk-1)/jsonChunk)
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(chunks)) {
+		wg.Go(func() {
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= len(chunks) {
+					return
+				}
+				part := changes[i*jsonChunk : min(len(changes), (i+1)*jsonChunk)]
+				buf := make([]byte, 0, 768*len(part))
+				for _, c := range part {
+					buf = appendComma(buf)
+					buf = appendResourceChange(buf, c)
+				}
+				chunks[i] = buf
+			}
+		})
+	}
+	wg.Wait()
+	for i, chunk := range chunks {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, chunk...)
 	}
 	return append(b, ']')
 }

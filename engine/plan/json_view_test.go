@@ -50,3 +50,22 @@ func TestMarshalViewJSONIsFullJSONForViews(t *testing.T) {
 		})
 	}
 }
+
+// TestLargePlanJSONMatchesSerialEncoding checks that a plan big enough to
+// be encoded on several goroutines comes out as one goroutine writes it.
+func TestLargePlanJSONMatchesSerialEncoding(t *testing.T) {
+	p := bigPlan(3*jsonChunk + 17)
+	var want []byte
+	want = append(want, '[')
+	for _, c := range p.Changes {
+		want = appendComma(want)
+		want = appendResourceChange(want, c)
+	}
+	want = append(want, ']')
+	if got := appendResourceChanges(nil, p.Changes); string(got) != string(want) {
+		t.Fatalf("parallel encoding differs from serial (%d vs %d bytes)", len(got), len(want))
+	}
+	if _, err := MarshalViewJSON(p); err != nil {
+		t.Fatal(err)
+	}
+}
