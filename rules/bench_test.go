@@ -92,3 +92,27 @@ func cpuTime() time.Duration {
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
+
+// BenchmarkDecideSingle measures the chain shape: the engine walks resources
+// in dependency order and decides one instance per call. Instances cycle
+// through no-op, update and create; "evaluated" turns the memo off.
+func BenchmarkDecideSingle(b *testing.B) {
+	for _, memo := range []bool{true, false} {
+		name := map[bool]string{true: "memo", false: "evaluated"}[memo]
+		b.Run(name, func(b *testing.B) {
+			e := newTestEngine(b, nil)
+			e.memo.enabled = memo
+			batch := benchInstances(3)
+			run := Run{Mode: ModeNormal, Timestamp: time.Unix(0, 0)}
+			ctx := context.Background()
+			b.ReportAllocs()
+			i := 0
+			for b.Loop() {
+				if _, err := e.Decide(ctx, run, batch[i%3:i%3+1]); err != nil {
+					b.Fatal(err)
+				}
+				i++
+			}
+		})
+	}
+}

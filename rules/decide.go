@@ -28,6 +28,9 @@ func (e *Engine) Decide(ctx context.Context, run Run, batch []Instance) ([]Decis
 	if len(batch) == 0 {
 		return out, nil
 	}
+	if len(batch) == 1 && e.memo.enabled {
+		return e.decideOne(ctx, run, batch, out)
+	}
 	runTerm := runTerm(run)
 	workers := runtime.GOMAXPROCS(0)
 	chunk := min(maxChunk, max(minChunk, (len(batch)+workers-1)/workers))
@@ -76,6 +79,25 @@ func (e *Engine) Decide(ctx context.Context, run Run, batch []Instance) ([]Decis
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
+	}
+	return out, nil
+}
+
+// decideOne decides a single instance, from the memo when an instance with
+// the same facts was decided before.
+func (e *Engine) decideOne(ctx context.Context, run Run, batch []Instance, out []Decision) ([]Decision, error) {
+	k, keyed := memoKey(run, &batch[0])
+	if keyed {
+		if d, ok := e.memo.get(k); ok {
+			out[0] = d
+			return out, nil
+		}
+	}
+	if err := e.decideChunk(ctx, run.Timestamp, runTerm(run), batch, out); err != nil {
+		return nil, err
+	}
+	if keyed {
+		e.memo.put(k, out[0])
 	}
 	return out, nil
 }

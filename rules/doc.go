@@ -23,7 +23,10 @@
 //     splits the batch into chunks of 100–500 instances (one Eval has a fixed
 //     cost of tens of microseconds) and evaluates chunks on
 //     runtime.GOMAXPROCS goroutines sharing one prepared query; order is
-//     preserved. [Engine.ForcedCreateBeforeDestroy] evaluates the graph stage
+//     preserved. Without team rules, single-instance decisions (the
+//     dependency-ordered walk of a chain) are remembered by the instance's
+//     facts, names excluded, so equal facts are evaluated once
+//     (decide_memo.go). [Engine.ForcedCreateBeforeDestroy] evaluates the graph stage
 //     once per plan; its closure calls the Go built-in tenet.reachable, a
 //     linear breadth-first search (Rego's graph.reachable explodes on
 //     diamond-shaped graphs).

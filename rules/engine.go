@@ -57,6 +57,9 @@ type Engine struct {
 	// omit names the values no team rule can read (team.go).
 	omit        valueOmissions
 	isSensitive func(mark any) bool
+
+	// memo remembers single-instance decisions (decide_memo.go).
+	memo decideMemo
 }
 
 // New parses and compiles the default rules plus the team rule sources, and
@@ -110,6 +113,7 @@ func New(ctx context.Context, opts Options) (*Engine, hcl.Diagnostics) {
 	}
 	e.compiler = compiler
 	e.indexProvenance(team)
+	e.memo.enabled = !e.includeValues && decideMemoSafe(compiler)
 
 	var err error
 	if e.decide, err = e.prepare(ctx, "data.tenet.decide.result"); err != nil {

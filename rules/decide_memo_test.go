@@ -1,0 +1,157 @@
+package rules
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// randomInstance draws facts for one instance; names vary independently of
+// the facts, so a rule reading them would make the memo disagree.
+func randomInstance(r *rand.Rand, n int) Instance {
+	b := func() bool { return r.IntN(2) == 0 }
+	types := []string{"terraform_data", "aws_instance", "null_resource"}
+	typ := types[r.IntN(len(types))]
+	in := Instance{
+		Mode: []string{"managed", "data"}[r.IntN(2)], Type: typ, Name: fmt.Sprintf("n%d", n),
+		HasConfig: b(), ConfigKnown: b(), HasPrior: b(), Tainted: b(), HasPlanned: b(),
+		PlannedEqualsPrior: b(), ForceReplace: b(), Triggered: b(), DependencyPending: b(),
+		Lifecycle: Lifecycle{CreateBeforeDestroy: b(), PreventDestroy: b()},
+		Orphan: Orphan{
+			ResourceInConfig: b(), Moved: b(), ModuleDeclared: b(), InExpansion: b(),
+			Repetition: []string{"none", "count", "for_each"}[r.IntN(3)],
+		},
+	}
+	in.Key = []any{nil, r.IntN(2), []string{"a", "b"}[r.IntN(2)]}[r.IntN(3)]
+	in.Resource = typ + "." + in.Name
+	in.Address = fmt.Sprintf("%s[%v]", in.Resource, in.Key)
+	if r.IntN(4) == 0 {
+		in.Deposed = "00000001"
+	}
+	if b() {
+		in.RequiresReplace = [][]any{{"input"}}
+	}
+	switch r.IntN(3) {
+	case 1:
+		in.Removed = &Removed{Destroy: false}
+	case 2:
+		in.Removed = &Removed{Destroy: true}
+	}
+	return in
+}
+
+// flips each change one fact of an instance (or its name), so that a fact
+// the memo key leaves out makes a remembered decision wrong.
+var flips = []func(in *Instance){
+	func(in *Instance) { in.Mode = map[string]string{"managed": "data", "data": "managed"}[in.Mode] },
+	func(in *Instance) { in.HasConfig = !in.HasConfig },
+	func(in *Instance) { in.ConfigKnown = !in.ConfigKnown },
+	func(in *Instance) { in.HasPrior = !in.HasPrior },
+	func(in *Instance) { in.Tainted = !in.Tainted },
+	func(in *Instance) { in.HasPlanned = !in.HasPlanned },
+	func(in *Instance) { in.PlannedEqualsPrior = !in.PlannedEqualsPrior },
+	func(in *Instance) { in.ForceReplace = !in.ForceReplace },
+	func(in *Instance) { in.Triggered = !in.Triggered },
+	func(in *Instance) { in.DependencyPending = !in.DependencyPending },
+	func(in *Instance) { in.Lifecycle.CreateBeforeDestroy = !in.Lifecycle.CreateBeforeDestroy },
+	func(in *Instance) { in.Lifecycle.PreventDestroy = !in.Lifecycle.PreventDestroy },
+	func(in *Instance) { in.Orphan.ResourceInConfig = !in.Orphan.ResourceInConfig },
+	func(in *Instance) { in.Orphan.Moved = !in.Orphan.Moved },
+	func(in *Instance) { in.Orphan.ModuleDeclared = !in.Orphan.ModuleDeclared },
+	func(in *Instance) { in.Orphan.InExpansion = !in.Orphan.InExpansion },
+	func(in *Instance) {
+		in.Orphan.Repetition = map[string]string{"none": "count", "count": "for_each", "for_each": "none"}[in.Orphan.Repetition]
+	},
+	func(in *Instance) { in.Key = map[any]any{nil: 0, 0: "a", 1: "a", "a": nil, "b": nil}[in.Key] },
+	func(in *Instance) { in.Deposed = map[string]string{"": "00000001", "00000001": ""}[in.Deposed] },
+	func(in *Instance) {
+		if len(in.RequiresReplace) > 0 {
+			in.RequiresReplace = nil
+		} else {
+			in.RequiresReplace = [][]any{{"input"}}
+		}
+	},
+	func(in *Instance) {
+		switch {
+		case in.Removed == nil:
+			in.Removed = &Removed{}
+		case !in.Removed.Destroy:
+			in.Removed = &Removed{Destroy: true}
+		default:
+			in.Removed = nil
+		}
+	},
+	func(in *Instance) {
+		in.Type, in.Name = "other_type", in.Name+"_twin"
+		in.Resource = in.Type + "." + in.Name
+		in.Address = in.Resource + "[twin]"
+	},
+}
+
+// TestDecideMemoMatchesEvaluation checks that a remembered single-instance
+// decision is what evaluating the rules for that instance decides, for
+// instances that differ from one another in one fact or in their names.
+func TestDecideMemoMatchesEvaluation(t *testing.T) {
+	memo := newTestEngine(t, nil)
+	if !memo.memo.enabled {
+		t.Fatal("the default rules should allow remembering decisions")
+	}
+	fresh := newTestEngine(t, nil)
+	fresh.memo.enabled = false
+	ctx := context.Background()
+	r := rand.New(rand.NewPCG(1, 2))
+	modes := []string{ModeNormal, ModeNormal, ModeDestroy, ModeRefreshOnly}
+	for n := range 120 {
+		run := Run{Mode: modes[r.IntN(len(modes))], Timestamp: time.Unix(int64(n), 0)}
+		base := randomInstance(r, n)
+		for _, flip := range flips {
+			x := base
+			flip(&x)
+			for _, in := range []Instance{base, x} {
+				got, err := memo.Decide(ctx, run, []Instance{in})
+				if err != nil {
+					t.Fatal(err)
+				}
+				want, err := fresh.Decide(ctx, run, []Instance{in})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if diff := cmp.Diff(want, got); diff != "" {
+					t.Fatalf("%s (%+v): remembered decision differs (-evaluated +remembered):\n%s", in.Address, in, diff)
+				}
+			}
+		}
+	}
+}
+
+func TestDecideMemoDisabledWithTeamRules(t *testing.T) {
+	e := newTestEngine(t, map[string]string{"r.rego": `package tenet.decide
+
+force_replace contains [i, "by name"] if {
+	some i, inst in input.instances
+	inst.name == "a"
+}
+`})
+	if e.memo.enabled {
+		t.Fatal("team rules may read names and values: decisions must not be remembered")
+	}
+	run := Run{Mode: ModeNormal}
+	base := benchInstances(1)[0]
+	for _, tc := range []struct{ name, want string }{{"b", ActionNoOp}, {"a", ActionDeleteThenCreate}} {
+		t.Run(tc.name, func(t *testing.T) {
+			in := base
+			in.Name = tc.name
+			got, err := e.Decide(context.Background(), run, []Instance{in})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got[0].Action != tc.want {
+				t.Errorf("action %q, want %q", got[0].Action, tc.want)
+			}
+		})
+	}
+}
