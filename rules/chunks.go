@@ -7,7 +7,7 @@ import (
 	"sync/atomic"
 )
 
-// evalInChunks splits n items into chunks sized like Decide's and calls
+// evalInChunks splits n items into chunks of minChunk..maxChunk and calls
 // eval(lo, hi) for each, on up to GOMAXPROCS goroutines when there is more
 // than one chunk. The first error cancels the rest.
 func evalInChunks(ctx context.Context, n int, eval func(ctx context.Context, lo, hi int) error) error {

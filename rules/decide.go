@@ -3,9 +3,6 @@ package rules
 import (
 	"context"
 	"fmt"
-	"runtime"
-	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/open-policy-agent/opa/v1/ast"
@@ -32,52 +29,10 @@ func (e *Engine) Decide(ctx context.Context, run Run, batch []Instance) ([]Decis
 		return e.decideOne(ctx, run, batch, out)
 	}
 	runTerm := runTerm(run)
-	workers := runtime.GOMAXPROCS(0)
-	chunk := min(maxChunk, max(minChunk, (len(batch)+workers-1)/workers))
-	chunks := (len(batch) + chunk - 1) / chunk
-	workers = min(workers, chunks)
-
-	evalChunk := func(ctx context.Context, i int) error {
-		lo := i * chunk
-		hi := min(lo+chunk, len(batch))
+	err := evalInChunks(ctx, len(batch), func(ctx context.Context, lo, hi int) error {
 		return e.decideChunk(ctx, run.Timestamp, runTerm, batch[lo:hi], out[lo:hi])
-	}
-	if workers == 1 {
-		for i := range chunks {
-			if err := evalChunk(ctx, i); err != nil {
-				return nil, err
-			}
-		}
-		return out, nil
-	}
-
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	var (
-		next     atomic.Int64
-		wg       sync.WaitGroup
-		errOnce  sync.Once
-		firstErr error
-	)
-	for range workers {
-		wg.Go(func() {
-			for {
-				i := int(next.Add(1) - 1)
-				if i >= chunks || ctx.Err() != nil {
-					return
-				}
-				if err := evalChunk(ctx, i); err != nil {
-					errOnce.Do(func() { firstErr = err; cancel() })
-					return
-				}
-			}
-		})
-	}
-	wg.Wait()
-	if firstErr != nil {
-		return nil, firstErr
-	}
-	if err := ctx.Err(); err != nil {
+	})
+	if err != nil {
 		return nil, err
 	}
 	return out, nil
