@@ -83,6 +83,10 @@ func planRun(ctx context.Context, g *globals, u *ui, f *planFlags, operation str
 	if diags.HasErrors() {
 		return nil, u.fail(diags)
 	}
+	if len(cfg.Files) == 0 && !f.destroy {
+		return nil, u.errorf("No configuration files",
+			"tenet %s requires configuration to be present. Planning without a configuration would mark everything for destruction, which is normally not what is wanted. If that is what you want, use \"tenet destroy\" (or plan -destroy).", operation)
+	}
 	vals, d := config.CollectVariableValues(os.DirFS("."), ".", cfg.Root, f.vars, g.deps.Env)
 	diags = append(diags, d...)
 	opts, d := f.planOpts(vals)
