@@ -114,11 +114,7 @@ func applySavedPlan(ctx context.Context, g *globals, u *ui, f *planFlags, path s
 		return err
 	}
 	defer release()
-	cur := mgr.Current()
-	lineage, serial := "", uint64(0)
-	if cur != nil {
-		lineage, serial = cur.Lineage, cur.Serial
-	}
+	lineage, serial, _ := mgr.Lineage()
 	if p.PriorLineage != "" && lineage != "" && lineage != p.PriorLineage {
 		return u.errorf("Saved plan is for a different state", "The plan %s was made for state lineage %s, but the current state has lineage %s. A plan can only be applied to the state it was made from.", path, p.PriorLineage, lineage)
 	}

@@ -115,8 +115,8 @@ func planRun(ctx context.Context, g *globals, u *ui, f *planFlags, operation str
 		release()
 		return nil, u.fail(diags)
 	}
-	if cur := mgr.Current(); cur != nil {
-		p.PriorLineage, p.PriorSerial = cur.Lineage, cur.Serial
+	if lineage, serial, ok := mgr.Lineage(); ok {
+		p.PriorLineage, p.PriorSerial = lineage, serial
 	}
 	res := &planResult{plan: p, cfg: cfg, mgr: mgr, diags: diags, release: release, hooks: hooks}
 	res.policy = planPolicyGate(ctx, g, u, f, p, diags)

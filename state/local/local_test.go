@@ -408,3 +408,19 @@ func FuzzDecodeJournalEntry(f *testing.F) {
 		s.Apply(c)
 	})
 }
+
+func TestLineageMatchesCurrent(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "terraform.tfstate")
+	m := Open(path, Options{})
+	if _, _, ok := m.Lineage(); ok {
+		t.Fatal("a manager with no snapshot reported a lineage")
+	}
+	if err := m.Write(state.NewState()); err != nil {
+		t.Fatal(err)
+	}
+	lineage, serial, ok := m.Lineage()
+	cur := m.Current()
+	if !ok || lineage != cur.Lineage || serial != cur.Serial || lineage == "" {
+		t.Fatalf("Lineage() = %q, %d, %v; Current() has %q, %d", lineage, serial, ok, cur.Lineage, cur.Serial)
+	}
+}

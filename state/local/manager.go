@@ -149,6 +149,18 @@ func (m *Manager) Current() *statefile.File {
 	return m.current.DeepCopy()
 }
 
+// Lineage returns the lineage and serial of the snapshot last read or
+// written, and false when there is none. Unlike Current it copies nothing,
+// which matters for large states.
+func (m *Manager) Lineage() (lineage string, serial uint64, ok bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.current == nil {
+		return "", 0, false
+	}
+	return m.current.Lineage, m.current.Serial, true
+}
+
 // Write persists s as a full snapshot. The serial is bumped when s differs
 // from the snapshot last persisted (content, not metadata); a write with
 // no change leaves the file alone. The first changing write of a manager
