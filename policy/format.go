@@ -118,6 +118,25 @@ type junitSuites struct {
 	Suites   []junitSuite `xml:"testsuite"`
 }
 
+// write totals the suites and writes the report as XML.
+func (out *junitSuites) write(w io.Writer) error {
+	for _, s := range out.Suites {
+		out.Tests += s.Tests
+		out.Failures += s.Failures
+		out.Errors += s.Errors
+	}
+	if _, err := io.WriteString(w, xml.Header); err != nil {
+		return err
+	}
+	enc := xml.NewEncoder(w)
+	enc.Indent("", "  ")
+	if err := enc.Encode(out); err != nil {
+		return err
+	}
+	_, err := io.WriteString(w, "\n")
+	return err
+}
+
 type junitSuite struct {
 	Name     string      `xml:"name,attr"`
 	Tests    int         `xml:"tests,attr"`
@@ -180,21 +199,7 @@ func WriteJUnit(w io.Writer, r *Report) error {
 		}
 		s.Cases = append(s.Cases, c)
 	}
-	for _, s := range out.Suites {
-		out.Tests += s.Tests
-		out.Failures += s.Failures
-		out.Errors += s.Errors
-	}
-	if _, err := io.WriteString(w, xml.Header); err != nil {
-		return err
-	}
-	enc := xml.NewEncoder(w)
-	enc.Indent("", "  ")
-	if err := enc.Encode(out); err != nil {
-		return err
-	}
-	_, err := io.WriteString(w, "\n")
-	return err
+	return out.write(w)
 }
 
 func messagesText(res Result) string {

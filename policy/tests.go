@@ -3,7 +3,6 @@ package policy
 import (
 	"context"
 	"encoding/json"
-	"encoding/xml"
 	"fmt"
 	"io"
 	"sort"
@@ -251,19 +250,5 @@ func writeTestJUnit(w io.Writer, t *TestReport) error {
 		}
 		s.Cases = append(s.Cases, c)
 	}
-	for _, s := range out.Suites {
-		out.Tests += s.Tests
-		out.Failures += s.Failures
-		out.Errors += s.Errors
-	}
-	if _, err := io.WriteString(w, xml.Header); err != nil {
-		return err
-	}
-	enc := xml.NewEncoder(w)
-	enc.Indent("", "  ")
-	if err := enc.Encode(out); err != nil {
-		return err
-	}
-	_, err := io.WriteString(w, "\n")
-	return err
+	return out.write(w)
 }
