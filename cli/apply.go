@@ -14,6 +14,7 @@ import (
 	"github.com/tenetplan/tenet/config"
 	"github.com/tenetplan/tenet/engine"
 	"github.com/tenetplan/tenet/engine/plan"
+	"github.com/tenetplan/tenet/rules"
 	"github.com/tenetplan/tenet/state"
 	"github.com/tenetplan/tenet/state/local"
 )
@@ -68,7 +69,7 @@ func newApplyCommand(g *globals, destroy bool) *cobra.Command {
 					return &exitError{1}
 				}
 			}
-			return applyPlan(ctx, g, u, f, r.cfg, r.plan, r.mgr)
+			return applyPlan(ctx, g, u, f, r.cfg, r.plan, r.mgr, r.rules)
 		},
 	}
 	f.register(cmd, !destroy)
@@ -127,14 +128,18 @@ func applySavedPlan(ctx context.Context, g *globals, u *ui, f *planFlags, path s
 	if err := savedPlanPolicyGate(g, u, f, p, path); err != nil {
 		return err
 	}
-	return applyPlan(ctx, g, u, f, cfg, p, mgr)
+	return applyPlan(ctx, g, u, f, cfg, p, mgr, nil)
 }
 
 // applyPlan runs the apply, recording every operation durably.
-func applyPlan(ctx context.Context, g *globals, u *ui, f *planFlags, cfg *config.Config, p *plan.Plan, mgr *local.Manager) error {
-	r, diags := rulesEngine(ctx, f.rules)
-	if diags.HasErrors() {
-		return u.fail(diags)
+// r is the rules engine the plan was made with, or nil to compile one.
+func applyPlan(ctx context.Context, g *globals, u *ui, f *planFlags, cfg *config.Config, p *plan.Plan, mgr *local.Manager, r *rules.Engine) error {
+	var diags hcl.Diagnostics
+	if r == nil {
+		r, diags = rulesEngine(ctx, f.rules)
+		if diags.HasErrors() {
+			return u.fail(diags)
+		}
 	}
 	hooks := &hookAdapter{}
 	if u.json != nil {

@@ -94,6 +94,28 @@ func (u *ui) loadConfig() (*config.Config, hcl.Diagnostics) {
 	return cfg, diags
 }
 
+// pendingRules is a rules compilation running in the background.
+type pendingRules struct {
+	done  chan struct{}
+	r     *rules.Engine
+	diags hcl.Diagnostics
+}
+
+// compileRules starts compiling the rules (see rulesEngine).
+func compileRules(ctx context.Context, dirs []string) *pendingRules {
+	p := &pendingRules{done: make(chan struct{})}
+	go func() {
+		defer close(p.done)
+		p.r, p.diags = rulesEngine(ctx, dirs)
+	}()
+	return p
+}
+
+func (p *pendingRules) wait() (*rules.Engine, hcl.Diagnostics) {
+	<-p.done
+	return p.r, p.diags
+}
+
 // rulesEngine compiles the default rules plus team rules from
 // .tenet/rules and every -rules directory.
 func rulesEngine(ctx context.Context, dirs []string) (*rules.Engine, hcl.Diagnostics) {

@@ -12,6 +12,7 @@ import (
 	"github.com/tenetplan/tenet/engine"
 	"github.com/tenetplan/tenet/engine/plan"
 	"github.com/tenetplan/tenet/policy"
+	"github.com/tenetplan/tenet/rules"
 	"github.com/tenetplan/tenet/state/local"
 )
 
@@ -68,6 +69,7 @@ type planResult struct {
 	diags   hcl.Diagnostics
 	release func()
 	hooks   *hookAdapter
+	rules   *rules.Engine  // compiled once, reused by the apply that follows
 	policy  *policy.Report // nil when no policies ran
 }
 
@@ -79,6 +81,9 @@ func planRun(ctx context.Context, g *globals, u *ui, f *planFlags, operation str
 	if ctx == nil {
 		ctx = context.Background()
 	}
+	// Compiling the rules takes tens of milliseconds and needs nothing
+	// else: do it on the other core while configuration and state load.
+	compiled := compileRules(ctx, f.rules)
 	cfg, diags := u.loadConfig()
 	if diags.HasErrors() {
 		return nil, u.fail(diags)
@@ -94,14 +99,15 @@ func planRun(ctx context.Context, g *globals, u *ui, f *planFlags, operation str
 	if diags.HasErrors() {
 		return nil, u.fail(diags)
 	}
-	r, d := rulesEngine(ctx, f.rules)
-	diags = append(diags, d...)
-	if diags.HasErrors() {
-		return nil, u.fail(diags)
-	}
 	mgr, prev, release, err := f.state.openState(ctx, u, operation)
 	if err != nil {
 		return nil, err
+	}
+	r, d := compiled.wait()
+	diags = append(diags, d...)
+	if diags.HasErrors() {
+		release()
+		return nil, u.fail(diags)
 	}
 	hooks := &hookAdapter{}
 	if u.json != nil {
@@ -118,7 +124,7 @@ func planRun(ctx context.Context, g *globals, u *ui, f *planFlags, operation str
 	if lineage, serial, ok := mgr.Lineage(); ok {
 		p.PriorLineage, p.PriorSerial = lineage, serial
 	}
-	res := &planResult{plan: p, cfg: cfg, mgr: mgr, diags: diags, release: release, hooks: hooks}
+	res := &planResult{plan: p, cfg: cfg, mgr: mgr, diags: diags, release: release, hooks: hooks, rules: r}
 	res.policy = planPolicyGate(ctx, g, u, f, p, diags)
 	if err := showPlan(u, g, p, diags); err != nil {
 		release()
