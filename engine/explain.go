@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/zclconf/go-cty/cty"
-	"github.com/zclconf/go-cty/cty/convert"
 
 	"github.com/tenetplan/tenet/addrs"
 	"github.com/tenetplan/tenet/config"
@@ -144,14 +143,7 @@ func rootVariablesForRules(cfg *config.Config, given map[string]config.VariableV
 		if raw == cty.NilVal {
 			continue
 		}
-		want := v.ConstraintType
-		if want == cty.NilType {
-			want = cty.DynamicPseudoType
-		}
-		if v.TypeDefaults != nil && !raw.IsNull() {
-			raw = v.TypeDefaults.Apply(raw)
-		}
-		val, err := convert.Convert(raw, want)
+		val, err := convertVariable(v, raw)
 		if err != nil {
 			continue
 		}

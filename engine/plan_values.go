@@ -21,6 +21,19 @@ func (ev *evaluator) scopeFor(m addrs.ModuleInstance, mod *config.Module) *scope
 	return &scope{ev: ev, mod: m, cfg: mod}
 }
 
+// convertVariable applies a variable's optional-attribute defaults and
+// converts the value to its declared type.
+func convertVariable(v *config.Variable, raw cty.Value) (cty.Value, error) {
+	want := v.ConstraintType
+	if want == cty.NilType {
+		want = cty.DynamicPseudoType
+	}
+	if v.TypeDefaults != nil && !raw.IsNull() {
+		raw = v.TypeDefaults.Apply(raw)
+	}
+	return convert.Convert(raw, want)
+}
+
 // evalVariable decides one input variable's value in one module instance.
 func evalVariable(ev *evaluator, v *config.Variable, m addrs.ModuleInstance, raw cty.Value, rawRange *hcl.Range, given bool) (cty.Value, hcl.Diagnostics) {
 	var diags hcl.Diagnostics
@@ -39,15 +52,12 @@ func evalVariable(ev *evaluator, v *config.Variable, m addrs.ModuleInstance, raw
 		}
 		raw = v.Default
 	}
-	want := v.ConstraintType
-	if want == cty.NilType {
-		want = cty.DynamicPseudoType
-	}
-	if v.TypeDefaults != nil && !raw.IsNull() {
-		raw = v.TypeDefaults.Apply(raw)
-	}
-	val, err := convert.Convert(raw, want)
+	val, err := convertVariable(v, raw)
 	if err != nil {
+		want := v.ConstraintType
+		if want == cty.NilType {
+			want = cty.DynamicPseudoType
+		}
 		where := "set from outside of the configuration"
 		if !m.IsRoot() {
 			where = "passed by the calling module"

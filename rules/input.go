@@ -200,11 +200,16 @@ func keyTerm(k any) *ast.Term {
 		return ast.NumberTerm(json.Number(strconv.FormatInt(k, 10)))
 	case cty.Value:
 		return ctyValueTerm(k)
+	case MapKey:
+		// An explicit ["key"] step of a path, told apart from an attribute.
+		return ast.ObjectTerm(ast.Item(keyKeyStep, ast.StringTerm(string(k))))
 	default:
 		return ast.StringTerm(fmt.Sprint(k))
 	}
 }
 
+// pathsTerm presents paths whose steps are string (attribute or key), int
+// (index) or MapKey (explicit key).
 func pathsTerm(paths [][]any) *ast.Term {
 	if len(paths) == 0 {
 		return emptyArray

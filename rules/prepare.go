@@ -277,7 +277,7 @@ func (m *lifecycleMemo) term(paths [][]any, ignoreAll bool) *ast.Term {
 	if !same {
 		m.paths, m.ignoreAll = paths, ignoreAll
 		m.t = ast.ObjectTerm(
-			ast.Item(keyIgnoreChanges, stepPathsTerm(paths)),
+			ast.Item(keyIgnoreChanges, pathsTerm(paths)),
 			ast.Item(keyIgnoreAll, ast.InternedTerm(ignoreAll)),
 		)
 	}
@@ -316,27 +316,7 @@ func indexOf(t *ast.Term, n int) (int, error) {
 	return i, nil
 }
 
-// stepPathsTerm presents paths whose steps are string, int or MapKey.
-func stepPathsTerm(paths [][]any) *ast.Term {
-	if len(paths) == 0 {
-		return emptyArray
-	}
-	out := make([]*ast.Term, len(paths))
-	for i, p := range paths {
-		steps := make([]*ast.Term, len(p))
-		for j, s := range p {
-			if k, ok := s.(MapKey); ok {
-				steps[j] = ast.ObjectTerm(ast.Item(keyKeyStep, ast.StringTerm(string(k))))
-				continue
-			}
-			steps[j] = keyTerm(s)
-		}
-		out[i] = ast.ArrayTerm(steps...)
-	}
-	return ast.ArrayTerm(out...)
-}
-
-// decodeStepPath reads a path of the form stepPathsTerm writes. A bare
+// decodeStepPath reads a path of the form pathsTerm writes. A bare
 // string is accepted as a one-step path, for team rules' convenience.
 func decodeStepPath(t *ast.Term) ([]any, error) {
 	if s, ok := t.Value.(ast.String); ok {
