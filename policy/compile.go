@@ -84,17 +84,24 @@ func ruleKind(name string) string {
 	return ""
 }
 
-// Load reads, parses and compiles every policy source and prepares one
-// query per policy rule. Parse, compile and sandbox errors name file and
-// line; any error means no Set.
-func Load(ctx context.Context, opts Options) (*Set, hcl.Diagnostics) {
-	l, diags := loadSources(opts.Paths, false)
+// loadSandboxed loads the sources and refuses any module that uses a
+// builtin its policy set does not allow.
+func loadSandboxed(paths []string, tests bool) (*loaded, hcl.Diagnostics) {
+	l, diags := loadSources(paths, tests)
 	if diags.HasErrors() {
 		return nil, diags
 	}
 	for _, mf := range l.modules {
 		diags = append(diags, checkSandbox(mf.mod, mf.src.cfg.Allow)...)
 	}
+	return l, diags
+}
+
+// Load reads, parses and compiles every policy source and prepares one
+// query per policy rule. Parse, compile and sandbox errors name file and
+// line; any error means no Set.
+func Load(ctx context.Context, opts Options) (*Set, hcl.Diagnostics) {
+	l, diags := loadSandboxed(opts.Paths, false)
 	if diags.HasErrors() {
 		return nil, diags
 	}

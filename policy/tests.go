@@ -74,13 +74,7 @@ func (t *TestReport) Failed() bool {
 // RunTests runs the test_ rules of *_test.rego files in the sources, in
 // the same sandbox policy checks run in.
 func RunTests(ctx context.Context, opts TestOptions) (*TestReport, hcl.Diagnostics) {
-	l, diags := loadSources(opts.Paths, true)
-	if diags.HasErrors() {
-		return nil, diags
-	}
-	for _, mf := range l.modules {
-		diags = append(diags, checkSandbox(mf.mod, mf.src.cfg.Allow)...)
-	}
+	l, diags := loadSandboxed(opts.Paths, true)
 	if diags.HasErrors() {
 		return nil, diags
 	}
