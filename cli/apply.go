@@ -153,9 +153,11 @@ func applyPlan(ctx context.Context, g *globals, u *ui, f *planFlags, cfg *config
 		return u.errorf("Failed to prepare the state for writing", "%s", err)
 	}
 	final, diags := eng.Apply(ctx, cfg, p, engine.ApplyOpts{Parallelism: f.parallelism}, journalRecorder{journal})
+	g.phases.done("apply")
 	if err := journal.Finish(final); err != nil {
 		diags = append(diags, persistFailed(final, err)...)
 	}
+	g.phases.done("write state")
 	u.diagnostics(diags)
 	summary := hooks.counts()
 	if p.Mode == plan.DestroyMode {

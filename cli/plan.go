@@ -88,6 +88,7 @@ func planRun(ctx context.Context, g *globals, u *ui, f *planFlags, operation str
 	if diags.HasErrors() {
 		return nil, u.fail(diags)
 	}
+	g.phases.done("load configuration")
 	if len(cfg.Files) == 0 && !f.destroy {
 		return nil, u.errorf("No configuration files",
 			"tenet %s requires configuration to be present. Planning without a configuration would mark everything for destruction, which is normally not what is wanted. If that is what you want, use \"tenet destroy\" (or plan -destroy).", operation)
@@ -103,8 +104,10 @@ func planRun(ctx context.Context, g *globals, u *ui, f *planFlags, operation str
 	if err != nil {
 		return nil, err
 	}
+	g.phases.done("read state")
 	r, d := compiled.wait()
 	diags = append(diags, d...)
+	g.phases.done("compile rules (wait)")
 	if diags.HasErrors() {
 		release()
 		return nil, u.fail(diags)
@@ -117,6 +120,7 @@ func planRun(ctx context.Context, g *globals, u *ui, f *planFlags, operation str
 	eng := newEngine(g, r, hooks)
 	p, d := eng.Plan(ctx, cfg, prev, opts)
 	diags = append(diags, d...)
+	g.phases.done("plan")
 	if p == nil {
 		release()
 		return nil, u.fail(diags)
@@ -126,10 +130,12 @@ func planRun(ctx context.Context, g *globals, u *ui, f *planFlags, operation str
 	}
 	res := &planResult{plan: p, cfg: cfg, mgr: mgr, diags: diags, release: release, hooks: hooks, rules: r}
 	res.policy = planPolicyGate(ctx, g, u, f, p, diags)
+	g.phases.done("policy")
 	if err := showPlan(u, g, p, diags); err != nil {
 		release()
 		return nil, err
 	}
+	g.phases.done("render plan")
 	showPolicyReport(u, res.policy)
 	return res, nil
 }

@@ -6,6 +6,7 @@ import (
 	"os"
 	"runtime/pprof"
 	"strings"
+	"time"
 )
 
 // startProfile writes a CPU profile of the whole command to the file
@@ -35,4 +36,31 @@ func startProfile(env []string, stderr io.Writer) func() {
 		pprof.StopCPUProfile()
 		f.Close()
 	}
+}
+
+// phaseLog prints how long each phase of a command took to stderr when
+// TENET_TIMINGS is set, to see where the wall time of a large run goes
+// (a CPU profile shows CPU, not waiting or single-core stretches).
+type phaseLog struct {
+	w    io.Writer
+	last time.Time
+}
+
+func newPhaseLog(env []string, stderr io.Writer) *phaseLog {
+	for _, kv := range env {
+		if v, ok := strings.CutPrefix(kv, "TENET_TIMINGS="); ok && v != "" && v != "0" {
+			return &phaseLog{w: stderr, last: time.Now()}
+		}
+	}
+	return nil
+}
+
+// done reports the time since the previous phase ended.
+func (l *phaseLog) done(phase string) {
+	if l == nil {
+		return
+	}
+	now := time.Now()
+	fmt.Fprintf(l.w, "tenet timing: %-22s %8.1f ms\n", phase, float64(now.Sub(l.last).Microseconds())/1000)
+	l.last = now
 }

@@ -51,7 +51,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer, env []string
 
 // NewRootCommand builds the command tree.
 func NewRootCommand(deps Deps) *cobra.Command {
-	g := &globals{deps: deps}
+	g := &globals{deps: deps, phases: newPhaseLog(deps.Env, deps.Stderr)}
 	root := &cobra.Command{
 		Use:           "tenet",
 		Short:         "Plan and apply Terraform-language configurations with planning rules in Rego",
@@ -95,8 +95,9 @@ func NewRootCommand(deps Deps) *cobra.Command {
 
 // globals holds the process-wide settings every command shares.
 type globals struct {
-	deps  Deps
-	chdir string
+	deps   Deps
+	chdir  string
+	phases *phaseLog // nil unless TENET_TIMINGS is set
 }
 
 // NormalizeArgs turns tofu-style single-dash long flags (-out=F, -no-color)
