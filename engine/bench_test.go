@@ -93,6 +93,9 @@ func newBenchFixture(tb testing.TB, src string) *benchFixture {
 	if diags.HasErrors() {
 		tb.Fatalf("loading rules: %s", diags.Error())
 	}
+	if err := r.Wait(context.Background()); err != nil { // time planning, not compiling
+		tb.Fatal(err)
+	}
 	return &benchFixture{
 		eng: &engine.Engine{Providers: builtin.Registry(), Rules: r, FS: fsys, WorkingDir: tb.TempDir(), Version: "0.0.0-bench"},
 		cfg: cfg,

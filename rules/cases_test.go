@@ -226,6 +226,9 @@ func newTestEngine(t testing.TB, team map[string]string) *Engine {
 	if diags.HasErrors() {
 		t.Fatalf("New: %s", diags.Error())
 	}
+	if err := e.Wait(context.Background()); err != nil { // tests read internals
+		t.Fatal(err)
+	}
 	return e
 }
 

@@ -25,6 +25,10 @@ func (e *Engine) Decide(ctx context.Context, run Run, batch []Instance) ([]Decis
 	if len(batch) == 0 {
 		return out, nil
 	}
+	// The memo's switch is set when the decision rules have compiled.
+	if _, err := e.decide.get(ctx); err != nil {
+		return nil, err
+	}
 	if len(batch) == 1 && e.memo.enabled {
 		return e.decideOne(ctx, run, batch, out)
 	}
@@ -103,10 +107,7 @@ func (e *Engine) decodeRows(res ast.Object, batch []Instance, out []Decision) er
 		id := stringAt(row, keyRule)
 		action := stringAt(row, keyAction)
 		reason := stringAt(row, keyReason)
-		prov := e.single[id]
-		if prov == nil {
-			prov = []Fired{e.fired(id)}
-		}
+		prov := e.singleFired(id)
 		err := eachIndex(valueAt(row, keyIndices), len(out), func(i int, t *ast.Term) error {
 			d := &out[i]
 			if d.Provenance != nil {

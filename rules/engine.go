@@ -9,6 +9,7 @@ import (
 	"path"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/open-policy-agent/opa/v1/ast"
@@ -33,23 +34,25 @@ var extensionPoints = map[string][]string{
 // Engine evaluates the compiled default and team rules. It is safe for
 // concurrent use: the prepared queries are shared by every goroutine.
 type Engine struct {
-	compiler *ast.Compiler
-
-	decide rego.PreparedEvalQuery
-	cbd    rego.PreparedEvalQuery
+	// The prepared queries, each usable once its stage has compiled
+	// (compile.go). Every method that evaluates one waits for it.
+	decide *query
+	cbd    *query
 	// prepareQ and triggersQ: see prepare.go and triggers.go.
-	prepareQ  rego.PreparedEvalQuery
-	triggersQ rego.PreparedEvalQuery
-	moves     rego.PreparedEvalQuery // see moves.go
+	prepareQ  *query
+	triggersQ *query
+	moves     *query // see moves.go
 	// computedMovesQ evaluates team computed moves (team_moves.go), only
 	// prepared when a team rule adds to them.
-	computedMovesQ rego.PreparedEvalQuery
+	computedMovesQ *query
 	hasTeamMoves   bool
 
-	// provenance by rule id (default rules) or team handle ("team:N").
-	provenance map[string]Fired
-	// one-element provenance slices shared between decisions.
-	single map[string][]Fired
+	// provenance by rule id (default rules) or team handle ("team:N"),
+	// filled as stages compile; values are Fired.
+	provenance sync.Map
+	// one-element provenance slices shared between decisions; values are
+	// []Fired.
+	single sync.Map
 
 	// includeValues is set when team rules are loaded: the defaults never
 	// read config/prior/planned values, so building them is skipped otherwise.
@@ -64,7 +67,19 @@ type Engine struct {
 
 // New parses and compiles the default rules plus the team rule sources, and
 // prepares the queries. It is called once per run.
+//
+// Without team rules the default rules are compiled in the background, one
+// package per goroutine, and New returns at once: the engine's methods wait
+// for the stage they evaluate. The default rules are tested, so nothing is
+// learnt by waiting; the run plans while the decision table compiles. With
+// team rules New compiles everything before returning, so that mistakes in
+// team files are reported up front with their file and line.
 func New(ctx context.Context, opts Options) (*Engine, hcl.Diagnostics) {
+	e := &Engine{isSensitive: opts.IsSensitive}
+	if len(opts.Team) == 0 {
+		e.compileDefaultsInBackground(ctx)
+		return e, nil
+	}
 	var diags hcl.Diagnostics
 	modules := map[string]*ast.Module{}
 
@@ -75,11 +90,6 @@ func New(ctx context.Context, opts Options) (*Engine, hcl.Diagnostics) {
 	}
 	defaultNames := ruleNamesByPackage(defaults)
 
-	e := &Engine{
-		provenance:  map[string]Fired{},
-		single:      map[string][]Fired{},
-		isSensitive: opts.IsSensitive,
-	}
 	var team []*teamRule
 	var teamModules []*ast.Module
 	for _, src := range opts.Team {
@@ -102,47 +112,49 @@ func New(ctx context.Context, opts Options) (*Engine, hcl.Diagnostics) {
 		e.omit = omissions(team, teamModules)
 	}
 
-	caps := sandboxCapabilities()
-	compiler := ast.NewCompiler().
-		WithCapabilities(caps).
-		WithBuiltins(map[string]*ast.Builtin{reachableBuiltin.Name: reachableBuiltin}).
-		WithEnablePrintStatements(false)
+	compiler := newCompiler()
 	compiler.Compile(modules)
 	if compiler.Failed() {
 		return nil, append(diags, astErrorDiags("Invalid rule", compiler.Errors)...)
 	}
-	e.compiler = compiler
-	e.indexProvenance(team)
+	e.indexProvenance(compiler, team)
 	e.memo.enabled = !e.includeValues && decideMemoSafe(compiler)
 
-	var err error
-	if e.decide, err = e.prepare(ctx, "data.tenet.decide.result"); err != nil {
-		return nil, append(diags, internalDiag(err))
-	}
-	if e.cbd, err = e.prepare(ctx, "data.tenet.cbd.forced"); err != nil {
-		return nil, append(diags, internalDiag(err))
-	}
-	if e.prepareQ, err = e.prepare(ctx, "data.tenet.prepare.result"); err != nil {
-		return nil, append(diags, internalDiag(err))
-	}
-	if e.triggersQ, err = e.prepare(ctx, "data.tenet.triggers.result"); err != nil {
-		return nil, append(diags, internalDiag(err))
-	}
-	if e.moves, err = e.prepare(ctx, "data.tenet.moves.result"); err != nil {
-		return nil, append(diags, internalDiag(err))
-	}
-	if e.hasTeamMoves = hasTeamRulesFor(team, "data.tenet.moves", "moves"); e.hasTeamMoves {
-		if e.computedMovesQ, err = e.prepare(ctx, "data.tenet.moves.computed"); err != nil {
+	e.hasTeamMoves = hasTeamRulesFor(team, "data.tenet.moves", "moves")
+	for _, sq := range []struct {
+		q    **query
+		path string
+	}{
+		{&e.decide, "data.tenet.decide.result"},
+		{&e.cbd, "data.tenet.cbd.forced"},
+		{&e.prepareQ, "data.tenet.prepare.result"},
+		{&e.triggersQ, "data.tenet.triggers.result"},
+		{&e.moves, "data.tenet.moves.result"},
+		{&e.computedMovesQ, "data.tenet.moves.computed"},
+	} {
+		if sq.q == &e.computedMovesQ && !e.hasTeamMoves {
+			continue
+		}
+		q, err := prepareQuery(ctx, compiler, sq.path)
+		if err != nil {
 			return nil, append(diags, internalDiag(err))
 		}
+		*sq.q = readyQuery(q)
 	}
 	return e, diags
 }
 
-func (e *Engine) prepare(ctx context.Context, query string) (rego.PreparedEvalQuery, error) {
+func newCompiler() *ast.Compiler {
+	return ast.NewCompiler().
+		WithCapabilities(sandboxCapabilities()).
+		WithBuiltins(map[string]*ast.Builtin{reachableBuiltin.Name: reachableBuiltin}).
+		WithEnablePrintStatements(false)
+}
+
+func prepareQuery(ctx context.Context, c *ast.Compiler, query string) (rego.PreparedEvalQuery, error) {
 	return rego.New(
 		rego.Query(query),
-		rego.Compiler(e.compiler),
+		rego.Compiler(c),
 		reachableFunction(),
 	).PrepareForEval(ctx)
 }
@@ -156,12 +168,18 @@ type teamRule struct {
 
 // parseDefaults parses the embedded default rule files (tests excluded).
 func parseDefaults() ([]*ast.Module, hcl.Diagnostics) {
+	return parseDefaultFiles(func(string) bool { return true })
+}
+
+// parseDefaultFiles parses the embedded default rule files (tests
+// excluded) whose names keep accepts.
+func parseDefaultFiles(keep func(name string) bool) ([]*ast.Module, hcl.Diagnostics) {
 	var mods []*ast.Module
 	var diags hcl.Diagnostics
 	entries, _ := fs.ReadDir(defaultPolicy, "policy")
 	for _, ent := range entries {
 		name := ent.Name()
-		if !isRuleFile(name) {
+		if !isRuleFile(name) || !keep(name) {
 			continue
 		}
 		src, err := defaultPolicy.ReadFile("policy/" + name)
@@ -309,10 +327,10 @@ func wrapExtensionRules(m *ast.Module, defaultNames map[string]map[string]bool, 
 
 // indexProvenance resolves rule ids to files and lines from the compiled
 // annotations, and team handles to the team rules they stand for.
-func (e *Engine) indexProvenance(team []*teamRule) {
+func (e *Engine) indexProvenance(c *ast.Compiler, team []*teamRule) {
 	// Compilation rewrites rules, so team rules are matched by location.
 	byLocation := map[string]*ast.Annotations{}
-	for _, ref := range e.compiler.GetAnnotationSet().Flatten() {
+	for _, ref := range c.GetAnnotationSet().Flatten() {
 		a := ref.Annotations
 		if ref.Location != nil {
 			byLocation[fmt.Sprintf("%s:%d", ref.Location.File, ref.Location.Row)] = a
@@ -325,7 +343,7 @@ func (e *Engine) indexProvenance(team []*teamRule) {
 		if ref.Location != nil {
 			f.File, f.Line = ref.Location.File, ref.Location.Row
 		}
-		e.provenance[id] = f
+		e.addProvenance(id, f)
 	}
 	for _, t := range team {
 		loc := t.rule.Location
@@ -336,19 +354,29 @@ func (e *Engine) indexProvenance(team []*teamRule) {
 			}
 			f.Title = a.Title
 		}
-		e.provenance[t.handle] = f
+		e.addProvenance(t.handle, f)
 	}
-	for id, f := range e.provenance {
-		e.single[id] = []Fired{f}
-	}
+}
+
+func (e *Engine) addProvenance(id string, f Fired) {
+	e.provenance.Store(id, f)
+	e.single.Store(id, []Fired{f})
 }
 
 // fired returns the provenance of a rule id or team handle.
 func (e *Engine) fired(id string) Fired {
-	if f, ok := e.provenance[id]; ok {
-		return f
+	if f, ok := e.provenance.Load(id); ok {
+		return f.(Fired)
 	}
 	return Fired{RuleID: id}
+}
+
+// singleFired is fired as a shared one-element slice.
+func (e *Engine) singleFired(id string) []Fired {
+	if fs, ok := e.single.Load(id); ok {
+		return fs.([]Fired)
+	}
+	return []Fired{e.fired(id)}
 }
 
 // forbiddenBuiltins are the built-ins planning rules may not call: they
