@@ -153,7 +153,7 @@ func decodeAttrSpec(s *hcldec.AttrSpec, content *hcl.BodyContent, ctx *hcl.EvalC
 		}
 		return v, diags
 	}
-	val, diags := attr.Expr.Value(ctx)
+	val, diags := evalAttrExpr(attr.Expr, ctx)
 	conv, err := convert.Convert(val, s.Type)
 	if err != nil {
 		diags = append(diags, &hcl.Diagnostic{

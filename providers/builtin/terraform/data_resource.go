@@ -40,7 +40,6 @@ func planDataResource(_ context.Context, req providers.PlanResourceChangeRequest
 	if proposed.IsNull() {
 		return providers.PlanResourceChangeResponse{PlannedState: proposed}
 	}
-	planned := proposed.AsValueMap()
 	input := proposed.GetAttr("input")
 	// output takes input's type; a null input means a null output right
 	// away, since nothing is left to learn at apply.
@@ -49,19 +48,33 @@ func planDataResource(_ context.Context, req providers.PlanResourceChangeRequest
 		outputAfterApply = cty.UnknownVal(input.Type())
 	}
 	var resp providers.PlanResourceChangeResponse
+	id := proposed.GetAttr("id")
+	output := proposed.GetAttr("output")
 	switch prior := req.PriorState; {
 	case prior.IsNull():
-		planned["id"] = cty.UnknownVal(cty.String).RefineNotNull()
-		planned["output"] = outputAfterApply
+		id, output = cty.UnknownVal(cty.String).RefineNotNull(), outputAfterApply
 	case !prior.GetAttr("triggers_replace").RawEquals(proposed.GetAttr("triggers_replace")):
 		resp.RequiresReplace = []cty.Path{cty.GetAttrPath("triggers_replace")}
-		planned["id"] = cty.UnknownVal(cty.String).RefineNotNull()
-		planned["output"] = outputAfterApply
+		id, output = cty.UnknownVal(cty.String).RefineNotNull(), outputAfterApply
 	case !prior.GetAttr("input").RawEquals(input):
-		planned["output"] = cty.UnknownVal(input.Type())
+		output = cty.UnknownVal(input.Type())
+	default:
+		// Nothing changes: the proposed object is the plan.
+		resp.PlannedState = proposed
+		return resp
 	}
-	resp.PlannedState = cty.ObjectVal(planned)
+	resp.PlannedState = dataResourceObject(id, input, output, proposed.GetAttr("triggers_replace"))
 	return resp
+}
+
+// dataResourceObject builds a terraform_data object from its attributes.
+func dataResourceObject(id, input, output, triggersReplace cty.Value) cty.Value {
+	return cty.ObjectVal(map[string]cty.Value{
+		"id":               id,
+		"input":            input,
+		"output":           output,
+		"triggers_replace": triggersReplace,
+	})
 }
 
 func applyDataResource(_ context.Context, req providers.ApplyResourceChangeRequest) providers.ApplyResourceChangeResponse {
@@ -69,20 +82,23 @@ func applyDataResource(_ context.Context, req providers.ApplyResourceChangeReque
 	if planned.IsNull() {
 		return providers.ApplyResourceChangeResponse{NewState: planned}
 	}
-	vals := planned.AsValueMap()
-	if !vals["id"].IsKnown() {
-		id, err := uuid.GenerateUUID()
+	id, input, output := planned.GetAttr("id"), planned.GetAttr("input"), planned.GetAttr("output")
+	if id.IsKnown() && output.IsKnown() {
+		return providers.ApplyResourceChangeResponse{NewState: planned}
+	}
+	if !id.IsKnown() {
+		s, err := uuid.GenerateUUID()
 		if err != nil {
 			var diags providers.Diagnostics
 			return providers.ApplyResourceChangeResponse{Diagnostics: diags.Errorf(nil,
 				"Cannot generate an identifier", "Reading random bytes failed: "+err.Error()+". Try again.")}
 		}
-		vals["id"] = cty.StringVal(id)
+		id = cty.StringVal(s)
 	}
-	if !vals["output"].IsKnown() {
-		vals["output"] = vals["input"]
+	if !output.IsKnown() {
+		output = input
 	}
-	return providers.ApplyResourceChangeResponse{NewState: cty.ObjectVal(vals)}
+	return providers.ApplyResourceChangeResponse{NewState: dataResourceObject(id, input, output, planned.GetAttr("triggers_replace"))}
 }
 
 func importDataResource(_ context.Context, req providers.ImportResourceStateRequest) providers.ImportResourceStateResponse {
