@@ -9,6 +9,5 @@ import (
 )
 
 func main() {
-	tuneGC()
 	os.Exit(cli.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr, os.Environ()))
 }

@@ -115,6 +115,7 @@ func benchmarkTeamRules(b *testing.B, team map[string]string) {
 	const n = 5000
 	f := newTeamFixture(b, lifecycleConfig(n), team)
 	s := f.apply(b, f.plan(b, nil))
+	defer engine.TuneGC()() // the collector policy tenet runs with
 	b.ReportAllocs()
 	b.ResetTimer()
 	pi := startPerInstance(2 * n)
@@ -161,6 +162,8 @@ func TestTeamRulesOverhead(t *testing.T) {
 	with := newTeamFixture(t, lifecycleConfig(n), benchTeamRules)
 	s := without.apply(t, without.plan(t, nil))
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	// Measure under the collector policy tenet runs with (cli.Main).
+	defer engine.TuneGC()()
 	m := measureTeamRules(t, without, with, s, 2*n, 7)
 	if m.ratio > maxTeamRulesRatio {
 		t.Logf("%s; measuring again", m)

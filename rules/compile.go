@@ -69,6 +69,7 @@ func (e *Engine) compileDefaultsInBackground(ctx context.Context) {
 				e.indexProvenance(c, nil)
 				if isDecide {
 					e.memo.enabled = decideMemoSafe(c)
+					e.memo.keyKindOnly = keyReadByKindOnly(c)
 				}
 				q.q, err = prepareQuery(ctx, c, st.query)
 			}

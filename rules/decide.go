@@ -2,6 +2,7 @@ package rules
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -29,10 +30,22 @@ func (e *Engine) Decide(ctx context.Context, run Run, batch []Instance) ([]Decis
 	if _, err := e.decide.get(ctx); err != nil {
 		return nil, err
 	}
-	if len(batch) == 1 && e.memo.enabled {
-		return e.decideOne(ctx, run, batch, out)
-	}
 	runTerm := runTerm(run)
+	if e.memo.enabled {
+		if !e.memo.team {
+			if len(batch) == 1 {
+				return e.decideOne(ctx, run, batch, out)
+			}
+			return e.decideByFacts(ctx, run, runTerm, batch, nil, out)
+		}
+		te, err := e.decideTeamElements(ctx, run, runTerm, batch)
+		if err == nil {
+			return e.decideByFacts(ctx, run, runTerm, batch, te, out)
+		}
+		if !errors.Is(err, errIrregularTeamElement) {
+			return nil, err
+		}
+	}
 	err := evalInChunks(ctx, len(batch), func(ctx context.Context, lo, hi int) error {
 		return e.decideChunk(ctx, run.Timestamp, runTerm, batch[lo:hi], out[lo:hi])
 	})
@@ -45,7 +58,7 @@ func (e *Engine) Decide(ctx context.Context, run Run, batch []Instance) ([]Decis
 // decideOne decides a single instance, from the memo when an instance with
 // the same facts was decided before.
 func (e *Engine) decideOne(ctx context.Context, run Run, batch []Instance, out []Decision) ([]Decision, error) {
-	k, keyed := memoKey(run, &batch[0])
+	k, keyed := e.memo.key(run, &batch[0])
 	if keyed {
 		if d, ok := e.memo.get(k); ok {
 			out[0] = d
@@ -59,6 +72,99 @@ func (e *Engine) decideOne(ctx context.Context, run Run, batch []Instance, out [
 		e.memo.put(k, out[0])
 	}
 	return out, nil
+}
+
+// decideByFacts decides a batch by evaluating the rules once per distinct
+// set of facts (see decide_memo.go): the instances of a counted resource
+// usually share them, so a batch of thousands costs a handful of rows.
+// Instances whose representative's decision carries findings (which name
+// the address), or whose facts cannot be keyed, are evaluated themselves.
+//
+// te holds the team rules' elements when they extend the table (nil
+// otherwise); they are part of an instance's facts.
+func (e *Engine) decideByFacts(ctx context.Context, run Run, runT *ast.Term, batch []Instance, te *teamElements, out []Decision) ([]Decision, error) {
+	keys := make([]decideMemoKey, len(batch))
+	keyed := make([]bool, len(batch))
+	firstOf := map[decideMemoKey]int{}
+	var reps, rest []int // indices into batch
+	for i := range batch {
+		k, ok := e.memo.key(run, &batch[i])
+		if te != nil {
+			k.team = te.keys[i]
+		}
+		keys[i], keyed[i] = k, ok
+		if !ok {
+			rest = append(rest, i)
+			continue
+		}
+		if _, seen := firstOf[k]; seen {
+			continue
+		}
+		firstOf[k] = i
+		if d, ok := e.memo.get(k); ok {
+			out[i] = d
+			continue
+		}
+		reps = append(reps, i)
+	}
+	if err := e.decideIndices(ctx, run, runT, batch, te, out, reps); err != nil {
+		return nil, err
+	}
+	for _, i := range reps {
+		e.memo.put(keys[i], out[i])
+	}
+	for i := range batch {
+		if !keyed[i] {
+			continue
+		}
+		first := firstOf[keys[i]]
+		if first == i {
+			continue
+		}
+		if d := out[first]; len(d.Errors) == 0 && len(d.Warnings) == 0 {
+			// The engine may append to a decision's provenance.
+			d.Provenance = d.Provenance[:len(d.Provenance):len(d.Provenance)]
+			out[i] = d
+			continue
+		}
+		rest = append(rest, i)
+	}
+	if err := e.decideIndices(ctx, run, runT, batch, te, out, rest); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// decideIndices evaluates the rules for batch[i], i in idx, in chunks.
+func (e *Engine) decideIndices(ctx context.Context, run Run, runT *ast.Term, batch []Instance, te *teamElements, out []Decision, idx []int) error {
+	if len(idx) == 0 {
+		return nil
+	}
+	sub := make([]Instance, len(idx))
+	var fr, pd [][]*ast.Term
+	if te != nil {
+		fr, pd = make([][]*ast.Term, len(idx)), make([][]*ast.Term, len(idx))
+	}
+	for j, i := range idx {
+		sub[j] = batch[i]
+		if te != nil {
+			fr[j], pd[j] = te.forceReplace[i], te.preventDestroy[i]
+		}
+	}
+	subOut := make([]Decision, len(idx))
+	err := evalInChunks(ctx, len(sub), func(ctx context.Context, lo, hi int) error {
+		if te != nil {
+			return e.decideChunkWithTeam(ctx, run.Timestamp, runT, sub[lo:hi], fr[lo:hi], pd[lo:hi], subOut[lo:hi])
+		}
+		return e.decideChunk(ctx, run.Timestamp, runT, sub[lo:hi], subOut[lo:hi])
+	})
+	if err != nil {
+		return err
+	}
+	for j, i := range idx {
+		out[i] = subOut[j]
+	}
+	return nil
 }
 
 func (e *Engine) decideChunk(ctx context.Context, ts time.Time, run *ast.Term, batch []Instance, out []Decision) error {
@@ -76,6 +182,11 @@ func (e *Engine) decideChunk(ctx context.Context, ts time.Time, run *ast.Term, b
 	if err != nil {
 		return fmt.Errorf("evaluating decision rules: %w", err)
 	}
+	return e.decodeResult(rs, batch, out)
+}
+
+// decodeResult reads the decision table's result for a chunk.
+func (e *Engine) decodeResult(rs rego.ResultSet, batch []Instance, out []Decision) error {
 	if len(rs) == 0 {
 		return fmt.Errorf("decision rules produced no result for %d instances starting at %s", len(batch), batch[0].Address)
 	}

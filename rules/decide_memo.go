@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -25,8 +26,8 @@ import (
 // distinct keys could otherwise grow it without bound.
 const decideMemoLimit = 4096
 
-// decideMemoKey is everything the default decide rules read about a
-// single-instance chunk, except the address (read only by findings).
+// decideMemoKey is everything the default decide rules read about an
+// instance, except the address (read only by findings).
 type decideMemoKey struct {
 	mode               string
 	instMode           string
@@ -45,26 +46,54 @@ type decideMemoKey struct {
 	dependencyPending  bool
 	orphan             Orphan
 	removed            int8 // 0: none, 1: destroy = false, 2: destroy = true
+	// team lists the team extension-point elements for the instance, with
+	// their index left out (decide_team.go).
+	team string
 }
 
 type decideMemo struct {
 	enabled bool
-	m       sync.Map // decideMemoKey -> Decision
-	size    atomic.Int64
+	// keyKindOnly: the rules read an instance key only to tell null, number
+	// and string apart (keyReadByKindOnly), so the memo key holds the kind
+	// and instances of one counted resource share their decisions.
+	keyKindOnly bool
+	// team: team rules add to the decide extension points; an instance's
+	// facts then include the elements they add for it.
+	team bool
+	m    sync.Map // decideMemoKey -> Decision
+	size atomic.Int64
 }
 
-// memoKey returns the key for a single instance, or false when its facts
+// keyKind stands for an instance key in the memo key when only its kind
+// matters.
+type keyKind int8
+
+const (
+	keyKindNumber keyKind = iota + 1
+	keyKindString
+)
+
+// key returns the memo key for an instance, or false when its facts
 // cannot be keyed.
-func memoKey(run Run, in *Instance) (decideMemoKey, bool) {
+func (m *decideMemo) key(run Run, in *Instance) (decideMemoKey, bool) {
+	key := in.Key
 	switch in.Key.(type) {
-	case nil, int, int64, string:
+	case nil:
+	case int, int64:
+		if m.keyKindOnly {
+			key = keyKindNumber
+		}
+	case string:
+		if m.keyKindOnly {
+			key = keyKindString
+		}
 	default:
 		return decideMemoKey{}, false
 	}
 	k := decideMemoKey{
 		mode:               run.Mode,
 		instMode:           in.Mode,
-		key:                in.Key,
+		key:                key,
 		deposed:            in.Deposed,
 		hasConfig:          in.HasConfig,
 		configKnown:        in.ConfigKnown,
@@ -116,10 +145,7 @@ var unkeyedFields = map[string]bool{
 // every string step of every reference, which is stricter than needed.
 func decideMemoSafe(c *ast.Compiler) bool {
 	safe := true
-	for _, m := range c.Modules {
-		if m.Package.Path.String() != "data.tenet.decide" {
-			continue
-		}
+	for _, m := range defaultDecideModules(c) {
 		for _, r := range m.Rules {
 			if name := ruleName(r); name == "errors" || name == "warnings" {
 				continue
@@ -135,4 +161,84 @@ func decideMemoSafe(c *ast.Compiler) bool {
 		}
 	}
 	return safe
+}
+
+// typeTests are the built-ins that read only the kind of their argument.
+var typeTests = map[string]bool{"is_null": true, "is_number": true, "is_string": true}
+
+// keyReadByKindOnly reports whether every read of an instance's key in the
+// decide package (findings aside) only tests its kind: is_number(inst.key),
+// or, as the compiler rewrites it, v = inst.key followed by tests of v.
+func keyReadByKindOnly(c *ast.Compiler) bool {
+	isKeyRef := func(t *ast.Term) bool {
+		ref, ok := t.Value.(ast.Ref)
+		if !ok {
+			return false
+		}
+		for _, step := range ref[1:] {
+			if s, ok := step.Value.(ast.String); ok && s == "key" {
+				return true
+			}
+		}
+		return false
+	}
+	var rules []*ast.Rule
+	for _, m := range defaultDecideModules(c) {
+		for _, r := range m.Rules {
+			if name := ruleName(r); name != "errors" && name != "warnings" {
+				rules = append(rules, r)
+			}
+		}
+	}
+	allowed := map[*ast.Term]bool{} // key references and aliases read only by kind
+	aliases := map[ast.Var]bool{}   // v in v = inst.key
+	for _, r := range rules {
+		ast.WalkExprs(r, func(x *ast.Expr) bool {
+			if !x.IsCall() {
+				return false
+			}
+			ops := x.Operands()
+			switch op := x.Operator().String(); {
+			case (op == "eq" || op == "assign") && len(ops) == 2:
+				for j, o := range ops {
+					if v, ok := o.Value.(ast.Var); ok && isKeyRef(ops[1-j]) {
+						aliases[v] = true
+						allowed[o], allowed[ops[1-j]] = true, true
+					}
+				}
+			case typeTests[op] && len(ops) == 1:
+				allowed[ops[0]] = true
+			}
+			return false
+		})
+	}
+	ok := true
+	for _, r := range rules {
+		ast.WalkTerms(r, func(t *ast.Term) bool {
+			if allowed[t] {
+				return false
+			}
+			if isKeyRef(t) {
+				ok = false
+			}
+			if v, isVar := t.Value.(ast.Var); isVar && aliases[v] {
+				ok = false
+			}
+			return !ok
+		})
+	}
+	return ok
+}
+
+// defaultDecideModules are the compiled modules of the default decide
+// package; team modules are left out (they reach the table only through
+// its extension points).
+func defaultDecideModules(c *ast.Compiler) []*ast.Module {
+	var out []*ast.Module
+	for _, m := range c.Modules {
+		if m.Package.Path.String() == "data.tenet.decide" && strings.HasPrefix(m.Package.Location.File, defaultDir+"/policy/") {
+			out = append(out, m)
+		}
+	}
+	return out
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/open-policy-agent/opa/v1/ast"
 )
 
 // randomInstance draws facts for one instance; names vary independently of
@@ -128,7 +129,10 @@ func TestDecideMemoMatchesEvaluation(t *testing.T) {
 	}
 }
 
-func TestDecideMemoDisabledWithTeamRules(t *testing.T) {
+// TestDecideMemoWithTeamRulesReadingNames checks that a team rule reading
+// names still decides single instances differing only in their names: what
+// it adds is part of the facts decisions are remembered by.
+func TestDecideMemoWithTeamRulesReadingNames(t *testing.T) {
 	e := newTestEngine(t, map[string]string{"r.rego": `package tenet.decide
 
 force_replace contains [i, "by name"] if {
@@ -136,9 +140,6 @@ force_replace contains [i, "by name"] if {
 	inst.name == "a"
 }
 `})
-	if e.memo.enabled {
-		t.Fatal("team rules may read names and values: decisions must not be remembered")
-	}
 	run := Run{Mode: ModeNormal}
 	base := benchInstances(1)[0]
 	for _, tc := range []struct{ name, want string }{{"b", ActionNoOp}, {"a", ActionDeleteThenCreate}} {
@@ -151,6 +152,124 @@ force_replace contains [i, "by name"] if {
 			}
 			if got[0].Action != tc.want {
 				t.Errorf("action %q, want %q", got[0].Action, tc.want)
+			}
+		})
+	}
+}
+
+// decideTeamRules read names and values, and add elements with messages
+// that differ between instances and ones that do not.
+var decideTeamRules = map[string]string{"team.rego": `package tenet.decide
+
+force_replace contains [i, sprintf("name %s", [inst.name])] if {
+	some i, inst in input.instances
+	endswith(inst.name, "1")
+}
+
+force_replace contains [i, "aws"] if {
+	some i, inst in input.instances
+	inst.type == "aws_instance"
+}
+
+prevent_destroy contains [i, "protected"] if {
+	some i, inst in input.instances
+	inst.type == "null_resource"
+}
+
+prevent_destroy contains [99999, "not an instance of the chunk"] if {
+	some _ in input.instances
+}
+`}
+
+// TestDecideBatchByFactsMatchesEvaluation checks that deciding a batch once
+// per distinct set of facts gives every instance what evaluating the whole
+// batch gives it, findings (which name addresses) included, with and
+// without team rules.
+func TestDecideBatchByFactsMatchesEvaluation(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		team map[string]string
+	}{{"default rules", nil}, {"team rules", decideTeamRules}} {
+		t.Run(tc.name, func(t *testing.T) {
+			memo := newTestEngine(t, tc.team)
+			if !memo.memo.enabled || !memo.memo.keyKindOnly {
+				t.Fatal("the default rules read instance keys only by kind; counted instances should share decisions")
+			}
+			if memo.memo.team != (tc.team != nil) {
+				t.Fatalf("memo.team = %v with team rules %v", memo.memo.team, tc.team != nil)
+			}
+			fresh := newTestEngine(t, tc.team)
+			fresh.memo.enabled = false
+			checkDecideByFacts(t, memo, fresh)
+		})
+	}
+}
+
+func checkDecideByFacts(t *testing.T, memo, fresh *Engine) {
+	ctx := context.Background()
+	r := rand.New(rand.NewPCG(3, 4))
+	modes := []string{ModeNormal, ModeNormal, ModeDestroy, ModeRefreshOnly}
+	for round := range 40 {
+		run := Run{Mode: modes[r.IntN(len(modes))], Timestamp: time.Unix(int64(round), 0)}
+		// A batch of a few fact patterns repeated with different keys and
+		// names, the way count instances of a few resources look.
+		var patterns []Instance
+		for p := range 1 + r.IntN(4) {
+			patterns = append(patterns, randomInstance(r, round*10+p))
+		}
+		var batch []Instance
+		for n := range 50 + r.IntN(700) {
+			in := patterns[r.IntN(len(patterns))]
+			if in.Key != nil {
+				switch in.Key.(type) {
+				case int:
+					in.Key = n
+				case string:
+					in.Key = fmt.Sprintf("k%d", n)
+				}
+			}
+			in.Name = fmt.Sprintf("%s_%d", in.Name, r.IntN(3))
+			in.Resource = in.Type + "." + in.Name
+			in.Address = fmt.Sprintf("%s[%v]", in.Resource, in.Key)
+			batch = append(batch, in)
+		}
+		got, err := memo.Decide(ctx, run, batch)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := fresh.Decide(ctx, run, batch)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Fatalf("round %d: decided by facts differs from evaluating the batch (-evaluated +by facts):\n%s", round, diff)
+		}
+	}
+}
+
+func TestKeyReadByKindOnly(t *testing.T) {
+	for _, tc := range []struct {
+		name, rule string
+		want       bool
+	}{
+		{"type test", `x := [i | some i, inst in input.instances; is_number(inst.key)]`, true},
+		{"value read", `x := [i | some i, inst in input.instances; inst.key == 0]`, false},
+		{"alias read by value", `x := [i | some i, inst in input.instances; k := inst.key; k == 0]`, false},
+		{"alias tested", `x := [i | some i, inst in input.instances; k := inst.key; is_string(k)]`, true},
+		{"value in a finding", `errors contains [i, inst.key] if { some i, inst in input.instances }`, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m, err := parseModule(defaultDir+"/policy/t.rego", []byte("package tenet.decide\n\n"+tc.rule+"\n"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			c := newCompiler()
+			c.Compile(map[string]*ast.Module{"t.rego": m})
+			if c.Failed() {
+				t.Fatal(c.Errors)
+			}
+			if got := keyReadByKindOnly(c); got != tc.want {
+				t.Errorf("keyReadByKindOnly = %v, want %v", got, tc.want)
 			}
 		})
 	}

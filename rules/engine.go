@@ -46,6 +46,11 @@ type Engine struct {
 	// prepared when a team rule adds to them.
 	computedMovesQ *query
 	hasTeamMoves   bool
+	// teamDecide reads what team rules add to the decide extension points;
+	// decideWithTeam evaluates the table with those elements given as
+	// input (decide_team.go). Prepared when team rules extend decide.
+	teamDecide     *query
+	decideWithTeam *query
 
 	// provenance by rule id (default rules) or team handle ("team:N"),
 	// filled as stages compile; values are Fired.
@@ -118,7 +123,13 @@ func New(ctx context.Context, opts Options) (*Engine, hcl.Diagnostics) {
 		return nil, append(diags, astErrorDiags("Invalid rule", compiler.Errors)...)
 	}
 	e.indexProvenance(compiler, team)
-	e.memo.enabled = !e.includeValues && decideMemoSafe(compiler)
+	// Team rules reach the default decision table only through its
+	// extension points, so decisions can still be shared by facts: the
+	// elements team rules add for an instance become part of its facts
+	// (decide_team.go).
+	e.memo.enabled = decideMemoSafe(compiler)
+	e.memo.keyKindOnly = keyReadByKindOnly(compiler)
+	e.memo.team = !e.omit.decide
 
 	e.hasTeamMoves = hasTeamRulesFor(team, "data.tenet.moves", "moves")
 	for _, sq := range []struct {
@@ -131,8 +142,13 @@ func New(ctx context.Context, opts Options) (*Engine, hcl.Diagnostics) {
 		{&e.triggersQ, "data.tenet.triggers.result"},
 		{&e.moves, "data.tenet.moves.result"},
 		{&e.computedMovesQ, "data.tenet.moves.computed"},
+		{&e.teamDecide, teamDecideQuery},
+		{&e.decideWithTeam, decideWithTeamQuery},
 	} {
 		if sq.q == &e.computedMovesQ && !e.hasTeamMoves {
+			continue
+		}
+		if (sq.q == &e.teamDecide || sq.q == &e.decideWithTeam) && !(e.memo.enabled && e.memo.team) {
 			continue
 		}
 		q, err := prepareQuery(ctx, compiler, sq.path)

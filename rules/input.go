@@ -81,6 +81,11 @@ func variablesTerm(vars map[string]cty.Value) *ast.Term {
 // Field names are part of the rules API: see doc.go. Values are presented
 // when values is set.
 func (e *Engine) instanceTerm(vb *valueBuilder, in *Instance, values bool) *ast.Term {
+	return ast.ObjectTerm(e.instanceItems(vb, in, values)...)
+}
+
+// instanceItems are the items of an instance's term.
+func (e *Engine) instanceItems(vb *valueBuilder, in *Instance, values bool) [][2]*ast.Term {
 	items := make([][2]*ast.Term, 0, 26)
 	items = append(items,
 		ast.Item(keyAddress, ast.StringTerm(in.Address)),
@@ -128,6 +133,12 @@ func (e *Engine) instanceTerm(vb *valueBuilder, in *Instance, values bool) *ast.
 			items = append(items, ast.Item(keyPrior, shown.prior))
 		}
 		if !e.omit.planned {
+			if shown.prior != nil && !shown.priorMarked && e.omit.priorAttrs.sameAs(e.omit.plannedAttrs) && in.Planned.RawEquals(in.Prior) {
+				// Nothing changes (every instance of a no-change plan): the
+				// planned object is presented as the prior one was.
+				items = append(items, ast.Item(keyPlanned, shown.prior))
+				return items
+			}
 			// A planned object mostly repeats the prior one.
 			like := presentedAs(in.Prior, shown.prior)
 			if like == nil {
@@ -137,7 +148,7 @@ func (e *Engine) instanceTerm(vb *valueBuilder, in *Instance, values bool) *ast.
 			items = append(items, ast.Item(keyPlanned, t))
 		}
 	}
-	return ast.ObjectTerm(items...)
+	return items
 }
 
 // lifecycleTerms holds the four lifecycle objects instances share, by

@@ -102,13 +102,29 @@ func (e *Engine) prepareChunk(ctx context.Context, run Run, runT *ast.Term, batc
 			ast.Item(keyHasPrior, ast.InternedTerm(in.HasPrior)),
 			ast.Item(keyLifecycle, lc.term(in.IgnoreChanges, in.IgnoreAll)),
 		)
+		if fields := e.omit.prepareFields; fields != nil {
+			// Fields no rule names are left out (team.go).
+			kept := vb.items[:0]
+			for _, it := range vb.items {
+				if name, ok := it[0].Value.(ast.String); !ok || fields[string(name)] {
+					kept = append(kept, it)
+				}
+			}
+			vb.items = kept
+		}
 		if values {
 			shown := &shownValues{}
 			if !e.omit.config {
 				shown.config, _ = vb.value(in.Config, e.omit.configAttrs, nil)
 			}
 			if !e.omit.prior {
-				shown.prior, shown.priorMarked = vb.value(in.Prior, e.omit.priorAttrs, presentedAs(in.Config, shown.config))
+				if shown.config != nil && e.omit.configAttrs.sameAs(e.omit.priorAttrs) && presentsAlike(in.Config, in.Prior, e.omit.priorAttrs) {
+					// What rules can see of the prior object is what they
+					// see of the configuration (no change there).
+					shown.prior = shown.config
+				} else {
+					shown.prior, shown.priorMarked = vb.value(in.Prior, e.omit.priorAttrs, presentedAs(in.Config, shown.config))
+				}
 			}
 			if shown.config != nil {
 				vb.items = append(vb.items, ast.Item(keyConfig, shown.config))

@@ -1,6 +1,10 @@
 package rules
 
-import "github.com/open-policy-agent/opa/v1/ast"
+import (
+	"strings"
+
+	"github.com/open-policy-agent/opa/v1/ast"
+)
 
 // TeamRulesLoaded reports whether team rule files were loaded. The engine
 // then gathers the facts only team rules read (values, root variables).
@@ -25,6 +29,14 @@ func (e *Engine) WantsComputedMoves() bool { return e.hasTeamMoves }
 // rule can read them: converting values is most of what team rules cost.
 // The zero value skips nothing.
 type valueOmissions struct {
+	// decideFields are the instance fields the team decide rules can read,
+	// by name (nil: all of them); only those are shown to them when their
+	// elements are evaluated on their own (decide_team.go).
+	decideFields map[string]bool
+	// prepareFields are the fields shown in the prepare stage: what team
+	// rules name plus what the default prepare rules read (nil: all).
+	prepareFields map[string]bool
+
 	// decide, prepare: no team rule extends the stage's package, so its
 	// evaluation never reaches team code.
 	decide, prepare bool
@@ -47,6 +59,7 @@ func omissions(team []*teamRule, modules []*ast.Module) valueOmissions {
 			o.prepare = false
 		}
 	}
+	o.decideFields, o.prepareFields = fieldsRead(modules)
 	reads := valueReads(modules)
 	o.config, o.configAttrs = reads["config"].omission()
 	o.prior, o.priorAttrs = reads["prior"].omission()
@@ -116,4 +129,52 @@ func valueReads(modules []*ast.Module) map[string]*valueRead {
 		})
 	}
 	return reads
+}
+
+// fieldsRead lists every name team files mention, in a reference or as a
+// string: an instance field they never name they cannot read. decide is
+// nil (all fields) when a team file of the decide package refers to a
+// default rule of the package, which reads fields of its own; prepare adds
+// the fields the default prepare rules read.
+func fieldsRead(modules []*ast.Module) (decide, prepare map[string]bool) {
+	defaults, _ := parseDefaultFiles(func(name string) bool { return strings.HasPrefix(name, "decide") })
+	defaultRules := ruleNamesByPackage(defaults)["data.tenet.decide"]
+	for _, point := range extensionPoints["data.tenet.decide"] {
+		delete(defaultRules, point) // what team rules add to, not rules that read fields
+	}
+	mentioned := map[string]bool{}
+	all := false
+	for _, m := range modules {
+		inDecide := m.Package.Path.String() == "data.tenet.decide"
+		ast.WalkVars(m, func(v ast.Var) bool {
+			// A bare name in the package may be a default rule (a
+			// variable of the same name only costs the filtering).
+			if inDecide && defaultRules[string(v)] {
+				all = true
+			}
+			return false
+		})
+		ast.WalkRefs(m, func(ref ast.Ref) bool {
+			if ref.HasPrefix(ast.MustParseRef("data.tenet.decide")) && len(ref) > 3 {
+				if s, ok := ref[3].Value.(ast.String); ok && defaultRules[string(s)] {
+					all = true
+				}
+			}
+			return false
+		})
+		ast.WalkTerms(m, func(t *ast.Term) bool {
+			if s, ok := t.Value.(ast.String); ok {
+				mentioned[string(s)] = true
+			}
+			return false
+		})
+	}
+	prepare = map[string]bool{"has_prior": true, "lifecycle": true}
+	for name := range mentioned {
+		prepare[name] = true
+	}
+	if all {
+		return nil, prepare
+	}
+	return mentioned, prepare
 }

@@ -7,6 +7,7 @@ import (
 	"testing/fstest"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/zclconf/go-cty/cty"
 )
 
@@ -143,7 +144,8 @@ func TestValueOmissions(t *testing.T) {
 			if diags.HasErrors() {
 				t.Fatal(diags.Error())
 			}
-			if diff := cmp.Diff(tt.want, e.omit, cmp.AllowUnexported(valueOmissions{})); diff != "" {
+			// decideFields has its own test.
+			if diff := cmp.Diff(tt.want, e.omit, cmp.AllowUnexported(valueOmissions{}), cmpopts.IgnoreFields(valueOmissions{}, "decideFields", "prepareFields")); diff != "" {
 				t.Errorf("omissions (-want +got):\n%s", diff)
 			}
 		})
@@ -173,5 +175,48 @@ prevent_destroy contains [i, "prod"] if {
 		if len(got[0].Errors) != errs {
 			t.Errorf("env=%s: %d errors, want %d", env, len(got[0].Errors), errs)
 		}
+	}
+}
+
+// TestDecideFieldsRead checks which instance fields are shown to team
+// decide rules evaluated on their own: the names they mention, or all of
+// them when they use a default rule of the package.
+func TestDecideFieldsRead(t *testing.T) {
+	tests := []struct {
+		name, src  string
+		has, lacks []string // fields that must be in, and out of, the set
+		all        bool
+	}{
+		{"names read", "package tenet.decide\n\nforce_replace contains [i, \"m\"] if {\n\tsome i, inst in input.instances\n\tinst.tainted\n}\n",
+			[]string{"tainted", "instances"}, []string{"address", "name", "has_prior", "config"}, false},
+		{"name as a string", "package tenet.decide\n\nforce_replace contains [i, \"m\"] if {\n\tsome i, inst in input.instances\n\tobject.get(inst, \"address\", \"\") != \"\"\n}\n",
+			[]string{"address"}, []string{"name"}, false},
+		{"default rule used", "package tenet.decide\n\nforce_replace contains [i, \"m\"] if {\n\tsome i in with_prior\n}\n",
+			nil, nil, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e, diags := New(context.Background(), Options{Team: []Source{{Name: "team", FS: fstest.MapFS{"r.rego": {Data: []byte(tt.src)}}}}})
+			if diags.HasErrors() {
+				t.Fatal(diags.Error())
+			}
+			got := e.omit.decideFields
+			if tt.all {
+				if got != nil {
+					t.Fatalf("fields %v, want all (nil)", got)
+				}
+				return
+			}
+			for _, f := range tt.has {
+				if !got[f] {
+					t.Errorf("field %q is not shown, but the rule reads it", f)
+				}
+			}
+			for _, f := range tt.lacks {
+				if got[f] {
+					t.Errorf("field %q is shown, but no rule names it", f)
+				}
+			}
+		})
 	}
 }

@@ -63,6 +63,19 @@ type attrSet map[string]bool
 
 func (a attrSet) has(name string) bool { return a == nil || a[name] }
 
+// sameAs reports whether a and b name the same attributes.
+func (a attrSet) sameAs(b attrSet) bool {
+	if (a == nil) != (b == nil) || len(a) != len(b) {
+		return false
+	}
+	for name := range a {
+		if !b[name] {
+			return false
+		}
+	}
+	return true
+}
+
 // value presents a cty value JSON-plan style:
 //
 //	{"values": <known parts>, "unknown": <true at unknown leaves>, "sensitive": <true at sensitive leaves>}
@@ -174,6 +187,27 @@ func (b *valueBuilder) plainTop(v cty.Value, attrs attrSet, like *presented) (*a
 		b.items = append(b.items, ast.Item(b.name(name), t))
 	}
 	return b.object(from), true
+}
+
+// presentsAlike reports whether b is presented exactly as a is when only
+// the top-level attributes in attrs are shown: a's term then stands for
+// b's. Only for a restricted set of attributes (a configuration and its
+// prior object differ in their computed attributes).
+func presentsAlike(a, b cty.Value, attrs attrSet) bool {
+	if attrs == nil || a.IsMarked() || b.IsMarked() || !a.IsKnown() || !b.IsKnown() || a.IsNull() || b.IsNull() {
+		return false
+	}
+	ta, tb := a.Type(), b.Type()
+	if !ta.IsObjectType() || !tb.IsObjectType() {
+		return false
+	}
+	for name := range attrs {
+		ha, hb := ta.HasAttribute(name), tb.HasAttribute(name)
+		if ha != hb || (ha && !sameValue(a.GetAttr(name), b.GetAttr(name))) {
+			return false
+		}
+	}
+	return true
 }
 
 // sameValue reports whether a and b are wholly known, unmarked and

@@ -54,6 +54,11 @@ prevent_destroy contains {"value": [0, x], "rule": ""} if {
 	x := ""
 }
 
+# What team rules added, read by the engine on its own: it then evaluates the
+# table once per distinct set of facts, with these elements given back to it
+# for each instance (rules/decide_team.go).
+team_elements := {"force_replace": force_replace, "prevent_destroy": prevent_destroy}
+
 # ---------------------------------------------------------------------------
 # The decision table: every row maps its indices to an action and a reason.
 # ---------------------------------------------------------------------------
