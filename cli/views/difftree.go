@@ -16,6 +16,9 @@ type diffNode struct {
 	act     action // actNoOp, actCreate, actUpdate or actDelete
 	replace bool   // the path is in replace_paths
 	r       nodeRenderer
+	// before and after are the values a primitiveRenderer draws; kept
+	// here, the renderer needs no allocation of its own.
+	before, after any
 }
 
 // nodeRenderer draws the text that follows "key = " (or a list element's
@@ -54,22 +57,24 @@ func nullAction(c valueChange) action {
 
 // diffBlock computes the diff of a block body; schema nil means the
 // attributes are rendered from the JSON values alone.
-func diffBlock(c valueChange, schema *providers.Block) *diffNode {
-	n := &diffNode{replace: c.forcesReplace()}
+func diffBlock(c valueChange, schema *blockInfo) *diffNode {
 	if c.sensitive() {
-		n.act = sensitiveAction(c)
-		n.r = sensitiveBlockRenderer{}
-		return n
+		return &diffNode{replace: c.forcesReplace(), act: sensitiveAction(c), r: sensitiveBlockRenderer{}}
 	}
 	if c.afterUnknown() {
-		n.act = actUpdate
+		n := &diffNode{replace: c.forcesReplace(), act: actUpdate, r: unknownRenderer{}}
 		if c.beforeNull() {
 			n.act = actCreate
 		}
-		n.r = unknownRenderer{}
 		return n
 	}
-	br := &blockRenderer{}
+	// The node, its renderer and its attributes' nodes in few allocations.
+	nb := &struct {
+		node diffNode
+		br   blockRenderer
+	}{}
+	n, br := &nb.node, &nb.br
+	n.replace = c.forcesReplace()
 	changed := false
 	if schema == nil {
 		for _, name := range unionKeys(c.before, c.after, c.unknown) {
@@ -82,31 +87,25 @@ func diffBlock(c valueChange, schema *providers.Block) *diffNode {
 			br.attrs = append(br.attrs, namedNode{key: attributeKey(name), node: cn, important: isImportant(name)})
 		}
 	} else {
-		names := make([]string, 0, len(schema.Attributes))
-		for name := range schema.Attributes {
-			names = append(names, name)
-		}
-		sort.Strings(names)
-		for _, name := range names {
-			a := schema.Attributes[name]
-			child := c.attr(name)
-			if a.Sensitive && !child.bothNull() {
+		nodes := make([]diffNode, len(schema.attrs))
+		br.attrs = make([]namedNode, 0, len(schema.attrs))
+		for i := range schema.attrs {
+			a := &schema.attrs[i]
+			child := c.attr(a.name)
+			if a.sensitive && !child.bothNull() {
 				child.beforeSensitive, child.afterSensitive = true, true
 			}
 			if child.bothNull() {
 				continue
 			}
-			cn := diffAttribute(child, a.ImpliedType())
+			cn := &nodes[i]
+			fillAttribute(cn, child, a.ty)
 			changed = changed || cn.act != actNoOp
-			br.attrs = append(br.attrs, namedNode{key: attributeKey(name), node: cn, important: isImportant(name)})
+			br.attrs = append(br.attrs, namedNode{key: a.key, node: cn, important: a.important})
 		}
-		types := make([]string, 0, len(schema.BlockTypes))
-		for name := range schema.BlockTypes {
-			types = append(types, name)
-		}
-		sort.Strings(types)
-		for _, name := range types {
-			entries := diffNestedBlocks(c.attr(name), name, schema.BlockTypes[name])
+		for i := range schema.blocks {
+			b := &schema.blocks[i]
+			entries := diffNestedBlocks(c.attr(b.name), b)
 			for _, e := range entries {
 				changed = changed || e.node.act != actNoOp
 			}
@@ -123,24 +122,25 @@ func diffBlock(c valueChange, schema *providers.Block) *diffNode {
 	return n
 }
 
-func diffNestedBlocks(c valueChange, name string, nb *providers.NestedBlock) []blockEntry {
+func diffNestedBlocks(c valueChange, b *nestedInfo) []blockEntry {
+	name := b.name
 	if c.bothNull() {
 		return nil
 	}
 	if c.sensitive() || c.afterUnknown() {
-		return []blockEntry{{typeName: name, node: diffBlock(c, &nb.Block)}}
+		return []blockEntry{{typeName: name, node: diffBlock(c, b.body)}}
 	}
-	switch nb.Nesting {
+	switch b.nb.Nesting {
 	case providers.NestingList:
 		var out []blockEntry
 		for _, op := range sequenceOps(c.before, c.after, c.unknown, true) {
-			out = append(out, blockEntry{typeName: name, node: diffBlock(c.elem(op.bi, op.ai), &nb.Block)})
+			out = append(out, blockEntry{typeName: name, node: diffBlock(c.elem(op.bi, op.ai), b.body)})
 		}
 		return out
 	case providers.NestingSet:
 		var out []blockEntry
 		for _, op := range setOps(c.before, c.after, c.unknown) {
-			out = append(out, blockEntry{typeName: name, node: diffBlock(c.elem(op.bi, op.ai), &nb.Block)})
+			out = append(out, blockEntry{typeName: name, node: diffBlock(c.elem(op.bi, op.ai), b.body)})
 		}
 		return out
 	case providers.NestingMap:
@@ -150,16 +150,23 @@ func diffNestedBlocks(c valueChange, name string, nb *providers.NestedBlock) []b
 			if child.bothNull() {
 				continue
 			}
-			out = append(out, blockEntry{typeName: name, label: " " + quoteString(key), node: diffBlock(child, &nb.Block)})
+			out = append(out, blockEntry{typeName: name, label: " " + quoteString(key), node: diffBlock(child, b.body)})
 		}
 		return out
 	}
-	return []blockEntry{{typeName: name, node: diffBlock(c, &nb.Block)}}
+	return []blockEntry{{typeName: name, node: diffBlock(c, b.body)}}
 }
 
 // diffAttribute computes the diff of an attribute value of type ty.
 func diffAttribute(c valueChange, ty cty.Type) *diffNode {
-	n := &diffNode{replace: c.forcesReplace()}
+	n := &diffNode{}
+	fillAttribute(n, c, ty)
+	return n
+}
+
+// fillAttribute is diffAttribute into a node the caller allocated.
+func fillAttribute(n *diffNode, c valueChange, ty cty.Type) *diffNode {
+	*n = diffNode{replace: c.forcesReplace()}
 	if c.sensitive() {
 		n.act = sensitiveAction(c)
 		n.r = sensitiveRenderer{
@@ -216,7 +223,7 @@ func diffAttribute(c valueChange, ty cty.Type) *diffNode {
 	if s, ok := multilineString(c.before, c.after); ok && s {
 		n.r = heredocRenderer{before: c.before, after: c.after}
 	} else {
-		n.r = primitiveRenderer{before: c.before, after: c.after}
+		n.r, n.before, n.after = primitiveRenderer{}, c.before, c.after
 	}
 	return n
 }

@@ -60,7 +60,7 @@ func EmitPlan(v *JSONView, planJSON []byte, mode string) error {
 		return err
 	}
 	for i := range doc.ResourceDrift {
-		rc := &doc.ResourceDrift[i]
+		rc := doc.ResourceDrift[i]
 		act, err := parseActions(rc.Change.Actions)
 		if err != nil {
 			return fmt.Errorf("%s: %w", rc.Address, err)
@@ -70,7 +70,7 @@ func EmitPlan(v *JSONView, planJSON []byte, mode string) error {
 		}
 	}
 	for i := range doc.ResourceChanges {
-		rc := &doc.ResourceChanges[i]
+		rc := doc.ResourceChanges[i]
 		act, err := parseActions(rc.Change.Actions)
 		if err != nil {
 			return fmt.Errorf("%s: %w", rc.Address, err)
@@ -114,7 +114,7 @@ func PlanSummary(planJSON []byte) (ChangeSummary, error) {
 func summarize(doc *planDocument) (ChangeSummary, error) {
 	sum := ChangeSummary{Operation: OperationPlan}
 	for i := range doc.ResourceChanges {
-		rc := &doc.ResourceChanges[i]
+		rc := doc.ResourceChanges[i]
 		act, err := parseActions(rc.Change.Actions)
 		if err != nil {
 			return sum, fmt.Errorf("%s: %w", rc.Address, err)
@@ -151,7 +151,7 @@ func HasChanges(planJSON []byte) (bool, error) {
 		return false, err
 	}
 	for i := range doc.ResourceChanges {
-		rc := &doc.ResourceChanges[i]
+		rc := doc.ResourceChanges[i]
 		act, err := parseActions(rc.Change.Actions)
 		if err != nil {
 			return false, err

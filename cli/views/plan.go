@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"runtime"
 	"sort"
 	"strconv"
 	"strings"
@@ -45,28 +46,56 @@ type RenderOptions struct {
 const defaultWidth = 78
 
 // RenderPlan writes the human rendering of a JSON plan document (the
-// output of `show -json`, format 1.2), as `tenet plan` prints it.
+// output of `show -json`, format 1.2), as `tenet plan` prints it. Large
+// plans are decoded and drawn on all cores.
 func RenderPlan(w io.Writer, planJSON []byte, schemas SchemaLookup, opts RenderOptions) error {
-	doc, err := parsePlanDocument(planJSON)
+	return renderPlan(w, planJSON, schemas, opts, runtime.GOMAXPROCS(0))
+}
+
+// renderPlan is RenderPlan on up to workers goroutines.
+func renderPlan(w io.Writer, planJSON []byte, schemas SchemaLookup, opts RenderOptions, workers int) error {
+	// The document is dropped before returning and what is drawn is
+	// copied out of it, so it may borrow planJSON's memory.
+	doc, err := parsePlanDocumentOn(planJSON, workers, true)
 	if err != nil {
 		return err
 	}
-	r := planRenderer{doc: doc, schemas: schemas, opts: opts, p: &printer{color: opts.Color}}
+	r := planRenderer{doc: doc, schemas: newSchemaCache(schemas), opts: opts, p: &printer{color: opts.Color}, workers: workers}
 	if r.opts.Width <= 0 {
 		r.opts.Width = defaultWidth
 	}
 	if err := r.render(); err != nil {
 		return err
 	}
-	_, err = io.WriteString(w, r.p.String())
-	return err
+	r.cut()
+	for _, s := range r.out {
+		if _, err := io.WriteString(w, s); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 type planRenderer struct {
 	doc     *planDocument
-	schemas SchemaLookup
+	schemas *schemaCache
 	opts    RenderOptions
 	p       *printer
+	// out holds text already taken from p, in order (see cut).
+	out     []string
+	workers int
+	// the schema looked up last, and for which type
+	lastKey    schemaKey
+	lastSchema *blockInfo
+	haveLast   bool
+}
+
+// cut moves what p holds to out, so text drawn elsewhere can follow it.
+func (r *planRenderer) cut() {
+	if r.p.Len() > 0 {
+		r.out = append(r.out, r.p.String())
+		r.p.Reset()
+	}
 }
 
 // shownChange is a resource change that will be drawn.
@@ -75,21 +104,24 @@ type shownChange struct {
 	act action
 }
 
-func (r *planRenderer) schemaFor(rc *resourceChangeDoc) *providers.Block {
-	if r.schemas == nil {
-		return nil
+func (r *planRenderer) schemaFor(rc *resourceChangeDoc) *blockInfo {
+	// Neighbouring changes are mostly of one type: skip the map then.
+	k := schemaKey{rc.ProviderName, rc.Mode, rc.Type}
+	if r.haveLast && r.lastKey == k {
+		return r.lastSchema
 	}
-	return r.schemas.ResourceSchema(rc.ProviderName, rc.Mode, rc.Type)
+	r.lastKey, r.lastSchema, r.haveLast = k, r.schemas.lookup(k), true
+	return r.lastSchema
 }
 
 func (r *planRenderer) render() error {
 	p := r.p
-	var changes []shownChange
-	counts := map[action]int{}
+	changes := make([]shownChange, 0, len(r.doc.ResourceChanges))
+	var counts [actForget + 1]int
 	imports, forgets := 0, 0
 	anyAction := false
 	for i := range r.doc.ResourceChanges {
-		rc := &r.doc.ResourceChanges[i]
+		rc := r.doc.ResourceChanges[i]
 		act, err := parseActions(rc.Change.Actions)
 		if err != nil {
 			return fmt.Errorf("%s: %w", rc.Address, err)
@@ -164,10 +196,7 @@ func (r *planRenderer) render() error {
 		} else {
 			p.WriteString("tenet will perform the following actions:\n")
 		}
-		for _, c := range changes {
-			p.WriteString("\n")
-			r.renderResource(c.rc, c.act, false)
-		}
+		r.renderChanges(changes)
 		add := counts[actCreate] + counts[actDeleteThenCreate] + counts[actCreateThenDelete]
 		change := counts[actUpdate]
 		destroy := counts[actDelete] + counts[actDeleteThenCreate] + counts[actCreateThenDelete]
@@ -273,7 +302,7 @@ func (r *planRenderer) renderDrift(planEmpty bool) (bool, error) {
 	}
 	var items []driftItem
 	for i := range r.doc.ResourceDrift {
-		rc := &r.doc.ResourceDrift[i]
+		rc := r.doc.ResourceDrift[i]
 		act, err := parseActions(rc.Change.Actions)
 		if err != nil {
 			return false, fmt.Errorf("%s: %w", rc.Address, err)
@@ -340,45 +369,68 @@ func (r *planRenderer) renderResource(rc *resourceChangeDoc, act action, drift b
 
 func (r *planRenderer) writeResource(rc *resourceChangeDoc, act action, node *diffNode, drift bool) {
 	p := r.p
-	p.WriteString(r.resourceComment(rc, act, drift))
+	r.writeResourceComment(rc, act, drift)
 	p.hideSymbols = act == actForget
 	p.noNullSuffix = act == actForget
 	p.showUnchanged = rc.importing()
-	p.WriteString(p.symbolField(act)[:len(p.symbolField(act))-1])
+	sym := p.symbolField(act)
+	p.WriteString(sym[:len(sym)-1])
 	p.WriteString(" ")
 	if rc.Mode == "data" {
 		p.WriteString("data ")
 	} else {
 		p.WriteString("resource ")
 	}
-	p.WriteString(strconv.Quote(rc.Type))
+	p.scratch = strconv.AppendQuote(p.scratch[:0], rc.Type)
+	p.Write(p.scratch)
 	p.WriteString(" ")
-	p.WriteString(strconv.Quote(rc.Name))
+	p.scratch = strconv.AppendQuote(p.scratch[:0], rc.Name)
+	p.Write(p.scratch)
 	p.WriteString(" ")
 	node.r.writeValue(p, node, 0)
 	p.WriteString("\n")
 	p.hideSymbols, p.noNullSuffix, p.showUnchanged = false, false, false
 }
 
-// resourceComment is the "# addr will be …" heading with its notes.
-func (r *planRenderer) resourceComment(rc *resourceChangeDoc, act action, drift bool) string {
+// writeBold writes the concatenation of parts in bold, as p.bold would.
+func (p *printer) writeBold(parts ...string) {
+	n := 0
+	for _, s := range parts {
+		n += len(s)
+	}
+	if n == 0 {
+		return
+	}
+	if p.color {
+		p.WriteString(ansiBold)
+	}
+	for _, s := range parts {
+		p.WriteString(s)
+	}
+	if p.color {
+		p.WriteString(ansiReset)
+	}
+}
+
+// writeResourceComment writes the "# addr will be …" heading with its
+// notes.
+func (r *planRenderer) writeResourceComment(rc *resourceChangeDoc, act action, drift bool) {
 	p := r.p
-	var b strings.Builder
 	addr := rc.Address
 	if rc.Deposed != "" {
 		addr += " (deposed object " + rc.Deposed + ")"
 	}
 	head := func(phrase string) {
-		b.WriteString("  ")
-		b.WriteString(p.bold("# " + addr))
-		b.WriteString(" ")
-		b.WriteString(phrase)
-		b.WriteString("\n")
+		p.WriteString("  ")
+		p.writeBold("# ", addr)
+		p.WriteString(" ")
+		p.WriteString(phrase)
+		p.WriteString("\n")
 	}
 	note := func(text string) {
-		b.WriteString("  # ")
-		b.WriteString(text)
-		b.WriteString("\n")
+		p.WriteString("  # ")
+		p.WriteString(text)
+		p.WriteString("\n")
 	}
 	printedMoved, printedImported := false, false
 	switch act {
@@ -427,11 +479,11 @@ func (r *planRenderer) resourceComment(rc *resourceChangeDoc, act action, drift 
 		head("will be removed from the tenet state but will not be destroyed")
 	case actNoOp:
 		if rc.moved() {
-			b.WriteString("  ")
-			b.WriteString(p.bold("# " + rc.PreviousAddress))
-			b.WriteString(" has moved to ")
-			b.WriteString(p.bold(addr))
-			b.WriteString("\n")
+			p.WriteString("  ")
+			p.writeBold("# ", rc.PreviousAddress)
+			p.WriteString(" has moved to ")
+			p.writeBold(addr)
+			p.WriteString("\n")
 			printedMoved = true
 		}
 		if rc.importing() {
@@ -452,7 +504,6 @@ func (r *planRenderer) resourceComment(rc *resourceChangeDoc, act action, drift 
 			note(p.paint(ansiYellow, "Warning: this will destroy the imported resource"))
 		}
 	}
-	return b.String()
 }
 
 func deleteReasonNote(rc *resourceChangeDoc) string {

@@ -4,14 +4,17 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"runtime"
+	"unsafe"
 )
 
 // planDocument is the part of the JSON plan document (format 1.2) the views
-// read. Values stay as decoded JSON (json.Number for numbers).
+// read. Values stay as decoded JSON (json.Number for numbers). Resource
+// changes are pointers, never nil, so the decoder can fill them in place.
 type planDocument struct {
 	FormatVersion      string                            `json:"format_version"`
-	ResourceDrift      []resourceChangeDoc               `json:"resource_drift"`
-	ResourceChanges    []resourceChangeDoc               `json:"resource_changes"`
+	ResourceDrift      []*resourceChangeDoc              `json:"resource_drift"`
+	ResourceChanges    []*resourceChangeDoc              `json:"resource_changes"`
 	OutputChanges      map[string]changeDoc              `json:"output_changes"`
 	RelevantAttributes []relevantAttributeDoc            `json:"relevant_attributes"`
 	Errored            bool                              `json:"errored"`
@@ -52,11 +55,42 @@ type relevantAttributeDoc struct {
 }
 
 func parsePlanDocument(src []byte) (*planDocument, error) {
+	return parsePlanDocumentOn(src, runtime.GOMAXPROCS(0), false)
+}
+
+// parsePlanDocumentOn decodes on up to workers goroutines. With borrow,
+// the document's strings share src's memory instead of a copy of it (for
+// a large plan the copy alone is a noticeable part of rendering): only for
+// callers that drop the document before returning and keep no string from
+// it.
+func parsePlanDocumentOn(src []byte, workers int, borrow bool) (*planDocument, error) {
+	var str string
+	if borrow {
+		str = unsafe.String(unsafe.SliceData(src), len(src))
+	} else {
+		str = string(src)
+	}
+	if doc, ok := decodePlanDocument(src, str, workers); ok {
+		return doc, nil
+	}
+	return parsePlanDocumentReflect(src)
+}
+
+// parsePlanDocumentReflect is the reference decoding, used for whatever
+// decodePlanDocument leaves to it.
+func parsePlanDocumentReflect(src []byte) (*planDocument, error) {
 	dec := json.NewDecoder(bytes.NewReader(src))
 	dec.UseNumber()
 	var doc planDocument
 	if err := dec.Decode(&doc); err != nil {
 		return nil, fmt.Errorf("reading plan document: %w", err)
+	}
+	for _, list := range [][]*resourceChangeDoc{doc.ResourceDrift, doc.ResourceChanges} {
+		for i, rc := range list {
+			if rc == nil {
+				list[i] = &resourceChangeDoc{}
+			}
+		}
 	}
 	return &doc, nil
 }

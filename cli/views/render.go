@@ -34,6 +34,7 @@ type printer struct {
 	noNullSuffix bool
 	// showUnchanged shows every attribute (imports).
 	showUnchanged bool
+	scratch       []byte
 }
 
 func (p *printer) paint(code, s string) string {
@@ -53,26 +54,43 @@ func (p *printer) indent(level int) {
 
 // symbolField is the four-column symbol of an action, with colour.
 func (p *printer) symbolField(a action) string {
-	if p.hideSymbols {
+	if p.hideSymbols || a < 0 || int(a) >= len(plainSymbols) {
 		return "    "
 	}
-	switch a {
-	case actCreate:
-		return "  " + p.paint(ansiGreen, "+") + " "
-	case actUpdate:
-		return "  " + p.paint(ansiYellow, "~") + " "
-	case actDelete:
-		return "  " + p.paint(ansiRed, "-") + " "
-	case actDeleteThenCreate:
-		return p.paint(ansiRed, "-") + "/" + p.paint(ansiGreen, "+") + " "
-	case actCreateThenDelete:
-		return p.paint(ansiGreen, "+") + "/" + p.paint(ansiRed, "-") + " "
-	case actRead:
-		return " " + p.paint(ansiCyan, "<=") + " "
-	case actForget:
-		return "  " + p.paint(ansiRed, ".") + " "
+	if p.color {
+		return colorSymbols[a]
 	}
-	return "    "
+	return plainSymbols[a]
+}
+
+// plainSymbols and colorSymbols are the symbol fields by action, built once
+// as drawing them is done for every line.
+var plainSymbols, colorSymbols = symbolFields(false), symbolFields(true)
+
+func symbolFields(color bool) [actForget + 1]string {
+	p := printer{color: color}
+	var out [actForget + 1]string
+	for a := range out {
+		switch action(a) {
+		case actCreate:
+			out[a] = "  " + p.paint(ansiGreen, "+") + " "
+		case actUpdate:
+			out[a] = "  " + p.paint(ansiYellow, "~") + " "
+		case actDelete:
+			out[a] = "  " + p.paint(ansiRed, "-") + " "
+		case actDeleteThenCreate:
+			out[a] = p.paint(ansiRed, "-") + "/" + p.paint(ansiGreen, "+") + " "
+		case actCreateThenDelete:
+			out[a] = p.paint(ansiGreen, "+") + "/" + p.paint(ansiRed, "-") + " "
+		case actRead:
+			out[a] = " " + p.paint(ansiCyan, "<=") + " "
+		case actForget:
+			out[a] = "  " + p.paint(ansiRed, ".") + " "
+		default:
+			out[a] = "    "
+		}
+	}
+	return out
 }
 
 // linePrefix starts a line at level with the symbol of a.
@@ -133,6 +151,15 @@ func formatPrimitive(v any) string {
 	return string(out)
 }
 
+// writePrimitive writes formatPrimitive(v) without building the string.
+func (p *printer) writePrimitive(v any) {
+	if s, ok := v.(string); ok {
+		p.writeQuoted(s)
+		return
+	}
+	p.WriteString(formatPrimitive(v))
+}
+
 func quoteString(s string) string {
 	q := strconv.Quote(s)
 	// Template sequences would be read back as interpolation.
@@ -140,23 +167,39 @@ func quoteString(s string) string {
 	return strings.ReplaceAll(q, "%{", "%%{")
 }
 
-type primitiveRenderer struct{ before, after any }
+// writeQuoted writes quoteString(s) through the printer's scratch buffer.
+func (p *printer) writeQuoted(s string) {
+	q := strconv.AppendQuote(p.scratch[:0], s)
+	start := 0
+	for i := 1; i < len(q); i++ {
+		if q[i] == '{' && (q[i-1] == '$' || q[i-1] == '%') {
+			p.Write(q[start:i])
+			p.WriteByte(q[i-1])
+			start = i
+		}
+	}
+	p.Write(q[start:])
+	p.scratch = q
+}
 
-func (r primitiveRenderer) writeValue(p *printer, n *diffNode, level int) {
+// primitiveRenderer draws the node's before and after values.
+type primitiveRenderer struct{}
+
+func (primitiveRenderer) writeValue(p *printer, n *diffNode, level int) {
 	switch n.act {
 	case actCreate:
-		p.WriteString(formatPrimitive(r.after))
+		p.writePrimitive(n.after)
 	case actDelete:
-		p.WriteString(formatPrimitive(r.before))
+		p.writePrimitive(n.before)
 		if !p.noNullSuffix {
 			p.WriteString(" -> null")
 		}
 	case actUpdate:
-		p.WriteString(formatPrimitive(r.before))
+		p.writePrimitive(n.before)
 		p.WriteString(" -> ")
-		p.WriteString(formatPrimitive(r.after))
+		p.writePrimitive(n.after)
 	default:
-		p.WriteString(formatPrimitive(r.after))
+		p.writePrimitive(n.after)
 	}
 	p.forces(n)
 }
