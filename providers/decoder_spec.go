@@ -67,11 +67,6 @@ func (nb *NestedBlock) decoderSpec(name string) hcldec.Spec {
 	return &hcldec.LiteralSpec{Value: cty.NullVal(nb.impliedType())}
 }
 
-// impliedType is the type nb contributes to its parent's object type.
-func (nb *NestedBlock) impliedType() cty.Type {
-	return (&Block{BlockTypes: map[string]*NestedBlock{"x": nb}}).ImpliedType().AttributeType("x")
-}
-
 // computedOnly reports whether only the provider may choose the value.
 func (a *Attribute) computedOnly() bool {
 	return a.Computed && !a.Optional && !a.Required
@@ -106,23 +101,6 @@ func (o *Object) constraintType() cty.Type {
 		return cty.Map(inner)
 	}
 	return inner
-}
-
-// EmptyValue is the value of b when nothing is configured and nothing is
-// known: every attribute null, list/set/map blocks empty, single blocks
-// null and group blocks recursively empty.
-func (b *Block) EmptyValue() cty.Value {
-	if b == nil {
-		return cty.EmptyObjectVal
-	}
-	vals := make(map[string]cty.Value, len(b.Attributes)+len(b.BlockTypes))
-	for name, a := range b.Attributes {
-		vals[name] = cty.NullVal(a.ImpliedType())
-	}
-	for name, nb := range b.BlockTypes {
-		vals[name] = nb.EmptyValue()
-	}
-	return cty.ObjectVal(vals)
 }
 
 // EmptyValue is the value of a nested block type with no blocks written.

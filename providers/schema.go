@@ -60,37 +60,51 @@ type NestedBlock struct {
 	MaxItems int
 }
 
-// ImpliedType is the cty object type of values conforming to b.
+// ImpliedType is the cty object type of values conforming to b. It is
+// computed once per block and then shared, so b must not change after
+// its first use.
 func (b *Block) ImpliedType() cty.Type {
 	if b == nil {
 		return cty.EmptyObject
 	}
+	return derivedOf(b).impliedType
+}
+
+func (b *Block) buildImpliedType() cty.Type {
 	attrs := make(map[string]cty.Type, len(b.Attributes)+len(b.BlockTypes))
 	for name, a := range b.Attributes {
 		attrs[name] = a.ImpliedType()
 	}
 	for name, nb := range b.BlockTypes {
-		inner := nb.Block.ImpliedType()
-		switch nb.Nesting {
-		case NestingSingle, NestingGroup:
-			attrs[name] = inner
-		case NestingList:
-			if inner.HasDynamicTypes() {
-				attrs[name] = cty.DynamicPseudoType
-			} else {
-				attrs[name] = cty.List(inner)
-			}
-		case NestingSet:
-			attrs[name] = cty.Set(inner)
-		case NestingMap:
-			if inner.HasDynamicTypes() {
-				attrs[name] = cty.DynamicPseudoType
-			} else {
-				attrs[name] = cty.Map(inner)
-			}
+		if ty := nb.impliedType(); ty != cty.NilType {
+			attrs[name] = ty
 		}
 	}
 	return cty.Object(attrs)
+}
+
+// impliedType is the type nb contributes to its parent's object type.
+func (nb *NestedBlock) impliedType() cty.Type {
+	inner := nb.Block.ImpliedType()
+	switch nb.Nesting {
+	case NestingSingle, NestingGroup:
+		return inner
+	case NestingList:
+		if inner.HasDynamicTypes() {
+			return cty.DynamicPseudoType
+		}
+		return cty.List(inner)
+	case NestingSet:
+		return cty.Set(inner)
+	case NestingMap:
+		if inner.HasDynamicTypes() {
+			return cty.DynamicPseudoType
+		}
+		return cty.Map(inner)
+	}
+	// An invalid nesting mode is a provider bug; the block contributes no
+	// attribute to its parent's type.
+	return cty.NilType
 }
 
 // ImpliedType is the cty type of the attribute's values.
@@ -101,8 +115,13 @@ func (a *Attribute) ImpliedType() cty.Type {
 	return a.NestedType.ImpliedType()
 }
 
-// ImpliedType is the cty type of a nested-type attribute's value.
+// ImpliedType is the cty type of a nested-type attribute's value,
+// computed once per object (which must not change after its first use).
 func (o *Object) ImpliedType() cty.Type {
+	return objectTypeOf(o)
+}
+
+func (o *Object) buildImpliedType() cty.Type {
 	attrs := make(map[string]cty.Type, len(o.Attributes))
 	for name, a := range o.Attributes {
 		attrs[name] = a.ImpliedType()

@@ -1,6 +1,8 @@
 package objchange
 
 import (
+	"slices"
+
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/tenetplan/tenet/providers"
@@ -14,260 +16,315 @@ import (
 // a final plan against the initial one ("Provider produced inconsistent
 // final plan"); in the latter, actual may keep planned unknowns unknown.
 func AssertObjectCompatible(schema *providers.Block, planned, actual cty.Value) []error {
-	if planned.IsWhollyKnown() && planned.RawEquals(actual) {
+	if planned.RawEquals(actual) && whollyKnown(planned) {
 		return nil
 	}
-	return assertBlockCompatible(schema, planned, actual, nil)
+	var errs errList
+	assertBlockCompatible(compile(schema), planned, actual, &errs)
+	return errs.errors()
 }
 
-func assertBlockCompatible(schema *providers.Block, planned, actual cty.Value, path cty.Path) []error {
-	var errs []error
+// The walks add what they find to errs, relative to the value they are
+// given; errs stays nil (and unallocated) while everything is compatible.
+
+func assertBlockCompatible(cb *compiledBlock, planned, actual cty.Value, errs *errList) {
 	switch {
 	case planned.IsNull() && !actual.IsNull():
-		return append(errs, path.NewErrorf("was absent, but now present"))
+		errs.add("was absent, but now present")
+		return
 	case !planned.IsNull() && actual.IsNull():
-		return append(errs, path.NewErrorf("was present, but now absent"))
+		errs.add("was present, but now absent")
+		return
 	case planned.IsNull() || !planned.IsKnown():
-		return nil
+		return
 	case !actual.IsKnown():
-		return append(errs, path.NewErrorf("was known, but now unknown"))
+		errs.add("was known, but now unknown")
+		return
 	}
-	for name, attr := range schema.Attributes {
-		errs = append(errs, assertAttrCompatible(attr, planned.GetAttr(name), actual.GetAttr(name), path.GetAttr(name))...)
+	for i := range cb.attrs {
+		a := &cb.attrs[i]
+		n := len(*errs)
+		assertAttrCompatible(a, planned.GetAttr(a.name), actual.GetAttr(a.name), errs)
+		errs.underAttr(n, a.name)
 	}
-	for name, nb := range schema.BlockTypes {
-		errs = append(errs, assertBlocksCompatible(nb, planned.GetAttr(name), actual.GetAttr(name), path.GetAttr(name))...)
+	for i := range cb.blocks {
+		nb := &cb.blocks[i]
+		n := len(*errs)
+		assertBlocksCompatible(nb, planned.GetAttr(nb.name), actual.GetAttr(nb.name), errs)
+		errs.underAttr(n, nb.name)
 	}
-	return errs
 }
 
-func assertBlocksCompatible(nb *providers.NestedBlock, planned, actual cty.Value, path cty.Path) []error {
-	switch nb.Nesting {
-	case providers.NestingSingle, providers.NestingGroup:
-		return assertBlockCompatible(&nb.Block, planned, actual, path)
+// elemCheck compares one element of a collection: a nested block, an
+// object of a nested-type attribute, or else a plain value. It is a
+// struct rather than a func value so that calls through it are direct.
+type elemCheck struct {
+	block     *compiledBlock
+	attr      *compiledAttr
+	sensitive bool
+}
+
+func (c elemCheck) check(p, a cty.Value, errs *errList) {
+	switch {
+	case c.block != nil:
+		assertBlockCompatible(c.block, p, a, errs)
+	case c.attr != nil:
+		assertObjectCompatible(c.attr, p, a, errs)
+	default:
+		assertValueCompatible(p, a, c.sensitive, errs)
 	}
-	var errs []error
+}
+
+// compatible reports whether check finds nothing wrong.
+func (c elemCheck) compatible(p, a cty.Value) bool {
+	var errs errList
+	c.check(p, a, &errs)
+	return len(errs) == 0
+}
+
+func assertBlocksCompatible(nb *compiledNested, planned, actual cty.Value, errs *errList) {
+	switch nb.nesting {
+	case providers.NestingSingle, providers.NestingGroup:
+		assertBlockCompatible(nb.block, planned, actual, errs)
+		return
+	}
 	switch {
 	case !planned.IsKnown():
 		// Dynamic blocks whose for_each was unknown: any result will do.
-		return nil
+		return
 	case !actual.IsKnown():
-		return append(errs, path.NewErrorf("block collection was known, but now unknown"))
+		errs.add("block collection was known, but now unknown")
+		return
 	case planned.IsNull() || actual.IsNull():
 		if planned.IsNull() != actual.IsNull() {
-			errs = append(errs, path.NewErrorf("block collection presence changed"))
+			errs.add("block collection presence changed")
 		}
-		return errs
+		return
 	}
-	each := func(p, a cty.Value, path cty.Path) []error { return assertBlockCompatible(&nb.Block, p, a, path) }
-	switch nb.Nesting {
+	each := elemCheck{block: nb.block}
+	switch nb.nesting {
 	case providers.NestingList:
 		plannedN, actualN := planned.LengthInt(), actual.LengthInt()
 		if plannedN != actualN {
-			return append(errs, path.NewErrorf("block count changed from %d to %d", plannedN, actualN))
+			errs.add("block count changed from %d to %d", plannedN, actualN)
+			return
 		}
 		for it := planned.ElementIterator(); it.Next(); {
 			idx, p := it.Element()
-			errs = append(errs, each(p, actual.Index(idx), path.Index(idx))...)
+			n := len(*errs)
+			each.check(p, actual.Index(idx), errs)
+			errs.underIndex(n, idx)
 		}
 	case providers.NestingMap:
-		errs = append(errs, assertKeyedCompatible(planned, actual, path, "block key", each)...)
+		assertKeyedCompatible(planned, actual, "block key", each, errs)
 	case providers.NestingSet:
-		errs = append(errs, assertSetCompatible(planned, actual, path, "block set", func(p, a cty.Value) bool {
-			return len(assertBlockCompatible(&nb.Block, p, a, nil)) == 0
-		})...)
+		assertSetCompatible(planned, actual, "block set", each, errs)
 	}
-	return errs
 }
 
-func assertAttrCompatible(attr *providers.Attribute, planned, actual cty.Value, path cty.Path) []error {
-	if attr.NestedType == nil {
-		return assertValueCompatible(planned, actual, attr.Sensitive, path)
+func assertAttrCompatible(attr *compiledAttr, planned, actual cty.Value, errs *errList) {
+	if attr.nested == nil {
+		assertValueCompatible(planned, actual, attr.sensitive, errs)
+		return
 	}
-	obj := attr.NestedType
-	var errs []error
+	obj := attr.nested
 	switch {
 	case !planned.IsKnown():
-		return assertValueCompatible(planned, actual, attr.Sensitive, path)
+		assertValueCompatible(planned, actual, attr.sensitive, errs)
+		return
 	case planned.IsNull() && !actual.IsNull():
-		return append(errs, path.NewErrorf("was absent, but now present"))
+		errs.add("was absent, but now present")
+		return
 	case !planned.IsNull() && actual.IsNull():
-		return append(errs, path.NewErrorf("was present, but now absent"))
+		errs.add("was present, but now absent")
+		return
 	case planned.IsNull():
-		return nil
+		return
 	case !actual.IsKnown():
-		return append(errs, path.NewErrorf("was known, but now unknown"))
+		errs.add("was known, but now unknown")
+		return
 	}
-	each := func(p, a cty.Value, path cty.Path) []error {
-		switch {
-		case !p.IsKnown():
-			return assertValueCompatible(p, a, attr.Sensitive, path)
-		case p.IsNull() != a.IsNull():
-			return []error{path.NewErrorf("object presence changed")}
-		case p.IsNull():
-			return nil
-		case !a.IsKnown():
-			return []error{path.NewErrorf("was known, but now unknown")}
-		}
-		var errs []error
-		for name, inner := range obj.Attributes {
-			errs = append(errs, assertAttrCompatible(inner, p.GetAttr(name), a.GetAttr(name), path.GetAttr(name))...)
-		}
-		return errs
-	}
-	switch obj.Nesting {
+	each := elemCheck{attr: attr}
+	switch obj.nesting {
 	case providers.NestingSingle, providers.NestingGroup:
-		errs = append(errs, each(planned, actual, path)...)
+		each.check(planned, actual, errs)
 	case providers.NestingList:
 		plannedN, actualN := planned.LengthInt(), actual.LengthInt()
 		if plannedN != actualN {
-			return append(errs, path.NewErrorf("count changed from %d to %d", plannedN, actualN))
+			errs.add("count changed from %d to %d", plannedN, actualN)
+			return
 		}
 		for it := planned.ElementIterator(); it.Next(); {
 			idx, p := it.Element()
-			errs = append(errs, each(p, actual.Index(idx), path.Index(idx))...)
+			n := len(*errs)
+			each.check(p, actual.Index(idx), errs)
+			errs.underIndex(n, idx)
 		}
 	case providers.NestingMap:
-		errs = append(errs, assertKeyedCompatible(planned, actual, path, "key", each)...)
+		assertKeyedCompatible(planned, actual, "key", each, errs)
 	case providers.NestingSet:
-		errs = append(errs, assertSetCompatible(planned, actual, path, "set", func(p, a cty.Value) bool {
-			return len(each(p, a, nil)) == 0
-		})...)
+		assertSetCompatible(planned, actual, "set", each, errs)
 	}
-	return errs
+}
+
+// assertObjectCompatible compares one object of a nested-type attribute.
+func assertObjectCompatible(attr *compiledAttr, p, a cty.Value, errs *errList) {
+	switch {
+	case !p.IsKnown():
+		assertValueCompatible(p, a, attr.sensitive, errs)
+		return
+	case p.IsNull() != a.IsNull():
+		errs.add("object presence changed")
+		return
+	case p.IsNull():
+		return
+	case !a.IsKnown():
+		errs.add("was known, but now unknown")
+		return
+	}
+	for i := range attr.nested.attrs {
+		inner := &attr.nested.attrs[i]
+		n := len(*errs)
+		assertAttrCompatible(inner, p.GetAttr(inner.name), a.GetAttr(inner.name), errs)
+		errs.underAttr(n, inner.name)
+	}
 }
 
 // assertValueCompatible compares a plain attribute value (of any type)
 // with its planned value.
-func assertValueCompatible(planned, actual cty.Value, sensitive bool, path cty.Path) []error {
-	if planned.IsWhollyKnown() && planned.RawEquals(actual) {
-		return nil
+func assertValueCompatible(planned, actual cty.Value, sensitive bool, errs *errList) {
+	if planned.RawEquals(actual) && whollyKnown(planned) {
+		return
 	}
-	var errs []error
 	if planned.Type() == cty.DynamicPseudoType {
 		// An unknown of unknown type: the provider could not even predict
 		// the type, so anything goes.
-		return nil
+		return
 	}
-	if typeErrs := actual.Type().TestConformance(planned.Type()); len(typeErrs) > 0 && actual.Type() != cty.DynamicPseudoType {
-		return append(errs, path.NewErrorf("wrong final value type: %s", typeErrs[0]))
+	if !typeConforms(actual.Type(), planned.Type()) && actual.Type() != cty.DynamicPseudoType {
+		typeErrs := actual.Type().TestConformance(planned.Type())
+		errs.add("wrong final value type: %s", typeErrs[0])
+		return
 	}
 	if !planned.IsKnown() {
 		if actual.IsKnown() {
 			if problem := refinementViolation(planned, actual); problem != "" {
 				if sensitive {
-					return append(errs, path.NewErrorf("inconsistent values for sensitive attribute"))
+					errs.add("inconsistent values for sensitive attribute")
+					return
 				}
-				errs = append(errs, path.NewErrorf("final value %s does not conform to planning placeholder: %s", formatValue(actual), problem))
+				errs.add("final value %s does not conform to planning placeholder: %s", formatValue(actual), problem)
 			}
 		}
-		return errs
+		return
 	}
 	if !actual.IsKnown() {
 		if sensitive {
-			return append(errs, path.NewErrorf("inconsistent values for sensitive attribute"))
+			errs.add("inconsistent values for sensitive attribute")
+			return
 		}
-		return append(errs, path.NewErrorf("was %s, but now unknown", formatValue(planned)))
+		errs.add("was %s, but now unknown", formatValue(planned))
+		return
 	}
 	if planned.IsNull() || actual.IsNull() {
 		if planned.IsNull() == actual.IsNull() {
-			return nil
+			return
 		}
 		if sensitive {
-			return append(errs, path.NewErrorf("inconsistent values for sensitive attribute"))
+			errs.add("inconsistent values for sensitive attribute")
+			return
 		}
-		return append(errs, path.NewErrorf("was %s, but now %s", formatValue(planned), formatValue(actual)))
+		errs.add("was %s, but now %s", formatValue(planned), formatValue(actual))
+		return
 	}
 	ty := planned.Type()
 	switch {
 	case ty.IsPrimitiveType():
 		if !planned.RawEquals(actual) {
 			if sensitive {
-				return append(errs, path.NewErrorf("inconsistent values for sensitive attribute"))
+				errs.add("inconsistent values for sensitive attribute")
+				return
 			}
-			errs = append(errs, path.NewErrorf("was %s, but now %s", formatValue(planned), formatValue(actual)))
+			errs.add("was %s, but now %s", formatValue(planned), formatValue(actual))
 		}
 	case ty.IsListType() || ty.IsTupleType():
 		plannedN, actualN := planned.LengthInt(), actual.LengthInt()
 		for i := 0; i < plannedN || i < actualN; i++ {
-			idx := cty.NumberIntVal(int64(i))
 			switch {
 			case i >= actualN:
-				errs = append(errs, path.NewErrorf("element %d has vanished", i))
+				errs.add("element %d has vanished", i)
 			case i >= plannedN:
-				errs = append(errs, path.NewErrorf("new element %d has appeared", i))
+				errs.add("new element %d has appeared", i)
 			default:
-				errs = append(errs, assertValueCompatible(planned.Index(idx), actual.Index(idx), sensitive, path.Index(idx))...)
+				idx := cty.NumberIntVal(int64(i))
+				n := len(*errs)
+				assertValueCompatible(planned.Index(idx), actual.Index(idx), sensitive, errs)
+				errs.underIndex(n, idx)
 			}
 		}
 	case ty.IsMapType() || ty.IsObjectType():
-		errs = append(errs, assertKeyedCompatible(planned, actual, path, "element", func(p, a cty.Value, path cty.Path) []error {
-			return assertValueCompatible(p, a, sensitive, path)
-		})...)
+		assertKeyedCompatible(planned, actual, "element", elemCheck{sensitive: sensitive}, errs)
 	case ty.IsSetType():
-		errs = append(errs, assertSetCompatible(planned, actual, path, "set", func(p, a cty.Value) bool {
-			return len(assertValueCompatible(p, a, sensitive, nil)) == 0
-		})...)
+		assertSetCompatible(planned, actual, "set", elemCheck{sensitive: sensitive}, errs)
 	}
-	return errs
 }
 
 // assertKeyedCompatible compares maps or objects key by key.
-func assertKeyedCompatible(planned, actual cty.Value, path cty.Path, what string, each func(p, a cty.Value, path cty.Path) []error) []error {
-	var errs []error
-	actualKeys := keySet(actual)
+func assertKeyedCompatible(planned, actual cty.Value, what string, each elemCheck, errs *errList) {
+	actualKeys := sortedKeys(actual)
+	seen := make([]bool, len(actualKeys))
 	for it := planned.ElementIterator(); it.Next(); {
 		key, p := it.Element()
 		k := key.AsString()
-		if _, ok := actualKeys[k]; !ok {
-			errs = append(errs, path.NewErrorf("%s %q has vanished", what, k))
+		i, ok := slices.BinarySearch(actualKeys, k)
+		if !ok {
+			errs.add("%s %q has vanished", what, k)
 			continue
 		}
-		delete(actualKeys, k)
-		errs = append(errs, each(p, elementAt(actual, key), keyPath(path, planned, k))...)
+		seen[i] = true
+		n := len(*errs)
+		each.check(p, elementAt(actual, key), errs)
+		if planned.Type().IsObjectType() {
+			errs.underAttr(n, k)
+		} else {
+			errs.underIndex(n, cty.StringVal(k))
+		}
 	}
-	for k := range actualKeys {
-		errs = append(errs, path.NewErrorf("new %s %q has appeared", what, k))
+	for i, k := range actualKeys {
+		if !seen[i] {
+			errs.add("new %s %q has appeared", what, k)
+		}
 	}
-	return errs
-}
-
-func keyPath(path cty.Path, coll cty.Value, k string) cty.Path {
-	if coll.Type().IsObjectType() {
-		return path.GetAttr(k)
-	}
-	return path.Index(cty.StringVal(k))
 }
 
 // assertSetCompatible requires every actual element to correlate with a
 // planned one and no growth; unknown planned elements may merge, so the
 // set may shrink.
-func assertSetCompatible(planned, actual cty.Value, path cty.Path, what string, compatible func(p, a cty.Value) bool) []error {
-	var errs []error
+func assertSetCompatible(planned, actual cty.Value, what string, each elemCheck, errs *errList) {
 	plannedElems, actualElems := planned.AsValueSlice(), actual.AsValueSlice()
 	if len(actualElems) > len(plannedElems) {
-		return append(errs, path.NewErrorf("%s length grew from %d to %d", what, len(plannedElems), len(actualElems)))
+		errs.add("%s length grew from %d to %d", what, len(plannedElems), len(actualElems))
+		return
 	}
 	matched := make([]bool, len(plannedElems))
 	for _, a := range actualElems {
 		found := false
 		for i, p := range plannedElems {
-			if compatible(p, a) {
+			if each.compatible(p, a) {
 				matched[i] = true
 				found = true
 				break
 			}
 		}
 		if !found {
-			errs = append(errs, path.NewErrorf("%s has an element that no planned element could have produced", what))
+			errs.add("%s has an element that no planned element could have produced", what)
 		}
 	}
 	for i, p := range plannedElems {
-		if !matched[i] && p.IsWhollyKnown() {
-			errs = append(errs, path.NewErrorf("%s lost a planned element", what))
+		if !matched[i] && whollyKnown(p) {
+			errs.add("%s lost a planned element", what)
 		}
 	}
-	return errs
 }
 
 // refinementViolation explains how a known value breaks the promises an

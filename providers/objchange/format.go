@@ -71,7 +71,7 @@ func writeValue(b *strings.Builder, v cty.Value) {
 // withoutRefinements replaces every refined unknown by a plain unknown of
 // the same type, so values can be compared ignoring refinements.
 func withoutRefinements(v cty.Value) cty.Value {
-	if v.IsWhollyKnown() {
+	if whollyKnown(v) {
 		return v
 	}
 	out, _ := cty.Transform(v, func(_ cty.Path, v cty.Value) (cty.Value, error) {
@@ -83,19 +83,11 @@ func withoutRefinements(v cty.Value) cty.Value {
 	return out
 }
 
-// equalIgnoringRefinements is RawEquals with unknowns compared by type only.
-func equalIgnoringRefinements(a, b cty.Value) bool {
-	if a.IsWhollyKnown() && b.IsWhollyKnown() {
-		return a.RawEquals(b)
-	}
-	return withoutRefinements(a).RawEquals(withoutRefinements(b))
-}
-
 // UnknownPaths lists the paths of every unknown value inside v, in a
 // stable order; the engine reports one error per path when a provider
 // leaves unknowns in an applied object.
 func UnknownPaths(v cty.Value) []cty.Path {
-	if v.IsWhollyKnown() {
+	if whollyKnown(v) {
 		return nil
 	}
 	var paths []cty.Path
@@ -113,7 +105,7 @@ func UnknownPaths(v cty.Value) []cty.Path {
 // repair the engine makes before saving an applied object that still has
 // unknowns.
 func NullUnknowns(v cty.Value) cty.Value {
-	if v.IsWhollyKnown() {
+	if whollyKnown(v) {
 		return v
 	}
 	out, _ := cty.Transform(v, func(_ cty.Path, v cty.Value) (cty.Value, error) {

@@ -1,6 +1,8 @@
 package objchange
 
 import (
+	"slices"
+
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/tenetplan/tenet/providers"
@@ -13,100 +15,119 @@ import (
 // in number and keys. Each problem is a cty.PathError; the engine reports
 // them as "Provider produced invalid plan".
 func AssertPlanValid(schema *providers.Block, prior, config, planned cty.Value) []error {
-	return assertPlanValidBlock(schema, prior, config, planned, nil)
+	var errs errList
+	assertPlanValidBlock(compile(schema), prior, config, planned, &errs)
+	return errs.errors()
 }
 
-func assertPlanValidBlock(schema *providers.Block, prior, config, planned cty.Value, path cty.Path) []error {
-	var errs []error
+// The walks add what they find to errs, relative to the value they are
+// given; errs stays nil (and unallocated) while everything is valid.
+
+func assertPlanValidBlock(cb *compiledBlock, prior, config, planned cty.Value, errs *errList) {
 	switch {
 	case planned.IsNull() && !config.IsNull():
-		return append(errs, path.NewErrorf("planned for absence but config wants existence"))
+		errs.add("planned for absence but config wants existence")
+		return
 	case config.IsNull() && !planned.IsNull():
-		return append(errs, path.NewErrorf("planned for existence but config wants absence"))
+		errs.add("planned for existence but config wants absence")
+		return
 	case !config.IsKnown():
 		if planned.IsKnown() {
-			errs = append(errs, path.NewErrorf("planned a value for a block whose configuration is unknown"))
+			errs.add("planned a value for a block whose configuration is unknown")
 		}
-		return errs
+		return
 	case planned.IsNull():
-		return nil
+		return
 	case !planned.IsKnown():
-		return append(errs, path.NewErrorf("planned an unknown value for a whole block"))
+		errs.add("planned an unknown value for a whole block")
+		return
 	}
 	if prior.IsNull() || !prior.IsKnown() {
-		prior = cty.NullVal(schema.ImpliedType())
+		prior = cty.NullVal(cb.impliedType)
 	}
-	for name, attr := range schema.Attributes {
-		errs = append(errs, assertPlannedAttrValid(attr, attrOrNull(prior, name, attr.ImpliedType()), config.GetAttr(name), planned.GetAttr(name), path.GetAttr(name))...)
+	for i := range cb.attrs {
+		a := &cb.attrs[i]
+		n := len(*errs)
+		assertPlannedAttrValid(a, attrOrNull(prior, a.name, a.ty), config.GetAttr(a.name), planned.GetAttr(a.name), errs)
+		errs.underAttr(n, a.name)
 	}
-	for name, nb := range schema.BlockTypes {
-		errs = append(errs, assertPlannedBlocksValid(nb, attrOrNull(prior, name, cty.DynamicPseudoType), config.GetAttr(name), planned.GetAttr(name), path.GetAttr(name))...)
+	for i := range cb.blocks {
+		nb := &cb.blocks[i]
+		n := len(*errs)
+		assertPlannedBlocksValid(nb, attrOrNull(prior, nb.name, cty.DynamicPseudoType), config.GetAttr(nb.name), planned.GetAttr(nb.name), errs)
+		errs.underAttr(n, nb.name)
 	}
-	return errs
 }
 
-func assertPlannedBlocksValid(nb *providers.NestedBlock, prior, config, planned cty.Value, path cty.Path) []error {
-	switch nb.Nesting {
+func assertPlannedBlocksValid(nb *compiledNested, prior, config, planned cty.Value, errs *errList) {
+	switch nb.nesting {
 	case providers.NestingSingle, providers.NestingGroup:
-		return assertPlanValidBlock(&nb.Block, prior, config, planned, path)
+		assertPlanValidBlock(nb.block, prior, config, planned, errs)
+		return
 	}
-	var errs []error
 	if !config.IsKnown() {
 		// A dynamic block with unknown for_each: the provider cannot know
 		// the blocks yet, so it must leave them alone.
 		if !equalIgnoringRefinements(planned, config) {
-			errs = append(errs, path.NewErrorf("planned a value for blocks whose configuration is unknown"))
+			errs.add("planned a value for blocks whose configuration is unknown")
 		}
-		return errs
+		return
 	}
 	if !planned.IsKnown() {
-		return append(errs, path.NewErrorf("planned an unknown value for a collection of blocks"))
+		errs.add("planned an unknown value for a collection of blocks")
+		return
 	}
 	if planned.IsNull() || config.IsNull() {
 		if planned.IsNull() != config.IsNull() {
-			errs = append(errs, path.NewErrorf("planned block collection presence disagrees with config"))
+			errs.add("planned block collection presence disagrees with config")
 		}
-		return errs
+		return
 	}
-	switch nb.Nesting {
+	switch nb.nesting {
 	case providers.NestingList:
 		plannedN, configN := planned.LengthInt(), config.LengthInt()
 		if plannedN != configN {
-			return append(errs, path.NewErrorf("block count in plan (%d) disagrees with count in config (%d)", plannedN, configN))
+			errs.add("block count in plan (%d) disagrees with count in config (%d)", plannedN, configN)
+			return
 		}
 		for it := planned.ElementIterator(); it.Next(); {
 			idx, plannedEV := it.Element()
-			elemPath := path.Index(idx)
+			n := len(*errs)
 			if !plannedEV.IsKnown() {
-				errs = append(errs, elemPath.NewErrorf("planned an unknown value for a nested block"))
-				continue
+				errs.add("planned an unknown value for a nested block")
+			} else {
+				assertPlanValidBlock(nb.block, elementOrNull(prior, idx), config.Index(idx), plannedEV, errs)
 			}
-			errs = append(errs, assertPlanValidBlock(&nb.Block, elementOrNull(prior, idx), config.Index(idx), plannedEV, elemPath)...)
+			errs.underIndex(n, idx)
 		}
 	case providers.NestingMap:
-		plannedKeys, configKeys := keySet(planned), keySet(config)
-		for k := range plannedKeys {
-			if _, ok := configKeys[k]; !ok {
-				errs = append(errs, path.Index(cty.StringVal(k)).NewErrorf("block key %q is planned but not configured", k))
+		plannedKeys, configKeys := sortedKeys(planned), sortedKeys(config)
+		before := len(*errs)
+		for _, k := range plannedKeys {
+			if _, ok := slices.BinarySearch(configKeys, k); !ok {
+				errs.add("block key %q is planned but not configured", k)
+				errs.underIndex(len(*errs)-1, cty.StringVal(k))
 			}
 		}
-		for k := range configKeys {
-			if _, ok := plannedKeys[k]; !ok {
-				errs = append(errs, path.Index(cty.StringVal(k)).NewErrorf("block key %q is configured but missing from the plan", k))
+		for _, k := range configKeys {
+			if _, ok := slices.BinarySearch(plannedKeys, k); !ok {
+				errs.add("block key %q is configured but missing from the plan", k)
+				errs.underIndex(len(*errs)-1, cty.StringVal(k))
 			}
 		}
-		if len(errs) > 0 {
-			return errs
+		if len(*errs) > before {
+			return
 		}
-		for k := range plannedKeys {
+		for _, k := range plannedKeys {
 			key := cty.StringVal(k)
-			elemPath := path.Index(key)
+			n := len(*errs)
 			plannedEV := elementAt(planned, key)
 			if !plannedEV.IsKnown() {
-				errs = append(errs, elemPath.NewErrorf("planned an unknown value for a nested block"))
-				continue
+				errs.add("planned an unknown value for a nested block")
+			} else {
+				assertPlanValidBlock(nb.block, elementOrNull(prior, key), elementAt(config, key), plannedEV, errs)
 			}
-			errs = append(errs, assertPlanValidBlock(&nb.Block, elementOrNull(prior, key), elementAt(config, key), plannedEV, elemPath)...)
+			errs.underIndex(n, key)
 		}
 	case providers.NestingSet:
 		// Set elements cannot be correlated with configuration reliably,
@@ -114,106 +135,99 @@ func assertPlannedBlocksValid(nb *providers.NestedBlock, prior, config, planned 
 		for it := planned.ElementIterator(); it.Next(); {
 			_, plannedEV := it.Element()
 			if !plannedEV.IsKnown() {
-				errs = append(errs, path.NewErrorf("planned an unknown value for a nested block"))
+				errs.add("planned an unknown value for a nested block")
 			}
 		}
 	}
-	return errs
 }
 
-func assertPlannedAttrValid(attr *providers.Attribute, prior, config, planned cty.Value, path cty.Path) []error {
+func assertPlannedAttrValid(a *compiledAttr, prior, config, planned cty.Value, errs *errList) {
 	switch {
 	case equalIgnoringRefinements(planned, config):
-		return nil
+		return
 	case !prior.IsNull() && !config.IsNull() && equalIgnoringRefinements(planned, prior):
 		// The provider judged the configured change insignificant and kept
 		// the prior value: allowed.
-		return nil
-	case attr.Computed && !attr.Optional && !attr.Required:
-		return nil
-	case config.IsNull() && attr.Computed:
-		return nil
+		return
+	case a.computed && !a.optional && !a.required:
+		return
+	case config.IsNull() && a.computed:
+		return
 	case config.IsNull():
-		if attr.Sensitive {
-			return []error{path.NewErrorf("planned a sensitive value for a non-computed attribute")}
+		if a.sensitive {
+			errs.add("planned a sensitive value for a non-computed attribute")
+			return
 		}
-		return []error{path.NewErrorf("planned value %s for a non-computed attribute", formatValue(planned))}
-	case attr.NestedType != nil:
-		return assertPlannedNestedTypeValid(attr, prior, config, planned, path)
+		errs.add("planned value %s for a non-computed attribute", formatValue(planned))
+		return
+	case a.nested != nil:
+		assertPlannedNestedTypeValid(a, prior, config, planned, errs)
+		return
 	}
-	return []error{mismatchError(attr.Sensitive, prior, config, planned, path)}
+	addMismatch(a.sensitive, prior, config, planned, errs)
 }
 
-func mismatchError(sensitive bool, prior, config, planned cty.Value, path cty.Path) error {
+func addMismatch(sensitive bool, prior, config, planned cty.Value, errs *errList) {
 	switch {
 	case sensitive && prior.IsNull():
-		return path.NewErrorf("sensitive planned value does not match config value")
+		errs.add("sensitive planned value does not match config value")
 	case sensitive:
-		return path.NewErrorf("sensitive planned value does not match config value nor prior value")
+		errs.add("sensitive planned value does not match config value nor prior value")
 	case prior.IsNull():
-		return path.NewErrorf("planned value %s does not match config value %s", formatValue(planned), formatValue(config))
+		errs.add("planned value %s does not match config value %s", formatValue(planned), formatValue(config))
+	default:
+		errs.add("planned value %s does not match config value %s nor prior value %s",
+			formatValue(planned), formatValue(config), formatValue(prior))
 	}
-	return path.NewErrorf("planned value %s does not match config value %s nor prior value %s",
-		formatValue(planned), formatValue(config), formatValue(prior))
 }
 
-func assertPlannedNestedTypeValid(attr *providers.Attribute, prior, config, planned cty.Value, path cty.Path) []error {
-	obj := attr.NestedType
-	var errs []error
+func assertPlannedNestedTypeValid(a *compiledAttr, prior, config, planned cty.Value, errs *errList) {
+	obj := a.nested
 	switch {
 	case planned.IsNull() && !config.IsNull():
-		return append(errs, path.NewErrorf("planned for absence but config wants existence"))
+		errs.add("planned for absence but config wants existence")
+		return
 	case config.IsNull() && !planned.IsNull():
-		return append(errs, path.NewErrorf("planned for existence but config wants absence"))
+		errs.add("planned for existence but config wants absence")
+		return
 	case !config.IsNull() && !planned.IsKnown():
-		return append(errs, path.NewErrorf("planned an unknown value for a configured attribute"))
+		errs.add("planned an unknown value for a configured attribute")
+		return
 	case planned.IsNull() || !config.IsKnown():
-		return nil
+		return
 	}
-	checkObject := func(prior, config, planned cty.Value, path cty.Path) {
-		switch {
-		case planned.IsNull() != config.IsNull():
-			errs = append(errs, path.NewErrorf("planned object presence disagrees with config"))
-			return
-		case planned.IsNull() || !config.IsKnown():
-			return
-		case !planned.IsKnown():
-			errs = append(errs, path.NewErrorf("planned an unknown value for a configured object"))
-			return
-		}
-		if prior.IsNull() || !prior.IsKnown() {
-			prior = cty.NullVal(planned.Type())
-		}
-		for name, inner := range obj.Attributes {
-			errs = append(errs, assertPlannedAttrValid(inner, attrOrNull(prior, name, inner.ImpliedType()), config.GetAttr(name), planned.GetAttr(name), path.GetAttr(name))...)
-		}
-	}
-	switch obj.Nesting {
+	switch obj.nesting {
 	case providers.NestingSingle, providers.NestingGroup:
-		checkObject(prior, config, planned, path)
+		assertPlannedObjectValid(obj, prior, config, planned, errs)
 	case providers.NestingList:
 		plannedN, configN := planned.LengthInt(), config.LengthInt()
 		if plannedN != configN {
-			return append(errs, path.NewErrorf("count in plan (%d) disagrees with count in config (%d)", plannedN, configN))
+			errs.add("count in plan (%d) disagrees with count in config (%d)", plannedN, configN)
+			return
 		}
 		for it := planned.ElementIterator(); it.Next(); {
 			idx, plannedEV := it.Element()
-			checkObject(elementOrNull(prior, idx), config.Index(idx), plannedEV, path.Index(idx))
+			n := len(*errs)
+			assertPlannedObjectValid(obj, elementOrNull(prior, idx), config.Index(idx), plannedEV, errs)
+			errs.underIndex(n, idx)
 		}
 	case providers.NestingMap:
-		plannedKeys, configKeys := keySet(planned), keySet(config)
-		for k := range configKeys {
-			if _, ok := plannedKeys[k]; !ok {
-				errs = append(errs, path.Index(cty.StringVal(k)).NewErrorf("key %q is configured but missing from the plan", k))
+		plannedKeys, configKeys := sortedKeys(planned), sortedKeys(config)
+		for _, k := range configKeys {
+			if _, ok := slices.BinarySearch(plannedKeys, k); !ok {
+				errs.add("key %q is configured but missing from the plan", k)
+				errs.underIndex(len(*errs)-1, cty.StringVal(k))
 			}
 		}
-		for k := range plannedKeys {
+		for _, k := range plannedKeys {
 			key := cty.StringVal(k)
-			if _, ok := configKeys[k]; !ok {
-				errs = append(errs, path.Index(key).NewErrorf("key %q is planned but not configured", k))
-				continue
+			n := len(*errs)
+			if _, ok := slices.BinarySearch(configKeys, k); !ok {
+				errs.add("key %q is planned but not configured", k)
+			} else {
+				assertPlannedObjectValid(obj, elementOrNull(prior, key), elementAt(config, key), elementAt(planned, key), errs)
 			}
-			checkObject(elementOrNull(prior, key), elementAt(config, key), elementAt(planned, key), path.Index(key))
+			errs.underIndex(n, key)
 		}
 	case providers.NestingSet:
 		// Unknown elements may collapse into one, so the planned length
@@ -221,16 +235,38 @@ func assertPlannedNestedTypeValid(attr *providers.Attribute, prior, config, plan
 		configN := config.LengthInt()
 		lo, hi := lengthRange(planned)
 		if configN < lo || configN > hi {
-			errs = append(errs, path.NewErrorf("count in plan (%s) disagrees with count in config (%d)", formatRange(lo, hi), configN))
+			errs.add("count in plan (%s) disagrees with count in config (%d)", formatRange(lo, hi), configN)
 		}
 	}
-	return errs
+}
+
+// assertPlannedObjectValid checks one object of a nested-type attribute.
+func assertPlannedObjectValid(obj *compiledObject, prior, config, planned cty.Value, errs *errList) {
+	switch {
+	case planned.IsNull() != config.IsNull():
+		errs.add("planned object presence disagrees with config")
+		return
+	case planned.IsNull() || !config.IsKnown():
+		return
+	case !planned.IsKnown():
+		errs.add("planned an unknown value for a configured object")
+		return
+	}
+	if prior.IsNull() || !prior.IsKnown() {
+		prior = cty.NullVal(planned.Type())
+	}
+	for i := range obj.attrs {
+		inner := &obj.attrs[i]
+		n := len(*errs)
+		assertPlannedAttrValid(inner, attrOrNull(prior, inner.name, inner.ty), config.GetAttr(inner.name), planned.GetAttr(inner.name), errs)
+		errs.underAttr(n, inner.name)
+	}
 }
 
 // lengthRange is the smallest and largest length a set may have once its
 // unknown elements become known.
 func lengthRange(set cty.Value) (lo, hi int) {
-	if set.IsWhollyKnown() {
+	if whollyKnown(set) {
 		n := set.LengthInt()
 		return n, n
 	}
@@ -238,7 +274,7 @@ func lengthRange(set cty.Value) (lo, hi int) {
 	unknowns := 0
 	for it := set.ElementIterator(); it.Next(); {
 		_, ev := it.Element()
-		if !ev.IsWhollyKnown() {
+		if !whollyKnown(ev) {
 			unknowns++
 		}
 	}
@@ -283,12 +319,19 @@ func elementOrNull(coll, key cty.Value) cty.Value {
 	return cty.NullVal(cty.DynamicPseudoType)
 }
 
-// keySet lists the keys of a known map or object value.
-func keySet(v cty.Value) map[string]struct{} {
-	keys := make(map[string]struct{}, v.LengthInt())
+// sortedKeys lists the keys of a known map or object value in order.
+func sortedKeys(v cty.Value) []string {
+	keys := make([]string, 0, v.LengthInt())
+	if v.Type().IsObjectType() {
+		for k := range v.Type().AttributeTypes() {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		return keys
+	}
 	for it := v.ElementIterator(); it.Next(); {
 		k, _ := it.Element()
-		keys[k.AsString()] = struct{}{}
+		keys = append(keys, k.AsString())
 	}
 	return keys
 }

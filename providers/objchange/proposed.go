@@ -15,177 +15,301 @@ func ProposedNew(schema *providers.Block, prior, config cty.Value) cty.Value {
 	if config.IsNull() && prior.IsNull() {
 		return prior
 	}
+	cb := compile(schema)
 	if prior.IsNull() {
-		prior = schema.EmptyValue()
+		prior = cb.emptyValue
 	}
-	return proposedNewBlock(schema, prior, config)
+	v, _ := proposedNewBlock(cb, prior, config, 0)
+	return v
 }
 
 // PlannedDataResourceObject is the placeholder object of a data resource
 // that will be read during apply: configured values as written, every
 // computed attribute the configuration leaves null unknown.
 func PlannedDataResourceObject(schema *providers.Block, config cty.Value) cty.Value {
-	return proposedNewBlock(schema, cty.UnknownVal(schema.ImpliedType()), config)
+	cb := compile(schema)
+	v, _ := proposedNewBlock(cb, cty.UnknownVal(cb.impliedType), config, 0)
+	return v
 }
 
-func proposedNewBlock(schema *providers.Block, prior, config cty.Value) cty.Value {
-	if config.IsNull() || !config.IsKnown() {
-		return prior
+// origin says which input a merged value is identical to (RawEquals), so
+// a merge whose parts all come from one input can hand that input back
+// instead of rebuilding an equal value. Zero means "rebuilt" or "unsure";
+// it is always a safe answer.
+type origin uint8
+
+const (
+	fromConfig origin = 1 << iota
+	fromPrior
+)
+
+// also is o when a and b are identical, so that a value taken from one
+// input is known to be the other's too. It compares only when asked.
+func also(o origin, a, b cty.Value) origin {
+	if o != 0 && a.RawEquals(b) {
+		return o
 	}
-	if prior.IsNull() {
-		prior = schema.EmptyValue()
-	} else if !prior.IsKnown() {
+	return 0
+}
+
+// mergeFunc merges one prior element with one configuration element.
+type mergeFunc func(prior, config cty.Value) (cty.Value, origin)
+
+// proposedNewBlock merges one block object. want says which inputs the
+// caller would like an identity answer about.
+func proposedNewBlock(cb *compiledBlock, prior, config cty.Value, want origin) (cty.Value, origin) {
+	if config.IsNull() || !config.IsKnown() {
+		return prior, fromPrior | also(want&fromConfig, prior, config)
+	}
+	var same origin
+	switch {
+	case prior.IsNull():
+		prior = cb.emptyValue
+	case !prior.IsKnown():
 		// Take the configuration's concrete types so dynamic parts of an
 		// unknown prior do not leak DynamicPseudoType into the result.
 		prior = cty.UnknownVal(config.Type())
+	case hasExactly(prior, cb.width):
+		same |= fromPrior
 	}
-	vals := make(map[string]cty.Value, len(schema.Attributes)+len(schema.BlockTypes))
-	for name, attr := range schema.Attributes {
-		vals[name] = proposedNewAttribute(attr, prior.GetAttr(name), config.GetAttr(name))
+	if hasExactly(config, cb.width) {
+		same |= fromConfig
 	}
-	for name, nb := range schema.BlockTypes {
-		vals[name] = proposedNewNestedBlock(nb, prior.GetAttr(name), config.GetAttr(name))
+	var buf [16]cty.Value
+	vals := buf[:0]
+	if cb.width > len(buf) {
+		vals = make([]cty.Value, 0, cb.width)
 	}
-	return cty.ObjectVal(vals)
+	for i := range cb.attrs {
+		a := &cb.attrs[i]
+		v, o := proposedNewAttribute(a, prior.GetAttr(a.name), config.GetAttr(a.name), same)
+		same &= o
+		vals = append(vals, v)
+	}
+	for i := range cb.blocks {
+		nb := &cb.blocks[i]
+		v, o := proposedNewNestedBlock(nb, prior.GetAttr(nb.name), config.GetAttr(nb.name), same)
+		same &= o
+		vals = append(vals, v)
+	}
+	switch {
+	case same&fromConfig != 0:
+		return config, same
+	case same&fromPrior != 0:
+		return prior, same
+	}
+	m := make(map[string]cty.Value, cb.width)
+	for i := range cb.attrs {
+		m[cb.attrs[i].name] = vals[i]
+	}
+	for i := range cb.blocks {
+		m[cb.blocks[i].name] = vals[len(cb.attrs)+i]
+	}
+	return cty.ObjectVal(m), 0
 }
 
-func proposedNewAttribute(attr *providers.Attribute, prior, config cty.Value) cty.Value {
+func proposedNewAttribute(a *compiledAttr, prior, config cty.Value, want origin) (cty.Value, origin) {
 	switch {
-	case attr.Computed && config.IsNull():
+	case a.computed && config.IsNull():
 		// An optional nested-type attribute whose prior value holds
 		// something only the user could have set was removed by the user;
 		// keeping the prior would resurrect it.
-		if attr.NestedType != nil && attr.Optional && holdsConfiguredValue(attr.NestedType, prior) {
-			return config
+		if a.nested != nil && a.optional && holdsConfiguredValue(a.nested, prior) {
+			return config, fromConfig | also(want&fromPrior, config, prior)
 		}
-		return prior
-	case attr.NestedType != nil:
-		return proposedNewNestedType(attr.NestedType, prior, config)
+		return prior, fromPrior | also(want&fromConfig, prior, config)
+	case a.nested != nil:
+		return proposedNewNestedType(a.nested, prior, config, want)
 	default:
-		return config
+		return config, fromConfig | also(want&fromPrior, config, prior)
 	}
 }
 
-func proposedNewAttributes(attrs map[string]*providers.Attribute, prior, config cty.Value) cty.Value {
+func proposedNewAttributes(attrs []compiledAttr, prior, config cty.Value, want origin) (cty.Value, origin) {
 	if config.IsNull() || !config.IsKnown() {
-		return config
+		return config, fromConfig | also(want&fromPrior, config, prior)
 	}
+	var same origin
 	if !prior.IsKnown() {
 		prior = cty.UnknownVal(config.Type())
+	} else if !prior.IsNull() && hasExactly(prior, len(attrs)) {
+		same |= fromPrior
 	}
-	vals := make(map[string]cty.Value, len(attrs))
-	for name, attr := range attrs {
-		priorV := cty.NullVal(attr.ImpliedType())
+	if hasExactly(config, len(attrs)) {
+		same |= fromConfig
+	}
+	var buf [16]cty.Value
+	vals := buf[:0]
+	if len(attrs) > len(buf) {
+		vals = make([]cty.Value, 0, len(attrs))
+	}
+	for i := range attrs {
+		a := &attrs[i]
+		priorV := cty.NullVal(a.ty)
 		if !prior.IsNull() {
-			priorV = prior.GetAttr(name)
+			priorV = prior.GetAttr(a.name)
 		}
-		vals[name] = proposedNewAttribute(attr, priorV, config.GetAttr(name))
+		v, o := proposedNewAttribute(a, priorV, config.GetAttr(a.name), same)
+		same &= o
+		vals = append(vals, v)
 	}
-	return cty.ObjectVal(vals)
+	switch {
+	case same&fromConfig != 0:
+		return config, same
+	case same&fromPrior != 0:
+		return prior, same
+	}
+	m := make(map[string]cty.Value, len(attrs))
+	for i := range attrs {
+		m[attrs[i].name] = vals[i]
+	}
+	return cty.ObjectVal(m), 0
 }
 
-func proposedNewNestedType(obj *providers.Object, prior, config cty.Value) cty.Value {
+func proposedNewNestedType(obj *compiledObject, prior, config cty.Value, want origin) (cty.Value, origin) {
 	if !config.IsKnown() {
-		return config
+		return config, fromConfig | also(want&fromPrior, config, prior)
 	}
-	merge := func(prior, config cty.Value) cty.Value {
-		return proposedNewAttributes(obj.Attributes, prior, config)
+	merge := func(prior, config cty.Value) (cty.Value, origin) {
+		return proposedNewAttributes(obj.attrs, prior, config, fromConfig|fromPrior)
 	}
-	switch obj.Nesting {
+	switch obj.nesting {
 	case providers.NestingSingle, providers.NestingGroup:
 		if config.IsNull() {
-			return config
+			return config, fromConfig | also(want&fromPrior, config, prior)
 		}
-		return merge(prior, config)
+		return proposedNewAttributes(obj.attrs, prior, config, want)
 	case providers.NestingList:
-		return proposedNewByIndex(prior, config, merge)
+		return proposedNewByIndex(prior, config, want, merge)
 	case providers.NestingMap:
-		return proposedNewByKey(prior, config, merge)
+		return proposedNewByKey(prior, config, want, merge)
 	case providers.NestingSet:
-		return proposedNewSet(prior, config, func(p, c cty.Value) bool { return attrsCouldProduce(obj.Attributes, p, c) }, merge)
+		return proposedNewSet(prior, config, want, func(p, c cty.Value) bool { return attrsCouldProduce(obj.attrs, p, c) }, merge)
 	}
-	return config
+	return config, fromConfig | also(want&fromPrior, config, prior)
 }
 
-func proposedNewNestedBlock(nb *providers.NestedBlock, prior, config cty.Value) cty.Value {
+func proposedNewNestedBlock(nb *compiledNested, prior, config cty.Value, want origin) (cty.Value, origin) {
 	if !config.IsKnown() {
-		return config
+		return config, fromConfig | also(want&fromPrior, config, prior)
 	}
-	merge := func(prior, config cty.Value) cty.Value {
-		return proposedNewBlock(&nb.Block, prior, config)
+	merge := func(prior, config cty.Value) (cty.Value, origin) {
+		return proposedNewBlock(nb.block, prior, config, fromConfig|fromPrior)
 	}
-	switch nb.Nesting {
+	switch nb.nesting {
 	case providers.NestingSingle:
 		if config.IsNull() {
-			return config
+			return config, fromConfig | also(want&fromPrior, config, prior)
 		}
-		return merge(prior, config)
+		return proposedNewBlock(nb.block, prior, config, want)
 	case providers.NestingGroup:
-		return merge(prior, config)
+		return proposedNewBlock(nb.block, prior, config, want)
 	case providers.NestingList:
-		return proposedNewByIndex(prior, config, merge)
+		return proposedNewByIndex(prior, config, want, merge)
 	case providers.NestingMap:
-		return proposedNewByKey(prior, config, merge)
+		return proposedNewByKey(prior, config, want, merge)
 	case providers.NestingSet:
-		return proposedNewSet(prior, config, func(p, c cty.Value) bool { return blockCouldProduce(&nb.Block, p, c) }, merge)
+		return proposedNewSet(prior, config, want, func(p, c cty.Value) bool { return blockCouldProduce(nb.block, p, c) }, merge)
 	}
-	return config
+	return config, fromConfig | also(want&fromPrior, config, prior)
 }
 
-type mergeFunc func(prior, config cty.Value) cty.Value
+// collectionOrigin is what a merged collection may turn out identical
+// to before looking at its elements: the configuration unless it is
+// marked, and the prior when it is a known collection of the same kind
+// and length.
+func collectionOrigin(prior, config cty.Value, n int) origin {
+	var same origin
+	if !config.IsMarked() {
+		same |= fromConfig
+	}
+	if prior.IsKnown() && !prior.IsNull() && !prior.IsMarked() && sameKind(prior.Type(), config.Type()) && prior.LengthInt() == n {
+		same |= fromPrior
+	}
+	return same
+}
+
+func sameKind(a, b cty.Type) bool {
+	return a.IsListType() == b.IsListType() && a.IsTupleType() == b.IsTupleType() &&
+		a.IsMapType() == b.IsMapType() && a.IsObjectType() == b.IsObjectType() && a.IsSetType() == b.IsSetType()
+}
 
 // proposedNewByIndex correlates list (or tuple) elements by position.
 // Elements beyond the end of a known prior are new and taken verbatim.
-func proposedNewByIndex(prior, config cty.Value, merge mergeFunc) cty.Value {
+func proposedNewByIndex(prior, config cty.Value, want origin, merge mergeFunc) (cty.Value, origin) {
 	if config.IsNull() || config.LengthInt() == 0 {
-		return config
+		return config, fromConfig | also(want&fromPrior, config, prior)
 	}
 	priorLen := 0
 	if prior.IsKnown() && !prior.IsNull() {
 		priorLen = prior.LengthInt()
 	}
-	vals := make([]cty.Value, 0, config.LengthInt())
+	n := config.LengthInt()
+	same := collectionOrigin(prior, config, n)
+	vals := make([]cty.Value, 0, n)
 	for it := config.ElementIterator(); it.Next(); {
 		idx, configEV := it.Element()
 		i, _ := idx.AsBigFloat().Int64()
+		var v cty.Value
+		var o origin
 		switch {
 		case !prior.IsKnown():
-			vals = append(vals, merge(cty.UnknownVal(configEV.Type()), configEV))
+			v, o = merge(cty.UnknownVal(configEV.Type()), configEV)
+			o &^= fromPrior
 		case int(i) < priorLen:
-			vals = append(vals, merge(prior.Index(idx), configEV))
+			v, o = merge(prior.Index(idx), configEV)
 		default:
-			vals = append(vals, configEV)
+			v, o = configEV, fromConfig
 		}
+		same &= o
+		vals = append(vals, v)
+	}
+	switch {
+	case same&fromConfig != 0:
+		return config, same
+	case same&fromPrior != 0:
+		return prior, same
 	}
 	if config.Type().IsTupleType() {
-		return cty.TupleVal(vals)
+		return cty.TupleVal(vals), 0
 	}
-	return cty.ListVal(vals)
+	return cty.ListVal(vals), 0
 }
 
 // proposedNewByKey correlates map (or object) elements by key. Keys the
 // prior lacks are new and taken verbatim.
-func proposedNewByKey(prior, config cty.Value, merge mergeFunc) cty.Value {
+func proposedNewByKey(prior, config cty.Value, want origin, merge mergeFunc) (cty.Value, origin) {
 	if config.IsNull() || config.LengthInt() == 0 {
-		return config
+		return config, fromConfig | also(want&fromPrior, config, prior)
 	}
-	vals := make(map[string]cty.Value, config.LengthInt())
+	n := config.LengthInt()
+	same := collectionOrigin(prior, config, n)
+	vals := make(map[string]cty.Value, n)
 	for it := config.ElementIterator(); it.Next(); {
 		key, configEV := it.Element()
 		k := key.AsString()
+		var o origin
 		switch {
 		case !prior.IsKnown():
-			vals[k] = merge(cty.UnknownVal(configEV.Type()), configEV)
+			vals[k], o = merge(cty.UnknownVal(configEV.Type()), configEV)
+			o &^= fromPrior
 		case !prior.IsNull() && hasKey(prior, k):
-			vals[k] = merge(elementAt(prior, key), configEV)
+			vals[k], o = merge(elementAt(prior, key), configEV)
 		default:
-			vals[k] = configEV
+			vals[k], o = configEV, fromConfig
 		}
+		same &= o
+	}
+	switch {
+	case same&fromConfig != 0:
+		return config, same
+	case same&fromPrior != 0:
+		return prior, same
 	}
 	if config.Type().IsObjectType() {
-		return cty.ObjectVal(vals)
+		return cty.ObjectVal(vals), 0
 	}
-	return cty.MapVal(vals)
+	return cty.MapVal(vals), 0
 }
 
 // elementAt is v[key] for lists, tuples and maps, and the attribute of
@@ -207,50 +331,69 @@ func hasKey(v cty.Value, k string) bool {
 // proposedNewSet pairs each configuration element with the first unused
 // prior element that could have produced it; unmatched elements are
 // merged with a null prior so their computed attributes stay null.
-func proposedNewSet(prior, config cty.Value, couldProduce func(prior, config cty.Value) bool, merge mergeFunc) cty.Value {
+func proposedNewSet(prior, config cty.Value, want origin, couldProduce func(prior, config cty.Value) bool, merge mergeFunc) (cty.Value, origin) {
 	if config.IsNull() || config.LengthInt() == 0 {
-		return config
+		return config, fromConfig | also(want&fromPrior, config, prior)
 	}
 	var priorElems []cty.Value
 	if prior.IsKnown() && !prior.IsNull() {
 		priorElems = prior.AsValueSlice()
 	}
+	n := config.LengthInt()
+	// Each element identical to a different prior element (a matched
+	// prior is used once) and as many of them as prior elements: the
+	// merged set is the prior.
+	same := collectionOrigin(prior, config, n)
 	used := make([]bool, len(priorElems))
-	vals := make([]cty.Value, 0, config.LengthInt())
+	vals := make([]cty.Value, 0, n)
 	for it := config.ElementIterator(); it.Next(); {
 		_, configEV := it.Element()
 		priorEV := cty.NullVal(configEV.Type())
+		matched := false
 		for i, p := range priorElems {
 			if !used[i] && couldProduce(p, configEV) {
 				used[i] = true
 				priorEV = p
+				matched = true
 				break
 			}
 		}
-		vals = append(vals, merge(priorEV, configEV))
+		v, o := merge(priorEV, configEV)
+		if !matched {
+			o &^= fromPrior
+		}
+		same &= o
+		vals = append(vals, v)
 	}
-	return cty.SetVal(vals)
+	switch {
+	case same&fromConfig != 0:
+		return config, same
+	case same&fromPrior != 0:
+		return prior, same
+	}
+	return cty.SetVal(vals), 0
 }
 
 // blockCouldProduce reports whether prior may be the result of planning
 // config: equal except in computed attributes the configuration leaves
 // null. Nested sets must be equal outright.
-func blockCouldProduce(schema *providers.Block, prior, config cty.Value) bool {
+func blockCouldProduce(cb *compiledBlock, prior, config cty.Value) bool {
 	if prior.IsNull() || config.IsNull() || !prior.IsKnown() || !config.IsKnown() {
 		return prior.RawEquals(config)
 	}
-	if !attrsCouldProduce(schema.Attributes, prior, config) {
+	if !attrsCouldProduce(cb.attrs, prior, config) {
 		return false
 	}
-	for name, nb := range schema.BlockTypes {
-		p, c := prior.GetAttr(name), config.GetAttr(name)
-		switch nb.Nesting {
+	for i := range cb.blocks {
+		nb := &cb.blocks[i]
+		p, c := prior.GetAttr(nb.name), config.GetAttr(nb.name)
+		switch nb.nesting {
 		case providers.NestingSingle, providers.NestingGroup:
-			if !blockCouldProduce(&nb.Block, p, c) {
+			if !blockCouldProduce(nb.block, p, c) {
 				return false
 			}
 		case providers.NestingList, providers.NestingMap:
-			if !elementsCouldProduce(p, c, func(p, c cty.Value) bool { return blockCouldProduce(&nb.Block, p, c) }) {
+			if !elementsCouldProduce(p, c, func(p, c cty.Value) bool { return blockCouldProduce(nb.block, p, c) }) {
 				return false
 			}
 		default:
@@ -262,23 +405,24 @@ func blockCouldProduce(schema *providers.Block, prior, config cty.Value) bool {
 	return true
 }
 
-func attrsCouldProduce(attrs map[string]*providers.Attribute, prior, config cty.Value) bool {
+func attrsCouldProduce(attrs []compiledAttr, prior, config cty.Value) bool {
 	if prior.IsNull() || config.IsNull() || !prior.IsKnown() || !config.IsKnown() {
 		return prior.RawEquals(config)
 	}
-	for name, attr := range attrs {
-		p, c := prior.GetAttr(name), config.GetAttr(name)
-		if attr.Computed && c.IsNull() {
+	for i := range attrs {
+		a := &attrs[i]
+		p, c := prior.GetAttr(a.name), config.GetAttr(a.name)
+		if a.computed && c.IsNull() {
 			continue
 		}
-		if attr.NestedType == nil {
+		if a.nested == nil {
 			if !p.RawEquals(c) {
 				return false
 			}
 			continue
 		}
-		inner := func(p, c cty.Value) bool { return attrsCouldProduce(attr.NestedType.Attributes, p, c) }
-		switch attr.NestedType.Nesting {
+		inner := func(p, c cty.Value) bool { return attrsCouldProduce(a.nested.attrs, p, c) }
+		switch a.nested.nesting {
 		case providers.NestingSingle, providers.NestingGroup:
 			if !inner(p, c) {
 				return false
@@ -321,7 +465,7 @@ func elementsCouldProduce(prior, config cty.Value, each func(p, c cty.Value) boo
 
 // holdsConfiguredValue reports whether a nested-type value contains a
 // non-null attribute that is not computed, i.e. one only the user sets.
-func holdsConfiguredValue(obj *providers.Object, v cty.Value) bool {
+func holdsConfiguredValue(obj *compiledObject, v cty.Value) bool {
 	if v.IsNull() || !v.IsKnown() {
 		return false
 	}
@@ -329,18 +473,19 @@ func holdsConfiguredValue(obj *providers.Object, v cty.Value) bool {
 		if o.IsNull() || !o.IsKnown() {
 			return false
 		}
-		for name, attr := range obj.Attributes {
-			av := o.GetAttr(name)
-			if attr.NestedType != nil && holdsConfiguredValue(attr.NestedType, av) {
+		for i := range obj.attrs {
+			a := &obj.attrs[i]
+			av := o.GetAttr(a.name)
+			if a.nested != nil && holdsConfiguredValue(a.nested, av) {
 				return true
 			}
-			if !attr.Computed && !av.IsNull() {
+			if !a.computed && !av.IsNull() {
 				return true
 			}
 		}
 		return false
 	}
-	switch obj.Nesting {
+	switch obj.nesting {
 	case providers.NestingSingle, providers.NestingGroup:
 		return objectHolds(v)
 	default:
