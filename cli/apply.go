@@ -57,7 +57,7 @@ func newApplyCommand(g *globals, destroy bool) *cobra.Command {
 				return err
 			}
 			if !r.plan.CanApply() {
-				return nil
+				return settleRecovered(u, r.mgr, r.prev)
 			}
 			if !autoApprove {
 				ok, err := confirm(cmd, g, u, f.destroy)
@@ -176,6 +176,19 @@ func applyPlan(ctx context.Context, g *globals, u *ui, f *planFlags, cfg *config
 	views.WriteApplySummary(u.out, summary, u.color)
 	if p.Mode != plan.DestroyMode {
 		writeOutputs(u, final)
+	}
+	return nil
+}
+
+// settleRecovered writes the state an apply with nothing to do read, when
+// that state includes operations recovered from an interrupted apply's
+// journal: the state file then holds them and the journal goes.
+func settleRecovered(u *ui, mgr *local.Manager, prev *state.State) error {
+	if !mgr.Recovered() {
+		return nil
+	}
+	if err := mgr.Write(prev); err != nil {
+		return u.errorf("Failed to save the recovered state", "The state read included operations recovered from an interrupted apply, and writing it failed: %s. The journal beside the state file still holds them; nothing is lost.", err)
 	}
 	return nil
 }

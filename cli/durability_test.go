@@ -15,6 +15,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tenetplan/tenet/addrs"
+	"github.com/tenetplan/tenet/state"
 	"github.com/tenetplan/tenet/state/local"
 	"github.com/tenetplan/tenet/state/statefile"
 )
@@ -348,5 +350,77 @@ func TestUnparsableStateIsNeverOverwritten(t *testing.T) {
 	}
 	if entries, _ := os.ReadDir(filepath.Join(dir, "out")); len(entries) != 0 {
 		t.Errorf("%d files were created although the state could not be read", len(entries))
+	}
+}
+
+// TestApplyWithoutChangesSettlesRecoveredJournal: an interrupted apply may
+// have journaled every operation before it died. The next apply then has
+// nothing to do, and must still write the recovered state and drop the
+// journal, so the state file holds everything by itself.
+func TestApplyWithoutChangesSettlesRecoveredJournal(t *testing.T) {
+	dir := t.TempDir()
+	writeConfig := func(count int) {
+		src := fmt.Sprintf("resource \"terraform_data\" \"r\" {\n  count = %d\n  input = \"x-${count.index}\"\n}\n", count)
+		if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	statePath := filepath.Join(dir, "terraform.tfstate")
+	writeConfig(2)
+	if out, err := runTenet(t, dir, "apply", "-auto-approve"); err != nil {
+		t.Fatalf("apply: %v\n%s", err, out)
+	}
+	// Take r[1] out of the state file and into a journal, as if the apply
+	// that created it had been killed before writing the state.
+	mgr := local.Open(statePath, local.Options{})
+	f, err := mgr.Read()
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := addrs.Resource{Mode: addrs.ManagedResourceMode, Type: "terraform_data", Name: "r"}.Absolute(addrs.RootModuleInstance).Instance(addrs.IntKey(1))
+	ri := f.State.ResourceInstance(addr)
+	if ri == nil || ri.Current == nil {
+		t.Fatal("r[1] is not in the state")
+	}
+	obj, provider := ri.Current, f.State.Resource(addr.ContainingResource()).ProviderConfig
+	f.State.ForgetResourceInstanceAll(addr)
+	if err := mgr.Write(f.State); err != nil {
+		t.Fatal(err)
+	}
+	mgr = local.Open(statePath, local.Options{})
+	if _, err := mgr.Read(); err != nil {
+		t.Fatal(err)
+	}
+	j, err := mgr.Journal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := j.Record(addr, state.NotDeposed, obj, provider); err != nil {
+		t.Fatal(err)
+	}
+	if err := j.Close(); err != nil {
+		t.Fatal(err)
+	}
+
+	out, err := runTenet(t, dir, "apply", "-auto-approve")
+	if err != nil {
+		t.Fatalf("apply after the crash: %v\n%s", err, out)
+	}
+	if !strings.Contains(out, "No changes") {
+		t.Errorf("apply after the crash should find nothing to do:\n%s", out)
+	}
+	if _, err := os.Stat(statePath + ".journal"); !os.IsNotExist(err) {
+		t.Errorf("journal left after an apply without changes (stat: %v)", err)
+	}
+	src, err := os.ReadFile(statePath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	parsed, err := statefile.Parse(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if parsed.State.ResourceInstance(addr) == nil {
+		t.Error("the state file lacks the recovered r[1]")
 	}
 }

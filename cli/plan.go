@@ -13,6 +13,7 @@ import (
 	"github.com/tenetplan/tenet/engine/plan"
 	"github.com/tenetplan/tenet/policy"
 	"github.com/tenetplan/tenet/rules"
+	"github.com/tenetplan/tenet/state"
 	"github.com/tenetplan/tenet/state/local"
 )
 
@@ -64,6 +65,7 @@ func newPlanCommand(g *globals) *cobra.Command {
 // planResult is what planning produced, with the state still locked.
 type planResult struct {
 	plan    *plan.Plan
+	prev    *state.State // the state the plan was made from
 	cfg     *config.Config
 	mgr     *local.Manager
 	diags   hcl.Diagnostics
@@ -128,7 +130,7 @@ func planRun(ctx context.Context, g *globals, u *ui, f *planFlags, operation str
 	if lineage, serial, ok := mgr.Lineage(); ok {
 		p.PriorLineage, p.PriorSerial = lineage, serial
 	}
-	res := &planResult{plan: p, cfg: cfg, mgr: mgr, diags: diags, release: release, hooks: hooks, rules: r}
+	res := &planResult{plan: p, prev: prev, cfg: cfg, mgr: mgr, diags: diags, release: release, hooks: hooks, rules: r}
 	res.policy = planPolicyGate(ctx, g, u, f, p, diags)
 	g.phases.done("policy")
 	if err := showPlan(u, g, p, diags); err != nil {

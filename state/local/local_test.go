@@ -318,10 +318,16 @@ func TestJournalRecoveryAfterCrash(t *testing.T) {
 	if b, _ := os.ReadFile(path); string(b) != string(stateBefore) {
 		t.Fatalf("the journal rewrote the state file")
 	}
+	if m.Recovered() {
+		t.Errorf("the manager that wrote the journal reports a recovery")
+	}
 	m2 := Open(path, Options{})
 	f, err := m2.Read()
 	if err != nil {
 		t.Fatal(err)
+	}
+	if !m2.Recovered() {
+		t.Errorf("Recovered() = false after reading a journal")
 	}
 	if !f.State.Equal(ss.Snapshot()) {
 		t.Fatalf("recovered state differs:\n%v", f.State.AllResourceInstances())
@@ -346,6 +352,9 @@ func TestJournalRecoveryAfterCrash(t *testing.T) {
 	}
 	if err := j2.Finish(final); err != nil {
 		t.Fatal(err)
+	}
+	if m2.Recovered() {
+		t.Errorf("Recovered() = true after Finish wrote the state")
 	}
 	if _, err := os.Stat(path + ".journal"); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("journal left after Finish")

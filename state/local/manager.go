@@ -1,6 +1,7 @@
 package local
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -47,10 +48,21 @@ type Manager struct {
 	readErr error
 	// original is the file as first read (nil: there was none); it is
 	// what the backup contains.
-	original []byte
-	// current is the snapshot as persisted: the one read, then each one
-	// written. Serial bumps compare against its state.
-	current    *statefile.File
+	original     []byte
+	originalInfo os.FileInfo
+	// current is the metadata of the snapshot as persisted: the one read,
+	// then each one written. Its State is always nil: the content is
+	// original, or currentState once this manager has written. Keeping
+	// the encoding instead of a copy of the state saves a deep copy of
+	// every object on each read and write.
+	current *statefile.File
+	// currentState is statefile.MarshalState of the last snapshot this
+	// manager wrote (nil until then).
+	currentState []byte
+	// unread is the state parsed from original, not yet handed out by
+	// Read, so the first Read (or a write's comparison) does not parse
+	// the file again.
+	unread     *state.State
 	backupDone bool
 
 	journalPath string
@@ -89,14 +101,15 @@ func (m *Manager) Read() (*statefile.File, error) {
 	if m.current == nil && m.recovery == nil {
 		return nil, nil
 	}
-	return m.withRecovery(), nil
+	return m.withRecovery()
 }
 
-// withRecovery is the persisted snapshot plus recovered journal entries.
-func (m *Manager) withRecovery() *statefile.File {
-	f := m.current.DeepCopy()
-	if m.recovery == nil {
-		return f
+// withRecovery is the persisted snapshot plus recovered journal entries,
+// in memory the caller owns.
+func (m *Manager) withRecovery() (*statefile.File, error) {
+	f, err := m.currentFile()
+	if err != nil || m.recovery == nil {
+		return f, err
 	}
 	if f == nil {
 		f = &statefile.File{TerraformVersion: m.opts.TerraformVersion, Lineage: m.recovery.lineage, State: state.NewState()}
@@ -104,14 +117,48 @@ func (m *Manager) withRecovery() *statefile.File {
 	for _, c := range m.recovery.changes {
 		f.State.Apply(c)
 	}
-	return f
+	return f, nil
+}
+
+// currentFile returns the persisted snapshot with its state, which the
+// caller owns (nil when there is none).
+func (m *Manager) currentFile() (*statefile.File, error) {
+	if m.current == nil {
+		return nil, nil
+	}
+	f := *m.current
+	s, err := m.takeState()
+	if err != nil {
+		return nil, err
+	}
+	f.State = s
+	return &f, nil
+}
+
+// takeState returns the persisted snapshot's state in memory no one else
+// holds: the one parsed by Read if still unused, else parsed again.
+func (m *Manager) takeState() (*state.State, error) {
+	if s := m.unread; s != nil {
+		m.unread = nil
+		return s, nil
+	}
+	src := m.original
+	if m.currentState != nil {
+		src = append(statefile.MarshalHeader(m.current), m.currentState...)
+	}
+	f, err := statefile.Parse(src)
+	if err != nil {
+		// Both encodings parsed (or were written) before.
+		return nil, fmt.Errorf("internal error: re-reading the state snapshot of %s: %w", m.path, err)
+	}
+	return f.State, nil
 }
 
 func (m *Manager) readLocked() error {
 	if m.readDone {
 		return m.readErr
 	}
-	src, err := os.ReadFile(m.path)
+	src, info, err := readWithInfo(m.path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		m.original = nil
@@ -126,8 +173,9 @@ func (m *Manager) readLocked() error {
 			m.readErr = fmt.Errorf("the state file %s cannot be read, so tenet will not write over it: %w", m.path, perr)
 			return m.readErr
 		default:
+			m.unread, f.State = f.State, nil
 			m.current = f
-			m.original = src
+			m.original, m.originalInfo = src, info
 		}
 	}
 	rec, err := readJournal(m.journalPath, m.current)
@@ -146,7 +194,23 @@ func (m *Manager) readLocked() error {
 func (m *Manager) Current() *statefile.File {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	return m.current.DeepCopy()
+	f, err := m.currentFile()
+	if err != nil {
+		// Cannot happen (see takeState); the metadata is still right.
+		c := *m.current
+		return &c
+	}
+	return f
+}
+
+// Recovered reports whether the state Read returns includes operations
+// recovered from a journal an interrupted apply left behind. Until a
+// write, the file on disk lacks them and the journal stays, so a command
+// that ends without changes should still Write the state it read.
+func (m *Manager) Recovered() bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.recovery != nil
 }
 
 // Lineage returns the lineage and serial of the snapshot last read or
@@ -179,9 +243,15 @@ func (m *Manager) writeLocked(s *state.State) error {
 	if s == nil {
 		s = state.NewState()
 	}
+	// Encoding first lets the comparison with a snapshot this manager
+	// wrote be a byte comparison. Marshal does not retain s, so unlike a
+	// kept copy of the state, nothing is copied.
+	encoded, err := statefile.MarshalState(s)
+	if err != nil {
+		return fmt.Errorf("encoding state for %s: %w", m.path, err)
+	}
 	var next statefile.File
-	switch {
-	case m.current == nil:
+	if m.current == nil {
 		next = statefile.File{Serial: 1, Lineage: statefile.NewLineage()}
 		if m.recovery != nil {
 			next.Lineage = m.recovery.lineage
@@ -189,11 +259,16 @@ func (m *Manager) writeLocked(s *state.State) error {
 		if m.journal != nil {
 			next.Lineage = m.journal.lineage
 		}
-	case m.current.State.Equal(s) && m.recovery == nil:
-		return nil
-	default:
+	} else {
+		same, err := m.sameAsCurrent(s, encoded)
+		if err != nil {
+			return err
+		}
+		if same && m.recovery == nil {
+			return nil
+		}
 		next = statefile.File{Serial: m.current.Serial, Lineage: m.current.Lineage}
-		if !m.current.State.Equal(s) {
+		if !same {
 			next.Serial++
 		}
 	}
@@ -201,26 +276,47 @@ func (m *Manager) writeLocked(s *state.State) error {
 	if next.TerraformVersion == "" && m.current != nil {
 		next.TerraformVersion = m.current.TerraformVersion
 	}
-	next.State = s.DeepCopy()
-	data, err := statefile.Marshal(&next)
-	if err != nil {
-		return fmt.Errorf("encoding state for %s: %w", m.path, err)
-	}
+	linkedBackup := false
 	if !m.backupDone && m.backupPath != "" && m.original != nil {
-		if err := writeAtomic(m.backupPath, m.original); err != nil {
+		if linkedBackup, err = writeBackup(m.backupPath, m.path, m.original, m.originalInfo); err != nil {
 			return fmt.Errorf("writing state backup %s: %w", m.backupPath, err)
 		}
 	}
 	m.backupDone = true
-	if err := writeAtomic(m.path, data); err != nil {
+	if err := writeAtomic(m.path, statefile.MarshalHeader(&next), encoded); err != nil {
+		if linkedBackup {
+			unlinkBackup(m.backupPath, m.original)
+		}
 		return fmt.Errorf("writing state file %s: %w", m.path, err)
 	}
 	if m.lock != nil {
 		m.lock.relockState(m.path)
 	}
 	m.current = &next
+	m.currentState = encoded
+	m.unread = nil
 	m.recovery = nil
 	return m.checkpointJournal()
+}
+
+// sameAsCurrent reports whether s, encoded as encoded, has the content of
+// the persisted snapshot. Against a snapshot this manager wrote, that is
+// equal encodings (the encoding is a function of exactly what
+// state.State.Equal compares); against the file read, whose layout may
+// be another tool's, it is state equality.
+func (m *Manager) sameAsCurrent(s *state.State, encoded []byte) (bool, error) {
+	if m.currentState != nil {
+		return bytes.Equal(m.currentState, encoded), nil
+	}
+	cur := m.unread
+	if cur == nil {
+		var err error
+		if cur, err = m.takeState(); err != nil {
+			return false, err
+		}
+		// Parsed only for this comparison: the next Read parses again.
+	}
+	return cur.Equal(s), nil
 }
 
 // renameFile is os.Rename; tests replace it to simulate a failing disk.
@@ -228,7 +324,7 @@ var renameFile = os.Rename
 
 // writeAtomic replaces path with data: temp file in the same directory,
 // fsync, rename, fsync of the directory. On error the old file is intact.
-func writeAtomic(path string, data []byte) (err error) {
+func writeAtomic(path string, data ...[]byte) (err error) {
 	dir, name := filepath.Split(path)
 	if dir == "" {
 		dir = "."
@@ -246,8 +342,10 @@ func writeAtomic(path string, data []byte) (err error) {
 	if err = tmp.Chmod(0o600); err != nil {
 		return err
 	}
-	if _, err = tmp.Write(data); err != nil {
-		return err
+	for _, d := range data {
+		if _, err = tmp.Write(d); err != nil {
+			return err
+		}
 	}
 	if err = tmp.Sync(); err != nil {
 		return err

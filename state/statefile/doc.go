@@ -7,6 +7,15 @@
 // compact JSON in the same key order and sort order as OpenTofu 1.10, so a
 // file read and written again is byte-identical when OpenTofu wrote it.
 //
+// Large states are read and written in parallel: Parse finds where each
+// resource instance starts and ends, then decodes the instances in chunks
+// on every core with a decoder written for this format; Marshal encodes
+// chunks of instances and joins them in order. Anything outside the shape
+// the fast reader knows — including every malformed file — goes to the
+// encoding/json reader, which is the reference for results and error
+// messages. Below a few hundred kilobytes everything stays on one
+// goroutine.
+//
 // Storage, locking and serial/lineage policy belong to state/local; the
 // `show -json` view of a state belongs to state/statejson.
 package statefile

@@ -33,6 +33,15 @@ func Read(r io.Reader) (*File, error) {
 
 // Parse is Read over bytes already in memory.
 func Parse(src []byte) (*File, error) {
+	if f, ok := parseFast(src); ok {
+		return f, nil
+	}
+	return parseStd(src)
+}
+
+// parseStd is the reference reader, built on encoding/json. Parse uses it
+// for whatever parseFast declines, so every error message comes from here.
+func parseStd(src []byte) (*File, error) {
 	if len(bytes.TrimSpace(src)) == 0 {
 		return nil, ErrNoState
 	}

@@ -1,0 +1,76 @@
+package local
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/tenetplan/tenet/addrs"
+	"github.com/tenetplan/tenet/state"
+	"github.com/tenetplan/tenet/state/statefile"
+)
+
+// flatState is what `count = n` of terraform_data leaves after an apply.
+func flatState(n int, suffix string) *state.State {
+	s := state.NewState()
+	res := addrs.Resource{Mode: addrs.ManagedResourceMode, Type: "terraform_data", Name: "r"}.Absolute(nil)
+	for i := range n {
+		s.SetResourceInstanceCurrent(res.Instance(addrs.IntKey(i)), &state.ObjectSrc{
+			Status:    state.ObjectReady,
+			AttrsJSON: fmt.Appendf(nil, `{"id":"aaaaaaaa-0000-0000-0000-%012d","input":{"value":"x-%d%s","type":"string"},"output":{"value":"x-%d%s","type":"string"},"triggers_replace":null}`, i, i, suffix, i, suffix),
+		}, prov)
+	}
+	return s
+}
+
+func writeFlat(b *testing.B, n int) string {
+	path := filepath.Join(b.TempDir(), "terraform.tfstate")
+	data, err := statefile.Marshal(&statefile.File{Serial: 1, Lineage: "l", State: flatState(n, "")})
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := os.WriteFile(path, data, 0o600); err != nil {
+		b.Fatal(err)
+	}
+	return path
+}
+
+// BenchmarkRead100k is the state read of a no-change plan.
+func BenchmarkRead100k(b *testing.B) {
+	path := writeFlat(b, 100_000)
+	for b.Loop() {
+		if _, err := Open(path, Options{Lock: true}).Read(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkFinish100k is the final write of an apply that changed every
+// instance: read, journal, then Finish.
+func BenchmarkFinish100k(b *testing.B) {
+	path := writeFlat(b, 100_000)
+	original, err := os.ReadFile(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	final := flatState(100_000, "-new")
+	for b.Loop() {
+		b.StopTimer()
+		if err := os.WriteFile(path, original, 0o600); err != nil {
+			b.Fatal(err)
+		}
+		m := Open(path, Options{})
+		if _, err := m.Read(); err != nil {
+			b.Fatal(err)
+		}
+		j, err := m.Journal()
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.StartTimer()
+		if err := j.Finish(final); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -1,0 +1,479 @@
+package statefile
+
+import (
+	"encoding/json"
+	"strconv"
+
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+
+	"github.com/tenetplan/tenet/addrs"
+	"github.com/tenetplan/tenet/state"
+)
+
+// parseFast decodes a version-4 state file of the shape tenet and
+// OpenTofu write, without reflection and with the instances decoded in
+// parallel on large files. ok is false for anything outside that shape —
+// every malformed or invalid file, but also valid rarities such as
+// duplicate keys, keys in other letter cases, legacy attributes_flat or a
+// resource listed twice — and Parse then runs parseStd, whose result is
+// the reference: whenever parseFast succeeds, parseStd gives the same
+// File (see TestFastReadMatchesStd and FuzzRead).
+func parseFast(src []byte) (f *File, ok bool) {
+	s := scanner{b: src}
+	var top fastTop
+	i := s.space(0)
+	if i >= len(src) || src[i] != '{' {
+		return nil, false
+	}
+	var seen uint8
+	i = s.space(i + 1)
+	if i < len(src) && src[i] == '}' {
+		i++
+	} else {
+		for {
+			key, next := s.key(i)
+			if next < 0 {
+				return nil, false
+			}
+			i = next
+			var bit uint8
+			switch string(key) {
+			case "version":
+				bit = 1
+				// Only the literal 4 is accepted here; other versions and
+				// spellings get their messages from parseStd.
+				if i = s.literal(i, "4"); i < 0 || i < len(src) && !isEndOfNumber(src[i]) {
+					return nil, false
+				}
+			case "terraform_version":
+				bit = 2
+				top.tfVersion, i = s.stringValue(i)
+			case "serial":
+				bit = 4
+				top.serial, i = s.uintValue(i)
+			case "lineage":
+				bit = 8
+				top.lineage, i = s.stringValue(i)
+			case "outputs":
+				bit = 16
+				start := i
+				i = s.value(i, 1)
+				top.outputs = src[start:max(i, start)]
+			case "resources":
+				bit = 32
+				i = s.resources(i, &top)
+			case "check_results":
+				bit = 64
+				start := i
+				i = s.value(i, 1)
+				top.checks = src[start:max(i, start)]
+			default:
+				i = s.value(i, 1)
+			}
+			if i < 0 || seen&bit != 0 {
+				return nil, false
+			}
+			seen |= bit
+			if i, ok = s.next(i, '}'); !ok {
+				return nil, false
+			}
+			if i > 0 && src[i-1] == '}' {
+				break
+			}
+		}
+	}
+	if s.space(i) != len(src) || seen&1 == 0 {
+		return nil, false
+	}
+	return top.build(src)
+}
+
+// isEndOfNumber reports whether c may follow a number token.
+func isEndOfNumber(c byte) bool {
+	return isSpace(c) || c == ',' || c == '}' || c == ']'
+}
+
+type fastTop struct {
+	tfVersion, lineage string
+	serial             uint64
+	outputs, checks    []byte
+	resources          []fastResource
+	instances          []span
+}
+
+type fastResource struct {
+	module, mode, typ, name, provider string
+	first, count                      int // into fastTop.instances
+}
+
+type span struct{ start, end int }
+
+// key reads an object key at b[i] and the colon after it, returning the
+// index of the value. Keys that encoding/json could match to a field
+// other than by plain equality (upper case, non-ASCII, escapes) fail.
+func (s *scanner) key(i int) ([]byte, int) {
+	b := s.b
+	if i >= len(b) || b[i] != '"' {
+		return nil, -1
+	}
+	j := i + 1
+	for j < len(b) {
+		c := b[j]
+		if c == '"' {
+			break
+		}
+		if c < 0x20 || c >= 0x80 || c == '\\' || 'A' <= c && c <= 'Z' {
+			return nil, -1
+		}
+		j++
+	}
+	if j >= len(b) {
+		return nil, -1
+	}
+	k := s.space(j + 1)
+	if k >= len(b) || b[k] != ':' {
+		return nil, -1
+	}
+	return b[i+1 : j], s.space(k + 1)
+}
+
+// next skips whitespace and the comma or closing bracket after a member
+// or element, returning the index after it (and after the whitespace
+// following a comma).
+func (s *scanner) next(i int, closing byte) (int, bool) {
+	if i < 0 {
+		return -1, false
+	}
+	i = s.space(i)
+	if i >= len(s.b) {
+		return -1, false
+	}
+	switch s.b[i] {
+	case ',':
+		return s.space(i + 1), true
+	case closing:
+		return i + 1, true
+	}
+	return -1, false
+}
+
+// stringValue decodes a string or null (which leaves a string field
+// empty, as encoding/json does).
+func (s *scanner) stringValue(i int) (string, int) {
+	if i >= len(s.b) {
+		return "", -1
+	}
+	switch s.b[i] {
+	case '"':
+		end, plain := s.str(i)
+		if end < 0 {
+			return "", -1
+		}
+		if plain {
+			return string(s.b[i+1 : end-1]), end
+		}
+		if out, ok := unescape(s.b[i+1 : end-1]); ok {
+			return out, end
+		}
+		var out string
+		if err := json.Unmarshal(s.b[i:end], &out); err != nil {
+			return "", -1
+		}
+		return out, end
+	case 'n':
+		return "", s.literal(i, "null")
+	}
+	return "", -1
+}
+
+// uintValue decodes an unsigned integer or null as encoding/json decodes
+// into a uint64: digits only, no fraction or exponent.
+func (s *scanner) uintValue(i int) (uint64, int) {
+	if s.isNull(i) {
+		return 0, i + 4
+	}
+	end := s.number(i)
+	if end < 0 {
+		return 0, -1
+	}
+	n, err := strconv.ParseUint(string(s.b[i:end]), 10, 64)
+	if err != nil {
+		return 0, -1
+	}
+	return n, end
+}
+
+// resources reads the resources array: each resource's own fields, and
+// only the extent of each instance, which decodeInstances reads later.
+func (s *scanner) resources(i int, top *fastTop) int {
+	b := s.b
+	if s.isNull(i) {
+		return i + 4
+	}
+	if i >= len(b) || b[i] != '[' {
+		return -1
+	}
+	i = s.space(i + 1)
+	if i < len(b) && b[i] == ']' {
+		return i + 1
+	}
+	for {
+		if i >= len(b) || b[i] != '{' {
+			return -1
+		}
+		r := fastResource{first: len(top.instances)}
+		var seen uint8
+		i = s.space(i + 1)
+		if i < len(b) && b[i] == '}' {
+			i++
+		} else {
+			for {
+				key, next := s.key(i)
+				if next < 0 {
+					return -1
+				}
+				i = next
+				var bit uint8
+				switch string(key) {
+				case "module":
+					bit = 1
+					r.module, i = s.stringValue(i)
+				case "mode":
+					bit = 2
+					r.mode, i = s.stringValue(i)
+				case "type":
+					bit = 4
+					r.typ, i = s.stringValue(i)
+				case "name":
+					bit = 8
+					r.name, i = s.stringValue(i)
+				case "each":
+					bit = 16
+					_, i = s.stringValue(i)
+				case "provider":
+					bit = 32
+					r.provider, i = s.stringValue(i)
+				case "instances":
+					bit = 64
+					i = s.instanceSpans(i, top)
+				default:
+					i = s.value(i, 3)
+				}
+				if i < 0 || seen&bit != 0 {
+					return -1
+				}
+				seen |= bit
+				var ok bool
+				if i, ok = s.next(i, '}'); !ok {
+					return -1
+				}
+				if b[i-1] == '}' {
+					break
+				}
+			}
+		}
+		r.count = len(top.instances) - r.first
+		top.resources = append(top.resources, r)
+		var ok bool
+		if i, ok = s.next(i, ']'); !ok {
+			return -1
+		}
+		if b[i-1] == ']' {
+			return i
+		}
+	}
+}
+
+// instanceSpans records where each element of an instances array starts
+// and ends. Elements must be objects.
+func (s *scanner) instanceSpans(i int, top *fastTop) int {
+	b := s.b
+	if s.isNull(i) {
+		return i + 4
+	}
+	if i >= len(b) || b[i] != '[' {
+		return -1
+	}
+	i = s.space(i + 1)
+	if i < len(b) && b[i] == ']' {
+		return i + 1
+	}
+	for {
+		if i >= len(b) || b[i] != '{' {
+			return -1
+		}
+		end := skipBalanced(b, i)
+		if end < 0 {
+			return -1
+		}
+		top.instances = append(top.instances, span{i, end})
+		var ok bool
+		if i, ok = s.next(end, ']'); !ok {
+			return -1
+		}
+		if b[i-1] == ']' {
+			return i
+		}
+	}
+}
+
+// build turns the scanned file into a File: resource addresses and
+// providers first, then the instances (in parallel on large files), then
+// the state maps, in file order.
+func (top *fastTop) build(src []byte) (*File, bool) {
+	s := state.NewState()
+	f := &File{TerraformVersion: top.tfVersion, Serial: top.serial, Lineage: top.lineage, State: s}
+
+	if len(top.outputs) > 0 && string(top.outputs) != "null" {
+		var outputs map[string]outputV4
+		if err := json.Unmarshal(top.outputs, &outputs); err != nil {
+			return nil, false
+		}
+		for name, o := range outputs {
+			if !hclsyntax.ValidIdentifier(name) {
+				return nil, false
+			}
+			ov, err := decodeOutput(o)
+			if err != nil {
+				return nil, false
+			}
+			s.Outputs[name] = ov
+		}
+	}
+
+	type resolved struct {
+		addr     addrs.AbsResource
+		provider addrs.AbsProviderConfig
+	}
+	heads := make([]resolved, len(top.resources))
+	modules := map[string]addrs.ModuleInstance{}
+	providers := map[string]addrs.AbsProviderConfig{}
+	for k := range top.resources {
+		rr := &top.resources[k]
+		var mode addrs.ResourceMode
+		switch rr.mode {
+		case "managed":
+			mode = addrs.ManagedResourceMode
+		case "data":
+			mode = addrs.DataResourceMode
+		default:
+			return nil, false
+		}
+		if !validIdentifier(rr.typ) || !validIdentifier(rr.name) || rr.provider == "" {
+			return nil, false
+		}
+		mod, ok := modules[rr.module]
+		if !ok {
+			parsed, diags := addrs.ParseModuleInstanceStr(rr.module)
+			if diags.HasErrors() {
+				return nil, false
+			}
+			mod = parsed
+			modules[rr.module] = mod
+		}
+		provider, ok := providers[rr.provider]
+		if !ok {
+			p, err := addrs.ParseAbsProviderConfigStr(rr.provider)
+			if err != nil {
+				return nil, false
+			}
+			provider = p
+			providers[rr.provider] = p
+		}
+		heads[k] = resolved{addr: addrs.Resource{Mode: mode, Type: rr.typ, Name: rr.name}.Absolute(mod), provider: provider}
+	}
+
+	decoded := make([]decodedInstance, len(top.instances))
+	if !decodeInstances(src, top.instances, decoded) {
+		return nil, false
+	}
+
+	for k := range top.resources {
+		rr := &top.resources[k]
+		head := &heads[k]
+		if rr.count == 0 {
+			if s.Resource(head.addr) != nil {
+				return nil, false // listed twice: parseStd compares providers
+			}
+			continue
+		}
+		m := s.EnsureModule(head.addr.Module)
+		rk := head.addr.Resource.String()
+		if m.Resources[rk] != nil {
+			return nil, false // listed twice: parseStd merges or refuses
+		}
+		r := &state.Resource{Addr: head.addr, ProviderConfig: head.provider, Instances: make(map[addrs.InstanceKey]*state.ResourceInstance, rr.count)}
+		m.Resources[rk] = r
+		block := make([]state.ResourceInstance, rr.count)
+		for n, di := range decoded[rr.first : rr.first+rr.count] {
+			is := r.Instances[di.key]
+			if is == nil {
+				is = &block[n]
+				r.Instances[di.key] = is
+			}
+			if di.deposed == state.NotDeposed {
+				if is.Current != nil {
+					return nil, false
+				}
+				is.Current = di.obj
+				continue
+			}
+			if is.Deposed[di.deposed] != nil {
+				return nil, false
+			}
+			if is.Deposed == nil {
+				is.Deposed = map[state.DeposedKey]*state.ObjectSrc{}
+			}
+			is.Deposed[di.deposed] = di.obj
+		}
+	}
+
+	checks, err := filterCheckResults(top.checks)
+	if err != nil {
+		return nil, false
+	}
+	s.CheckResults = checks
+	return f, true
+}
+
+// validIdentifier is hclsyntax.ValidIdentifier, which runs HCL's scanner,
+// with a shortcut for ASCII names.
+func validIdentifier(s string) bool {
+	return isASCIIIdent(s) || hclsyntax.ValidIdentifier(s)
+}
+
+// unescape decodes the content of a scanned (so well-formed) string whose
+// escapes are all single characters, such as the \" in every provider
+// address. ok is false for \u escapes and non-ASCII content, which
+// encoding/json decodes with rules of its own.
+func unescape(b []byte) (string, bool) {
+	out := make([]byte, 0, len(b))
+	for i := 0; i < len(b); i++ {
+		c := b[i]
+		if c >= 0x80 {
+			return "", false
+		}
+		if c != '\\' {
+			out = append(out, c)
+			continue
+		}
+		i++
+		switch b[i] {
+		case '"', '\\', '/':
+			out = append(out, b[i])
+		case 'b':
+			out = append(out, '\b')
+		case 'f':
+			out = append(out, '\f')
+		case 'n':
+			out = append(out, '\n')
+		case 'r':
+			out = append(out, '\r')
+		case 't':
+			out = append(out, '\t')
+		default:
+			return "", false
+		}
+	}
+	return string(out), true
+}
