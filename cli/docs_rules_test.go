@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/tenetplan/tenet/cli"
 )
 
@@ -198,5 +200,40 @@ func writeTestFile(t *testing.T, path, content string) {
 	}
 	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestExampleRulesMatchDocs keeps examples/rules, the team rules
+// scripts/perf.sh -x loads, the same files as docs/rules.md's examples.
+func TestExampleRulesMatchDocs(t *testing.T) {
+	doc, err := os.ReadFile(filepath.Join("..", "docs", "rules.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{}
+	for _, ex := range parseDocExamples(t, string(doc)) {
+		for name, content := range ex.files {
+			if base, ok := strings.CutPrefix(name, ".tenet/rules/"); ok && !strings.HasSuffix(base, "_test.rego") {
+				want[base] = content
+			}
+		}
+	}
+	entries, err := os.ReadDir(filepath.Join("..", "examples", "rules"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, e := range entries {
+		if !strings.HasSuffix(e.Name(), ".rego") {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join("..", "examples", "rules", e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got[e.Name()] = string(b)
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("examples/rules differs from the rule files of docs/rules.md's examples (-docs +examples):\n%s", diff)
 	}
 }

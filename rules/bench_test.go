@@ -97,11 +97,22 @@ func cpuTime() time.Duration {
 // in dependency order and decides one instance per call. Instances cycle
 // through no-op, update and create; "evaluated" turns the memo off.
 func BenchmarkDecideSingle(b *testing.B) {
-	for _, memo := range []bool{true, false} {
-		name := map[bool]string{true: "memo", false: "evaluated"}[memo]
-		b.Run(name, func(b *testing.B) {
-			e := newTestEngine(b, nil)
-			e.memo.enabled = memo
+	team := map[string]string{"replace.rego": `package tenet.decide
+
+force_replace contains [i, "input changed"] if {
+	some i, inst in input.instances
+	inst.type == "terraform_data"
+	inst.config.values.input != inst.prior.values.input
+}
+`}
+	for _, tc := range []struct {
+		name string
+		memo bool
+		team map[string]string
+	}{{"memo", true, nil}, {"evaluated", false, nil}, {"team", true, team}} {
+		b.Run(tc.name, func(b *testing.B) {
+			e := newTestEngine(b, tc.team)
+			e.memo.enabled = tc.memo
 			batch := benchInstances(3)
 			run := Run{Mode: ModeNormal, Timestamp: time.Unix(0, 0)}
 			ctx := context.Background()

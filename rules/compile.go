@@ -4,7 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path"
+	"sort"
 	"strings"
+
+	"github.com/hashicorp/hcl/v2"
 
 	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/open-policy-agent/opa/v1/rego"
@@ -124,4 +128,131 @@ func (e *Engine) Wait(ctx context.Context) error {
 		}
 	}
 	return nil
+}
+
+// stagePackage is the package of a default stage ("" for none).
+func stagePackage(stage string) string {
+	if stage == "" {
+		return ""
+	}
+	return "data.tenet." + stage
+}
+
+// stageModules splits the modules into one set per default stage, so the
+// stages compile in parallel: each gets its default files, the team files
+// of its package, and every team file of another package (helpers any of
+// them may use). ok is false when a team file of a stage package refers to
+// another stage's package; then everything must compile together.
+func stageModules(defaults, team []*ast.Module) (map[string]map[string]*ast.Module, bool) {
+	stages := map[string]map[string]*ast.Module{}
+	stageByPkg := map[string]string{}
+	for _, st := range defaultStages {
+		stages[st.files] = map[string]*ast.Module{}
+		stageByPkg[stagePackage(st.files)] = st.files
+	}
+	for _, m := range defaults {
+		name := strings.TrimSuffix(path.Base(m.Package.Location.File), ".rego")
+		placed := false
+		for _, st := range defaultStages {
+			if strings.HasPrefix(name, st.files) {
+				stages[st.files][m.Package.Location.File] = m
+				placed = true
+			}
+		}
+		if !placed {
+			return nil, false
+		}
+	}
+	var shared []*ast.Module
+	for _, m := range team {
+		pkg := m.Package.Path.String()
+		st, isStage := stageByPkg[pkg]
+		if !isStage {
+			shared = append(shared, m)
+			continue
+		}
+		crosses := false
+		ast.WalkRefs(m, func(ref ast.Ref) bool {
+			if ref.HasPrefix(ast.MustParseRef("data.tenet")) && len(ref) > 2 {
+				if other, ok := stageByPkg[ref[:3].String()]; ok && other != st {
+					crosses = true
+				}
+			}
+			return crosses
+		})
+		if crosses {
+			return nil, false
+		}
+		stages[st][m.Package.Location.File] = m
+	}
+	for _, mods := range stages {
+		for _, m := range shared {
+			mods[m.Package.Location.File] = m
+		}
+	}
+	return stages, true
+}
+
+// compileStages compiles each set of modules on its own goroutine and
+// returns the compilers by name, or the errors of all of them (an error in
+// a shared team file is reported once).
+func compileStages(stages map[string]map[string]*ast.Module) (map[string]*ast.Compiler, hcl.Diagnostics) {
+	type compiled struct {
+		name string
+		c    *ast.Compiler
+	}
+	results := make(chan compiled, len(stages))
+	for name, mods := range stages {
+		go func() {
+			c := newCompiler()
+			c.Compile(mods)
+			results <- compiled{name, c}
+		}()
+	}
+	out := map[string]*ast.Compiler{}
+	var errs ast.Errors
+	seen := map[string]bool{}
+	for range stages {
+		r := <-results
+		out[r.name] = r.c
+		for _, err := range r.c.Errors {
+			if key := err.Error(); !seen[key] {
+				seen[key] = true
+				errs = append(errs, err)
+			}
+		}
+	}
+	if len(errs) > 0 {
+		sort.SliceStable(errs, func(i, j int) bool { return errorBefore(errs[i], errs[j]) })
+		return nil, astErrorDiags("Invalid rule", errs)
+	}
+	return out, nil
+}
+
+// teamRulesIn are the team rules of a package ("" for all).
+func teamRulesIn(team []*teamRule, pkg string) []*teamRule {
+	if pkg == "" {
+		return team
+	}
+	var out []*teamRule
+	for _, t := range team {
+		if t.pkg == pkg {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// errorBefore orders compile errors by file, line and column.
+func errorBefore(a, b *ast.Error) bool {
+	la, lb := a.Location, b.Location
+	switch {
+	case la == nil || lb == nil:
+		return la != nil && lb == nil
+	case la.File != lb.File:
+		return la.File < lb.File
+	case la.Row != lb.Row:
+		return la.Row < lb.Row
+	}
+	return la.Col < lb.Col
 }

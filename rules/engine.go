@@ -114,36 +114,49 @@ func New(ctx context.Context, opts Options) (*Engine, hcl.Diagnostics) {
 		return nil, diags
 	}
 	if e.includeValues {
-		e.omit = omissions(team, teamModules)
+		e.omit = omissions(team, teamModules, defaultNames["data.tenet.decide"])
 	}
 
-	compiler := newCompiler()
-	compiler.Compile(modules)
-	if compiler.Failed() {
-		return nil, append(diags, astErrorDiags("Invalid rule", compiler.Errors)...)
+	stages, ok := stageModules(defaults, teamModules)
+	if !ok {
+		// A team file reaches across stages: one compiler for everything.
+		stages = map[string]map[string]*ast.Module{"": modules}
 	}
-	e.indexProvenance(compiler, team)
+	compilers, moreDiags := compileStages(stages)
+	if moreDiags.HasErrors() {
+		return nil, append(diags, moreDiags...)
+	}
+	stageOf := func(name string) *ast.Compiler {
+		if c := compilers[name]; c != nil {
+			return c
+		}
+		return compilers[""]
+	}
+	for name, c := range compilers {
+		e.indexProvenance(c, teamRulesIn(team, stagePackage(name)))
+	}
 	// Team rules reach the default decision table only through its
 	// extension points, so decisions can still be shared by facts: the
 	// elements team rules add for an instance become part of its facts
 	// (decide_team.go).
-	e.memo.enabled = decideMemoSafe(compiler)
-	e.memo.keyKindOnly = keyReadByKindOnly(compiler)
+	e.memo.enabled = decideMemoSafe(stageOf("decide"))
+	e.memo.keyKindOnly = keyReadByKindOnly(stageOf("decide"))
 	e.memo.team = !e.omit.decide
 
 	e.hasTeamMoves = hasTeamRulesFor(team, "data.tenet.moves", "moves")
 	for _, sq := range []struct {
-		q    **query
-		path string
+		q     **query
+		stage string
+		path  string
 	}{
-		{&e.decide, "data.tenet.decide.result"},
-		{&e.cbd, "data.tenet.cbd.forced"},
-		{&e.prepareQ, "data.tenet.prepare.result"},
-		{&e.triggersQ, "data.tenet.triggers.result"},
-		{&e.moves, "data.tenet.moves.result"},
-		{&e.computedMovesQ, "data.tenet.moves.computed"},
-		{&e.teamDecide, teamDecideQuery},
-		{&e.decideWithTeam, decideWithTeamQuery},
+		{&e.decide, "decide", "data.tenet.decide.result"},
+		{&e.cbd, "cbd", "data.tenet.cbd.forced"},
+		{&e.prepareQ, "prepare", "data.tenet.prepare.result"},
+		{&e.triggersQ, "triggers", "data.tenet.triggers.result"},
+		{&e.moves, "moves", "data.tenet.moves.result"},
+		{&e.computedMovesQ, "moves", "data.tenet.moves.computed"},
+		{&e.teamDecide, "decide", teamDecideQuery},
+		{&e.decideWithTeam, "decide", decideWithTeamQuery},
 	} {
 		if sq.q == &e.computedMovesQ && !e.hasTeamMoves {
 			continue
@@ -151,7 +164,7 @@ func New(ctx context.Context, opts Options) (*Engine, hcl.Diagnostics) {
 		if (sq.q == &e.teamDecide || sq.q == &e.decideWithTeam) && !(e.memo.enabled && e.memo.team) {
 			continue
 		}
-		q, err := prepareQuery(ctx, compiler, sq.path)
+		q, err := prepareQuery(ctx, stageOf(sq.stage), sq.path)
 		if err != nil {
 			return nil, append(diags, internalDiag(err))
 		}

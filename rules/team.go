@@ -1,10 +1,6 @@
 package rules
 
-import (
-	"strings"
-
-	"github.com/open-policy-agent/opa/v1/ast"
-)
+import "github.com/open-policy-agent/opa/v1/ast"
 
 // TeamRulesLoaded reports whether team rule files were loaded. The engine
 // then gathers the facts only team rules read (values, root variables).
@@ -49,7 +45,7 @@ type valueOmissions struct {
 	configAttrs, priorAttrs, plannedAttrs attrSet
 }
 
-func omissions(team []*teamRule, modules []*ast.Module) valueOmissions {
+func omissions(team []*teamRule, modules []*ast.Module, defaultDecideRules map[string]bool) valueOmissions {
 	o := valueOmissions{decide: true, prepare: true}
 	for _, t := range team {
 		switch t.pkg {
@@ -59,7 +55,7 @@ func omissions(team []*teamRule, modules []*ast.Module) valueOmissions {
 			o.prepare = false
 		}
 	}
-	o.decideFields, o.prepareFields = fieldsRead(modules)
+	o.decideFields, o.prepareFields = fieldsRead(modules, defaultDecideRules)
 	reads := valueReads(modules)
 	o.config, o.configAttrs = reads["config"].omission()
 	o.prior, o.priorAttrs = reads["prior"].omission()
@@ -136,9 +132,11 @@ func valueReads(modules []*ast.Module) map[string]*valueRead {
 // nil (all fields) when a team file of the decide package refers to a
 // default rule of the package, which reads fields of its own; prepare adds
 // the fields the default prepare rules read.
-func fieldsRead(modules []*ast.Module) (decide, prepare map[string]bool) {
-	defaults, _ := parseDefaultFiles(func(name string) bool { return strings.HasPrefix(name, "decide") })
-	defaultRules := ruleNamesByPackage(defaults)["data.tenet.decide"]
+func fieldsRead(modules []*ast.Module, defaultDecideRules map[string]bool) (decide, prepare map[string]bool) {
+	defaultRules := map[string]bool{}
+	for name := range defaultDecideRules {
+		defaultRules[name] = true
+	}
 	for _, point := range extensionPoints["data.tenet.decide"] {
 		delete(defaultRules, point) // what team rules add to, not rules that read fields
 	}

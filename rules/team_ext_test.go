@@ -8,6 +8,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/zclconf/go-cty/cty"
 )
 
@@ -218,5 +219,55 @@ func TestDecideFieldsRead(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestStageModules checks how team files are split between the stages
+// compiled in parallel: a helper package goes to every stage, a file that
+// reaches into another stage's package makes everything compile together.
+func TestStageModules(t *testing.T) {
+	defaults, diags := parseDefaults()
+	if diags.HasErrors() {
+		t.Fatal(diags.Error())
+	}
+	parse := func(name, src string) *ast.Module {
+		m, err := parseModule(name, []byte(src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}
+	helper := parse("team/lib.rego", "package acme.lib\n\nprod if input.run.variables.env == \"prod\"\n")
+	decide := parse("team/d.rego", "package tenet.decide\n\nforce_replace contains [0, \"x\"] if data.acme.lib.prod\n")
+	stages, ok := stageModules(defaults, []*ast.Module{helper, decide})
+	if !ok {
+		t.Fatal("files that stay in their stage should compile per stage")
+	}
+	for name, mods := range stages {
+		if mods["team/lib.rego"] == nil {
+			t.Errorf("stage %s lacks the helper package", name)
+		}
+		if (mods["team/d.rego"] != nil) != (name == "decide") {
+			t.Errorf("stage %s: decide team file present = %v", name, mods["team/d.rego"] != nil)
+		}
+	}
+	crossing := parse("team/c.rego", "package tenet.decide\n\nforce_replace contains [0, \"x\"] if count(data.tenet.prepare.result.ignore) > 0\n")
+	if _, ok := stageModules(defaults, []*ast.Module{crossing}); ok {
+		t.Error("a decide file reading the prepare package must compile with everything")
+	}
+	// Both ways, the rules work.
+	for _, files := range []map[string]string{
+		{"lib.rego": "package acme.lib\n\nprod if input.run.variables.env == \"prod\"\n", "d.rego": "package tenet.decide\n\nforce_replace contains [i, \"prod\"] if {\n\tdata.acme.lib.prod\n\tsome i, _ in input.instances\n}\n"},
+		{"c.rego": "package tenet.decide\n\nforce_replace contains [i, \"prod\"] if {\n\tinput.run.variables.env == \"prod\"\n\tnot data.tenet.prepare.nothing\n\tsome i, _ in input.instances\n}\n"},
+	} {
+		e := newTestEngine(t, files)
+		in := benchInstances(1)[0]
+		got, err := e.Decide(context.Background(), Run{Mode: ModeNormal, Variables: map[string]cty.Value{"env": cty.StringVal("prod")}}, []Instance{in})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got[0].Action != ActionDeleteThenCreate {
+			t.Errorf("files %v: action %q, want the forced replace", files, got[0].Action)
+		}
 	}
 }

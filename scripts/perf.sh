@@ -3,19 +3,24 @@
 # configurations: plan from an empty state, apply, and a no-change plan.
 # It prints the median wall time and the peak RSS of each step.
 #
-# Usage: scripts/perf.sh [-n RUNS] [-b BINARY] [SHAPE-SIZE ...]
+# Usage: scripts/perf.sh [-n RUNS] [-b BINARY] [-x] [SHAPE-SIZE ...]
 #   SHAPE is flat, pairs, fan or chain; e.g. scripts/perf.sh flat-1000 chain-10000
 #   Without shapes it runs the table plus the 10k and 100k cases.
+#   -x runs "the real thing": every generated directory also gets the team
+#   rules of examples/rules in .tenet/rules and the policies of
+#   examples/policies in .tenet/policy, so each plan runs them too.
 # Environment: KEEP=1 keeps the work directory, PARALLELISM passes -parallelism.
 set -euo pipefail
 
 runs=3
 bin=""
-while getopts "n:b:" opt; do
+extras=""
+while getopts "n:b:x" opt; do
 	case $opt in
 	n) runs=$OPTARG ;;
 	b) bin=$OPTARG ;;
-	*) echo "usage: $0 [-n RUNS] [-b BINARY] [SHAPE-SIZE ...]" >&2; exit 2 ;;
+	x) extras=1 ;;
+	*) echo "usage: $0 [-n RUNS] [-b BINARY] [-x] [SHAPE-SIZE ...]" >&2; exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
@@ -119,6 +124,12 @@ for c in "${cases[@]}"; do
 		dir=$work/$c-$r
 		rm -rf "$dir"
 		generate "$shape" "$n" "$dir"
+		if [ -n "$extras" ]; then
+			mkdir -p "$dir/.tenet/rules" "$dir/.tenet/policy"
+			cp "$repo"/examples/rules/*.rego "$dir/.tenet/rules/"
+			cp "$repo"/examples/policies/*.rego "$repo"/examples/policies/*.yaml "$dir/.tenet/policy/"
+			rm -f "$dir"/.tenet/policy/*_test.rego
+		fi
 		(cd "$dir" && "$bin" init >/dev/null)
 		: >"$work/sample"
 		measure "$dir" 0 "$bin" plan -no-color "${par[@]}"

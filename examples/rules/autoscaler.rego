@@ -1,0 +1,14 @@
+package tenet.prepare
+
+# METADATA
+# title: The autoscaler owns its trigger keys
+# custom:
+#   id: acme.ignore_autoscaler_keys
+ignore_paths contains [i, ["triggers", k]] if {
+	some i, inst in input.instances
+	some k, _ in object.union(
+		object.get(inst.config.values, "triggers", {}),
+		object.get(inst.prior.values, "triggers", {}),
+	)
+	glob.match("autoscaler/*", ["/"], k)
+}
