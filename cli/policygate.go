@@ -36,11 +36,18 @@ func policySources(extra []string) []string {
 // checkPolicies loads the policy sources and checks planJSON. Sources
 // that do not load give a report of errors (fail closed), never no report.
 func checkPolicies(ctx context.Context, g *globals, paths []string, planJSON []byte) (*policy.Report, hcl.Diagnostics) {
+	return checkEncodedPlan(ctx, g, paths, func(*policy.Set) []byte { return planJSON })
+}
+
+// checkEncodedPlan loads the policy sources, then has encode give the
+// plan JSON for the loaded set (which may leave out the members the set
+// cannot read, see [policy.Set.ReadsInput]) and checks it.
+func checkEncodedPlan(ctx context.Context, g *globals, paths []string, encode func(*policy.Set) []byte) (*policy.Report, hcl.Diagnostics) {
 	set, diags := policy.Load(ctx, policy.Options{Paths: paths, Env: g.deps.Env})
 	if diags.HasErrors() {
 		return policy.ReportFromDiagnostics(diags), diags
 	}
-	rep, err := set.Check(ctx, planJSON)
+	rep, err := set.Check(ctx, encode(set))
 	if err != nil {
 		d := hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Cannot check the plan", Detail: err.Error() + "."}}
 		return policy.ReportFromDiagnostics(d), append(diags, d...)
@@ -51,17 +58,20 @@ func checkPolicies(ctx context.Context, g *globals, paths []string, planJSON []b
 // planPolicyGate runs the policy check over a plan just made, applies a
 // -policy-override, and stores the report in the plan. It returns nil when
 // there are no policies or the plan errored (it cannot be applied anyway).
+// Only the parts of the plan JSON the policies can read are encoded.
 func planPolicyGate(ctx context.Context, g *globals, u *ui, f *planFlags, p *plan.Plan, planDiags hcl.Diagnostics) *policy.Report {
 	paths := policySources(f.policy)
 	if len(paths) == 0 || p.Errored || planDiags.HasErrors() {
 		return nil
 	}
 	p.PolicyResults = nil
-	js, err := plan.MarshalJSON(p, schemaLookup{g.deps.Providers}.types)
-	if err != nil {
-		js = []byte("null")
-	}
-	rep, diags := checkPolicies(ctx, g, paths, js)
+	rep, diags := checkEncodedPlan(ctx, g, paths, func(set *policy.Set) []byte {
+		js, err := plan.MarshalJSONSections(p, schemaLookup{g.deps.Providers}.types, set.ReadsInput)
+		if err != nil {
+			return []byte("null")
+		}
+		return js
+	})
 	u.diagnostics(diags)
 	if f.policyOverride != "" {
 		rep.ApplyOverride(f.policyOverride, envValue(g.deps.Env, "USER"))

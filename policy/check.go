@@ -1,12 +1,14 @@
 package policy
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"runtime"
 	"sort"
+	"sync"
+	"sync/atomic"
 
 	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/open-policy-agent/opa/v1/rego"
@@ -14,12 +16,21 @@ import (
 )
 
 // Check evaluates every policy over planJSON (a plan in the JSON format
-// of `show -json`, from tenet, OpenTofu or Terraform). Policies run one
-// after the other within the set's time limit; a policy that errors or
-// runs out of time gets StatusError with the place of the failure. The
-// error return is for input that is not a JSON object.
+// of `show -json`, from tenet, OpenTofu or Terraform). Policies run side
+// by side on the cores within the set's time limit, and are reported in
+// the set's order; a policy that errors or runs out of time gets
+// StatusError with the place of the failure. Top-level members of the
+// JSON no policy can read ([Set.ReadsInput]) are only checked to be
+// valid. The error return is for input that is not a JSON object.
 func (s *Set) Check(ctx context.Context, planJSON []byte) (*Report, error) {
-	input, err := ast.ValueFromReader(bytes.NewReader(planJSON))
+	return s.check(ctx, planJSON, s.input.reads)
+}
+
+func (s *Set) check(ctx context.Context, planJSON []byte, keep func(string) bool) (*Report, error) {
+	if s.input.all {
+		keep = nil
+	}
+	input, err := inputValue(planJSON, keep)
 	if err != nil {
 		return nil, fmt.Errorf("the plan is not valid JSON: %w", err)
 	}
@@ -28,10 +39,21 @@ func (s *Set) Check(ctx context.Context, planJSON []byte) (*Report, error) {
 	}
 	ctx, cancel := context.WithTimeout(ctx, s.timeout)
 	defer cancel()
-	r := &Report{FormatVersion: ReportFormatVersion, Results: make([]Result, 0, len(s.policies))}
-	for _, p := range s.policies {
-		r.Results = append(r.Results, s.evalPolicy(ctx, p, input))
+	r := &Report{FormatVersion: ReportFormatVersion, Results: make([]Result, len(s.policies))}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(s.policies)) {
+		wg.Go(func() {
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= len(s.policies) {
+					return
+				}
+				r.Results[i] = s.evalPolicy(ctx, s.policies[i], input)
+			}
+		})
 	}
+	wg.Wait()
 	r.summarize()
 	return r, nil
 }

@@ -54,6 +54,8 @@ func (p Policy) Location() string { return fmt.Sprintf("%s:%d", p.File, p.Line) 
 type Set struct {
 	policies []compiledPolicy
 	timeout  time.Duration
+	// input is what the policies can read of the plan JSON.
+	input inputUse
 }
 
 type compiledPolicy struct {
@@ -165,7 +167,7 @@ func Load(ctx context.Context, opts Options) (*Set, hcl.Diagnostics) {
 		return nil, astErrorDiags("Invalid policy", compiler.Errors)
 	}
 	store := inmem.NewFromObject(l.data)
-	s := &Set{timeout: setTimeout(l, opts.Timeout)}
+	s := &Set{timeout: setTimeout(l, opts.Timeout), input: analyzeInputUse(compiler.Modules)}
 	for _, f := range found {
 		q, err := rego.New(
 			rego.Query(f.query),

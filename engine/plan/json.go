@@ -43,31 +43,96 @@ func MarshalViewJSON(p *Plan) ([]byte, error) {
 	return marshalJSON(p, nil, true)
 }
 
+// MarshalJSONSections encodes only the top-level members of the
+// MarshalJSON document for which want returns true (by key:
+// "format_version", "resource_changes", "prior_state", …), each exactly as
+// MarshalJSON writes it and in the same order. A policy check that reads
+// only resource_changes then need not encode the state and the
+// configuration. A nil want keeps everything.
+func MarshalJSONSections(p *Plan, types statejson.TypeLookup, want func(key string) bool) ([]byte, error) {
+	if err := checkActions(p); err != nil {
+		return nil, err
+	}
+	return marshalFullJSON(p, types, want)
+}
+
 func marshalJSON(p *Plan, types statejson.TypeLookup, forView bool) ([]byte, error) {
+	if err := checkActions(p); err != nil {
+		return nil, err
+	}
+	if forView {
+		return marshalViewJSON(p), nil
+	}
+	return marshalFullJSON(p, types, nil)
+}
+
+func checkActions(p *Plan) error {
 	for _, list := range [][]*ResourceInstanceChange{p.Changes, p.Drift} {
 		for _, c := range list {
 			if !c.Action.Valid() {
-				return nil, fmt.Errorf("change of %s has invalid action %q", c.ChangeKey(), rune(c.Action))
+				return fmt.Errorf("change of %s has invalid action %q", c.ChangeKey(), rune(c.Action))
 			}
 		}
 	}
 	for _, oc := range p.OutputChanges {
 		if !oc.Action.Valid() {
-			return nil, fmt.Errorf("change of output %q has invalid action %q", oc.Name, rune(oc.Action))
+			return fmt.Errorf("change of output %q has invalid action %q", oc.Name, rune(oc.Action))
+		}
+	}
+	return nil
+}
+
+func marshalFullJSON(p *Plan, types statejson.TypeLookup, want func(string) bool) ([]byte, error) {
+	keep := func(key string) bool { return want == nil || want(key) }
+
+	// The big sections that do not depend on each other are encoded side
+	// by side when the plan is large; the document joins them in order.
+	var plannedValues, priorState []byte
+	var priorErr error
+	hasPrior := keep("prior_state") && !stateEmpty(p.PriorState)
+	var wg sync.WaitGroup
+	encodePlanned := func() { plannedValues = appendPlannedValues(nil, p) }
+	encodePrior := func() {
+		if hasPrior {
+			priorState, priorErr = statejson.Marshal(p.PriorState, releaseVersion(p.TerraformVersion), types)
+		}
+	}
+	plannedAside := false
+	if len(p.Changes) >= 2*jsonChunk && runtime.GOMAXPROCS(0) > 1 {
+		if keep("planned_values") {
+			plannedAside = true
+			wg.Go(encodePlanned)
+		}
+		if keep("prior_state") {
+			wg.Go(encodePrior)
+		}
+	} else {
+		if keep("planned_values") {
+			encodePlanned()
+		}
+		if keep("prior_state") {
+			encodePrior()
 		}
 	}
 
-	if forView {
-		return marshalViewJSON(p), nil
+	size := 4096
+	for _, key := range []string{"planned_values", "resource_changes", "prior_state"} {
+		if keep(key) {
+			size += 768 * len(p.Changes)
+		}
 	}
-	b := make([]byte, 0, 4096+768*(len(p.Changes)*2+len(p.Drift)))
+	b := make([]byte, 0, size)
 	b = append(b, '{')
-	b = appendKey(b, "format_version")
-	b = appendString(b, JSONFormatVersion)
-	b = appendKey(b, "terraform_version")
-	b = appendString(b, p.TerraformVersion)
+	if keep("format_version") {
+		b = appendKey(b, "format_version")
+		b = appendString(b, JSONFormatVersion)
+	}
+	if keep("terraform_version") {
+		b = appendKey(b, "terraform_version")
+		b = appendString(b, p.TerraformVersion)
+	}
 
-	if len(p.Variables) > 0 {
+	if len(p.Variables) > 0 && keep("variables") {
 		b = appendKey(b, "variables")
 		b = append(b, '{')
 		for _, name := range sortedKeys(p.Variables) {
@@ -80,46 +145,85 @@ func marshalJSON(p *Plan, types statejson.TypeLookup, forView bool) ([]byte, err
 		b = append(b, '}')
 	}
 
-	b = appendKey(b, "planned_values")
-	b = appendPlannedValues(b, p)
+	// While planned_values is encoded on another goroutine, the changes
+	// are encoded into buffers of their own and put in place after it.
+	var drift, changes []byte
+	if plannedAside {
+		if keep("resource_drift") {
+			if d := jsonDrift(p); len(d) > 0 {
+				drift = appendResourceChanges(nil, d)
+			}
+		}
+		if keep("resource_changes") {
+			if c := jsonChanges(p.Changes); len(c) > 0 {
+				changes = appendResourceChanges(nil, c)
+			}
+		}
+	}
+	wg.Wait()
 
-	if drift := jsonDrift(p); len(drift) > 0 {
-		b = appendKey(b, "resource_drift")
-		b = appendResourceChanges(b, drift)
+	if keep("planned_values") {
+		b = appendKey(b, "planned_values")
+		b = append(b, plannedValues...)
 	}
-	if changes := jsonChanges(p.Changes); len(changes) > 0 {
-		b = appendKey(b, "resource_changes")
-		b = appendResourceChanges(b, changes)
+	switch {
+	case plannedAside:
+		if drift != nil {
+			b = appendKey(b, "resource_drift")
+			b = append(b, drift...)
+		}
+		if changes != nil {
+			b = appendKey(b, "resource_changes")
+			b = append(b, changes...)
+		}
+	default:
+		if d := jsonDrift(p); len(d) > 0 && keep("resource_drift") {
+			b = appendKey(b, "resource_drift")
+			b = appendResourceChanges(b, d)
+		}
+		if c := jsonChanges(p.Changes); len(c) > 0 && keep("resource_changes") {
+			b = appendKey(b, "resource_changes")
+			b = appendResourceChanges(b, c)
+		}
 	}
-	if len(p.OutputChanges) > 0 {
+	if len(p.OutputChanges) > 0 && keep("output_changes") {
 		b = appendKey(b, "output_changes")
 		b = appendOutputChanges(b, p.OutputChanges)
 	}
-	if !stateEmpty(p.PriorState) {
+	if priorErr != nil {
+		return nil, fmt.Errorf("prior state: %w", priorErr)
+	}
+	if hasPrior {
 		b = appendKey(b, "prior_state")
-		doc, err := statejson.Marshal(p.PriorState, releaseVersion(p.TerraformVersion), types)
-		if err != nil {
-			return nil, fmt.Errorf("prior state: %w", err)
+		b = append(b, priorState...)
+	}
+
+	if keep("configuration") {
+		b = appendKey(b, "configuration")
+		if len(p.Configuration) == 0 {
+			b = append(b, '{', '}')
+		} else {
+			b = appendRaw(b, p.Configuration)
 		}
-		b = append(b, doc...)
 	}
 
-	b = appendKey(b, "configuration")
-	if len(p.Configuration) == 0 {
-		b = append(b, '{', '}')
-	} else {
-		b = appendRaw(b, p.Configuration)
+	if keep("relevant_attributes") {
+		b = appendRelevantAttributes(b, p)
 	}
 
-	b = appendRelevantAttributes(b, p)
+	if keep("timestamp") {
+		b = appendKey(b, "timestamp")
+		b = appendString(b, p.Timestamp.UTC().Format(time.RFC3339))
+	}
+	if keep("errored") {
+		b = appendKey(b, "errored")
+		b = appendBool(b, p.Errored)
+	}
 
-	b = appendKey(b, "timestamp")
-	b = appendString(b, p.Timestamp.UTC().Format(time.RFC3339))
-	b = appendKey(b, "errored")
-	b = appendBool(b, p.Errored)
-
-	b = appendKey(b, "tenet")
-	b = appendTenet(b, p)
+	if keep("tenet") {
+		b = appendKey(b, "tenet")
+		b = appendTenet(b, p)
+	}
 	return append(b, '}'), nil
 }
 

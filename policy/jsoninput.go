@@ -1,0 +1,685 @@
+package policy
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"runtime"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"unicode/utf16"
+	"unicode/utf8"
+
+	"github.com/open-policy-agent/opa/v1/ast"
+)
+
+// The policy input is the plan JSON as an ast.Value. OPA's own route
+// (encoding/json into `any`, then ast.InterfaceToValue) builds every value
+// twice on one core; inputValue builds the ast terms straight from the
+// bytes, spreads large arrays over the cores, and leaves out top-level
+// members no policy reads. The result equals ast.ValueFromReader's: the
+// same strings, numbers as ast.Number of their literal text, last
+// duplicate key wins. Anything this parser does not handle exactly as
+// encoding/json does (invalid JSON, invalid UTF-8, lone surrogates,
+// trailing data) sends the whole document down OPA's route, so errors and
+// lenient cases stay OPA's.
+
+// errSlowPath means "let ast.ValueFromReader decide".
+var errSlowPath = errors.New("policy input needs the generic JSON decoder")
+
+// inputValue converts planJSON into the policy input. keep, when not nil,
+// says which top-level members of an object document to convert; the
+// others are only checked to be valid JSON.
+func inputValue(planJSON []byte, keep func(key string) bool) (ast.Value, error) {
+	v, err := fastInputValue(planJSON, keep)
+	if err == nil {
+		return v, nil
+	}
+	v, err = ast.ValueFromReader(bytes.NewReader(planJSON))
+	if err != nil || keep == nil {
+		return v, err
+	}
+	if obj, ok := v.(ast.Object); ok {
+		return pruneObject(obj, keep), nil
+	}
+	return v, nil
+}
+
+func pruneObject(obj ast.Object, keep func(string) bool) ast.Value {
+	out := ast.NewObject()
+	obj.Foreach(func(k, v *ast.Term) {
+		if s, ok := k.Value.(ast.String); ok && keep(string(s)) {
+			out.Insert(k, v)
+		}
+	})
+	return out
+}
+
+func fastInputValue(planJSON []byte, keep func(key string) bool) (ast.Value, error) {
+	p := newJSONParser(string(planJSON), true)
+	p.keep = keep
+	v, err := p.document()
+	if err != nil {
+		return nil, err
+	}
+	return v.Value, nil
+}
+
+// Arrays at least parallelMinBytes long, not nested deeper than
+// parallelDepth, are converted in chunks of about parallelChunk bytes on
+// all cores. (Variables so tests can split small documents.)
+var (
+	parallelMinBytes = 256 << 10
+	parallelChunk    = 64 << 10
+)
+
+const (
+	parallelDepth = 8
+	maxJSONDepth  = 10000
+)
+
+type jsonParser struct {
+	src string
+	pos int
+	// parallel allows splitting large arrays; chunk parsers do not split
+	// again.
+	parallel bool
+	// keep filters the members of the top-level object (nil: all).
+	keep func(string) bool
+	// terms is a slab the parser hands terms out of.
+	terms []ast.Term
+	// stack holds the elements and members of the open arrays and objects.
+	elems   []*ast.Term
+	members [][2]*ast.Term
+	// strs shares the terms of repeated short strings (keys above all).
+	strs []cachedString
+	buf  []byte
+}
+
+func newJSONParser(src string, parallel bool) *jsonParser {
+	return &jsonParser{src: src, parallel: parallel, strs: make([]cachedString, 1021)}
+}
+
+func (p *jsonParser) term(v ast.Value) *ast.Term {
+	if len(p.terms) == 0 {
+		p.terms = make([]ast.Term, 512)
+	}
+	t := &p.terms[0]
+	p.terms = p.terms[1:]
+	t.Value = v
+	return t
+}
+
+// document parses the whole source: one value and only whitespace after.
+func (p *jsonParser) document() (*ast.Term, error) {
+	p.skipSpace()
+	var t *ast.Term
+	var err error
+	if p.keep != nil && p.pos < len(p.src) && p.src[p.pos] == '{' {
+		t, err = p.object(0, p.keep)
+	} else {
+		t, err = p.value(0)
+	}
+	if err != nil {
+		return nil, err
+	}
+	p.skipSpace()
+	if p.pos != len(p.src) {
+		return nil, errSlowPath
+	}
+	return t, nil
+}
+
+func (p *jsonParser) skipSpace() {
+	for p.pos < len(p.src) {
+		switch p.src[p.pos] {
+		case ' ', '\t', '\n', '\r':
+			p.pos++
+		default:
+			return
+		}
+	}
+}
+
+func (p *jsonParser) value(depth int) (*ast.Term, error) {
+	if p.pos >= len(p.src) || depth > maxJSONDepth {
+		return nil, errSlowPath
+	}
+	switch c := p.src[p.pos]; c {
+	case '{':
+		return p.object(depth, nil)
+	case '[':
+		return p.array(depth)
+	case '"':
+		s, err := p.str()
+		if err != nil {
+			return nil, err
+		}
+		return p.stringTerm(s), nil
+	case 't':
+		return p.literal("true", ast.InternedTerm(true))
+	case 'f':
+		return p.literal("false", ast.InternedTerm(false))
+	case 'n':
+		return p.literal("null", p.term(ast.NullValue))
+	default:
+		if c == '-' || (c >= '0' && c <= '9') {
+			return p.number()
+		}
+	}
+	return nil, errSlowPath
+}
+
+func (p *jsonParser) literal(word string, t *ast.Term) (*ast.Term, error) {
+	if len(p.src)-p.pos < len(word) || p.src[p.pos:p.pos+len(word)] != word {
+		return nil, errSlowPath
+	}
+	p.pos += len(word)
+	return t, nil
+}
+
+// number reads a JSON number; its value is the literal text, as
+// ast.InterfaceToValue gives for a json.Number.
+func (p *jsonParser) number() (*ast.Term, error) {
+	start := p.pos
+	s := p.src
+	i := p.pos
+	if s[i] == '-' {
+		i++
+	}
+	switch {
+	case i < len(s) && s[i] == '0':
+		i++
+	case i < len(s) && s[i] >= '1' && s[i] <= '9':
+		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+			i++
+		}
+	default:
+		return nil, errSlowPath
+	}
+	if i < len(s) && s[i] == '.' {
+		i++
+		d := i
+		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+			i++
+		}
+		if i == d {
+			return nil, errSlowPath
+		}
+	}
+	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+		i++
+		if i < len(s) && (s[i] == '+' || s[i] == '-') {
+			i++
+		}
+		d := i
+		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+			i++
+		}
+		if i == d {
+			return nil, errSlowPath
+		}
+	}
+	p.pos = i
+	text := s[start:i]
+	if t := ast.InternedIntNumberTermFromString(text); t != nil {
+		return t, nil
+	}
+	n, err := ast.NumberChecked(text)
+	if err != nil {
+		return nil, errSlowPath
+	}
+	return p.term(n), nil
+}
+
+// stringTerm shares one term between equal short strings (keys above
+// all) through a small direct-mapped cache: cheaper than a map, and a
+// collision only costs a term.
+func (p *jsonParser) stringTerm(s string) *ast.Term {
+	if len(s) == 0 || len(s) > 24 {
+		return p.term(ast.String(s))
+	}
+	h := (uint(len(s))*31 + uint(s[0])*7 + uint(s[len(s)-1]) + uint(s[len(s)/2])*131) % uint(len(p.strs))
+	if e := p.strs[h]; e.term != nil && e.s == s {
+		return e.term
+	}
+	t := p.term(ast.String(s))
+	p.strs[h] = cachedString{s, t}
+	return t
+}
+
+type cachedString struct {
+	s    string
+	term *ast.Term
+}
+
+// str reads a JSON string at p.pos (the opening quote).
+func (p *jsonParser) str() (string, error) {
+	s := p.src
+	start := p.pos + 1
+	i := start
+	for i < len(s) {
+		c := s[i]
+		switch {
+		case c == '"':
+			p.pos = i + 1
+			return s[start:i], nil
+		case c == '\\':
+			return p.escapedStr(start, i)
+		case c < 0x20:
+			return "", errSlowPath
+		case c < utf8.RuneSelf:
+			i++
+		default:
+			r, size := utf8.DecodeRuneInString(s[i:])
+			if r == utf8.RuneError && size == 1 {
+				return "", errSlowPath // encoding/json substitutes U+FFFD
+			}
+			i += size
+		}
+	}
+	return "", errSlowPath
+}
+
+// escapedStr continues str from the first backslash at i.
+func (p *jsonParser) escapedStr(start, i int) (string, error) {
+	s := p.src
+	b := append(p.buf[:0], s[start:i]...)
+	for i < len(s) {
+		c := s[i]
+		switch {
+		case c == '"':
+			p.pos = i + 1
+			p.buf = b
+			return string(b), nil
+		case c == '\\':
+			if i+1 >= len(s) {
+				return "", errSlowPath
+			}
+			switch e := s[i+1]; e {
+			case '"', '\\', '/':
+				b = append(b, e)
+			case 'b':
+				b = append(b, '\b')
+			case 'f':
+				b = append(b, '\f')
+			case 'n':
+				b = append(b, '\n')
+			case 'r':
+				b = append(b, '\r')
+			case 't':
+				b = append(b, '\t')
+			case 'u':
+				r, ok := hex4(s, i+2)
+				if !ok {
+					return "", errSlowPath
+				}
+				i += 6
+				if utf16.IsSurrogate(r) {
+					r2, ok := hex4(s, i+2)
+					if !ok || s[i] != '\\' || s[i+1] != 'u' {
+						return "", errSlowPath
+					}
+					r = utf16.DecodeRune(r, r2)
+					if r == utf8.RuneError {
+						return "", errSlowPath
+					}
+					i += 6
+				}
+				b = utf8.AppendRune(b, r)
+				continue
+			default:
+				return "", errSlowPath
+			}
+			i += 2
+		case c < 0x20:
+			return "", errSlowPath
+		case c < utf8.RuneSelf:
+			b = append(b, c)
+			i++
+		default:
+			r, size := utf8.DecodeRuneInString(s[i:])
+			if r == utf8.RuneError && size == 1 {
+				return "", errSlowPath
+			}
+			b = append(b, s[i:i+size]...)
+			i += size
+		}
+	}
+	return "", errSlowPath
+}
+
+func hex4(s string, i int) (rune, bool) {
+	if i+4 > len(s) {
+		return 0, false
+	}
+	n, err := strconv.ParseUint(s[i:i+4], 16, 32)
+	if err != nil {
+		return 0, false
+	}
+	return rune(n), true
+}
+
+// object reads an object; keep, when set, drops the members it refuses
+// (checking only that their values are valid JSON).
+func (p *jsonParser) object(depth int, keep func(string) bool) (*ast.Term, error) {
+	p.pos++ // '{'
+	base := len(p.members)
+	defer func() { p.members = p.members[:base] }()
+	var index map[string]int
+	p.skipSpace()
+	if p.pos < len(p.src) && p.src[p.pos] == '}' {
+		p.pos++
+		return ast.InternedEmptyObject, nil
+	}
+	for {
+		if p.pos >= len(p.src) || p.src[p.pos] != '"' {
+			return nil, errSlowPath
+		}
+		k, err := p.str()
+		if err != nil {
+			return nil, err
+		}
+		p.skipSpace()
+		if p.pos >= len(p.src) || p.src[p.pos] != ':' {
+			return nil, errSlowPath
+		}
+		p.pos++
+		p.skipSpace()
+		if keep != nil && !keep(k) {
+			if err := p.skipValid(); err != nil {
+				return nil, err
+			}
+		} else {
+			v, err := p.value(depth + 1)
+			if err != nil {
+				return nil, err
+			}
+			p.addMember(base, &index, p.stringTerm(k), v)
+		}
+		p.skipSpace()
+		if p.pos >= len(p.src) {
+			return nil, errSlowPath
+		}
+		switch p.src[p.pos] {
+		case ',':
+			p.pos++
+			p.skipSpace()
+			continue
+		case '}':
+			p.pos++
+			return p.term(ast.NewObject(p.members[base:]...)), nil
+		}
+		return nil, errSlowPath
+	}
+}
+
+// addMember appends a member, replacing an earlier one of the same key
+// as encoding/json does. Objects with many members index their keys.
+func (p *jsonParser) addMember(base int, index *map[string]int, k, v *ast.Term) {
+	open := p.members[base:]
+	key := string(k.Value.(ast.String))
+	if *index == nil && len(open) < 32 {
+		for i := range open {
+			if open[i][0] == k || string(open[i][0].Value.(ast.String)) == key {
+				open[i][1] = v
+				return
+			}
+		}
+		p.members = append(p.members, [2]*ast.Term{k, v})
+		return
+	}
+	if *index == nil {
+		*index = make(map[string]int, 2*len(open))
+		for i, m := range open {
+			(*index)[string(m[0].Value.(ast.String))] = i
+		}
+	}
+	if i, ok := (*index)[key]; ok {
+		open[i][1] = v
+		return
+	}
+	(*index)[key] = len(open)
+	p.members = append(p.members, [2]*ast.Term{k, v})
+}
+
+func (p *jsonParser) array(depth int) (*ast.Term, error) {
+	if p.parallel && depth <= parallelDepth && len(p.src)-p.pos >= parallelMinBytes {
+		if t, ok, err := p.parallelArray(depth); ok || err != nil {
+			return t, err
+		}
+	}
+	p.pos++ // '['
+	base := len(p.elems)
+	defer func() { p.elems = p.elems[:base] }()
+	p.skipSpace()
+	if p.pos < len(p.src) && p.src[p.pos] == ']' {
+		p.pos++
+		return ast.InternedEmptyArray, nil
+	}
+	for {
+		v, err := p.value(depth + 1)
+		if err != nil {
+			return nil, err
+		}
+		p.elems = append(p.elems, v)
+		p.skipSpace()
+		if p.pos >= len(p.src) {
+			return nil, errSlowPath
+		}
+		switch p.src[p.pos] {
+		case ',':
+			p.pos++
+			p.skipSpace()
+			continue
+		case ']':
+			p.pos++
+			elems := make([]*ast.Term, len(p.elems)-base)
+			copy(elems, p.elems[base:])
+			return p.term(ast.NewArray(elems...)), nil
+		}
+		return nil, errSlowPath
+	}
+}
+
+// skipValid steps over one value, which must be valid JSON.
+func (p *jsonParser) skipValid() error {
+	end, ok := scanValueEnd(p.src, p.pos)
+	if !ok || !json.Valid([]byte(p.src[p.pos:end])) {
+		return errSlowPath
+	}
+	p.pos = end
+	return nil
+}
+
+// scanValueEnd returns the end of the value starting at i, matching
+// brackets outside strings without validating anything else.
+func scanValueEnd(s string, i int) (int, bool) {
+	if i >= len(s) {
+		return 0, false
+	}
+	switch s[i] {
+	case '{', '[':
+		depth := 0
+		for ; i < len(s); i++ {
+			switch s[i] {
+			case '{', '[':
+				depth++
+			case '}', ']':
+				depth--
+				if depth == 0 {
+					return i + 1, true
+				}
+			case '"':
+				end, ok := scanStringEnd(s, i)
+				if !ok {
+					return 0, false
+				}
+				i = end - 1
+			}
+		}
+		return 0, false
+	case '"':
+		return scanStringEnd(s, i)
+	}
+	for j := i; j < len(s); j++ {
+		switch s[j] {
+		case ',', '}', ']', ' ', '\t', '\n', '\r':
+			return j, j > i
+		}
+	}
+	return len(s), true
+}
+
+// scanStringEnd returns the index after the closing quote of the string
+// opening at i.
+func scanStringEnd(s string, i int) (int, bool) {
+	for i++; i < len(s); {
+		j := indexQuoteOrBackslash(s[i:])
+		if j < 0 {
+			return 0, false
+		}
+		i += j
+		if s[i] == '"' {
+			return i + 1, true
+		}
+		i += 2 // a backslash and the byte it escapes
+	}
+	return 0, false
+}
+
+func indexQuoteOrBackslash(s string) int {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c == '"' || c == '\\' {
+			return i
+		}
+	}
+	return -1
+}
+
+// parallelArray converts a large array at p.pos on all cores: it finds
+// the element boundaries, gives chunks of elements to chunk parsers and
+// joins their terms in order. ok is false when the array is small or
+// could not be split; the caller then parses it the plain way.
+func (p *jsonParser) parallelArray(depth int) (*ast.Term, bool, error) {
+	workers := runtime.GOMAXPROCS(0)
+	if workers < 2 {
+		return nil, false, nil
+	}
+	starts, end, ok := elementStarts(p.src, p.pos)
+	if !ok || end-p.pos < parallelMinBytes || len(starts) < 2 {
+		return nil, false, nil
+	}
+	// Chunks are runs of whole elements of about parallelChunk bytes.
+	type chunk struct{ first, last int }
+	var chunks []chunk
+	first := 0
+	for i := 1; i <= len(starts); i++ {
+		next := end
+		if i < len(starts) {
+			next = starts[i]
+		}
+		if next-starts[first] >= parallelChunk || i == len(starts) {
+			chunks = append(chunks, chunk{first, i})
+			first = i
+		}
+	}
+	elems := make([]*ast.Term, len(starts))
+	var failed atomic.Bool
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(workers, len(chunks)) {
+		wg.Go(func() {
+			cp := newJSONParser(p.src, false)
+			for !failed.Load() {
+				i := int(next.Add(1) - 1)
+				if i >= len(chunks) {
+					return
+				}
+				c := chunks[i]
+				for e := c.first; e < c.last; e++ {
+					cp.pos = starts[e]
+					t, err := cp.value(depth + 1)
+					if err != nil {
+						failed.Store(true)
+						return
+					}
+					cp.skipSpace()
+					stop := end - 1 // the closing bracket
+					if e+1 < len(starts) {
+						stop = separatorBefore(p.src, starts[e+1])
+					}
+					if cp.pos != stop {
+						failed.Store(true)
+						return
+					}
+					elems[e] = t
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if failed.Load() {
+		return nil, false, errSlowPath
+	}
+	p.pos = end
+	return p.term(ast.NewArray(elems...)), true, nil
+}
+
+// elementStarts lists where each element of the array opening at i
+// begins, and where the array ends. It only matches brackets and skips
+// strings; the chunk parsers validate.
+func elementStarts(s string, i int) ([]int, int, bool) {
+	var starts []int
+	i++ // '['
+	i = skipSpaceAt(s, i)
+	if i < len(s) && s[i] == ']' {
+		return nil, i + 1, true
+	}
+	for i < len(s) {
+		starts = append(starts, i)
+		end, ok := scanValueEnd(s, i)
+		if !ok {
+			return nil, 0, false
+		}
+		i = skipSpaceAt(s, end)
+		if i >= len(s) {
+			return nil, 0, false
+		}
+		switch s[i] {
+		case ',':
+			i = skipSpaceAt(s, i+1)
+		case ']':
+			return starts, i + 1, true
+		default:
+			return nil, 0, false
+		}
+	}
+	return nil, 0, false
+}
+
+// separatorBefore returns the position of the comma that precedes the
+// element starting at i.
+func separatorBefore(s string, i int) int {
+	for i--; i >= 0; i-- {
+		switch s[i] {
+		case ' ', '\t', '\n', '\r':
+			continue
+		}
+		return i
+	}
+	return -1
+}
+
+func skipSpaceAt(s string, i int) int {
+	for i < len(s) {
+		switch s[i] {
+		case ' ', '\t', '\n', '\r':
+			i++
+		default:
+			return i
+		}
+	}
+	return i
+}
