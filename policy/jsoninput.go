@@ -5,13 +5,13 @@ import (
 	"encoding/json"
 	"errors"
 	"runtime"
-	"strconv"
 	"sync"
 	"sync/atomic"
-	"unicode/utf16"
 	"unicode/utf8"
 
 	"github.com/open-policy-agent/opa/v1/ast"
+
+	"github.com/tenetplan/tenet/internal/jsontext"
 )
 
 // The policy input is the plan JSON as an ast.Value. OPA's own route
@@ -266,7 +266,7 @@ func (p *jsonParser) str() (string, error) {
 			p.pos = i + 1
 			return s[start:i], nil
 		case c == '\\':
-			return p.escapedStr(start, i)
+			return p.escapedStr(start)
 		case c < 0x20:
 			return "", errSlowPath
 		case c < utf8.RuneSelf:
@@ -274,7 +274,7 @@ func (p *jsonParser) str() (string, error) {
 		default:
 			r, size := utf8.DecodeRuneInString(s[i:])
 			if r == utf8.RuneError && size == 1 {
-				return "", errSlowPath // encoding/json substitutes U+FFFD
+				return p.escapedStr(start) // encoding/json substitutes U+FFFD
 			}
 			i += size
 		}
@@ -282,83 +282,17 @@ func (p *jsonParser) str() (string, error) {
 	return "", errSlowPath
 }
 
-// escapedStr continues str from the first backslash at i.
-func (p *jsonParser) escapedStr(start, i int) (string, error) {
-	s := p.src
-	b := append(p.buf[:0], s[start:i]...)
-	for i < len(s) {
-		c := s[i]
-		switch {
-		case c == '"':
-			p.pos = i + 1
-			p.buf = b
-			return string(b), nil
-		case c == '\\':
-			if i+1 >= len(s) {
-				return "", errSlowPath
-			}
-			switch e := s[i+1]; e {
-			case '"', '\\', '/':
-				b = append(b, e)
-			case 'b':
-				b = append(b, '\b')
-			case 'f':
-				b = append(b, '\f')
-			case 'n':
-				b = append(b, '\n')
-			case 'r':
-				b = append(b, '\r')
-			case 't':
-				b = append(b, '\t')
-			case 'u':
-				r, ok := hex4(s, i+2)
-				if !ok {
-					return "", errSlowPath
-				}
-				i += 6
-				if utf16.IsSurrogate(r) {
-					r2, ok := hex4(s, i+2)
-					if !ok || s[i] != '\\' || s[i+1] != 'u' {
-						return "", errSlowPath
-					}
-					r = utf16.DecodeRune(r, r2)
-					if r == utf8.RuneError {
-						return "", errSlowPath
-					}
-					i += 6
-				}
-				b = utf8.AppendRune(b, r)
-				continue
-			default:
-				return "", errSlowPath
-			}
-			i += 2
-		case c < 0x20:
-			return "", errSlowPath
-		case c < utf8.RuneSelf:
-			b = append(b, c)
-			i++
-		default:
-			r, size := utf8.DecodeRuneInString(s[i:])
-			if r == utf8.RuneError && size == 1 {
-				return "", errSlowPath
-			}
-			b = append(b, s[i:i+size]...)
-			i += size
-		}
+// escapedStr reads a string that needs decoding (escapes, or invalid UTF-8
+// that encoding/json, which ValueFromReader uses, replaces by U+FFFD) from
+// its content's start.
+func (p *jsonParser) escapedStr(start int) (string, error) {
+	b, n, ok := jsontext.AppendString(p.buf[:0], p.src[start-1:])
+	if !ok {
+		return "", errSlowPath
 	}
-	return "", errSlowPath
-}
-
-func hex4(s string, i int) (rune, bool) {
-	if i+4 > len(s) {
-		return 0, false
-	}
-	n, err := strconv.ParseUint(s[i:i+4], 16, 32)
-	if err != nil {
-		return 0, false
-	}
-	return rune(n), true
+	p.buf = b
+	p.pos = start - 1 + n
+	return string(b), nil
 }
 
 // object reads an object; keep, when set, drops the members it refuses

@@ -1,12 +1,13 @@
 package state
 
 import (
-	"encoding/json"
 	"sync"
 	"unicode/utf8"
 
 	"github.com/zclconf/go-cty/cty"
 	ctyjson "github.com/zclconf/go-cty/cty/json"
+
+	"github.com/tenetplan/tenet/internal/jsontext"
 )
 
 // UnmarshalAttrs decodes a state object's attribute JSON (AttrsJSON) as
@@ -120,11 +121,11 @@ func (d *fastDecoder) str() (string, bool) {
 			if plain && utf8.Valid(raw) {
 				return string(raw), true
 			}
-			var s string
-			if err := json.Unmarshal(d.buf[start:d.pos], &s); err != nil {
+			s, n, ok := jsontext.AppendString(nil, d.buf[start:d.pos])
+			if !ok || n != d.pos-start {
 				return "", false
 			}
-			return s, true
+			return string(s), true
 		case c == '\\':
 			plain = false
 			d.pos += 2

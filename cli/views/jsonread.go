@@ -3,9 +3,9 @@ package views
 import (
 	"encoding/json"
 	"strings"
-	"unicode"
-	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/tenetplan/tenet/internal/jsontext"
 )
 
 // docDecoder reads a plan document into planDocument without reflection.
@@ -195,95 +195,13 @@ func (d *docDecoder) string() string {
 // encoding/json does: invalid UTF-8 bytes and unpaired surrogates become
 // U+FFFD.
 func (d *docDecoder) slowString(start int) string {
-	var b []byte
-	s := d.src
-	i := start
-	for i < len(s) {
-		c := s[i]
-		switch {
-		case c == '"':
-			d.pos = i + 1
-			return string(b)
-		case c < 0x20:
-			d.fail()
-			return ""
-		case c == '\\':
-			if i+1 >= len(s) {
-				d.fail()
-				return ""
-			}
-			switch s[i+1] {
-			case '"', '\\', '/':
-				b = append(b, s[i+1])
-			case 'b':
-				b = append(b, '\b')
-			case 'f':
-				b = append(b, '\f')
-			case 'n':
-				b = append(b, '\n')
-			case 'r':
-				b = append(b, '\r')
-			case 't':
-				b = append(b, '\t')
-			case 'u':
-				r := hex4(s[i:])
-				if r < 0 {
-					d.fail()
-					return ""
-				}
-				i += 6
-				if utf16.IsSurrogate(r) {
-					if dec := utf16.DecodeRune(r, hex4(s[i:])); dec != unicode.ReplacementChar {
-						b = utf8.AppendRune(b, dec)
-						i += 6
-						continue
-					}
-					r = unicode.ReplacementChar
-				}
-				b = utf8.AppendRune(b, r)
-				continue
-			default:
-				d.fail()
-				return ""
-			}
-			i += 2
-		case c < utf8.RuneSelf:
-			b = append(b, c)
-			i++
-		default:
-			r, size := utf8.DecodeRune(s[i:])
-			if r == utf8.RuneError && size == 1 {
-				b = utf8.AppendRune(b, unicode.ReplacementChar)
-			} else {
-				b = append(b, s[i:i+size]...)
-			}
-			i += size
-		}
+	b, n, ok := jsontext.AppendString(nil, d.src[start-1:])
+	if !ok {
+		d.fail()
+		return ""
 	}
-	d.fail()
-	return ""
-}
-
-// hex4 reads `\uXXXX` at the start of s; -1 when it is not there.
-func hex4(s []byte) rune {
-	if len(s) < 6 || s[0] != '\\' || s[1] != 'u' {
-		return -1
-	}
-	var r rune
-	for _, c := range s[2:6] {
-		switch {
-		case c >= '0' && c <= '9':
-			c -= '0'
-		case c >= 'a' && c <= 'f':
-			c = c - 'a' + 10
-		case c >= 'A' && c <= 'F':
-			c = c - 'A' + 10
-		default:
-			return -1
-		}
-		r = r*16 + rune(c)
-	}
-	return r
+	d.pos = start - 1 + n
+	return string(b)
 }
 
 // number reads a JSON number at pos.

@@ -7,6 +7,7 @@ import (
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 
 	"github.com/tenetplan/tenet/addrs"
+	"github.com/tenetplan/tenet/internal/jsontext"
 	"github.com/tenetplan/tenet/state"
 )
 
@@ -172,14 +173,11 @@ func (s *scanner) stringValue(i int) (string, int) {
 		if plain {
 			return string(s.b[i+1 : end-1]), end
 		}
-		if out, ok := unescape(s.b[i+1 : end-1]); ok {
-			return out, end
-		}
-		var out string
-		if err := json.Unmarshal(s.b[i:end], &out); err != nil {
+		out, n, ok := jsontext.AppendString(nil, s.b[i:end])
+		if !ok || n != end-i {
 			return "", -1
 		}
-		return out, end
+		return string(out), end
 	case 'n':
 		return "", s.literal(i, "null")
 	}
@@ -440,40 +438,4 @@ func (top *fastTop) build(src []byte) (*File, bool) {
 // with a shortcut for ASCII names.
 func validIdentifier(s string) bool {
 	return isASCIIIdent(s) || hclsyntax.ValidIdentifier(s)
-}
-
-// unescape decodes the content of a scanned (so well-formed) string whose
-// escapes are all single characters, such as the \" in every provider
-// address. ok is false for \u escapes and non-ASCII content, which
-// encoding/json decodes with rules of its own.
-func unescape(b []byte) (string, bool) {
-	out := make([]byte, 0, len(b))
-	for i := 0; i < len(b); i++ {
-		c := b[i]
-		if c >= 0x80 {
-			return "", false
-		}
-		if c != '\\' {
-			out = append(out, c)
-			continue
-		}
-		i++
-		switch b[i] {
-		case '"', '\\', '/':
-			out = append(out, b[i])
-		case 'b':
-			out = append(out, '\b')
-		case 'f':
-			out = append(out, '\f')
-		case 'n':
-			out = append(out, '\n')
-		case 'r':
-			out = append(out, '\r')
-		case 't':
-			out = append(out, '\t')
-		default:
-			return "", false
-		}
-	}
-	return string(out), true
 }

@@ -352,24 +352,3 @@ func FuzzParseDependency(f *testing.F) {
 		}
 	})
 }
-
-func FuzzUnescape(f *testing.F) {
-	for _, s := range []string{`a\"b`, `\\\/\b\f\n\r\t`, `\u0041`, "é", `x`} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, content string) {
-		quoted := []byte(`"` + content + `"`)
-		s := scanner{b: quoted}
-		if end, _ := s.str(0); end != len(quoted) {
-			return
-		}
-		got, ok := unescape([]byte(content))
-		if !ok {
-			return
-		}
-		var want string
-		if err := json.Unmarshal(quoted, &want); err != nil || got != want {
-			t.Fatalf("unescape(%q) = %q; encoding/json gives %q, %v", content, got, want, err)
-		}
-	})
-}
