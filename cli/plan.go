@@ -86,6 +86,10 @@ func planRun(ctx context.Context, g *globals, u *ui, f *planFlags, operation str
 	// Compiling the rules takes tens of milliseconds and needs nothing
 	// else: do it on the other core while configuration and state load.
 	compiled := compileRules(ctx, f.rules)
+	var policies *pendingPolicies // likewise the policies, if any
+	if paths := policySources(f.policy); len(paths) > 0 {
+		policies = loadPolicies(ctx, g, paths)
+	}
 	cfg, diags := u.loadConfig()
 	if diags.HasErrors() {
 		return nil, u.fail(diags)
@@ -131,7 +135,7 @@ func planRun(ctx context.Context, g *globals, u *ui, f *planFlags, operation str
 		p.PriorLineage, p.PriorSerial = lineage, serial
 	}
 	res := &planResult{plan: p, prev: prev, cfg: cfg, mgr: mgr, diags: diags, release: release, hooks: hooks, rules: r}
-	res.policy = planPolicyGate(ctx, g, u, f, p, diags)
+	res.policy = planPolicyGate(ctx, g, u, f, p, diags, policies)
 	g.phases.done("policy")
 	if err := showPlan(u, g, p, diags); err != nil {
 		release()

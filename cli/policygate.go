@@ -40,14 +40,40 @@ func checkPolicies(ctx context.Context, g *globals, paths []string, planJSON []b
 }
 
 // checkEncodedPlan loads the policy sources, then has encode give the
-// plan JSON for the loaded set (which may leave out the members the set
-// cannot read, see [policy.Set.ReadsInput]) and checks it.
+// plan JSON for the loaded set (which may read only part of it).
 func checkEncodedPlan(ctx context.Context, g *globals, paths []string, encode func(*policy.Set) []byte) (*policy.Report, hcl.Diagnostics) {
-	set, diags := policy.Load(ctx, policy.Options{Paths: paths, Env: g.deps.Env})
+	return loadPolicies(ctx, g, paths).check(ctx, encode)
+}
+
+// pendingPolicies is a policy set loading in the background: loading and
+// compiling policies takes tens of milliseconds and needs only the files,
+// so plan starts it with the rules and waits for it after planning.
+type pendingPolicies struct {
+	done  chan struct{}
+	set   *policy.Set
+	diags hcl.Diagnostics
+}
+
+// loadPolicies starts loading the policy sources.
+func loadPolicies(ctx context.Context, g *globals, paths []string) *pendingPolicies {
+	pp := &pendingPolicies{done: make(chan struct{})}
+	go func() {
+		defer close(pp.done)
+		pp.set, pp.diags = policy.Load(ctx, policy.Options{Paths: paths, Env: g.deps.Env})
+	}()
+	return pp
+}
+
+// check waits for the set and checks the plan JSON encode gives for it.
+// Sources that do not load give a report of errors (fail closed), never
+// no report.
+func (pp *pendingPolicies) check(ctx context.Context, encode func(*policy.Set) []byte) (*policy.Report, hcl.Diagnostics) {
+	<-pp.done
+	diags := pp.diags
 	if diags.HasErrors() {
 		return policy.ReportFromDiagnostics(diags), diags
 	}
-	rep, err := set.Check(ctx, encode(set))
+	rep, err := pp.set.Check(ctx, encode(pp.set))
 	if err != nil {
 		d := hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Cannot check the plan", Detail: err.Error() + "."}}
 		return policy.ReportFromDiagnostics(d), append(diags, d...)
@@ -59,13 +85,12 @@ func checkEncodedPlan(ctx context.Context, g *globals, paths []string, encode fu
 // -policy-override, and stores the report in the plan. It returns nil when
 // there are no policies or the plan errored (it cannot be applied anyway).
 // Only the parts of the plan JSON the policies can read are encoded.
-func planPolicyGate(ctx context.Context, g *globals, u *ui, f *planFlags, p *plan.Plan, planDiags hcl.Diagnostics) *policy.Report {
-	paths := policySources(f.policy)
-	if len(paths) == 0 || p.Errored || planDiags.HasErrors() {
+func planPolicyGate(ctx context.Context, g *globals, u *ui, f *planFlags, p *plan.Plan, planDiags hcl.Diagnostics, policies *pendingPolicies) *policy.Report {
+	if policies == nil || p.Errored || planDiags.HasErrors() {
 		return nil
 	}
 	p.PolicyResults = nil
-	rep, diags := checkEncodedPlan(ctx, g, paths, func(set *policy.Set) []byte {
+	rep, diags := policies.check(ctx, func(set *policy.Set) []byte {
 		js, err := plan.MarshalJSONSections(p, schemaLookup{g.deps.Providers}.types, set.ReadsInput)
 		if err != nil {
 			return []byte("null")
