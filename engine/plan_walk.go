@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"sort"
 	"sync"
@@ -270,9 +271,14 @@ func (w *planWalker) assemble(errored bool) *plan.Plan {
 	for _, t := range w.opts.Excludes {
 		p.ExcludeAddrs = append(p.ExcludeAddrs, t.String())
 	}
-	if js, err := config.MarshalConfigurationJSON(w.cfg); err == nil {
-		p.Configuration = js
-	}
+	cfg := w.cfg
+	p.SetConfigurationSource(func() json.RawMessage {
+		js, err := config.MarshalConfigurationJSON(cfg)
+		if err != nil {
+			return nil
+		}
+		return js
+	})
 	return p
 }
 

@@ -200,10 +200,10 @@ func marshalFullJSON(p *Plan, types statejson.TypeLookup, want func(string) bool
 
 	if keep("configuration") {
 		b = appendKey(b, "configuration")
-		if len(p.Configuration) == 0 {
+		if cfg := p.ConfigurationJSON(); len(cfg) == 0 {
 			b = append(b, '{', '}')
 		} else {
-			b = appendRaw(b, p.Configuration)
+			b = appendRaw(b, cfg)
 		}
 	}
 

@@ -2,6 +2,7 @@ package plan
 
 import (
 	"encoding/json"
+	"sync"
 	"time"
 
 	"github.com/zclconf/go-cty/cty"
@@ -87,8 +88,12 @@ type Plan struct {
 
 	Errored bool
 	// Configuration is the `configuration` object of the JSON plan, built
-	// by the engine from the loaded configuration.
+	// by the engine from the loaded configuration. Read it through
+	// ConfigurationJSON: a plan made by the engine builds it on first use
+	// (most plans are only shown), see SetConfigurationSource.
 	Configuration json.RawMessage
+	configOnce    sync.Once
+	configSource  func() json.RawMessage
 	// RelevantAttributes lists resource attributes that contribute to changes.
 	RelevantAttributes []ResourceAttr
 
@@ -171,4 +176,22 @@ type OutputChange struct {
 	Action        Action
 	Before, After cty.Value // After may be unknown
 	Sensitive     bool      // the output is (or was) sensitive
+}
+
+// SetConfigurationSource makes the `configuration` object be built by f
+// when first needed (JSON plan, saved plan) instead of up front.
+func (p *Plan) SetConfigurationSource(f func() json.RawMessage) {
+	p.configSource = f
+}
+
+// ConfigurationJSON returns the `configuration` object of the JSON plan,
+// building it if the plan has a source and no object yet. Safe for
+// concurrent use.
+func (p *Plan) ConfigurationJSON() json.RawMessage {
+	p.configOnce.Do(func() {
+		if len(p.Configuration) == 0 && p.configSource != nil {
+			p.Configuration = p.configSource()
+		}
+	})
+	return p.Configuration
 }

@@ -228,7 +228,7 @@ func (e *fileEncoder) plan(p *Plan) (*fileMeta, error) {
 		ForceReplace:     p.ForceReplaceAddrs,
 		SkipRefresh:      p.SkipRefresh,
 		Errored:          p.Errored,
-		Configuration:    e.values.bytes(p.Configuration),
+		Configuration:    e.values.bytes(p.ConfigurationJSON()),
 		Provenance:       p.Provenance,
 		Facts:            p.Facts,
 		PolicyResults:    e.values.bytes(p.PolicyResults),

@@ -28,6 +28,8 @@ var planCmpOpts = cmp.Options{
 	}),
 	cmp.Comparer(func(a, b cty.Path) bool { return a.Equals(b) }),
 	cmpopts.EquateEmpty(),
+	// The configuration's lazy source is compared through Configuration.
+	cmpopts.IgnoreUnexported(Plan{}),
 }
 
 // richPlan uses every field of Plan, with values that stress the encoding:
