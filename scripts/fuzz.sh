@@ -11,12 +11,12 @@ fuzztime=${TENET_FUZZTIME:-5s}
 # fuzz_one NAME PKG fuzzes one target. Go 1.26's fuzzing coordinator can
 # fail a target with a bare "context deadline exceeded" when -fuzztime ends
 # while a worker is busy (go.dev/issue/75804, fixed in Go 1.27): nothing
-# failed and no input is written. Such a run is tried again, up to twice;
+# failed and no input is written. Such a run is tried again, up to four times;
 # any other failure, or one that writes an input, fails at once.
 fuzz_one() {
   local name=$1 pkg=$2 dir out attempt
   dir=$pkg/testdata/fuzz/$name
-  for attempt in 1 2 3; do
+  for attempt in 1 2 3 4 5; do
     local before=""
     [ -d "$dir" ] && before=$(ls "$dir")
     if out=$(go test -run '^$' -fuzz "^${name}\$" -fuzztime "$fuzztime" "$pkg" 2>&1); then
