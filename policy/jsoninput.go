@@ -184,42 +184,9 @@ func (p *jsonParser) literal(word string, t *ast.Term) (*ast.Term, error) {
 func (p *jsonParser) number() (*ast.Term, error) {
 	start := p.pos
 	s := p.src
-	i := p.pos
-	if s[i] == '-' {
-		i++
-	}
-	switch {
-	case i < len(s) && s[i] == '0':
-		i++
-	case i < len(s) && s[i] >= '1' && s[i] <= '9':
-		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
-			i++
-		}
-	default:
+	i := jsontext.NumberEnd(s, start)
+	if i < 0 {
 		return nil, errSlowPath
-	}
-	if i < len(s) && s[i] == '.' {
-		i++
-		d := i
-		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
-			i++
-		}
-		if i == d {
-			return nil, errSlowPath
-		}
-	}
-	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
-		i++
-		if i < len(s) && (s[i] == '+' || s[i] == '-') {
-			i++
-		}
-		d := i
-		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
-			i++
-		}
-		if i == d {
-			return nil, errSlowPath
-		}
 	}
 	p.pos = i
 	text := s[start:i]

@@ -140,38 +140,13 @@ func (d *fastDecoder) str() (string, bool) {
 
 // number reads the text of a JSON number, or "" when there is none.
 func (d *fastDecoder) number() string {
-	start := d.pos
-	if d.peek() == '-' {
-		d.pos++
-	}
-	digits := func() int {
-		n := 0
-		for d.pos < len(d.buf) && d.buf[d.pos] >= '0' && d.buf[d.pos] <= '9' {
-			d.pos++
-			n++
-		}
-		return n
-	}
-	intStart := d.pos
-	if n := digits(); n == 0 || (n > 1 && d.buf[intStart] == '0') {
+	end := jsontext.NumberEnd(d.buf, d.pos)
+	if end < 0 {
 		return ""
 	}
-	if d.peek() == '.' {
-		d.pos++
-		if digits() == 0 {
-			return ""
-		}
-	}
-	if c := d.peek(); c == 'e' || c == 'E' {
-		d.pos++
-		if c := d.peek(); c == '+' || c == '-' {
-			d.pos++
-		}
-		if digits() == 0 {
-			return ""
-		}
-	}
-	return string(d.buf[start:d.pos])
+	start := d.pos
+	d.pos = end
+	return string(d.buf[start:end])
 }
 
 // members reads an object's members, calling member for each key with the

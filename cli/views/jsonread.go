@@ -206,44 +206,10 @@ func (d *docDecoder) slowString(start int) string {
 
 // number reads a JSON number at pos.
 func (d *docDecoder) number() json.Number {
-	s := d.src
-	i := d.pos
-	if i < len(s) && s[i] == '-' {
-		i++
-	}
-	switch {
-	case i < len(s) && s[i] == '0':
-		i++
-	case i < len(s) && s[i] >= '1' && s[i] <= '9':
-		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
-			i++
-		}
-	default:
+	i := jsontext.NumberEnd(d.src, d.pos)
+	if i < 0 {
 		d.fail()
 		return ""
-	}
-	if i < len(s) && s[i] == '.' {
-		i++
-		if i >= len(s) || s[i] < '0' || s[i] > '9' {
-			d.fail()
-			return ""
-		}
-		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
-			i++
-		}
-	}
-	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
-		i++
-		if i < len(s) && (s[i] == '+' || s[i] == '-') {
-			i++
-		}
-		if i >= len(s) || s[i] < '0' || s[i] > '9' {
-			d.fail()
-			return ""
-		}
-		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
-			i++
-		}
 	}
 	n := json.Number(d.str[d.pos:i])
 	d.pos = i

@@ -3,6 +3,8 @@ package statefile
 import (
 	"bytes"
 	"unicode/utf8"
+
+	"github.com/tenetplan/tenet/internal/jsontext"
 )
 
 // This file holds the byte scanner behind the fast reader (fastread.go)
@@ -110,44 +112,7 @@ func isDigit(c byte) bool { return '0' <= c && c <= '9' }
 
 // number scans a JSON number starting at b[i].
 func (s *scanner) number(i int) int {
-	b := s.b
-	if i < len(b) && b[i] == '-' {
-		i++
-	}
-	switch {
-	case i >= len(b):
-		return -1
-	case b[i] == '0':
-		i++
-	case '1' <= b[i] && b[i] <= '9':
-		for i < len(b) && isDigit(b[i]) {
-			i++
-		}
-	default:
-		return -1
-	}
-	if i < len(b) && b[i] == '.' {
-		i++
-		if i >= len(b) || !isDigit(b[i]) {
-			return -1
-		}
-		for i < len(b) && isDigit(b[i]) {
-			i++
-		}
-	}
-	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
-		i++
-		if i < len(b) && (b[i] == '+' || b[i] == '-') {
-			i++
-		}
-		if i >= len(b) || !isDigit(b[i]) {
-			return -1
-		}
-		for i < len(b) && isDigit(b[i]) {
-			i++
-		}
-	}
-	return i
+	return jsontext.NumberEnd(s.b, i)
 }
 
 // literal scans true, false or null at b[i].
