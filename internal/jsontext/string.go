@@ -41,13 +41,13 @@ func AppendString[S ~string | ~[]byte](dst []byte, src S) (out []byte, n int, ok
 			case 't':
 				dst = append(dst, '\t')
 			case 'u':
-				r := Hex4(src[i:])
+				r := hex4(src[i:])
 				if r < 0 {
 					return dst, 0, false
 				}
 				i += 6
 				if utf16.IsSurrogate(r) {
-					if dec := utf16.DecodeRune(r, Hex4(src[i:])); dec != unicode.ReplacementChar {
+					if dec := utf16.DecodeRune(r, hex4(src[i:])); dec != unicode.ReplacementChar {
 						dst = utf8.AppendRune(dst, dec)
 						i += 6
 						continue
@@ -77,9 +77,9 @@ func AppendString[S ~string | ~[]byte](dst []byte, src S) (out []byte, n int, ok
 	return dst, 0, false
 }
 
-// Hex4 reads a `\uXXXX` escape at the start of s and returns its code
+// hex4 reads a `\uXXXX` escape at the start of s and returns its code
 // unit, or -1 when s does not start with one.
-func Hex4[S ~string | ~[]byte](s S) rune {
+func hex4[S ~string | ~[]byte](s S) rune {
 	if len(s) < 6 || s[0] != '\\' || s[1] != 'u' {
 		return -1
 	}

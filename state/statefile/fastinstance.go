@@ -293,15 +293,9 @@ func (d *instanceDecoder) private(i int, obj *state.ObjectSrc) int {
 func (d *instanceDecoder) dependencies(i int, obj *state.ObjectSrc) int {
 	s := &d.s
 	b := s.b
-	if s.isNull(i) {
-		return i + 4
-	}
-	if i >= len(b) || b[i] != '[' {
-		return -1
-	}
-	i = s.space(i + 1)
-	if i < len(b) && b[i] == ']' {
-		return i + 1
+	i, done := s.openArray(i)
+	if done {
+		return i
 	}
 	var deps []addrs.ConfigResource
 	for {

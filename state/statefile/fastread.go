@@ -205,15 +205,9 @@ func (s *scanner) uintValue(i int) (uint64, int) {
 // only the extent of each instance, which decodeInstances reads later.
 func (s *scanner) resources(i int, top *fastTop) int {
 	b := s.b
-	if s.isNull(i) {
-		return i + 4
-	}
-	if i >= len(b) || b[i] != '[' {
-		return -1
-	}
-	i = s.space(i + 1)
-	if i < len(b) && b[i] == ']' {
-		return i + 1
+	i, done := s.openArray(i)
+	if done {
+		return i
 	}
 	for {
 		if i >= len(b) || b[i] != '{' {
@@ -286,15 +280,9 @@ func (s *scanner) resources(i int, top *fastTop) int {
 // and ends. Elements must be objects.
 func (s *scanner) instanceSpans(i int, top *fastTop) int {
 	b := s.b
-	if s.isNull(i) {
-		return i + 4
-	}
-	if i >= len(b) || b[i] != '[' {
-		return -1
-	}
-	i = s.space(i + 1)
-	if i < len(b) && b[i] == ']' {
-		return i + 1
+	i, done := s.openArray(i)
+	if done {
+		return i
 	}
 	for {
 		if i >= len(b) || b[i] != '{' {

@@ -115,6 +115,24 @@ func (s *scanner) number(i int) int {
 	return jsontext.NumberEnd(s.b, i)
 }
 
+// openArray starts reading an array (or null) at b[i]. When done, the
+// caller returns next: past a null or an empty array, or -1 for anything
+// else that is not an array; otherwise next is the first element.
+func (s *scanner) openArray(i int) (next int, done bool) {
+	b := s.b
+	if s.isNull(i) {
+		return i + 4, true
+	}
+	if i >= len(b) || b[i] != '[' {
+		return -1, true
+	}
+	i = s.space(i + 1)
+	if i < len(b) && b[i] == ']' {
+		return i + 1, true
+	}
+	return i, false
+}
+
 // literal scans true, false or null at b[i].
 func (s *scanner) literal(i int, word string) int {
 	if len(s.b)-i < len(word) || string(s.b[i:i+len(word)]) != word {
