@@ -45,14 +45,16 @@ func (q *query) get(ctx context.Context) (rego.PreparedEvalQuery, error) {
 	}
 }
 
-// defaultStages are the default rule packages, each compiled on its own:
-// they never refer to one another. files is the prefix of their files'
-// names in rules/policy.
-var defaultStages = []struct {
+type defaultStage struct {
 	files string
 	query string
 	dest  func(e *Engine) **query
-}{
+}
+
+// defaultStages are the default rule packages, each compiled on its own:
+// they never refer to one another. files is the prefix of their files'
+// names in rules/policy.
+var defaultStages = []defaultStage{
 	{"decide", "data.tenet.decide.result", func(e *Engine) **query { return &e.decide }},
 	{"cbd", "data.tenet.cbd.forced", func(e *Engine) **query { return &e.cbd }},
 	{"prepare", "data.tenet.prepare.result", func(e *Engine) **query { return &e.prepareQ }},
@@ -130,6 +132,13 @@ func (e *Engine) Wait(ctx context.Context) error {
 	return nil
 }
 
+// tenetRef and decideRef are parsed once: parsing a ref per visited ref
+// cost milliseconds per run.
+var (
+	tenetRef  = ast.MustParseRef("data.tenet")
+	decideRef = ast.MustParseRef("data.tenet.decide")
+)
+
 // stagePackage is the package of a default stage ("" for none).
 func stagePackage(stage string) string {
 	if stage == "" {
@@ -173,7 +182,7 @@ func stageModules(defaults, team []*ast.Module) (map[string]map[string]*ast.Modu
 		}
 		crosses := false
 		ast.WalkRefs(m, func(ref ast.Ref) bool {
-			if ref.HasPrefix(ast.MustParseRef("data.tenet")) && len(ref) > 2 {
+			if ref.HasPrefix(tenetRef) && len(ref) > 2 {
 				if other, ok := stageByPkg[ref[:3].String()]; ok && other != st {
 					crosses = true
 				}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -195,9 +196,35 @@ type teamRule struct {
 	handle    string
 }
 
-// parseDefaults parses the embedded default rule files (tests excluded).
+// parseDefaults parses the embedded default rule files (tests excluded),
+// the files of each stage on their own goroutine: parsing them all takes
+// milliseconds, the time a small plan waits for its rules. The modules
+// come in file name order, as one parseDefaultFiles call gives them.
 func parseDefaults() ([]*ast.Module, hcl.Diagnostics) {
-	return parseDefaultFiles(func(string) bool { return true })
+	type parsed struct {
+		mods  []*ast.Module
+		diags hcl.Diagnostics
+	}
+	parts := make([]parsed, len(defaultStages)+1)
+	var wg sync.WaitGroup
+	for i, st := range defaultStages {
+		wg.Go(func() {
+			parts[i].mods, parts[i].diags = parseDefaultFiles(func(name string) bool { return strings.HasPrefix(name, st.files) })
+		})
+	}
+	// Files no stage claims (none today) are parsed too.
+	parts[len(defaultStages)].mods, parts[len(defaultStages)].diags = parseDefaultFiles(func(name string) bool {
+		return !slices.ContainsFunc(defaultStages, func(st defaultStage) bool { return strings.HasPrefix(name, st.files) })
+	})
+	wg.Wait()
+	var mods []*ast.Module
+	var diags hcl.Diagnostics
+	for _, p := range parts {
+		mods = append(mods, p.mods...)
+		diags = append(diags, p.diags...)
+	}
+	sort.SliceStable(mods, func(i, j int) bool { return mods[i].Package.Location.File < mods[j].Package.Location.File })
+	return mods, diags
 }
 
 // parseDefaultFiles parses the embedded default rule files (tests
@@ -432,7 +459,10 @@ func forbiddenReason(name string) (string, bool) {
 	return "", false
 }
 
-func sandboxCapabilities() *ast.Capabilities {
+// sandboxCapabilities are built once: CapabilitiesForThisVersion copies
+// and sorts every built-in, which cost a millisecond per compiler, and
+// compilers only read them.
+var sandboxCapabilities = sync.OnceValue(func() *ast.Capabilities {
 	caps := ast.CapabilitiesForThisVersion()
 	kept := caps.Builtins[:0]
 	for _, b := range caps.Builtins {
@@ -442,7 +472,7 @@ func sandboxCapabilities() *ast.Capabilities {
 	}
 	caps.Builtins = kept
 	return caps
-}
+})
 
 // checkSandbox reports every call of a forbidden built-in in m, so the user
 // sees why the file is refused rather than "undefined function".
