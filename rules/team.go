@@ -90,6 +90,7 @@ func valueReads(modules []*ast.Module) map[string]*valueRead {
 	reads := map[string]*valueRead{"config": {}, "prior": {}, "planned": {}}
 	inRef := map[*ast.Term]bool{}
 	for _, m := range modules {
+		gets := objectGetKeys(m)
 		ast.WalkRefs(m, func(ref ast.Ref) bool {
 			for _, t := range ref {
 				inRef[t] = true
@@ -101,15 +102,23 @@ func valueReads(modules []*ast.Module) map[string]*valueRead {
 					continue
 				}
 				r.mentioned = true
-				if j+2 < len(ref) && ast.String("values").Equal(ref[j+1].Value) {
-					if attr, ok := ref[j+2].Value.(ast.String); ok {
-						if r.attrs == nil {
-							r.attrs = attrSet{}
-						}
-						r.attrs[string(attr)] = true
-						j += 2
-						continue
+				attr, ok := "", false
+				if j+2 <= len(ref) && ast.String("values").Equal(ref[j+1].Value) {
+					if j+2 < len(ref) {
+						var s ast.String
+						s, ok = ref[j+2].Value.(ast.String)
+						attr = string(s)
+					} else {
+						attr, ok = gets[ref[0]]
 					}
+				}
+				if ok {
+					if r.attrs == nil {
+						r.attrs = attrSet{}
+					}
+					r.attrs[attr] = true
+					j += 2
+					continue
 				}
 				r.anyAttr = true
 			}
@@ -126,6 +135,45 @@ func valueReads(modules []*ast.Module) map[string]*valueRead {
 	}
 	return reads
 }
+
+// objectGetKeys finds the calls object.get(REF, KEY, DEFAULT) whose key
+// (or the first step of a key path) is a constant string, by the head term
+// of REF: through such a call a rule reads only that member of REF, the
+// usual way to read an attribute that may be absent.
+func objectGetKeys(m *ast.Module) map[*ast.Term]string {
+	keys := map[*ast.Term]string{}
+	visit := func(call []*ast.Term) {
+		if len(call) < 4 || !call[0].Equal(objectGetRef) {
+			return
+		}
+		ref, ok := call[1].Value.(ast.Ref)
+		if !ok {
+			return
+		}
+		key := call[2].Value
+		if path, ok := key.(*ast.Array); ok && path.Len() > 0 {
+			key = path.Elem(0).Value
+		}
+		if s, ok := key.(ast.String); ok {
+			keys[ref[0]] = string(s)
+		}
+	}
+	ast.WalkExprs(m, func(x *ast.Expr) bool {
+		if terms, ok := x.Terms.([]*ast.Term); ok {
+			visit(terms)
+		}
+		return false
+	})
+	ast.WalkTerms(m, func(t *ast.Term) bool {
+		if call, ok := t.Value.(ast.Call); ok {
+			visit(call)
+		}
+		return false
+	})
+	return keys
+}
+
+var objectGetRef = ast.RefTerm(ast.VarTerm("object"), ast.StringTerm("get"))
 
 // fieldsRead lists every name team files mention, in a reference or as a
 // string: an instance field they never name they cannot read. decide is
@@ -153,7 +201,7 @@ func fieldsRead(modules []*ast.Module, defaultDecideRules map[string]bool) (deci
 			return false
 		})
 		ast.WalkRefs(m, func(ref ast.Ref) bool {
-			if ref.HasPrefix(ast.MustParseRef("data.tenet.decide")) && len(ref) > 3 {
+			if ref.HasPrefix(decideRef) && len(ref) > 3 {
 				if s, ok := ref[3].Value.(ast.String); ok && defaultRules[string(s)] {
 					all = true
 				}

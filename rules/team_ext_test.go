@@ -137,6 +137,8 @@ func TestValueOmissions(t *testing.T) {
 		{"attribute by variable", "package tenet.decide\n\nforce_replace contains [i, k] if {\n\tsome i, inst in input.instances\n\tsome k in [\"a\", \"b\"]\n\tinst.config.values[k]\n}\n", valueOmissions{prepare: true, prior: true, planned: true}},
 		{"unknown tree", "package tenet.decide\n\nforce_replace contains [i, \"m\"] if {\n\tsome i, inst in input.instances\n\tinst.planned.unknown.id\n}\n", valueOmissions{prepare: true, config: true, prior: true}},
 		{"name in a string elsewhere", "package tenet.decide\n\nforce_replace contains [i, \"config\"] if {\n\tsome i, inst in input.instances\n\tinst.config.values.a == 1\n}\n", valueOmissions{prepare: true, prior: true, planned: true}},
+		{"attributes through object.get", "package tenet.prepare\n\nignore_paths contains [i, [\"a\"]] if {\n\tsome i, inst in input.instances\n\tsome k, _ in object.union(object.get(inst.config.values, \"a\", {}), object.get(inst.prior.values, [\"b\", \"c\"], {}))\n\tk != \"\"\n}\n", valueOmissions{decide: true, planned: true, configAttrs: attrSet{"a": true}, priorAttrs: attrSet{"b": true}}},
+		{"object.get with a computed key", "package tenet.prepare\n\nignore_paths contains [i, [\"a\"]] if {\n\tsome i, inst in input.instances\n\tsome k in [\"a\"]\n\tobject.get(inst.config.values, k, {}) != {}\n}\n", valueOmissions{decide: true, prior: true, planned: true}},
 		{"prepare reads prior via object.get", "package tenet.prepare\n\nignore_paths contains [i, [\"a\"]] if {\n\tsome i, inst in input.instances\n\tobject.get(inst, \"prior\", {}) != {}\n}\n", valueOmissions{decide: true, config: true, planned: true}},
 	}
 	for _, tt := range tests {
