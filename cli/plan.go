@@ -135,13 +135,17 @@ func planRun(ctx context.Context, g *globals, u *ui, f *planFlags, operation str
 		p.PriorLineage, p.PriorSerial = lineage, serial
 	}
 	res := &planResult{plan: p, prev: prev, cfg: cfg, mgr: mgr, diags: diags, release: release, hooks: hooks, rules: r}
-	res.policy = planPolicyGate(ctx, g, u, f, p, diags, policies)
-	g.phases.done("policy")
-	if err := showPlan(u, g, p, diags); err != nil {
-		release()
-		return nil, err
-	}
+	policyGate := startPolicyGate(ctx, g, f, p, diags, policies)
+	showErr := showPlan(u, g, p, diags)
 	g.phases.done("render plan")
+	rep, policyDiags := policyGate()
+	g.phases.done("policy (wait)")
+	if showErr != nil {
+		release()
+		return nil, showErr
+	}
+	u.diagnostics(policyDiags)
+	res.policy = rep
 	showPolicyReport(u, res.policy)
 	return res, nil
 }

@@ -81,30 +81,43 @@ func (pp *pendingPolicies) check(ctx context.Context, encode func(*policy.Set) [
 	return rep, diags
 }
 
-// planPolicyGate runs the policy check over a plan just made, applies a
-// -policy-override, and stores the report in the plan. It returns nil when
-// there are no policies or the plan errored (it cannot be applied anyway).
-// Only the parts of the plan JSON the policies can read are encoded.
-func planPolicyGate(ctx context.Context, g *globals, u *ui, f *planFlags, p *plan.Plan, planDiags hcl.Diagnostics, policies *pendingPolicies) *policy.Report {
+// startPolicyGate starts the policy check of a plan just made, on its own
+// goroutine so that it runs while the plan is rendered; the returned
+// function waits for it, applies a -policy-override, stores the report in
+// the plan and gives the report (nil when there are no policies or the
+// plan errored: it cannot be applied anyway) with the diagnostics of
+// loading the policies. Only the parts of the plan JSON the policies can
+// read are encoded. Until the wait, the plan must only be read.
+func startPolicyGate(ctx context.Context, g *globals, f *planFlags, p *plan.Plan, planDiags hcl.Diagnostics, policies *pendingPolicies) func() (*policy.Report, hcl.Diagnostics) {
 	if policies == nil || p.Errored || planDiags.HasErrors() {
-		return nil
+		return func() (*policy.Report, hcl.Diagnostics) { return nil, nil }
 	}
-	p.PolicyResults = nil
-	rep, diags := policies.check(ctx, func(set *policy.Set) []byte {
-		js, err := plan.MarshalJSONSections(p, schemaLookup{g.deps.Providers}.types, set.ReadsInput)
-		if err != nil {
-			return []byte("null")
+	type checked struct {
+		rep   *policy.Report
+		diags hcl.Diagnostics
+	}
+	done := make(chan checked, 1)
+	go func() {
+		rep, diags := policies.check(ctx, func(set *policy.Set) []byte {
+			js, err := plan.MarshalJSONSections(p, schemaLookup{g.deps.Providers}.types, set.ReadsInput)
+			if err != nil {
+				return []byte("null")
+			}
+			return js
+		})
+		done <- checked{rep, diags}
+	}()
+	return func() (*policy.Report, hcl.Diagnostics) {
+		c := <-done
+		if f.policyOverride != "" {
+			c.rep.ApplyOverride(f.policyOverride, envValue(g.deps.Env, "USER"))
 		}
-		return js
-	})
-	u.diagnostics(diags)
-	if f.policyOverride != "" {
-		rep.ApplyOverride(f.policyOverride, envValue(g.deps.Env, "USER"))
+		p.PolicyResults = nil
+		if raw, err := json.Marshal(c.rep); err == nil {
+			p.PolicyResults = raw
+		}
+		return c.rep, c.diags
 	}
-	if raw, err := json.Marshal(rep); err == nil {
-		p.PolicyResults = raw
-	}
-	return rep
 }
 
 // savedPlanPolicyGate decides whether a saved plan may be applied as far
