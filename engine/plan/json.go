@@ -50,10 +50,19 @@ func MarshalViewJSON(p *Plan) ([]byte, error) {
 // only resource_changes then need not encode the state and the
 // configuration. A nil want keeps everything.
 func MarshalJSONSections(p *Plan, types statejson.TypeLookup, want func(key string) bool) ([]byte, error) {
+	return MarshalJSONFiltered(p, types, want, nil)
+}
+
+// MarshalJSONFiltered is MarshalJSONSections that also leaves out the
+// members of each element of resource_changes and resource_drift that
+// members says cannot be read (nil: none are left out). A policy check
+// reading only the address, type and actions of each change then need not
+// encode the values before and after.
+func MarshalJSONFiltered(p *Plan, types statejson.TypeLookup, want func(key string) bool, members ChangeMembers) ([]byte, error) {
 	if err := checkActions(p); err != nil {
 		return nil, err
 	}
-	return marshalFullJSON(p, types, want)
+	return marshalFullJSON(p, types, want, newChangeFields(members))
 }
 
 func marshalJSON(p *Plan, types statejson.TypeLookup, forView bool) ([]byte, error) {
@@ -63,7 +72,7 @@ func marshalJSON(p *Plan, types statejson.TypeLookup, forView bool) ([]byte, err
 	if forView {
 		return marshalViewJSON(p), nil
 	}
-	return marshalFullJSON(p, types, nil)
+	return marshalFullJSON(p, types, nil, allChangeFields)
 }
 
 func checkActions(p *Plan) error {
@@ -82,7 +91,7 @@ func checkActions(p *Plan) error {
 	return nil
 }
 
-func marshalFullJSON(p *Plan, types statejson.TypeLookup, want func(string) bool) ([]byte, error) {
+func marshalFullJSON(p *Plan, types statejson.TypeLookup, want func(string) bool, fields *changeFields) ([]byte, error) {
 	keep := func(key string) bool { return want == nil || want(key) }
 
 	// The big sections that do not depend on each other are encoded side
@@ -151,12 +160,12 @@ func marshalFullJSON(p *Plan, types statejson.TypeLookup, want func(string) bool
 	if plannedAside {
 		if keep("resource_drift") {
 			if d := jsonDrift(p); len(d) > 0 {
-				drift = appendResourceChanges(nil, d)
+				drift = appendResourceChanges(nil, d, fields)
 			}
 		}
 		if keep("resource_changes") {
 			if c := jsonChanges(p.Changes); len(c) > 0 {
-				changes = appendResourceChanges(nil, c)
+				changes = appendResourceChanges(nil, c, fields)
 			}
 		}
 	}
@@ -179,11 +188,11 @@ func marshalFullJSON(p *Plan, types statejson.TypeLookup, want func(string) bool
 	default:
 		if d := jsonDrift(p); len(d) > 0 && keep("resource_drift") {
 			b = appendKey(b, "resource_drift")
-			b = appendResourceChanges(b, d)
+			b = appendResourceChanges(b, d, fields)
 		}
 		if c := jsonChanges(p.Changes); len(c) > 0 && keep("resource_changes") {
 			b = appendKey(b, "resource_changes")
-			b = appendResourceChanges(b, c)
+			b = appendResourceChanges(b, c, fields)
 		}
 	}
 	if len(p.OutputChanges) > 0 && keep("output_changes") {
@@ -240,11 +249,11 @@ func marshalViewJSON(p *Plan) []byte {
 	b = appendString(b, JSONFormatVersion)
 	if drift := jsonDrift(p); len(drift) > 0 {
 		b = appendKey(b, "resource_drift")
-		b = appendResourceChanges(b, drift)
+		b = appendResourceChanges(b, drift, allChangeFields)
 	}
 	if len(shown) > 0 {
 		b = appendKey(b, "resource_changes")
-		b = appendResourceChanges(b, shown)
+		b = appendResourceChanges(b, shown, allChangeFields)
 	}
 	if len(p.OutputChanges) > 0 {
 		b = appendKey(b, "output_changes")
@@ -314,12 +323,12 @@ func jsonDrift(p *Plan) []*ResourceInstanceChange {
 // plan is large enough to spread the encoding over the cores.
 const jsonChunk = 2048
 
-func appendResourceChanges(b []byte, changes []*ResourceInstanceChange) []byte {
+func appendResourceChanges(b []byte, changes []*ResourceInstanceChange, f *changeFields) []byte {
 	b = append(b, '[')
 	if len(changes) < 2*jsonChunk || runtime.GOMAXPROCS(0) < 2 {
 		for _, c := range changes {
 			b = appendComma(b)
-			b = appendResourceChange(b, c)
+			b = appendResourceChange(b, c, f)
 		}
 		return append(b, ']')
 	}
@@ -339,7 +348,7 @@ func appendResourceChanges(b []byte, changes []*ResourceInstanceChange) []byte {
 				buf := make([]byte, 0, 768*len(part))
 				for _, c := range part {
 					buf = appendComma(buf)
-					buf = appendResourceChange(buf, c)
+					buf = appendResourceChange(buf, c, f)
 				}
 				chunks[i] = buf
 			}
@@ -355,60 +364,76 @@ func appendResourceChanges(b []byte, changes []*ResourceInstanceChange) []byte {
 	return append(b, ']')
 }
 
-func appendResourceChange(b []byte, c *ResourceInstanceChange) []byte {
+func appendResourceChange(b []byte, c *ResourceInstanceChange, f *changeFields) []byte {
 	b = append(b, '{')
-	b = appendKey(b, "address")
-	b = appendString(b, c.Addr.String())
-	if c.Moved() {
+	if f.address {
+		b = appendKey(b, "address")
+		b = appendString(b, c.Addr.String())
+	}
+	if c.Moved() && f.previousAddress {
 		b = appendKey(b, "previous_address")
 		b = appendString(b, c.PrevRunAddr.String())
 	}
-	b = appendResourceIdentity(b, c.Addr, true)
-	if !c.Provider.Provider.IsZero() {
+	b = appendResourceIdentityFields(b, c.Addr, f)
+	if !c.Provider.Provider.IsZero() && f.providerName {
 		b = appendKey(b, "provider_name")
 		b = appendString(b, c.Provider.Provider.String())
 	}
-	if c.DeposedKey != state.NotDeposed {
+	if c.DeposedKey != state.NotDeposed && f.deposed {
 		b = appendKey(b, "deposed")
 		b = appendString(b, string(c.DeposedKey))
 	}
 
-	b = appendKey(b, "change")
-	b = append(b, '{')
-	b = appendKey(b, "actions")
-	b = appendStrings(b, c.Action.JSONActions())
-	b = appendChangeValue(b, "before", c.Before)
-	afterKnown := c.After == cty.NilVal || c.After.IsWhollyKnown()
-	b = appendChangeValue(b, "after", c.After)
-	b = appendKey(b, "after_unknown")
-	if afterKnown {
-		b = append(b, '{', '}')
-	} else {
-		b = AppendUnknownJSON(b, c.After)
-	}
-	b = appendKey(b, "before_sensitive")
-	b = AppendSensitiveJSON(b, c.Before, c.BeforeSensitivePaths)
-	b = appendKey(b, "after_sensitive")
-	b = AppendSensitiveJSON(b, c.After, c.AfterSensitivePaths)
-	if len(c.RequiredReplace) > 0 {
-		b = appendKey(b, "replace_paths")
-		b = append(b, '[')
-		for _, path := range c.RequiredReplace {
-			b = appendComma(b)
-			b = appendPath(b, path)
-		}
-		b = append(b, ']')
-	}
-	if c.Importing != nil {
-		b = appendKey(b, "importing")
+	if f.change {
+		b = appendKey(b, "change")
 		b = append(b, '{')
-		b = appendKey(b, "id")
-		b = appendString(b, c.Importing.ID)
+		if f.actions {
+			b = appendKey(b, "actions")
+			b = appendStrings(b, c.Action.JSONActions())
+		}
+		if f.before {
+			b = appendChangeValueAttrs(b, "before", c.Before, f.beforeAttr)
+		}
+		afterKnown := c.After == cty.NilVal || c.After.IsWhollyKnown()
+		if f.after {
+			b = appendChangeValueAttrs(b, "after", c.After, f.afterAttr)
+		}
+		if f.afterUnknown {
+			b = appendKey(b, "after_unknown")
+			if afterKnown {
+				b = append(b, '{', '}')
+			} else {
+				b = AppendUnknownJSON(b, c.After)
+			}
+		}
+		if f.beforeSensitive {
+			b = appendKey(b, "before_sensitive")
+			b = AppendSensitiveJSON(b, c.Before, c.BeforeSensitivePaths)
+		}
+		if f.afterSensitive {
+			b = appendKey(b, "after_sensitive")
+			b = AppendSensitiveJSON(b, c.After, c.AfterSensitivePaths)
+		}
+		if len(c.RequiredReplace) > 0 && f.replacePaths {
+			b = appendKey(b, "replace_paths")
+			b = append(b, '[')
+			for _, path := range c.RequiredReplace {
+				b = appendComma(b)
+				b = appendPath(b, path)
+			}
+			b = append(b, ']')
+		}
+		if c.Importing != nil && f.importing {
+			b = appendKey(b, "importing")
+			b = append(b, '{')
+			b = appendKey(b, "id")
+			b = appendString(b, c.Importing.ID)
+			b = append(b, '}')
+		}
 		b = append(b, '}')
 	}
-	b = append(b, '}')
 
-	if c.Reason != ReasonNone {
+	if c.Reason != ReasonNone && f.actionReason {
 		b = appendKey(b, "action_reason")
 		b = appendString(b, string(c.Reason))
 	}

@@ -59,10 +59,10 @@ func TestLargePlanJSONMatchesSerialEncoding(t *testing.T) {
 	want = append(want, '[')
 	for _, c := range p.Changes {
 		want = appendComma(want)
-		want = appendResourceChange(want, c)
+		want = appendResourceChange(want, c, allChangeFields)
 	}
 	want = append(want, ']')
-	if got := appendResourceChanges(nil, p.Changes); string(got) != string(want) {
+	if got := appendResourceChanges(nil, p.Changes, allChangeFields); string(got) != string(want) {
 		t.Fatalf("parallel encoding differs from serial (%d vs %d bytes)", len(got), len(want))
 	}
 	if _, err := MarshalViewJSON(p); err != nil {
