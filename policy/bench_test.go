@@ -12,11 +12,16 @@ import (
 var benchSizes = []int{5000, 100000}
 
 // BenchmarkInputValue compares OPA's JSON route with the fast conversion
-// of the whole document, and of the resource changes alone.
+// of the whole document, of the resource changes alone, and of the
+// members of them the example policies read.
 func BenchmarkInputValue(b *testing.B) {
+	examples, diags := Load(context.Background(), Options{Paths: []string{"../examples/policies"}})
+	if diags.HasErrors() {
+		b.Fatal(diags)
+	}
 	for _, n := range benchSizes {
 		src := generatePlan(n, false)
-		onlyChanges := func(k string) bool { return k == "resource_changes" }
+		onlyChanges := &inputShape{members: map[string]*inputShape{"resource_changes": nil}}
 		b.Run(fmt.Sprintf("opa/%d", n), func(b *testing.B) {
 			b.SetBytes(int64(len(src)))
 			for b.Loop() {
@@ -37,6 +42,14 @@ func BenchmarkInputValue(b *testing.B) {
 			b.SetBytes(int64(len(src)))
 			for b.Loop() {
 				if _, err := inputValue(src, onlyChanges); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run(fmt.Sprintf("fast-elements/%d", n), func(b *testing.B) {
+			b.SetBytes(int64(len(src)))
+			for b.Loop() {
+				if _, err := inputValue(src, examples.input.shape); err != nil {
 					b.Fatal(err)
 				}
 			}

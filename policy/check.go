@@ -19,18 +19,17 @@ import (
 // of `show -json`, from tenet, OpenTofu or Terraform). Policies run side
 // by side on the cores within the set's time limit, and are reported in
 // the set's order; a policy that errors or runs out of time gets
-// StatusError with the place of the failure. Top-level members of the
-// JSON no policy can read ([Set.ReadsInput]) are only checked to be
-// valid. The error return is for input that is not a JSON object.
+// StatusError with the place of the failure. Members of the JSON no
+// policy can read ([Set.ReadsInput], [Set.ReadsChangeMember]) are only
+// checked to be valid. The error return is for input that is not a JSON
+// object.
 func (s *Set) Check(ctx context.Context, planJSON []byte) (*Report, error) {
-	return s.check(ctx, planJSON, s.input.reads)
+	return s.check(ctx, planJSON, s.input.shape)
 }
 
-func (s *Set) check(ctx context.Context, planJSON []byte, keep func(string) bool) (*Report, error) {
-	if s.input.all {
-		keep = nil
-	}
-	input, err := inputValue(planJSON, keep)
+// check converts what shape keeps of planJSON (nil: all) and evaluates.
+func (s *Set) check(ctx context.Context, planJSON []byte, shape *inputShape) (*Report, error) {
+	input, err := inputValue(planJSON, shape)
 	if err != nil {
 		return nil, fmt.Errorf("the plan is not valid JSON: %w", err)
 	}

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/open-policy-agent/opa/v1/ast"
 
@@ -17,10 +18,10 @@ import (
 // The policy input is the plan JSON as an ast.Value. OPA's own route
 // (encoding/json into `any`, then ast.InterfaceToValue) builds every value
 // twice on one core; inputValue builds the ast terms straight from the
-// bytes, spreads large arrays over the cores, and leaves out top-level
-// members no policy reads. The result equals ast.ValueFromReader's: the
-// same strings, numbers as ast.Number of their literal text, last
-// duplicate key wins. Anything this parser does not handle exactly as
+// bytes, spreads large arrays over the cores, and leaves out the members
+// no policy reads (see [inputShape]). Otherwise the result equals
+// ast.ValueFromReader's: the same strings, numbers as ast.Number of their
+// literal text, last duplicate key wins. Anything this parser does not handle exactly as
 // encoding/json does (invalid JSON, invalid UTF-8, lone surrogates,
 // trailing data) sends the whole document down OPA's route, so errors and
 // lenient cases stay OPA's.
@@ -28,38 +29,70 @@ import (
 // errSlowPath means "let ast.ValueFromReader decide".
 var errSlowPath = errors.New("policy input needs the generic JSON decoder")
 
-// inputValue converts planJSON into the policy input. keep, when not nil,
-// says which top-level members of an object document to convert; the
-// others are only checked to be valid JSON.
-func inputValue(planJSON []byte, keep func(key string) bool) (ast.Value, error) {
-	v, err := fastInputValue(planJSON, keep)
+// inputShape says which parts of a JSON value the policy input keeps. A
+// nil shape keeps the value whole. An object shape keeps only the named
+// members, each with its own shape; an array shape gives every element
+// the shape elems. A value of another kind than its shape expects is
+// kept whole.
+type inputShape struct {
+	array   bool
+	members map[string]*inputShape
+	elems   *inputShape
+}
+
+func (sh *inputShape) forObject() bool { return sh != nil && !sh.array }
+func (sh *inputShape) forArray() bool  { return sh != nil && sh.array }
+
+// inputValue converts planJSON into the policy input, keeping what shape
+// says (nil: all); the parts left out are only checked to be valid JSON.
+func inputValue(planJSON []byte, shape *inputShape) (ast.Value, error) {
+	v, err := fastInputValue(planJSON, shape)
 	if err == nil {
 		return v, nil
 	}
 	v, err = ast.ValueFromReader(bytes.NewReader(planJSON))
-	if err != nil || keep == nil {
+	if err != nil {
 		return v, err
 	}
-	if obj, ok := v.(ast.Object); ok {
-		return pruneObject(obj, keep), nil
-	}
-	return v, nil
+	return pruneValue(v, shape), nil
 }
 
-func pruneObject(obj ast.Object, keep func(string) bool) ast.Value {
-	out := ast.NewObject()
-	obj.Foreach(func(k, v *ast.Term) {
-		if s, ok := k.Value.(ast.String); ok && keep(string(s)) {
-			out.Insert(k, v)
+// pruneValue is the shape applied to an already converted value.
+func pruneValue(v ast.Value, sh *inputShape) ast.Value {
+	switch {
+	case sh.forObject():
+		obj, ok := v.(ast.Object)
+		if !ok {
+			return v
 		}
-	})
-	return out
+		out := ast.NewObject()
+		obj.Foreach(func(k, val *ast.Term) {
+			s, ok := k.Value.(ast.String)
+			if !ok {
+				return
+			}
+			if sub, ok := sh.members[string(s)]; ok {
+				out.Insert(k, ast.NewTerm(pruneValue(val.Value, sub)))
+			}
+		})
+		return out
+	case sh.forArray():
+		arr, ok := v.(*ast.Array)
+		if !ok || sh.elems == nil {
+			return v
+		}
+		elems := make([]*ast.Term, arr.Len())
+		for i := range elems {
+			elems[i] = ast.NewTerm(pruneValue(arr.Elem(i).Value, sh.elems))
+		}
+		return ast.NewArray(elems...)
+	}
+	return v
 }
 
-func fastInputValue(planJSON []byte, keep func(key string) bool) (ast.Value, error) {
+func fastInputValue(planJSON []byte, shape *inputShape) (ast.Value, error) {
 	p := newJSONParser(string(planJSON), true)
-	p.keep = keep
-	v, err := p.document()
+	v, err := p.document(shape)
 	if err != nil {
 		return nil, err
 	}
@@ -85,8 +118,6 @@ type jsonParser struct {
 	// parallel allows splitting large arrays; chunk parsers do not split
 	// again.
 	parallel bool
-	// keep filters the members of the top-level object (nil: all).
-	keep func(string) bool
 	// terms is a slab the parser hands terms out of.
 	terms []ast.Term
 	// stack holds the elements and members of the open arrays and objects.
@@ -112,15 +143,9 @@ func (p *jsonParser) term(v ast.Value) *ast.Term {
 }
 
 // document parses the whole source: one value and only whitespace after.
-func (p *jsonParser) document() (*ast.Term, error) {
+func (p *jsonParser) document(shape *inputShape) (*ast.Term, error) {
 	p.skipSpace()
-	var t *ast.Term
-	var err error
-	if p.keep != nil && p.pos < len(p.src) && p.src[p.pos] == '{' {
-		t, err = p.object(0, p.keep)
-	} else {
-		t, err = p.value(0)
-	}
+	t, err := p.shapedValue(0, shape)
 	if err != nil {
 		return nil, err
 	}
@@ -143,14 +168,19 @@ func (p *jsonParser) skipSpace() {
 }
 
 func (p *jsonParser) value(depth int) (*ast.Term, error) {
+	return p.shapedValue(depth, nil)
+}
+
+// shapedValue reads a value, keeping of it what sh says.
+func (p *jsonParser) shapedValue(depth int, sh *inputShape) (*ast.Term, error) {
 	if p.pos >= len(p.src) || depth > maxJSONDepth {
 		return nil, errSlowPath
 	}
 	switch c := p.src[p.pos]; c {
 	case '{':
-		return p.object(depth, nil)
+		return p.object(depth, sh)
 	case '[':
-		return p.array(depth)
+		return p.array(depth, sh)
 	case '"':
 		s, err := p.str()
 		if err != nil {
@@ -262,9 +292,10 @@ func (p *jsonParser) escapedStr(start int) (string, error) {
 	return string(b), nil
 }
 
-// object reads an object; keep, when set, drops the members it refuses
-// (checking only that their values are valid JSON).
-func (p *jsonParser) object(depth int, keep func(string) bool) (*ast.Term, error) {
+// object reads an object; an object shape drops the members it does not
+// name (checking only that their values are valid JSON).
+func (p *jsonParser) object(depth int, sh *inputShape) (*ast.Term, error) {
+	filter := sh.forObject()
 	p.pos++ // '{'
 	base := len(p.members)
 	defer func() { p.members = p.members[:base] }()
@@ -288,12 +319,17 @@ func (p *jsonParser) object(depth int, keep func(string) bool) (*ast.Term, error
 		}
 		p.pos++
 		p.skipSpace()
-		if keep != nil && !keep(k) {
+		var sub *inputShape
+		kept := true
+		if filter {
+			sub, kept = sh.members[k]
+		}
+		if !kept {
 			if err := p.skipValid(); err != nil {
 				return nil, err
 			}
 		} else {
-			v, err := p.value(depth + 1)
+			v, err := p.shapedValue(depth+1, sub)
 			if err != nil {
 				return nil, err
 			}
@@ -345,9 +381,13 @@ func (p *jsonParser) addMember(base int, index *map[string]int, k, v *ast.Term) 
 	p.members = append(p.members, [2]*ast.Term{k, v})
 }
 
-func (p *jsonParser) array(depth int) (*ast.Term, error) {
+func (p *jsonParser) array(depth int, sh *inputShape) (*ast.Term, error) {
+	var elemShape *inputShape
+	if sh.forArray() {
+		elemShape = sh.elems
+	}
 	if p.parallel && depth <= parallelDepth && len(p.src)-p.pos >= parallelMinBytes {
-		if t, ok, err := p.parallelArray(depth); ok || err != nil {
+		if t, ok, err := p.parallelArray(depth, elemShape); ok || err != nil {
 			return t, err
 		}
 	}
@@ -360,7 +400,7 @@ func (p *jsonParser) array(depth int) (*ast.Term, error) {
 		return ast.InternedEmptyArray, nil
 	}
 	for {
-		v, err := p.value(depth + 1)
+		v, err := p.shapedValue(depth+1, elemShape)
 		if err != nil {
 			return nil, err
 		}
@@ -387,7 +427,8 @@ func (p *jsonParser) array(depth int) (*ast.Term, error) {
 // skipValid steps over one value, which must be valid JSON.
 func (p *jsonParser) skipValid() error {
 	end, ok := scanValueEnd(p.src, p.pos)
-	if !ok || !json.Valid([]byte(p.src[p.pos:end])) {
+	// json.Valid only reads its argument: view the bytes, do not copy them.
+	if !ok || !json.Valid(unsafe.Slice(unsafe.StringData(p.src[p.pos:end]), end-p.pos)) {
 		return errSlowPath
 	}
 	p.pos = end
@@ -463,7 +504,7 @@ func indexQuoteOrBackslash(s string) int {
 // the element boundaries, gives chunks of elements to chunk parsers and
 // joins their terms in order. ok is false when the array is small or
 // could not be split; the caller then parses it the plain way.
-func (p *jsonParser) parallelArray(depth int) (*ast.Term, bool, error) {
+func (p *jsonParser) parallelArray(depth int, elemShape *inputShape) (*ast.Term, bool, error) {
 	workers := runtime.GOMAXPROCS(0)
 	if workers < 2 {
 		return nil, false, nil
@@ -501,7 +542,7 @@ func (p *jsonParser) parallelArray(depth int) (*ast.Term, bool, error) {
 				c := chunks[i]
 				for e := c.first; e < c.last; e++ {
 					cp.pos = starts[e]
-					t, err := cp.value(depth + 1)
+					t, err := cp.shapedValue(depth+1, elemShape)
 					if err != nil {
 						failed.Store(true)
 						return

@@ -234,7 +234,7 @@ func manyKeys(n int) string {
 
 func TestInputValuePrunesMembers(t *testing.T) {
 	src := []byte(`{"resource_changes":[{"a":1}],"prior_state":{"x":[1,2]},"configuration":{}}`)
-	keep := func(k string) bool { return k == "resource_changes" }
+	keep := &inputShape{members: map[string]*inputShape{"resource_changes": nil}}
 	got, err := inputValue(src, keep)
 	if err != nil {
 		t.Fatal(err)
@@ -251,14 +251,96 @@ func TestInputValuePrunesMembers(t *testing.T) {
 	}
 }
 
+// testShape prunes like the example policies: the resource changes keep
+// address, type, change.actions and change.after.tags; "a" is kept whole.
+var testShape = &inputShape{members: map[string]*inputShape{
+	"a": nil,
+	"resource_changes": {array: true, elems: &inputShape{members: map[string]*inputShape{
+		"address": nil,
+		"type":    nil,
+		"change": {members: map[string]*inputShape{
+			"actions": nil,
+			"after":   {members: map[string]*inputShape{"tags": nil}},
+		}},
+	}}},
+}}
+
+// checkPrunedSameAsOPA asserts that the fast parser, when it does not
+// hand over, prunes exactly as pruneValue does on OPA's value.
+func checkPrunedSameAsOPA(t *testing.T, src []byte, shape *inputShape) {
+	t.Helper()
+	full, wantErr := ast.ValueFromReader(bytes.NewReader(src))
+	got, err := fastInputValue(src, shape)
+	if err != nil {
+		return
+	}
+	if wantErr != nil {
+		t.Fatalf("fast path accepted what OPA refuses (%v): %q", wantErr, src)
+	}
+	if d := sameValue(pruneValue(full, shape), got); d != "" {
+		t.Fatalf("pruned value differs from OPA's pruned at input%s: %.200q", d, src)
+	}
+}
+
+func TestInputValuePrunesElements(t *testing.T) {
+	src := []byte(`{"resource_changes":[{"address":"a","name":"n","change":{"actions":["create"],"before":{"x":1},"after":{"tags":{"o":1},"x":2}}},` +
+		`{"address":"b","change":null},{"change":{"after":[1,2]}},"str",{"change":{"after":{"tags":null,"y":{}}},"address":"c","address":"d"}],"b":1,"a":{"z":[{"q":1}]}}`)
+	want := ast.MustParseTerm(`{"resource_changes":[{"address":"a","change":{"actions":["create"],"after":{"tags":{"o":1}}}},` +
+		`{"address":"b","change":null},{"change":{"after":[1,2]}},"str",{"change":{"after":{"tags":null}},"address":"d"}],"a":{"z":[{"q":1}]}}`).Value
+	for _, split := range []bool{false, true} {
+		t.Run(fmt.Sprintf("split=%v", split), func(t *testing.T) {
+			if split {
+				withSmallChunks(t)
+			}
+			got, err := inputValue(src, testShape)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d := sameValue(want, got); d != "" {
+				t.Errorf("pruned input differs at input%s", d)
+			}
+			checkPrunedSameAsOPA(t, src, testShape)
+		})
+	}
+	// OPA's route (taken when the fast parser hands over) prunes the same.
+	full, err := ast.ValueFromReader(bytes.NewReader(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := sameValue(want, pruneValue(full, testShape)); d != "" {
+		t.Errorf("pruned OPA value differs at input%s", d)
+	}
+	// A member left out of an element must still be valid JSON.
+	bad := bytes.Replace(src, []byte(`"name":"n"`), []byte(`"name":}`), 1)
+	if _, err := inputValue(bad, testShape); err == nil {
+		t.Error("invalid JSON in a pruned member: no error")
+	}
+}
+
+func TestInputValuePrunedMatchesOPAOnPlans(t *testing.T) {
+	for _, f := range planFiles(t) {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Run(f, func(t *testing.T) { checkPrunedSameAsOPA(t, src, testShape) })
+	}
+	t.Run("generated 300 in tiny chunks", func(t *testing.T) {
+		withSmallChunks(t)
+		checkPrunedSameAsOPA(t, generatedPlan(300), testShape)
+	})
+}
+
 func FuzzInputValue(f *testing.F) {
 	f.Add([]byte(`{"resource_changes":[{"address":"a.b","change":{"actions":["create"]}}]}`))
 	f.Add([]byte(`["a\"b\u00e9\ud83d\ude00", 1.5e3, -0, true, null, {"k":{"k":[]}}]`))
 	f.Add([]byte(`{"a":1,"a":2}`))
 	f.Add([]byte("[\"\xff\"]"))
+	f.Add([]byte(`{"resource_changes":[{"address":"a","x":{"y":[1]},"change":{"after":{"tags":{"a":1},"b":2},"before":null}},null,[1],{"change":[]}],"b":{}}`))
 	f.Fuzz(func(t *testing.T, src []byte) {
 		withSmallChunks(t)
 		want, wantErr := ast.ValueFromReader(bytes.NewReader(src))
+		checkPrunedSameAsOPA(t, src, testShape)
 		got, err := fastInputValue(src, nil)
 		if err != nil {
 			return

@@ -15,9 +15,53 @@ import (
 type inputUse struct {
 	all  bool
 	keys map[string]bool
+	// elems holds, per element root (resource_changes, resource_drift),
+	// the member paths of each element the policies can read; nil when
+	// the analysis could not tell (elements are kept whole).
+	elems map[string]*fieldNode
+	// shape is what [Set.Check] converts of the input: nil for all.
+	shape *inputShape
 }
 
 func analyzeInputUse(modules map[string]*ast.Module) inputUse {
+	u := analyzeTopLevel(modules)
+	if !u.all {
+		u.elems = analyzeElements(modules)
+	}
+	u.shape = u.inputShape(true)
+	return u
+}
+
+// inputShape is the shape of the input the policies can read; elements
+// of the element roots are pruned only when pruneElems is set.
+func (u inputUse) inputShape(pruneElems bool) *inputShape {
+	if u.all {
+		return nil
+	}
+	sh := &inputShape{members: make(map[string]*inputShape, len(u.keys))}
+	for k := range u.keys {
+		var sub *inputShape
+		if n := u.elems[k]; pruneElems && n != nil {
+			sub = &inputShape{array: true, elems: n.shape()}
+		}
+		sh.members[k] = sub
+	}
+	return sh
+}
+
+// shape converts a tree of needed paths: whole nodes keep their value.
+func (n *fieldNode) shape() *inputShape {
+	if n.whole {
+		return nil
+	}
+	sh := &inputShape{members: make(map[string]*inputShape, len(n.children))}
+	for name, c := range n.children {
+		sh.members[name] = c.shape()
+	}
+	return sh
+}
+
+func analyzeTopLevel(modules map[string]*ast.Module) inputUse {
 	u := inputUse{keys: map[string]bool{}}
 	var vis *ast.GenericVisitor
 	vis = ast.NewGenericVisitor(func(x any) bool {
@@ -77,6 +121,37 @@ func (u inputUse) reads(key string) bool { return u.all || u.keys[key] }
 // members it refuses, so callers may leave them out of the JSON too: the
 // report is the same.
 func (s *Set) ReadsInput(key string) bool { return s.input.reads(key) }
+
+// ReadsChangeMember reports whether some policy can read the member at
+// path of a resource change (names from the element down, such as
+// "change", "after", "tags"): path is needed, lies under a member needed
+// whole, or has needed members below it. With no path it reports whether
+// any policy reads resource changes at all.
+func (s *Set) ReadsChangeMember(path ...string) bool {
+	whole, found := s.input.changeMember(path)
+	return whole || found
+}
+
+// ReadsChangeWhole reports whether some policy can read the whole value
+// at path of a resource change, so that nothing below it may be left
+// out. ReadsChangeWhole() is false when resource changes are pruned.
+func (s *Set) ReadsChangeWhole(path ...string) bool {
+	whole, _ := s.input.changeMember(path)
+	return whole
+}
+
+func (u inputUse) changeMember(path []string) (whole, found bool) {
+	const root = "resource_changes"
+	switch {
+	case u.all:
+		return true, true
+	case !u.keys[root]:
+		return false, false
+	case u.elems == nil:
+		return true, true
+	}
+	return u.elems[root].lookup(path)
+}
 
 // InputSections lists the top-level members of the plan JSON the
 // policies can read, sorted; all is true when they can read any.
