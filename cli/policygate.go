@@ -87,7 +87,7 @@ func (pp *pendingPolicies) check(ctx context.Context, encode func(*policy.Set) [
 // the plan and gives the report (nil when there are no policies or the
 // plan errored: it cannot be applied anyway) with the diagnostics of
 // loading the policies. Only the parts of the plan JSON the policies can
-// read are encoded. Until the wait, the plan must only be read.
+// read are encoded: the sections, and the members of each change. Until the wait, the plan must only be read.
 func startPolicyGate(ctx context.Context, g *globals, f *planFlags, p *plan.Plan, planDiags hcl.Diagnostics, policies *pendingPolicies) func() (*policy.Report, hcl.Diagnostics) {
 	if policies == nil || p.Errored || planDiags.HasErrors() {
 		return func() (*policy.Report, hcl.Diagnostics) { return nil, nil }
@@ -99,7 +99,7 @@ func startPolicyGate(ctx context.Context, g *globals, f *planFlags, p *plan.Plan
 	done := make(chan checked, 1)
 	go func() {
 		rep, diags := policies.check(ctx, func(set *policy.Set) []byte {
-			js, err := plan.MarshalJSONSections(p, schemaLookup{g.deps.Providers}.types, set.ReadsInput)
+			js, err := plan.MarshalJSONFiltered(p, schemaLookup{g.deps.Providers}.types, set.ReadsInput, set)
 			if err != nil {
 				return []byte("null")
 			}

@@ -54,8 +54,8 @@ func MarshalJSONSections(p *Plan, types statejson.TypeLookup, want func(key stri
 }
 
 // MarshalJSONFiltered is MarshalJSONSections that also leaves out the
-// members of each element of resource_changes and resource_drift that
-// members says cannot be read (nil: none are left out). A policy check
+// members of each element of resource_changes that members says cannot be
+// read (nil: none are left out); resource_drift is written whole. A policy check
 // reading only the address, type and actions of each change then need not
 // encode the values before and after.
 func MarshalJSONFiltered(p *Plan, types statejson.TypeLookup, want func(key string) bool, members ChangeMembers) ([]byte, error) {
@@ -160,7 +160,7 @@ func marshalFullJSON(p *Plan, types statejson.TypeLookup, want func(string) bool
 	if plannedAside {
 		if keep("resource_drift") {
 			if d := jsonDrift(p); len(d) > 0 {
-				drift = appendResourceChanges(nil, d, fields)
+				drift = appendResourceChanges(nil, d, allChangeFields)
 			}
 		}
 		if keep("resource_changes") {
@@ -188,7 +188,7 @@ func marshalFullJSON(p *Plan, types statejson.TypeLookup, want func(string) bool
 	default:
 		if d := jsonDrift(p); len(d) > 0 && keep("resource_drift") {
 			b = appendKey(b, "resource_drift")
-			b = appendResourceChanges(b, d, fields)
+			b = appendResourceChanges(b, d, allChangeFields)
 		}
 		if c := jsonChanges(p.Changes); len(c) > 0 && keep("resource_changes") {
 			b = appendKey(b, "resource_changes")

@@ -7,7 +7,7 @@ import (
 )
 
 // ChangeMembers says which members of a resource change element (of
-// resource_changes or resource_drift in the JSON plan) a reader can read.
+// resource_changes in the JSON plan) a reader can read.
 // Paths name members from the element down: ("change", "after", "tags").
 // policy.Set implements it from what its compiled policies refer to.
 type ChangeMembers interface {

@@ -87,7 +87,10 @@ func TestMarshalJSONFiltered(t *testing.T) {
 				if err := json.Unmarshal(js, &doc); err != nil {
 					t.Fatalf("invalid JSON: %v", err)
 				}
-				for _, section := range []string{"resource_changes", "resource_drift"} {
+				if diff := cmp.Diff(fullDoc["resource_drift"], doc["resource_drift"]); diff != "" {
+					t.Fatalf("resource_drift is not whole (-full +filtered):\n%s", diff)
+				}
+				for _, section := range []string{"resource_changes"} {
 					got, _ := doc[section].([]any)
 					want, _ := fullDoc[section].([]any)
 					if len(got) != len(want) {
