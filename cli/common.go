@@ -101,12 +101,14 @@ type pendingRules struct {
 	diags hcl.Diagnostics
 }
 
-// compileRules starts compiling the rules (see rulesEngine).
+// compileRules starts compiling the rules (see rulesEngine). The engine
+// it gives may still be compiling team rules: ask r.Diagnostics after
+// planning.
 func compileRules(ctx context.Context, dirs []string) *pendingRules {
 	p := &pendingRules{done: make(chan struct{})}
 	go func() {
 		defer close(p.done)
-		p.r, p.diags = rulesEngine(ctx, dirs)
+		p.r, p.diags = loadRules(ctx, dirs, true)
 	}()
 	return p
 }
@@ -119,6 +121,12 @@ func (p *pendingRules) wait() (*rules.Engine, hcl.Diagnostics) {
 // rulesEngine compiles the default rules plus team rules from
 // .tenet/rules and every -rules directory.
 func rulesEngine(ctx context.Context, dirs []string) (*rules.Engine, hcl.Diagnostics) {
+	return loadRules(ctx, dirs, false)
+}
+
+// loadRules is rulesEngine; with background set, team rules may still be
+// compiling when it returns (rules.Options.Background).
+func loadRules(ctx context.Context, dirs []string, background bool) (*rules.Engine, hcl.Diagnostics) {
 	var team []rules.Source
 	if fi, err := os.Stat(filepath.Join(".tenet", "rules")); err == nil && fi.IsDir() {
 		team = append(team, rules.Source{Name: ".tenet/rules", FS: os.DirFS(filepath.Join(".tenet", "rules"))})
@@ -130,7 +138,7 @@ func rulesEngine(ctx context.Context, dirs []string) (*rules.Engine, hcl.Diagnos
 		}
 		team = append(team, rules.Source{Name: d, FS: os.DirFS(d)})
 	}
-	return rules.New(ctx, rules.Options{Team: team})
+	return rules.New(ctx, rules.Options{Team: team, Background: background})
 }
 
 func newEngine(g *globals, r *rules.Engine, hooks engine.Hooks) *engine.Engine {

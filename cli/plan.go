@@ -125,6 +125,12 @@ func planRun(ctx context.Context, g *globals, u *ui, f *planFlags, operation str
 	}
 	eng := newEngine(g, r, hooks)
 	p, d := eng.Plan(ctx, cfg, prev, opts)
+	// Team rules compiled while planning: their mistakes, not what they
+	// did to the plan, are what to report.
+	if rd := r.Diagnostics(ctx); rd.HasErrors() {
+		release()
+		return nil, u.fail(append(diags, rd...))
+	}
 	diags = append(diags, d...)
 	g.phases.done("plan")
 	if p == nil {

@@ -17,6 +17,13 @@ type Options struct {
 	// for which it returns true appear in the "sensitive" trees of the input.
 	// When nil, every mark counts as sensitive.
 	IsSensitive func(mark any) bool
+
+	// Background makes New return once the team rule files are parsed and
+	// checked, with the stages still compiling: the run plans meanwhile,
+	// each stage's first evaluation waits for it, and the caller must ask
+	// [Engine.Diagnostics] for compile errors before trusting a result.
+	// Without it New waits and returns those errors itself.
+	Background bool
 }
 
 // Source is one directory of team rule files.

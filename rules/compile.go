@@ -202,40 +202,123 @@ func stageModules(defaults, team []*ast.Module) (map[string]map[string]*ast.Modu
 	return stages, true
 }
 
-// compileStages compiles each set of modules on its own goroutine and
-// returns the compilers by name, or the errors of all of them (an error in
-// a shared team file is reported once).
-func compileStages(stages map[string]map[string]*ast.Module) (map[string]*ast.Compiler, hcl.Diagnostics) {
-	type compiled struct {
-		name string
-		c    *ast.Compiler
-	}
-	results := make(chan compiled, len(stages))
+// stageQueries are the queries of each stage with team rules loaded.
+var stageQueries = []struct {
+	stage string
+	path  string
+	dest  func(e *Engine) **query
+}{
+	{"decide", "data.tenet.decide.result", func(e *Engine) **query { return &e.decide }},
+	{"decide", teamDecideQuery, func(e *Engine) **query { return &e.teamDecide }},
+	{"decide", decideWithTeamQuery, func(e *Engine) **query { return &e.decideWithTeam }},
+	{"cbd", "data.tenet.cbd.forced", func(e *Engine) **query { return &e.cbd }},
+	{"prepare", "data.tenet.prepare.result", func(e *Engine) **query { return &e.prepareQ }},
+	{"triggers", "data.tenet.triggers.result", func(e *Engine) **query { return &e.triggersQ }},
+	{"moves", "data.tenet.moves.result", func(e *Engine) **query { return &e.moves }},
+	{"moves", "data.tenet.moves.computed", func(e *Engine) **query { return &e.computedMovesQ }},
+}
+
+// compileStagesInBackground compiles each set of modules on its own
+// goroutine ("" holds every stage) and prepares its queries, which wait
+// for it. Whatever a stage's compilation decides (provenance, the memo's
+// switches, guards) is set before its queries are ready.
+func (e *Engine) compileStagesInBackground(ctx context.Context, stages map[string]map[string]*ast.Module, team []*teamRule, teamFiles map[string]bool) {
+	e.compiling.errs = make([]ast.Errors, 0, len(stages))
 	for name, mods := range stages {
-		go func() {
+		type pending struct {
+			q    *query
+			path string
+			skip func() bool
+		}
+		var qs []pending
+		for _, sq := range stageQueries {
+			if name != "" && sq.stage != name {
+				continue
+			}
+			q := &query{ready: make(chan struct{})}
+			*sq.dest(e) = q
+			p := pending{q: q, path: sq.path}
+			switch sq.path {
+			case "data.tenet.moves.computed":
+				p.skip = func() bool { return !e.hasTeamMoves }
+			case teamDecideQuery, decideWithTeamQuery:
+				p.skip = func() bool { return !(e.memo.enabled && e.memo.team) }
+			}
+			qs = append(qs, p)
+		}
+		e.compiling.wg.Go(func() {
 			c := newCompiler()
 			c.Compile(mods)
-			results <- compiled{name, c}
-		}()
+			var err error
+			if c.Failed() {
+				e.compiling.mu.Lock()
+				e.compiling.errs = append(e.compiling.errs, c.Errors)
+				e.compiling.mu.Unlock()
+				err = errors.New("the rules did not compile")
+			} else {
+				e.indexProvenance(c, teamRulesIn(team, stagePackage(name)))
+				if name == "decide" || name == "" {
+					e.guards.decide = analyzeGuards(c, "data.tenet.decide", teamFiles)
+					e.memo.enabled = decideMemoSafe(c)
+					e.memo.keyKindOnly = keyReadByKindOnly(c)
+				}
+				if name == "prepare" || name == "" {
+					e.guards.prepare = analyzeGuards(c, "data.tenet.prepare", teamFiles)
+				}
+			}
+			for _, p := range qs {
+				switch {
+				case err != nil:
+					p.q.err = err
+				case p.skip != nil && p.skip():
+				default:
+					if p.q.q, p.q.err = prepareQuery(ctx, c, p.path); p.q.err != nil {
+						e.compiling.mu.Lock()
+						e.compiling.prepareErrs = append(e.compiling.prepareErrs, p.q.err)
+						e.compiling.mu.Unlock()
+					}
+				}
+				close(p.q.ready)
+			}
+		})
 	}
-	out := map[string]*ast.Compiler{}
+}
+
+// Diagnostics waits until every stage has compiled and reports what
+// failed: compile errors with their file and line (an error in a team file
+// several stages share is reported once).
+func (e *Engine) Diagnostics(ctx context.Context) hcl.Diagnostics {
+	done := make(chan struct{})
+	go func() {
+		e.compiling.wg.Wait()
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-ctx.Done():
+		return hcl.Diagnostics{internalDiag(ctx.Err())}
+	}
+	e.compiling.mu.Lock()
+	defer e.compiling.mu.Unlock()
 	var errs ast.Errors
 	seen := map[string]bool{}
-	for range stages {
-		r := <-results
-		out[r.name] = r.c
-		for _, err := range r.c.Errors {
+	for _, stageErrs := range e.compiling.errs {
+		for _, err := range stageErrs {
 			if key := err.Error(); !seen[key] {
 				seen[key] = true
 				errs = append(errs, err)
 			}
 		}
 	}
+	var diags hcl.Diagnostics
 	if len(errs) > 0 {
 		sort.SliceStable(errs, func(i, j int) bool { return errorBefore(errs[i], errs[j]) })
-		return nil, astErrorDiags("Invalid rule", errs)
+		diags = astErrorDiags("Invalid rule", errs)
 	}
-	return out, nil
+	for _, err := range e.compiling.prepareErrs {
+		diags = append(diags, internalDiag(err))
+	}
+	return diags
 }
 
 // teamRulesIn are the team rules of a package ("" for all).

@@ -52,10 +52,22 @@ func (e *Engine) decideTeamElements(ctx context.Context, run Run, runT *ast.Term
 	values := e.decideValues()
 	err := evalInChunks(ctx, n, func(ctx context.Context, lo, hi int) error {
 		chunk := batch[lo:hi]
-		terms := make([]*ast.Term, len(chunk))
+		// Only the instances a team rule may add an element for are
+		// presented (guards.go); at[k] is the chunk index of the k-th.
+		at := e.decideSelection(run, chunk, values)
+		if at == nil {
+			at = make([]int, len(chunk))
+			for i := range at {
+				at[i] = i
+			}
+		}
+		if len(at) == 0 {
+			return nil
+		}
+		terms := make([]*ast.Term, len(at))
 		vb := e.newValueBuilder()
 		fields := e.omit.decideFields
-		for i := range chunk {
+		for k, i := range at {
 			items := e.instanceItems(vb, &chunk[i], values)
 			if fields != nil {
 				kept := items[:0]
@@ -66,7 +78,7 @@ func (e *Engine) decideTeamElements(ctx context.Context, run Run, runT *ast.Term
 				}
 				items = kept
 			}
-			terms[i] = ast.ObjectTerm(items...)
+			terms[k] = ast.ObjectTerm(items...)
 		}
 		input := ast.NewObject(ast.Item(keyRun, runT), ast.Item(keyInstances, ast.ArrayTerm(terms...)))
 		rs, err := e.teamDecide.Eval(ctx, rego.EvalParsedInput(input), rego.EvalTime(run.Timestamp), rego.EvalGenerateJSON(rawTerm))
@@ -97,13 +109,14 @@ func (e *Engine) decideTeamElements(ctx context.Context, run Run, runT *ast.Term
 				if !ok || value.Len() == 0 {
 					return errIrregularTeamElement
 				}
-				i, err := indexOf(value.Elem(0), len(chunk))
+				k, err := indexOf(value.Elem(0), len(at))
 				if err != nil {
 					// The table only acts on indices of instances it
 					// decides; any other element changes nothing.
 					return nil
 				}
-				point.dest[lo+i] = append(point.dest[lo+i], el)
+				i := lo + at[k]
+				point.dest[i] = append(point.dest[i], el)
 				return nil
 			})
 			if err != nil {

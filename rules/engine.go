@@ -69,6 +69,19 @@ type Engine struct {
 
 	// memo remembers single-instance decisions (decide_memo.go).
 	memo decideMemo
+
+	// guards leave out of the team stages the instances no team rule can
+	// add an element for (guards.go); nil guards evaluate every instance.
+	guards struct{ decide, prepare *stageGuards }
+
+	// compiling tracks the team stages compiling in the background and
+	// what failed (compile.go).
+	compiling struct {
+		wg          sync.WaitGroup
+		mu          sync.Mutex
+		errs        []ast.Errors
+		prepareErrs []error
+	}
 }
 
 // New parses and compiles the default rules plus the team rule sources, and
@@ -123,53 +136,22 @@ func New(ctx context.Context, opts Options) (*Engine, hcl.Diagnostics) {
 		// A team file reaches across stages: one compiler for everything.
 		stages = map[string]map[string]*ast.Module{"": modules}
 	}
-	compilers, moreDiags := compileStages(stages)
-	if moreDiags.HasErrors() {
-		return nil, append(diags, moreDiags...)
-	}
-	stageOf := func(name string) *ast.Compiler {
-		if c := compilers[name]; c != nil {
-			return c
-		}
-		return compilers[""]
-	}
-	for name, c := range compilers {
-		e.indexProvenance(c, teamRulesIn(team, stagePackage(name)))
-	}
 	// Team rules reach the default decision table only through its
 	// extension points, so decisions can still be shared by facts: the
 	// elements team rules add for an instance become part of its facts
 	// (decide_team.go).
-	e.memo.enabled = decideMemoSafe(stageOf("decide"))
-	e.memo.keyKindOnly = keyReadByKindOnly(stageOf("decide"))
 	e.memo.team = !e.omit.decide
-
 	e.hasTeamMoves = hasTeamRulesFor(team, "data.tenet.moves", "moves")
-	for _, sq := range []struct {
-		q     **query
-		stage string
-		path  string
-	}{
-		{&e.decide, "decide", "data.tenet.decide.result"},
-		{&e.cbd, "cbd", "data.tenet.cbd.forced"},
-		{&e.prepareQ, "prepare", "data.tenet.prepare.result"},
-		{&e.triggersQ, "triggers", "data.tenet.triggers.result"},
-		{&e.moves, "moves", "data.tenet.moves.result"},
-		{&e.computedMovesQ, "moves", "data.tenet.moves.computed"},
-		{&e.teamDecide, "decide", teamDecideQuery},
-		{&e.decideWithTeam, "decide", decideWithTeamQuery},
-	} {
-		if sq.q == &e.computedMovesQ && !e.hasTeamMoves {
-			continue
-		}
-		if (sq.q == &e.teamDecide || sq.q == &e.decideWithTeam) && !(e.memo.enabled && e.memo.team) {
-			continue
-		}
-		q, err := prepareQuery(ctx, stageOf(sq.stage), sq.path)
-		if err != nil {
-			return nil, append(diags, internalDiag(err))
-		}
-		*sq.q = readyQuery(q)
+	teamFiles := map[string]bool{}
+	for _, m := range teamModules {
+		teamFiles[m.Package.Location.File] = true
+	}
+	e.compileStagesInBackground(ctx, stages, team, teamFiles)
+	if opts.Background {
+		return e, diags
+	}
+	if moreDiags := e.Diagnostics(ctx); moreDiags.HasErrors() {
+		return nil, append(diags, moreDiags...)
 	}
 	return e, diags
 }

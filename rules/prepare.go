@@ -67,11 +67,34 @@ func (e *Engine) PrepareWanted() bool { return e.includeValues && !e.omit.prepar
 func (e *Engine) Prepare(ctx context.Context, run Run, batch []PrepareInstance) ([]Preparation, error) {
 	out := make([]Preparation, len(batch))
 	runT := runTerm(run)
-	err := evalInChunks(ctx, len(batch), func(ctx context.Context, lo, hi int) error {
-		return e.prepareChunk(ctx, run, runT, batch[lo:hi], out[lo:hi])
+	// Instances no rule can prepare are left out (guards.go); the others
+	// are evaluated as a batch of their own. The guards are known once the
+	// stage has compiled.
+	if _, err := e.prepareQ.get(ctx); err != nil {
+		return nil, err
+	}
+	sel := e.prepareSelection(run, batch)
+	if len(sel) == 0 && sel != nil {
+		return out, nil
+	}
+	evalBatch, evalOut := batch, out
+	if sel != nil && len(sel) < len(batch) {
+		evalBatch = make([]PrepareInstance, len(sel))
+		for k, i := range sel {
+			evalBatch[k] = batch[i]
+		}
+		evalOut = make([]Preparation, len(sel))
+	}
+	err := evalInChunks(ctx, len(evalBatch), func(ctx context.Context, lo, hi int) error {
+		return e.prepareChunk(ctx, run, runT, evalBatch[lo:hi], evalOut[lo:hi])
 	})
 	if err != nil {
 		return nil, err
+	}
+	if len(evalOut) != len(out) {
+		for k, i := range sel {
+			out[i] = evalOut[k]
+		}
 	}
 	return out, nil
 }

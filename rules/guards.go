@@ -1,0 +1,599 @@
+package rules
+
+import (
+	"encoding/json"
+	"slices"
+
+	"github.com/open-policy-agent/opa/v1/ast"
+	"github.com/zclconf/go-cty/cty"
+)
+
+// Guards: a team extension rule written `ignore_paths contains [i, p] if {
+// some i, inst in input.instances; ... }` can only add an element for
+// instance i when every top-level condition of its body holds for it. The
+// conditions whose outcome follows from the instance's facts alone (a
+// value path that must be defined, a field or variable equal to a
+// string, a type test on a value) are read off the compiled rule; an
+// instance that fails one condition of every team rule of a stage cannot
+// get an element from any of them, so it is neither presented (the values
+// are most of what team rules cost) nor evaluated. A plan from an empty
+// state then evaluates no rule that reads prior values, and a rule keyed
+// on input.run.variables.env == "prod" costs nothing in other
+// environments.
+//
+// Guards are only used when leaving instances out cannot change what the
+// rules see of the others: every reference of the stage's team files to
+// input.instances must be input.instances[i] with i the index of the
+// element the rule adds, and nothing may use `with`.
+
+// guardSource is where a condition's value comes from.
+type guardSource uint8
+
+const (
+	srcVariable guardSource = iota // input.run.variables.NAME
+	srcField                       // a string field of the instance (type, name, ...)
+	srcConfig                      // inst.config.values
+	srcPrior                       // inst.prior.values
+	srcPlanned                     // inst.planned.values
+)
+
+type condKind uint8
+
+const (
+	condDefined   condKind = iota // the value at path is defined
+	condEquals                    // ... and equals want
+	condPredicate                 // ... and the built-in pred holds for it
+)
+
+// guardPath locates a value: a variable or field name, then member names.
+type guardPath struct {
+	src  guardSource
+	name string   // variable or field name (srcVariable, srcField)
+	path []string // members below it
+}
+
+type guardCond struct {
+	kind condKind
+	at   guardPath
+	want string // condEquals
+	pred string // condPredicate
+}
+
+// stageGuards are the conditions of each team extension rule of a stage
+// (a rule without conditions may always fire). nil: no guards, every
+// instance is evaluated.
+type stageGuards struct {
+	rules [][]guardCond
+}
+
+// guardFacts is what conditions read of one instance.
+type guardFacts struct {
+	address, resource, module, typ, name string
+	config, prior, planned               cty.Value
+	configAttrs, priorAttrs              attrSet
+	plannedAttrs                         attrSet
+	variables                            map[string]cty.Value
+}
+
+// mayFire reports whether some rule's conditions all hold for the instance.
+func (g *stageGuards) mayFire(f *guardFacts) bool {
+	if g == nil {
+		return true
+	}
+	for _, conds := range g.rules {
+		if f.holds(conds) {
+			return true
+		}
+	}
+	return false
+}
+
+func (f *guardFacts) holds(conds []guardCond) bool {
+	for i := range conds {
+		c := &conds[i]
+		v, ok := f.at(c.at)
+		if !ok {
+			return false
+		}
+		switch c.kind {
+		case condEquals:
+			if v.IsMarked() {
+				v, _ = v.UnmarkDeep()
+			}
+			if !v.IsKnown() || v.IsNull() || v.Type() != cty.String || v.AsString() != c.want {
+				return false
+			}
+		case condPredicate:
+			if !predicateHolds(c.pred, v) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// at finds the value as rules see it; false when it is undefined there.
+func (f *guardFacts) at(p guardPath) (cty.Value, bool) {
+	switch p.src {
+	case srcVariable:
+		v, ok := f.variables[p.name]
+		if !ok {
+			return cty.NilVal, false
+		}
+		return presentedAt(v, p.path, nil)
+	case srcField:
+		switch p.name {
+		case "address":
+			return cty.StringVal(f.address), true
+		case "resource":
+			return cty.StringVal(f.resource), true
+		case "module":
+			return cty.StringVal(f.module), true
+		case "type":
+			return cty.StringVal(f.typ), true
+		case "name":
+			return cty.StringVal(f.name), true
+		}
+		return cty.NilVal, false
+	case srcConfig:
+		return presentedValueAt(f.config, p.path, f.configAttrs)
+	case srcPrior:
+		return presentedValueAt(f.prior, p.path, f.priorAttrs)
+	case srcPlanned:
+		return presentedValueAt(f.planned, p.path, f.plannedAttrs)
+	}
+	return cty.NilVal, false
+}
+
+// presentedValueAt walks X.values of a value presented as valueBuilder
+// presents it: a missing value (cty.NilVal) has no values member at all.
+func presentedValueAt(v cty.Value, path []string, attrs attrSet) (cty.Value, bool) {
+	if v == cty.NilVal {
+		return cty.NilVal, false
+	}
+	return presentedAt(v, path, attrs)
+}
+
+// presentedAt walks path through v as presented to rules: null and
+// unknown values have no members, unknown attributes and map elements are
+// left out, and at the top only the attributes in attrs are shown.
+func presentedAt(v cty.Value, path []string, attrs attrSet) (cty.Value, bool) {
+	for i, step := range path {
+		if v.IsMarked() {
+			v, _ = v.UnmarkDeep()
+		}
+		if !v.IsKnown() || v.IsNull() {
+			return cty.NilVal, false
+		}
+		ty := v.Type()
+		switch {
+		case ty.IsObjectType():
+			if !ty.HasAttribute(step) || (i == 0 && !attrs.has(step)) {
+				return cty.NilVal, false
+			}
+			v = v.GetAttr(step)
+		case ty.IsMapType():
+			k := cty.StringVal(step)
+			if !v.HasIndex(k).True() {
+				return cty.NilVal, false
+			}
+			v = v.Index(k)
+		default:
+			return cty.NilVal, false
+		}
+		if !v.IsKnown() {
+			return cty.NilVal, false
+		}
+	}
+	return v, true
+}
+
+// guardPredicates are the one-argument built-ins whose outcome on a plain
+// value guards read off; each returns false (or fails) for values it does
+// not accept.
+var guardPredicates = map[string]bool{
+	"is_string": true, "is_number": true, "is_boolean": true, "is_null": true,
+	"is_object": true, "is_array": true, "is_set": true, "json.is_valid": true,
+}
+
+func predicateHolds(pred string, v cty.Value) bool {
+	if v.IsMarked() {
+		v, _ = v.UnmarkDeep()
+	}
+	if !v.IsKnown() {
+		// Presented as null (a list element) or not at all.
+		return pred == "is_null"
+	}
+	if v.IsNull() {
+		return pred == "is_null"
+	}
+	ty := v.Type()
+	switch pred {
+	case "is_string":
+		return ty == cty.String
+	case "is_number":
+		return ty == cty.Number
+	case "is_boolean":
+		return ty == cty.Bool
+	case "is_null":
+		return false
+	case "is_object":
+		return ty.IsObjectType() || ty.IsMapType()
+	case "is_array":
+		return ty.IsListType() || ty.IsSetType() || ty.IsTupleType()
+	case "is_set":
+		return false // no JSON value is a set
+	case "json.is_valid":
+		return ty == cty.String && json.Valid([]byte(v.AsString()))
+	}
+	return true
+}
+
+// guardFields are the instance fields conditions may compare: strings
+// every stage presents.
+var guardFields = map[string]bool{"address": true, "resource": true, "module": true, "type": true, "name": true}
+
+// analyzeGuards reads the guards of the team extension rules of pkg from
+// the compiled modules of team files; nil when instances may not be left
+// out (see above).
+func analyzeGuards(c *ast.Compiler, pkg string, teamFiles map[string]bool) *stageGuards {
+	points := extensionPoints[pkg]
+	g := &stageGuards{}
+	for file, m := range c.Modules {
+		if !teamFiles[file] {
+			continue
+		}
+		inPkg := m.Package.Path.String() == pkg
+		for _, r := range m.Rules {
+			if hasWith(r) {
+				return nil
+			}
+			isPoint := inPkg && slices.Contains(points, ruleName(r)) && r.Head.Key != nil
+			var idx ast.Var
+			if isPoint {
+				var ok bool
+				if idx, ok = elementIndexVar(r.Head.Key, r.Body); !ok {
+					return nil
+				}
+			}
+			if !instancesOnlyAt(r, idx) {
+				return nil
+			}
+			if isPoint {
+				g.rules = append(g.rules, ruleConditions(r.Body, idx))
+			}
+		}
+	}
+	for _, conds := range g.rules {
+		if len(conds) == 0 {
+			return nil // a rule that may always fire: every instance is evaluated
+		}
+	}
+	return g
+}
+
+// elementIndexVar is the variable i of an element {"value": [i, ...], ...},
+// which the compiler may have moved into the body (key = {...}) when the
+// element holds references.
+func elementIndexVar(key *ast.Term, body ast.Body) (ast.Var, bool) {
+	if v, isVar := key.Value.(ast.Var); isVar {
+		for _, x := range body {
+			if x.IsEquality() && !x.Negated && len(x.With) == 0 {
+				a, b := x.Operand(0), x.Operand(1)
+				if b.Equal(key) {
+					a, b = b, a
+				}
+				if a.Value.Compare(v) == 0 {
+					if _, isObj := b.Value.(ast.Object); isObj {
+						key = b
+						break
+					}
+				}
+			}
+		}
+	}
+	obj, ok := key.Value.(ast.Object)
+	if !ok {
+		return "", false
+	}
+	arr, ok := valueAt(obj, keyValue).(*ast.Array)
+	if !ok || arr.Len() == 0 {
+		return "", false
+	}
+	v, ok := arr.Elem(0).Value.(ast.Var)
+	return v, ok
+}
+
+func hasWith(r *ast.Rule) bool {
+	found := false
+	ast.WalkExprs(r, func(x *ast.Expr) bool {
+		found = found || len(x.With) > 0
+		return found
+	})
+	return found
+}
+
+var instancesRef = ast.MustParseRef("input.instances")
+
+// instancesOnlyAt reports whether every reference of r to the instances is
+// input.instances[idx] (idx "" allows none), so the rule never looks at
+// an instance other than the one it adds an element for.
+func instancesOnlyAt(r *ast.Rule, idx ast.Var) bool {
+	ok := true
+	var vis *ast.GenericVisitor
+	vis = ast.NewGenericVisitor(func(x any) bool {
+		if !ok {
+			return true
+		}
+		t, isTerm := x.(*ast.Term)
+		if !isTerm {
+			return false
+		}
+		switch v := t.Value.(type) {
+		case ast.Var:
+			if v.Equal(ast.InputRootDocument.Value) {
+				ok = false // input itself, as a value
+			}
+		case ast.Ref:
+			if v[0].Equal(ast.InputRootDocument) && !instancesRefOK(v, idx) {
+				ok = false
+				return true
+			}
+			for _, step := range v[1:] {
+				vis.Walk(step)
+			}
+			return true
+		}
+		return false
+	})
+	vis.Walk(r)
+	return ok
+}
+
+// instancesRefOK reports whether a reference into input reads the
+// instances only as input.instances[idx].
+func instancesRefOK(ref ast.Ref, idx ast.Var) bool {
+	if len(ref) < 2 {
+		return false
+	}
+	if _, isStr := ref[1].Value.(ast.String); !isStr {
+		return false
+	}
+	if !ref.HasPrefix(instancesRef) {
+		return true
+	}
+	return idx != "" && len(ref) >= 3 && ref[2].Value.Compare(idx) == 0
+}
+
+// ruleConditions reads the conditions of a body's top-level expressions
+// (not negated: a negated expression holds when its references are
+// undefined).
+func ruleConditions(body ast.Body, idx ast.Var) []guardCond {
+	a := &condReader{idx: idx, instances: map[ast.Var]bool{}, aliases: map[ast.Var]guardPath{}}
+	for _, x := range body {
+		if x.Negated || len(x.With) > 0 {
+			continue
+		}
+		a.expr(x)
+	}
+	return a.conds
+}
+
+type condReader struct {
+	idx       ast.Var
+	instances map[ast.Var]bool      // variables bound to input.instances[idx]
+	aliases   map[ast.Var]guardPath // variables bound to a located value
+	conds     []guardCond
+}
+
+func (a *condReader) expr(x *ast.Expr) {
+	switch t := x.Terms.(type) {
+	case *ast.Term:
+		a.defined(t)
+	case []*ast.Term:
+		if len(t) == 0 {
+			return
+		}
+		op := t[0].String()
+		args := t[1:]
+		switch {
+		case op == "eq" && len(args) == 2:
+			a.unify(args[0], args[1])
+		case op == "equal" && len(args) == 2:
+			if !a.equalsString(args[0], args[1]) && !a.equalsString(args[1], args[0]) {
+				a.defined(args[0])
+				a.defined(args[1])
+			}
+		case guardPredicates[op] && len(args) == 1:
+			if at, ok := a.locate(args[0]); ok {
+				a.conds = append(a.conds, guardCond{kind: condPredicate, at: at, pred: op})
+			}
+		default:
+			for _, arg := range args {
+				a.defined(arg)
+			}
+		}
+	}
+}
+
+// unify handles x = y: binding an instance or an alias, comparing with a
+// string, or else requiring both sides defined.
+func (a *condReader) unify(x, y *ast.Term) {
+	for _, pair := range [2][2]*ast.Term{{x, y}, {y, x}} {
+		v, isVar := pair[0].Value.(ast.Var)
+		if !isVar || v.IsWildcard() || a.instances[v] {
+			continue
+		}
+		if _, bound := a.aliases[v]; bound {
+			continue
+		}
+		if ref, ok := pair[1].Value.(ast.Ref); ok && len(ref) == 3 && ref.HasPrefix(instancesRef) && ref[2].Value.Compare(a.idx) == 0 {
+			a.instances[v] = true
+			return
+		}
+		if at, whole, ok := a.locateRef(pair[1]); ok {
+			a.conds = append(a.conds, guardCond{kind: condDefined, at: at})
+			if whole {
+				a.aliases[v] = at
+			}
+			return
+		}
+	}
+	if a.equalsString(x, y) || a.equalsString(y, x) {
+		return
+	}
+	a.defined(x)
+	a.defined(y)
+}
+
+// equalsString records "x equals the string constant y".
+func (a *condReader) equalsString(x, y *ast.Term) bool {
+	s, ok := y.Value.(ast.String)
+	if !ok {
+		return false
+	}
+	at, ok := a.locate(x)
+	if !ok {
+		return false
+	}
+	a.conds = append(a.conds, guardCond{kind: condEquals, at: at, want: string(s)})
+	return true
+}
+
+// defined records that t, when it is a located reference, is defined.
+func (a *condReader) defined(t *ast.Term) {
+	if at, _, ok := a.locateRef(t); ok {
+		a.conds = append(a.conds, guardCond{kind: condDefined, at: at})
+	}
+}
+
+// locate finds the value of a located reference or alias, wholly.
+func (a *condReader) locate(t *ast.Term) (guardPath, bool) {
+	if v, ok := t.Value.(ast.Var); ok {
+		at, ok := a.aliases[v]
+		return at, ok
+	}
+	at, whole, ok := a.locateRef(t)
+	return at, ok && whole
+}
+
+// locateRef finds where a reference points: ok when its leading constant
+// part names a guard path (at), whole when the reference is no longer
+// than that part.
+func (a *condReader) locateRef(t *ast.Term) (at guardPath, whole, ok bool) {
+	ref, isRef := t.Value.(ast.Ref)
+	if !isRef {
+		return guardPath{}, false, false
+	}
+	var rest ast.Ref
+	switch head, _ := ref[0].Value.(ast.Var); {
+	case a.instances[head]:
+		rest = ref[1:]
+	case ref[0].Equal(ast.InputRootDocument) && len(ref) >= 3 && ref.HasPrefix(instancesRef) && ref[2].Value.Compare(a.idx) == 0:
+		rest = ref[3:]
+	case ref[0].Equal(ast.InputRootDocument) && len(ref) >= 4 && ref[1].Value.Compare(ast.String("run")) == 0 && ref[2].Value.Compare(ast.String("variables")) == 0:
+		name, isStr := ref[3].Value.(ast.String)
+		if !isStr {
+			return guardPath{}, false, false
+		}
+		path, whole := constantSteps(ref[4:])
+		return guardPath{src: srcVariable, name: string(name), path: path}, whole, true
+	default:
+		return guardPath{}, false, false
+	}
+	if len(rest) == 0 {
+		return guardPath{}, false, false
+	}
+	field, isStr := rest[0].Value.(ast.String)
+	if !isStr {
+		return guardPath{}, false, false
+	}
+	if guardFields[string(field)] && len(rest) == 1 {
+		return guardPath{src: srcField, name: string(field)}, true, true
+	}
+	src, isValue := map[ast.String]guardSource{"config": srcConfig, "prior": srcPrior, "planned": srcPlanned}[field]
+	if !isValue || len(rest) < 2 || rest[1].Value.Compare(ast.String("values")) != 0 {
+		return guardPath{}, false, false
+	}
+	path, whole := constantSteps(rest[2:])
+	return guardPath{src: src, path: path}, whole, true
+}
+
+// constantSteps is the leading run of constant member names of a ref
+// tail; whole when that is all of it.
+func constantSteps(tail ast.Ref) ([]string, bool) {
+	var out []string
+	for _, t := range tail {
+		s, ok := t.Value.(ast.String)
+		if !ok {
+			return out, false
+		}
+		out = append(out, string(s))
+	}
+	return out, true
+}
+
+// variablesOf are the run's variables as guards read them.
+func variablesOf(run Run) map[string]cty.Value { return run.Variables }
+
+// prepareSelection lists the instances of a prepare batch that need
+// evaluating: those with configured ignore_changes (the default rules) and
+// those a team rule may add an element for. nil: all of them.
+func (e *Engine) prepareSelection(run Run, batch []PrepareInstance) []int {
+	g := e.guards.prepare
+	if g == nil {
+		return nil
+	}
+	f := guardFacts{variables: variablesOf(run), configAttrs: e.omit.configAttrs, priorAttrs: e.omit.priorAttrs}
+	sel := make([]int, 0, len(batch))
+	for i := range batch {
+		in := &batch[i]
+		if in.HasPrior && (len(in.IgnoreChanges) > 0 || in.IgnoreAll) {
+			sel = append(sel, i)
+			continue
+		}
+		f.address, f.resource, f.module, f.typ, f.name = in.Address, in.Resource, in.Module, in.Type, in.Name
+		f.config, f.prior = cty.NilVal, cty.NilVal
+		if !e.omit.config {
+			f.config = in.Config
+		}
+		if !e.omit.prior {
+			f.prior = in.Prior
+		}
+		if g.mayFire(&f) {
+			sel = append(sel, i)
+		}
+	}
+	return sel
+}
+
+// decideSelection lists the instances of a chunk a team decide rule may
+// add an element for; nil: all of them.
+func (e *Engine) decideSelection(run Run, chunk []Instance, values bool) []int {
+	g := e.guards.decide
+	if g == nil {
+		return nil
+	}
+	f := guardFacts{variables: variablesOf(run), configAttrs: e.omit.configAttrs, priorAttrs: e.omit.priorAttrs, plannedAttrs: e.omit.plannedAttrs}
+	sel := make([]int, 0, len(chunk))
+	for i := range chunk {
+		in := &chunk[i]
+		f.address, f.resource, f.module, f.typ, f.name = in.Address, in.Resource, in.Module, in.Type, in.Name
+		f.config, f.prior, f.planned = cty.NilVal, cty.NilVal, cty.NilVal
+		if values {
+			if !e.omit.config {
+				f.config = in.Config
+			}
+			if !e.omit.prior {
+				f.prior = in.Prior
+			}
+			if !e.omit.planned {
+				f.planned = in.Planned
+			}
+		}
+		if g.mayFire(&f) {
+			sel = append(sel, i)
+		}
+	}
+	return sel
+}
