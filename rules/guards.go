@@ -43,6 +43,7 @@ const (
 	condDefined   condKind = iota // the value at path is defined
 	condEquals                    // ... and equals want
 	condPredicate                 // ... and the built-in pred holds for it
+	condNonEmpty                  // one of any is a collection with an element
 )
 
 // guardPath locates a value: a variable or field name, then member names.
@@ -55,8 +56,9 @@ type guardPath struct {
 type guardCond struct {
 	kind condKind
 	at   guardPath
-	want string // condEquals
-	pred string // condPredicate
+	want string      // condEquals
+	pred string      // condPredicate
+	any  []guardPath // condNonEmpty
 }
 
 // stageGuards are the conditions of each team extension rule of a stage
@@ -91,6 +93,12 @@ func (g *stageGuards) mayFire(f *guardFacts) bool {
 func (f *guardFacts) holds(conds []guardCond) bool {
 	for i := range conds {
 		c := &conds[i]
+		if c.kind == condNonEmpty {
+			if !slices.ContainsFunc(c.any, f.nonEmpty) {
+				return false
+			}
+			continue
+		}
 		v, ok := f.at(c.at)
 		if !ok {
 			return false
@@ -143,6 +151,37 @@ func (f *guardFacts) at(p guardPath) (cty.Value, bool) {
 		return presentedValueAt(f.planned, p.path, f.plannedAttrs)
 	}
 	return cty.NilVal, false
+}
+
+// nonEmpty reports whether the value at p is presented as a collection
+// with at least one element (rules can iterate over it).
+func (f *guardFacts) nonEmpty(p guardPath) bool {
+	v, ok := f.at(p)
+	if !ok {
+		return false
+	}
+	if v.IsMarked() {
+		v, _ = v.UnmarkDeep()
+	}
+	if !v.IsKnown() || v.IsNull() {
+		return false
+	}
+	ty := v.Type()
+	switch {
+	case ty.IsObjectType():
+		return len(ty.AttributeTypes()) > 0
+	case ty.IsMapType():
+		// Unknown elements are left out of the presentation.
+		for it := v.ElementIterator(); it.Next(); {
+			if _, ev := it.Element(); ev.IsKnown() {
+				return true
+			}
+		}
+		return false
+	case ty.IsListType() || ty.IsSetType() || ty.IsTupleType():
+		return v.LengthInt() > 0
+	}
+	return false
 }
 
 // presentedValueAt walks X.values of a value presented as valueBuilder
@@ -369,7 +408,7 @@ func instancesRefOK(ref ast.Ref, idx ast.Var) bool {
 // (not negated: a negated expression holds when its references are
 // undefined).
 func ruleConditions(body ast.Body, idx ast.Var) []guardCond {
-	a := &condReader{idx: idx, instances: map[ast.Var]bool{}, aliases: map[ast.Var]guardPath{}}
+	a := &condReader{idx: idx, instances: map[ast.Var]bool{}, aliases: map[ast.Var]guardPath{}, emptyUnless: map[ast.Var][]guardPath{}}
 	for _, x := range body {
 		if x.Negated || len(x.With) > 0 {
 			continue
@@ -383,7 +422,11 @@ type condReader struct {
 	idx       ast.Var
 	instances map[ast.Var]bool      // variables bound to input.instances[idx]
 	aliases   map[ast.Var]guardPath // variables bound to a located value
-	conds     []guardCond
+	// emptyUnless holds variables that are empty collections unless one
+	// of the located values is a non-empty one: object.get(X, "k", {})
+	// and the object.union of such.
+	emptyUnless map[ast.Var][]guardPath
+	conds       []guardCond
 }
 
 func (a *condReader) expr(x *ast.Expr) {
@@ -412,6 +455,7 @@ func (a *condReader) expr(x *ast.Expr) {
 			for _, arg := range args {
 				a.defined(arg)
 			}
+			a.collection(op, args)
 		}
 	}
 }
@@ -460,11 +504,74 @@ func (a *condReader) equalsString(x, y *ast.Term) bool {
 	return true
 }
 
-// defined records that t, when it is a located reference, is defined.
+// defined records that t, when it is a located reference, is defined,
+// and that a collection it iterates over has an element.
 func (a *condReader) defined(t *ast.Term) {
 	if at, _, ok := a.locateRef(t); ok {
 		a.conds = append(a.conds, guardCond{kind: condDefined, at: at})
 	}
+	if ref, ok := t.Value.(ast.Ref); ok && len(ref) >= 2 {
+		if head, ok := ref[0].Value.(ast.Var); ok {
+			if paths, ok := a.emptyUnless[head]; ok {
+				a.conds = append(a.conds, guardCond{kind: condNonEmpty, any: paths})
+			}
+		}
+	}
+}
+
+// collection follows object.get(X, "k", EMPTY, out) with X located and
+// object.union(a, b, out) of such into emptyUnless.
+func (a *condReader) collection(op string, args []*ast.Term) {
+	out, ok := args[len(args)-1].Value.(ast.Var)
+	if !ok {
+		return
+	}
+	switch {
+	case op == "object.get" && len(args) == 4:
+		if !isEmptyCollection(args[2].Value) {
+			return
+		}
+		at, ok := a.locate(args[0])
+		if !ok {
+			return
+		}
+		var steps []string
+		switch k := args[1].Value.(type) {
+		case ast.String:
+			steps = []string{string(k)}
+		case *ast.Array:
+			for i := range k.Len() {
+				s, ok := k.Elem(i).Value.(ast.String)
+				if !ok {
+					return
+				}
+				steps = append(steps, string(s))
+			}
+		default:
+			return
+		}
+		at.path = append(slices.Clip(at.path), steps...)
+		a.emptyUnless[out] = []guardPath{at}
+	case op == "object.union" && len(args) == 3:
+		x, okX := args[0].Value.(ast.Var)
+		y, okY := args[1].Value.(ast.Var)
+		if !okX || !okY || a.emptyUnless[x] == nil || a.emptyUnless[y] == nil {
+			return
+		}
+		a.emptyUnless[out] = append(slices.Clip(a.emptyUnless[x]), a.emptyUnless[y]...)
+	}
+}
+
+func isEmptyCollection(v ast.Value) bool {
+	switch v := v.(type) {
+	case ast.Object:
+		return v.Len() == 0
+	case *ast.Array:
+		return v.Len() == 0
+	case ast.Set:
+		return v.Len() == 0
+	}
+	return false
 }
 
 // locate finds the value of a located reference or alias, wholly.

@@ -245,6 +245,18 @@ func TestGuardsRead(t *testing.T) {
 	if sel := e.prepareSelection(Run{}, create); sel == nil || len(sel) != 0 {
 		t.Errorf("prepare selection of a create: %v, want none", sel)
 	}
+	// Without triggers the autoscaler rule has no keys to iterate, and the
+	// JSON rule needs JSON documents.
+	unchanged := cty.ObjectVal(map[string]cty.Value{"input": cty.StringVal("x-0"), "triggers": cty.NullVal(cty.Map(cty.String))})
+	prepared := []PrepareInstance{{Address: "terraform_data.r[0]", Type: "terraform_data", Name: "r", HasPrior: true, Config: unchanged, Prior: unchanged}}
+	if sel := e.prepareSelection(Run{}, prepared); sel == nil || len(sel) != 0 {
+		t.Errorf("prepare selection of an unchanged instance without triggers: %v, want none", sel)
+	}
+	withKeys := cty.ObjectVal(map[string]cty.Value{"input": cty.StringVal("x-0"), "triggers": cty.MapVal(map[string]cty.Value{"a": cty.StringVal("1")})})
+	prepared[0].Prior = withKeys
+	if sel := e.prepareSelection(Run{}, prepared); len(sel) != 1 {
+		t.Errorf("prepare selection of an instance with prior triggers: %v, want it", sel)
+	}
 	noChange := []Instance{{Address: "terraform_data.r[0]", Type: "terraform_data", Name: "r", HasConfig: true, HasPrior: true,
 		Config: cty.ObjectVal(map[string]cty.Value{"input": cty.StringVal("x-0")}),
 		Prior:  cty.ObjectVal(map[string]cty.Value{"input": cty.StringVal("x-0")})}}
