@@ -441,7 +441,7 @@ func (w *applyWalker) applyInstance(ctx context.Context, n *gnode, p providers.I
 	presp := p.PlanResourceChange(ctx, providers.PlanResourceChangeRequest{
 		TypeName: c.Addr.Resource.Resource.Type, PriorState: prior, ProposedNewState: proposed, Config: config, PriorPrivate: priorPrivate,
 	})
-	diags = append(diags, providerDiags(presp.Diagnostics, c.Addr.String(), n.res.Config)...)
+	diags = append(diags, providerDiags(presp.Diagnostics, n.res.Config)...)
 	if presp.Diagnostics.HasErrors() {
 		return fail(diags)
 	}
@@ -452,7 +452,7 @@ func (w *applyWalker) applyInstance(ctx context.Context, n *gnode, p providers.I
 	aresp := p.ApplyResourceChange(ctx, providers.ApplyResourceChangeRequest{
 		TypeName: c.Addr.Resource.Resource.Type, PriorState: prior, PlannedState: final, Config: config, PlannedPrivate: presp.PlannedPrivate,
 	})
-	diags = append(diags, providerDiags(aresp.Diagnostics, c.Addr.String(), n.res.Config)...)
+	diags = append(diags, providerDiags(aresp.Diagnostics, n.res.Config)...)
 	newVal, d := checkApplyResult(rangeOf(n), sch, c, final, aresp)
 	diags = append(diags, d...)
 	failed := diags.HasErrors()
@@ -502,7 +502,7 @@ func (w *applyWalker) applyRead(ctx context.Context, n *gnode, p providers.Inter
 	}
 	start := time.Now()
 	resp := p.ReadDataSource(ctx, providers.ReadDataSourceRequest{TypeName: c.Addr.Resource.Resource.Type, Config: config})
-	diags := providerDiags(resp.Diagnostics, c.Addr.String(), n.res.Config)
+	diags := providerDiags(resp.Diagnostics, n.res.Config)
 	v := resp.State
 	if !diags.HasErrors() {
 		switch {
@@ -609,7 +609,7 @@ func (w *applyWalker) destroyInstance(ctx context.Context, n *gnode, p providers
 	if n != nil && n.res != nil {
 		body = n.res.Config
 	}
-	diags := providerDiags(resp.Diagnostics, c.Addr.String(), body)
+	diags := providerDiags(resp.Diagnostics, body)
 	if !diags.HasErrors() && resp.NewState != cty.NilVal && !resp.NewState.IsNull() {
 		diags = append(diags, errorf(nil, "Provider returned invalid result object after apply",
 			"After deleting %s, provider %q returned a non-null object. This is a bug in the provider.", c.Addr, c.Provider.Provider))

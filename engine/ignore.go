@@ -91,7 +91,7 @@ func (w *planWalker) prepareIgnores(ctx context.Context, rn *resourceNode, items
 		}
 		f := rules.PrepareInstance{
 			Address:       it.addr.String(),
-			Resource:      n.addr.String(),
+			Resource:      rn.addrStr,
 			Module:        it.addr.Module.String(),
 			Type:          rn.typ,
 			Name:          n.addr.Resource.Name,

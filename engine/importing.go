@@ -297,7 +297,7 @@ func (w *planWalker) importInstances(ctx context.Context, rn *resourceNode, item
 func (w *planWalker) importInstance(ctx context.Context, rn *resourceNode, it *instPlan, t importTarget) hcl.Diagnostics {
 	rng := t.rng.Ptr()
 	resp := rn.provider.ImportResourceState(ctx, providers.ImportResourceStateRequest{TypeName: rn.typ, ID: t.id})
-	diags := providerDiags(resp.Diagnostics, it.addr.String(), nil)
+	diags := providerDiags(resp.Diagnostics, nil)
 	if resp.Diagnostics.HasErrors() {
 		return diags
 	}
@@ -316,7 +316,7 @@ func (w *planWalker) importInstance(ctx context.Context, rn *resourceNode, it *i
 		w.e.Hooks.PreRefresh(it.addr, state.NotDeposed, "id", t.id)
 	}
 	read := rn.provider.ReadResource(ctx, providers.ReadResourceRequest{TypeName: rn.typ, PriorState: imported.State, Private: imported.Private})
-	diags = append(diags, providerDiags(read.Diagnostics, it.addr.String(), nil)...)
+	diags = append(diags, providerDiags(read.Diagnostics, nil)...)
 	if read.Diagnostics.HasErrors() {
 		return diags
 	}

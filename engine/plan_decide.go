@@ -27,7 +27,7 @@ func (w *planWalker) facts(rn *resourceNode, it *instPlan, configured map[string
 	n := rn.n
 	f := rules.Instance{
 		Address:  it.addr.String(),
-		Resource: n.addr.String(),
+		Resource: rn.addrStr,
 		Module:   it.addr.Module.String(),
 		Mode:     rn.mode.String(),
 		Type:     rn.typ,
@@ -71,7 +71,7 @@ func (w *planWalker) facts(rn *resourceNode, it *instPlan, configured map[string
 	}
 	if n.res != nil && n.res.Managed != nil {
 		f.Lifecycle.PreventDestroy = n.res.Managed.PreventDestroy
-		f.Lifecycle.CreateBeforeDestroy = n.res.Managed.CreateBeforeDestroy || w.forcedCBD[n.addr.String()]
+		f.Lifecycle.CreateBeforeDestroy = n.res.Managed.CreateBeforeDestroy || w.forcedCBD[rn.addrStr]
 	} else if it.priorSrc != nil {
 		f.Lifecycle.CreateBeforeDestroy = it.priorSrc.CreateBeforeDestroy
 	}
@@ -168,7 +168,7 @@ func (w *planWalker) applyDecision(ctx context.Context, rn *resourceNode, it *in
 		c.BeforeSensitivePaths = mergePaths(it.priorSensitive, schemaSensitivePaths(sch.Block, it.prior))
 	}
 	if n.res != nil && n.res.Managed != nil {
-		c.CreateBeforeDestroy = n.res.Managed.CreateBeforeDestroy || w.forcedCBD[n.addr.String()]
+		c.CreateBeforeDestroy = n.res.Managed.CreateBeforeDestroy || w.forcedCBD[rn.addrStr]
 	} else if it.priorSrc != nil {
 		c.CreateBeforeDestroy = it.priorSrc.CreateBeforeDestroy
 	}
@@ -185,7 +185,7 @@ func (w *planWalker) applyDecision(ctx context.Context, rn *resourceNode, it *in
 			resp := rn.provider.PlanResourceChange(ctx, providers.PlanResourceChangeRequest{
 				TypeName: rn.typ, PriorState: cty.NullVal(ty), ProposedNewState: proposed, Config: it.config, PriorPrivate: it.plannedPrivate,
 			})
-			diags = append(diags, providerDiags(resp.Diagnostics, it.addr.String(), n.res.Config)...)
+			diags = append(diags, providerDiags(resp.Diagnostics, n.res.Config)...)
 			if resp.Diagnostics.HasErrors() {
 				return cty.DynamicVal, diags
 			}
@@ -248,7 +248,7 @@ func (w *planWalker) applyDataDecision(ctx context.Context, rn *resourceNode, it
 func (w *planWalker) readDataNow(ctx context.Context, rn *resourceNode, it *instPlan) (cty.Value, hcl.Diagnostics) {
 	n := rn.n
 	vresp := rn.provider.ValidateDataResourceConfig(ctx, providers.ValidateDataResourceConfigRequest{TypeName: rn.typ, Config: it.config})
-	diags := providerDiags(vresp.Diagnostics, it.addr.String(), n.res.Config)
+	diags := providerDiags(vresp.Diagnostics, n.res.Config)
 	if vresp.Diagnostics.HasErrors() {
 		return cty.DynamicVal, diags
 	}
@@ -256,7 +256,7 @@ func (w *planWalker) readDataNow(ctx context.Context, rn *resourceNode, it *inst
 		w.e.Hooks.PreApply(it.addr, state.NotDeposed, HookRead, "", "")
 	}
 	resp := rn.provider.ReadDataSource(ctx, providers.ReadDataSourceRequest{TypeName: rn.typ, Config: it.config})
-	diags = append(diags, providerDiags(resp.Diagnostics, it.addr.String(), n.res.Config)...)
+	diags = append(diags, providerDiags(resp.Diagnostics, n.res.Config)...)
 	if w.e.Hooks != nil {
 		idKey, idVal := objectID(resp.State)
 		w.e.Hooks.PostApply(it.addr, state.NotDeposed, HookRead, idKey, idVal, 0, resp.Diagnostics.HasErrors())

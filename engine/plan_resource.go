@@ -59,6 +59,9 @@ type resourceNode struct {
 	provAddr addrs.AbsProviderConfig
 	mode     addrs.ResourceMode
 	typ      string
+	// addrStr is n.addr.String(), which facts and preparation need once
+	// per instance.
+	addrStr string
 }
 
 // ensureProvider configures (once) the provider configuration a node uses.
@@ -220,7 +223,7 @@ func rangeOf(n *gnode) *hcl.Range {
 
 // prepareResource finds the node's schema and configured provider.
 func (w *planWalker) prepareResource(ctx context.Context, n *gnode) (*resourceNode, hcl.Diagnostics) {
-	rn := &resourceNode{n: n, mode: n.addr.Resource.Mode, typ: n.addr.Resource.Type}
+	rn := &resourceNode{n: n, mode: n.addr.Resource.Mode, typ: n.addr.Resource.Type, addrStr: n.addr.String()}
 	if n.kind == nodeResource {
 		rn.schema, rn.provAddr = n.schema, n.provider
 		p, diags := w.ensureProvider(ctx, n.provider, n.provCfg)
@@ -301,7 +304,7 @@ func (w *planWalker) prepareInstance(ctx context.Context, rn *resourceNode, it *
 		return diags
 	}
 	vresp := rn.provider.ValidateResourceConfig(ctx, providers.ValidateResourceConfigRequest{TypeName: rn.typ, Config: it.config})
-	diags = append(diags, providerDiags(vresp.Diagnostics, it.addr.String(), n.res.Config)...)
+	diags = append(diags, providerDiags(vresp.Diagnostics, n.res.Config)...)
 	if vresp.Diagnostics.HasErrors() {
 		return diags
 	}
@@ -328,7 +331,7 @@ func (w *planWalker) planInstance(ctx context.Context, rn *resourceNode, it *ins
 	resp := rn.provider.PlanResourceChange(ctx, providers.PlanResourceChangeRequest{
 		TypeName: rn.typ, PriorState: prior, ProposedNewState: proposed, Config: planConfig, PriorPrivate: priorPrivate,
 	})
-	diags = append(diags, providerDiags(resp.Diagnostics, it.addr.String(), n.res.Config)...)
+	diags = append(diags, providerDiags(resp.Diagnostics, n.res.Config)...)
 	if resp.Diagnostics.HasErrors() {
 		return diags
 	}
@@ -369,7 +372,7 @@ func (w *planWalker) refresh(ctx context.Context, rn *resourceNode, it *instPlan
 		w.e.Hooks.PreRefresh(it.addr, it.deposed, idKey, idVal)
 	}
 	resp := rn.provider.ReadResource(ctx, providers.ReadResourceRequest{TypeName: rn.typ, PriorState: it.prior, Private: it.priorSrc.Private})
-	diags := providerDiags(resp.Diagnostics, it.addr.String(), nil)
+	diags := providerDiags(resp.Diagnostics, nil)
 	if resp.Diagnostics.HasErrors() {
 		return it.prior, diags
 	}

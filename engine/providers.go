@@ -130,12 +130,12 @@ func (ps *providerSet) configure(ctx context.Context, addr addrs.AbsProviderConf
 		return nil, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Failed to start provider", Detail: err.Error()}}
 	}
 	vresp := inst.ValidateProviderConfig(ctx, providers.ValidateProviderConfigRequest{Config: config})
-	diags := providerDiags(vresp.Diagnostics, addr.String(), nil)
+	diags := providerDiags(vresp.Diagnostics, nil)
 	if diags.HasErrors() {
 		return nil, diags
 	}
 	resp := inst.ConfigureProvider(ctx, providers.ConfigureProviderRequest{Config: config, WorkingDir: ps.workDir})
-	diags = append(diags, providerDiags(resp.Diagnostics, addr.String(), nil)...)
+	diags = append(diags, providerDiags(resp.Diagnostics, nil)...)
 	if diags.HasErrors() {
 		return nil, diags
 	}
@@ -168,7 +168,7 @@ func (ps *providerSet) closeAll(ctx context.Context) {
 // providerDiags turns provider diagnostics into hcl diagnostics. When the
 // provider names an attribute and we know the body, the diagnostic points
 // at that attribute's source.
-func providerDiags(in providers.Diagnostics, who string, body hcl.Body) hcl.Diagnostics {
+func providerDiags(in providers.Diagnostics, body hcl.Body) hcl.Diagnostics {
 	var out hcl.Diagnostics
 	for _, d := range in {
 		diag := &hcl.Diagnostic{Severity: d.Severity, Summary: d.Summary, Detail: d.Detail}
