@@ -113,8 +113,12 @@
 // decide stage reuses the terms the prepare stage built for the same
 // instance ([Instance.Prepared]), a prior (planned) object's attributes that
 // equal the configuration's (prior's) share their terms, and a chunk shares
-// one term per attribute name and short string. docs/rules.md is the user
-// guide, with the precedence between behaviours.
+// one term per attribute name and short string. Instances no team rule of
+// a stage can add an element for are left out of its evaluation entirely:
+// guards.go reads each team rule's conditions that an instance's facts
+// settle (values that must be defined, fields and variables equal to a
+// string, type tests, iteration over object.get with an empty default).
+// docs/rules.md is the user guide, with the precedence between behaviours.
 //
 // At load time each extension rule's head is wrapped as {"value": <element>,
 // "rule": <handle>} so that the decision's provenance names the team rule

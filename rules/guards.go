@@ -3,6 +3,7 @@ package rules
 import (
 	"encoding/json"
 	"slices"
+	"strings"
 
 	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/zclconf/go-cty/cty"
@@ -44,6 +45,8 @@ const (
 	condEquals                    // ... and equals want
 	condPredicate                 // ... and the built-in pred holds for it
 	condNonEmpty                  // one of any is a collection with an element
+	condDiffers                   // ... and differs from the value at other
+	condString                    // ... is a string, and pred(it, want) holds
 )
 
 // guardPath locates a value: a variable or field name, then member names.
@@ -59,6 +62,8 @@ type guardCond struct {
 	want string      // condEquals
 	pred string      // condPredicate
 	any  []guardPath // condNonEmpty
+	// other is the value condDiffers compares with.
+	other guardPath
 }
 
 // stageGuards are the conditions of each team extension rule of a stage
@@ -113,6 +118,20 @@ func (f *guardFacts) holds(conds []guardCond) bool {
 			}
 		case condPredicate:
 			if !predicateHolds(c.pred, v) {
+				return false
+			}
+		case condDiffers:
+			w, ok := f.at(c.other)
+			if !ok {
+				return false
+			}
+			// Equal values are presented alike, so x != y is false.
+			if v, w = unmarkedDeep(v), unmarkedDeep(w); v.IsWhollyKnown() && w.IsWhollyKnown() && v.RawEquals(w) {
+				return false
+			}
+		case condString:
+			v = unmarkedDeep(v)
+			if !v.IsKnown() || v.IsNull() || v.Type() != cty.String || !stringOps[c.pred](v.AsString(), c.want) {
 				return false
 			}
 		}
@@ -207,7 +226,9 @@ func presentedAt(v cty.Value, path []string, attrs attrSet) (cty.Value, bool) {
 		ty := v.Type()
 		switch {
 		case ty.IsObjectType():
-			if !ty.HasAttribute(step) || (i == 0 && !attrs.has(step)) {
+			// Steps are normalized when guards are read, so the type's
+			// map answers without normalizing again.
+			if _, ok := ty.AttributeTypes()[step]; !ok || (i == 0 && !attrs.has(step)) {
 				return cty.NilVal, false
 			}
 			v = v.GetAttr(step)
@@ -225,6 +246,21 @@ func presentedAt(v cty.Value, path []string, attrs attrSet) (cty.Value, bool) {
 		}
 	}
 	return v, true
+}
+
+func unmarkedDeep(v cty.Value) cty.Value {
+	if v.ContainsMarked() {
+		v, _ = v.UnmarkDeep()
+	}
+	return v
+}
+
+// stringOps are the built-ins testing a string against a constant that
+// guards read off; each fails for a value that is not a string.
+var stringOps = map[string]func(s, x string) bool{
+	"startswith": strings.HasPrefix,
+	"endswith":   strings.HasSuffix,
+	"contains":   strings.Contains,
 }
 
 // guardPredicates are the one-argument built-ins whose outcome on a plain
@@ -451,6 +487,24 @@ func (a *condReader) expr(x *ast.Expr) {
 			if at, ok := a.locate(args[0]); ok {
 				a.conds = append(a.conds, guardCond{kind: condPredicate, at: at, pred: op})
 			}
+		case op == "neq" && len(args) == 2:
+			x, okX := a.locate(args[0])
+			y, okY := a.locate(args[1])
+			if okX && okY {
+				a.conds = append(a.conds, guardCond{kind: condDiffers, at: x, other: y})
+				return
+			}
+			a.defined(args[0])
+			a.defined(args[1])
+		case stringOps[op] != nil && len(args) == 2:
+			if at, ok := a.locate(args[0]); ok {
+				if want, ok := args[1].Value.(ast.String); ok {
+					a.conds = append(a.conds, guardCond{kind: condString, at: at, pred: op, want: string(want)})
+					return
+				}
+			}
+			a.defined(args[0])
+			a.defined(args[1])
 		default:
 			for _, arg := range args {
 				a.defined(arg)
@@ -538,14 +592,14 @@ func (a *condReader) collection(op string, args []*ast.Term) {
 		var steps []string
 		switch k := args[1].Value.(type) {
 		case ast.String:
-			steps = []string{string(k)}
+			steps = []string{cty.NormalizeString(string(k))}
 		case *ast.Array:
 			for i := range k.Len() {
 				s, ok := k.Elem(i).Value.(ast.String)
 				if !ok {
 					return
 				}
-				steps = append(steps, string(s))
+				steps = append(steps, cty.NormalizeString(string(s)))
 			}
 		default:
 			return
@@ -635,7 +689,8 @@ func constantSteps(tail ast.Ref) ([]string, bool) {
 		if !ok {
 			return out, false
 		}
-		out = append(out, string(s))
+		// cty normalizes attribute names and map keys (NFC).
+		out = append(out, cty.NormalizeString(string(s)))
 	}
 	return out, true
 }

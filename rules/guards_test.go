@@ -64,6 +64,29 @@ force_replace contains [i, input.run.variables.env] if {
 	inst.type == "terraform_data"
 }
 `},
+		"differences and string tests": {"r.rego": `package tenet.decide
+
+force_replace contains [i, "changed"] if {
+	some i, inst in input.instances
+	inst.prior.values.input != inst.config.values.input
+}
+
+prevent_destroy contains [i, "web"] if {
+	some i, inst in input.instances
+	startswith(inst.name, "web")
+	endswith(inst.type, "_data")
+	contains(inst.address, "[")
+}
+`, "p.rego": `package tenet.prepare
+
+equivalent contains [i, ["input"]] if {
+	some i, inst in input.instances
+	old := inst.prior.values.input
+	new := inst.config.values.input
+	old != new
+	startswith(object.get(old, "image", ""), "v")
+}
+`},
 		"relates instances (no guards)": {"r.rego": `package tenet.decide
 
 force_replace contains [i, "twin"] if {
@@ -129,6 +152,9 @@ func guardInstances(n int, seed uint64) []Instance {
 		}
 		if in.HasPrior {
 			in.Prior = obj()
+			if in.HasConfig && r.IntN(3) == 0 {
+				in.Prior = in.Config // unchanged
+			}
 		}
 		if in.HasConfig && r.IntN(2) == 0 {
 			in.HasPlanned = true
@@ -223,6 +249,7 @@ func TestGuardsRead(t *testing.T) {
 		{"direct refs and predicates", true, true},
 		{"negation and helpers", true, true},
 		{"variables", true, true},
+		{"differences and string tests", true, true},
 		{"relates instances (no guards)", false, true},
 		{"always (no guards)", true, false},
 	} {
