@@ -83,16 +83,23 @@ func (w *planWalker) prepareIgnores(ctx context.Context, rn *resourceNode, items
 		return diags
 	}
 	steps := ignoreSteps(mr)
-	var batch []rules.PrepareInstance
 	var which []*instPlan
 	for _, it := range items {
-		if !it.readyToPlan || it.tainted || it.prior.IsNull() {
-			continue
+		if it.readyToPlan && !it.tainted && !it.prior.IsNull() {
+			which = append(which, it)
 		}
-		f := rules.PrepareInstance{
+	}
+	if len(which) == 0 {
+		return diags
+	}
+	// Addresses and marked values are built on every core.
+	batch := make([]rules.PrepareInstance, len(which))
+	eachParallel(len(which), func(i int) hcl.Diagnostics {
+		it := which[i]
+		batch[i] = rules.PrepareInstance{
 			Address:       it.addr.String(),
 			Resource:      rn.addrStr,
-			Module:        it.addr.Module.String(),
+			Module:        it.modID,
 			Type:          rn.typ,
 			Name:          n.addr.Resource.Name,
 			Key:           instanceKeyFact(it.addr.Resource.Key),
@@ -102,12 +109,8 @@ func (w *planWalker) prepareIgnores(ctx context.Context, rn *resourceNode, items
 			Config:        markPaths(it.config, it.configSensitive),
 			Prior:         markPaths(it.prior, it.priorSensitive),
 		}
-		batch = append(batch, f)
-		which = append(which, it)
-	}
-	if len(batch) == 0 {
-		return diags
-	}
+		return nil
+	})
 	preps, err := w.e.Rules.Prepare(ctx, w.run, batch)
 	if err != nil {
 		return append(diags, errorf(rangeOf(n), "Planning rules failed", "%s", err))

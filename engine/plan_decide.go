@@ -23,12 +23,12 @@ type onceResult struct {
 }
 
 // facts describes one instance object to the rules.
-func (w *planWalker) facts(rn *resourceNode, it *instPlan, configured map[string]bool) rules.Instance {
+func (w *planWalker) facts(rn *resourceNode, it *instPlan, configured map[instanceID]bool) rules.Instance {
 	n := rn.n
 	f := rules.Instance{
 		Address:  it.addr.String(),
 		Resource: rn.addrStr,
-		Module:   it.addr.Module.String(),
+		Module:   it.modID,
 		Mode:     rn.mode.String(),
 		Type:     rn.typ,
 		Name:     n.addr.Resource.Name,
@@ -87,7 +87,7 @@ func (w *planWalker) facts(rn *resourceNode, it *instPlan, configured map[string
 		f.Orphan = rules.Orphan{
 			ResourceInConfig: n.kind == nodeResource,
 			ModuleDeclared:   w.ev.exp.isDeclared(it.addr.Module),
-			InExpansion:      configured[it.addr.String()],
+			InExpansion:      configured[instanceID{it.modID, it.addr.Resource.Key}],
 			Repetition:       "none",
 		}
 		_, f.Orphan.Moved = w.moves.previousAddr(it.addr)
