@@ -2,6 +2,7 @@ package rules
 
 import (
 	"encoding/json"
+	"fmt"
 	"slices"
 	"strings"
 
@@ -54,6 +55,10 @@ type guardPath struct {
 	src  guardSource
 	name string   // variable or field name (srcVariable, srcField)
 	path []string // members below it
+	// slot numbers the distinct paths of a stage's guards, so that an
+	// instance walks each once however many conditions read it (-1: not
+	// numbered).
+	slot int
 }
 
 type guardCond struct {
@@ -71,6 +76,7 @@ type guardCond struct {
 // instance is evaluated.
 type stageGuards struct {
 	rules [][]guardCond
+	slots int // distinct paths (guardPath.slot)
 }
 
 // guardFacts is what conditions read of one instance.
@@ -80,6 +86,25 @@ type guardFacts struct {
 	configAttrs, priorAttrs              attrSet
 	plannedAttrs                         attrSet
 	variables                            map[string]cty.Value
+
+	// found caches what at found for each numbered path of the instance
+	// being checked: valid when its gen is the facts' gen.
+	found []foundAt
+	gen   uint32
+}
+
+type foundAt struct {
+	gen uint32
+	v   cty.Value
+	ok  bool
+}
+
+// next starts checking another instance (callers set its fields first).
+func (f *guardFacts) next(g *stageGuards) {
+	if len(f.found) < g.slots {
+		f.found = make([]foundAt, g.slots)
+	}
+	f.gen++
 }
 
 // mayFire reports whether some rule's conditions all hold for the instance.
@@ -141,6 +166,19 @@ func (f *guardFacts) holds(conds []guardCond) bool {
 
 // at finds the value as rules see it; false when it is undefined there.
 func (f *guardFacts) at(p guardPath) (cty.Value, bool) {
+	if p.slot >= 0 && p.slot < len(f.found) {
+		c := &f.found[p.slot]
+		if c.gen != f.gen {
+			c.v, c.ok = f.walk(p)
+			c.gen = f.gen
+		}
+		return c.v, c.ok
+	}
+	return f.walk(p)
+}
+
+// walk finds the value at p.
+func (f *guardFacts) walk(p guardPath) (cty.Value, bool) {
 	switch p.src {
 	case srcVariable:
 		v, ok := f.variables[p.name]
@@ -344,7 +382,32 @@ func analyzeGuards(c *ast.Compiler, pkg string, teamFiles map[string]bool) *stag
 			return nil // a rule that may always fire: every instance is evaluated
 		}
 	}
+	g.numberPaths()
 	return g
+}
+
+// numberPaths gives each distinct path of the conditions its slot.
+func (g *stageGuards) numberPaths() {
+	slots := map[string]int{}
+	number := func(p *guardPath) {
+		key := fmt.Sprintf("%d\x00%s\x00%q", p.src, p.name, p.path)
+		n, ok := slots[key]
+		if !ok {
+			n = len(slots)
+			slots[key] = n
+		}
+		p.slot = n
+	}
+	for _, conds := range g.rules {
+		for i := range conds {
+			number(&conds[i].at)
+			number(&conds[i].other)
+			for j := range conds[i].any {
+				number(&conds[i].any[j])
+			}
+		}
+	}
+	g.slots = len(slots)
 }
 
 // elementIndexVar is the variable i of an element {"value": [i, ...], ...},
@@ -716,6 +779,7 @@ func (e *Engine) prepareSelection(run Run, batch []PrepareInstance) []int {
 		}
 		f.address, f.resource, f.module, f.typ, f.name = in.Address, in.Resource, in.Module, in.Type, in.Name
 		f.config, f.prior = cty.NilVal, cty.NilVal
+		f.next(g)
 		if !e.omit.config {
 			f.config = in.Config
 		}
@@ -742,6 +806,7 @@ func (e *Engine) decideSelection(run Run, chunk []Instance, values bool) []int {
 		in := &chunk[i]
 		f.address, f.resource, f.module, f.typ, f.name = in.Address, in.Resource, in.Module, in.Type, in.Name
 		f.config, f.prior, f.planned = cty.NilVal, cty.NilVal, cty.NilVal
+		f.next(g)
 		if values {
 			if !e.omit.config {
 				f.config = in.Config
