@@ -54,7 +54,7 @@ func (e *Engine) decideTeamElements(ctx context.Context, run Run, runT *ast.Term
 		chunk := batch[lo:hi]
 		// Only the instances a team rule may add an element for are
 		// presented (guards.go); at[k] is the chunk index of the k-th.
-		at := e.decideSelection(run, chunk, values)
+		at, withValues := e.decideSelection(run, chunk, values)
 		if at == nil {
 			at = make([]int, len(chunk))
 			for i := range at {
@@ -68,7 +68,7 @@ func (e *Engine) decideTeamElements(ctx context.Context, run Run, runT *ast.Term
 		vb := e.newValueBuilder()
 		fields := e.omit.decideFields
 		for k, i := range at {
-			items := e.instanceItems(vb, &chunk[i], values)
+			items := e.instanceItems(vb, &chunk[i], values && (withValues == nil || withValues[k]))
 			if fields != nil {
 				kept := items[:0]
 				for _, it := range items {

@@ -55,10 +55,11 @@ type guardPath struct {
 	src  guardSource
 	name string   // variable or field name (srcVariable, srcField)
 	path []string // members below it
-	// slot numbers the distinct paths of a stage's guards, so that an
-	// instance walks each once however many conditions read it (-1: not
-	// numbered).
-	slot int
+	// slot numbers the distinct paths of a stage's guards and their
+	// prefixes, so that an instance walks each step once however many
+	// conditions read it; parent is the slot of the path one step shorter
+	// (-1 at a root).
+	slot, parent int
 }
 
 type guardCond struct {
@@ -76,7 +77,12 @@ type guardCond struct {
 // instance is evaluated.
 type stageGuards struct {
 	rules [][]guardCond
-	slots int // distinct paths (guardPath.slot)
+	// readsValues says, by rule, whether it may read config, prior or
+	// planned values: an instance only rules that do not may fire for is
+	// presented without them.
+	readsValues []bool
+	// paths are the numbered paths by slot (guardPath.slot).
+	paths []guardPath
 }
 
 // guardFacts is what conditions read of one instance.
@@ -91,6 +97,7 @@ type guardFacts struct {
 	// being checked: valid when its gen is the facts' gen.
 	found []foundAt
 	gen   uint32
+	g     *stageGuards
 }
 
 type foundAt struct {
@@ -101,23 +108,34 @@ type foundAt struct {
 
 // next starts checking another instance (callers set its fields first).
 func (f *guardFacts) next(g *stageGuards) {
-	if len(f.found) < g.slots {
-		f.found = make([]foundAt, g.slots)
+	if len(f.found) < len(g.paths) {
+		f.found = make([]foundAt, len(g.paths))
 	}
+	f.g = g
 	f.gen++
 }
 
 // mayFire reports whether some rule's conditions all hold for the instance.
 func (g *stageGuards) mayFire(f *guardFacts) bool {
+	may, _ := g.fire(f)
+	return may
+}
+
+// fire reports whether some rule's conditions all hold for the instance,
+// and whether one of those rules may read its values.
+func (g *stageGuards) fire(f *guardFacts) (may, values bool) {
 	if g == nil {
-		return true
+		return true, true
 	}
-	for _, conds := range g.rules {
+	for i, conds := range g.rules {
 		if f.holds(conds) {
-			return true
+			may = true
+			if g.readsValues[i] {
+				return true, true
+			}
 		}
 	}
-	return false
+	return may, false
 }
 
 func (f *guardFacts) holds(conds []guardCond) bool {
@@ -166,15 +184,40 @@ func (f *guardFacts) holds(conds []guardCond) bool {
 
 // at finds the value as rules see it; false when it is undefined there.
 func (f *guardFacts) at(p guardPath) (cty.Value, bool) {
-	if p.slot >= 0 && p.slot < len(f.found) {
-		c := &f.found[p.slot]
-		if c.gen != f.gen {
-			c.v, c.ok = f.walk(p)
-			c.gen = f.gen
-		}
+	if f.g == nil || p.slot < 0 || p.slot >= len(f.found) {
+		return f.walk(p)
+	}
+	c := &f.found[p.slot]
+	if c.gen == f.gen {
 		return c.v, c.ok
 	}
-	return f.walk(p)
+	if p.parent < 0 {
+		c.v, c.ok = f.walk(p)
+	} else if pv, ok := f.at(f.g.paths[p.parent]); ok {
+		// One step below the parent's value.
+		var attrs attrSet
+		if len(p.path) == 1 {
+			attrs = f.topAttrs(p.src)
+		}
+		c.v, c.ok = presentedAt(pv, p.path[len(p.path)-1:], attrs)
+	} else {
+		c.v, c.ok = cty.NilVal, false
+	}
+	c.gen = f.gen
+	return c.v, c.ok
+}
+
+// topAttrs are the attributes presented of a value (nil: all).
+func (f *guardFacts) topAttrs(src guardSource) attrSet {
+	switch src {
+	case srcConfig:
+		return f.configAttrs
+	case srcPrior:
+		return f.priorAttrs
+	case srcPlanned:
+		return f.plannedAttrs
+	}
+	return nil
 }
 
 // walk finds the value at p.
@@ -374,6 +417,7 @@ func analyzeGuards(c *ast.Compiler, pkg string, teamFiles map[string]bool) *stag
 			}
 			if isPoint {
 				g.rules = append(g.rules, ruleConditions(r.Body, idx))
+				g.readsValues = append(g.readsValues, ruleReadsValues(r, idx))
 			}
 		}
 	}
@@ -386,17 +430,26 @@ func analyzeGuards(c *ast.Compiler, pkg string, teamFiles map[string]bool) *stag
 	return g
 }
 
-// numberPaths gives each distinct path of the conditions its slot.
+// numberPaths gives each distinct path of the conditions, and each prefix
+// of one, its slot.
 func (g *stageGuards) numberPaths() {
 	slots := map[string]int{}
-	number := func(p *guardPath) {
+	var number func(p *guardPath)
+	number = func(p *guardPath) {
 		key := fmt.Sprintf("%d\x00%s\x00%q", p.src, p.name, p.path)
-		n, ok := slots[key]
-		if !ok {
-			n = len(slots)
-			slots[key] = n
+		if n, ok := slots[key]; ok {
+			p.slot, p.parent = n, g.paths[n].parent
+			return
 		}
-		p.slot = n
+		p.parent = -1
+		if len(p.path) > 0 {
+			prefix := guardPath{src: p.src, name: p.name, path: p.path[:len(p.path)-1]}
+			number(&prefix)
+			p.parent = prefix.slot
+		}
+		p.slot = len(g.paths)
+		slots[key] = p.slot
+		g.paths = append(g.paths, *p)
 	}
 	for _, conds := range g.rules {
 		for i := range conds {
@@ -407,7 +460,6 @@ func (g *stageGuards) numberPaths() {
 			}
 		}
 	}
-	g.slots = len(slots)
 }
 
 // elementIndexVar is the variable i of an element {"value": [i, ...], ...},
@@ -794,12 +846,14 @@ func (e *Engine) prepareSelection(run Run, batch []PrepareInstance) []int {
 }
 
 // decideSelection lists the instances of a chunk a team decide rule may
-// add an element for; nil: all of them.
-func (e *Engine) decideSelection(run Run, chunk []Instance, values bool) []int {
+// add an element for, and whether one that may reads values; nil: all of
+// them, with values.
+func (e *Engine) decideSelection(run Run, chunk []Instance, values bool) ([]int, []bool) {
 	g := e.guards.decide
 	if g == nil {
-		return nil
+		return nil, nil
 	}
+	var withValues []bool
 	f := guardFacts{variables: variablesOf(run), configAttrs: e.omit.configAttrs, priorAttrs: e.omit.priorAttrs, plannedAttrs: e.omit.plannedAttrs}
 	sel := make([]int, 0, len(chunk))
 	for i := range chunk {
@@ -818,9 +872,71 @@ func (e *Engine) decideSelection(run Run, chunk []Instance, values bool) []int {
 				f.planned = in.Planned
 			}
 		}
-		if g.mayFire(&f) {
+		if may, v := g.fire(&f); may {
 			sel = append(sel, i)
+			withValues = append(withValues, v)
 		}
 	}
-	return sel
+	return sel, withValues
+}
+
+// ruleReadsValues reports whether a team rule adding elements for index
+// idx may read the config, prior or planned value of its instance: it
+// names one (in a reference or a string), or uses the instance other than
+// through constant member names.
+func ruleReadsValues(r *ast.Rule, idx ast.Var) bool {
+	instances := map[ast.Var]bool{}
+	binding := map[*ast.Expr]bool{}
+	ast.WalkExprs(r, func(x *ast.Expr) bool {
+		if x.IsEquality() {
+			for _, pair := range [2][2]*ast.Term{{x.Operand(0), x.Operand(1)}, {x.Operand(1), x.Operand(0)}} {
+				v, isVar := pair[0].Value.(ast.Var)
+				ref, isRef := pair[1].Value.(ast.Ref)
+				if isVar && isRef && len(ref) == 3 && ref.HasPrefix(instancesRef) && ref[2].Value.Compare(idx) == 0 {
+					instances[v] = true
+					binding[x] = true
+				}
+			}
+		}
+		return false
+	})
+	valueName := func(t *ast.Term) bool {
+		s, ok := t.Value.(ast.String)
+		return !ok || s == "config" || s == "prior" || s == "planned"
+	}
+	reads := false
+	var vis *ast.GenericVisitor
+	vis = ast.NewGenericVisitor(func(x any) bool {
+		if reads {
+			return true
+		}
+		if x, ok := x.(*ast.Expr); ok && binding[x] {
+			return true
+		}
+		t, ok := x.(*ast.Term)
+		if !ok {
+			return false
+		}
+		switch v := t.Value.(type) {
+		case ast.String:
+			reads = v == "config" || v == "prior" || v == "planned"
+		case ast.Var:
+			reads = instances[v] // the instance itself, as a value
+		case ast.Ref:
+			rest := v[1:]
+			if head, ok := v[0].Value.(ast.Var); ok && instances[head] {
+				reads = len(rest) == 0 || valueName(rest[0])
+			} else if v.HasPrefix(instancesRef) && len(v) >= 3 {
+				rest = v[3:]
+				reads = len(rest) == 0 || valueName(rest[0])
+			}
+			for _, step := range rest {
+				vis.Walk(step)
+			}
+			return true
+		}
+		return reads
+	})
+	vis.Walk(r)
+	return reads
 }

@@ -287,12 +287,43 @@ func TestGuardsRead(t *testing.T) {
 	noChange := []Instance{{Address: "terraform_data.r[0]", Type: "terraform_data", Name: "r", HasConfig: true, HasPrior: true,
 		Config: cty.ObjectVal(map[string]cty.Value{"input": cty.StringVal("x-0")}),
 		Prior:  cty.ObjectVal(map[string]cty.Value{"input": cty.StringVal("x-0")})}}
-	if sel := e.decideSelection(Run{}, noChange, true); sel == nil || len(sel) != 0 {
+	if sel, _ := e.decideSelection(Run{}, noChange, true); sel == nil || len(sel) != 0 {
 		t.Errorf("decide selection of an unchanged string input: %v, want none", sel)
 	}
 	prod := Run{Variables: map[string]cty.Value{"env": cty.StringVal("prod")}}
 	db := []Instance{{Address: "terraform_data.db", Type: "terraform_data", Name: "db"}}
-	if sel := e.decideSelection(prod, db, true); len(sel) != 1 {
+	if sel, _ := e.decideSelection(prod, db, true); len(sel) != 1 {
 		t.Errorf("decide selection of the production database: %v, want it", sel)
+	}
+}
+
+// TestGuardsReadsValues: a rule is known not to read values only when it
+// names none and uses its instance through constant member names.
+func TestGuardsReadsValues(t *testing.T) {
+	for _, tt := range []struct {
+		body string
+		want bool
+	}{
+		{`inst.type == "x"`, false},
+		{`input.instances[i].name == "db"`, false},
+		{`startswith(inst.name, "web")`, false},
+		{`inst.config.values.a == 1`, true},
+		{`input.instances[i].prior.values.a == 1`, true},
+		{`object.get(inst, "planned", {}) != {}`, true},
+		{`some k in ["type"]` + "\n\t" + `inst[k] == "x"`, true},
+		{`is_tagged(inst)`, true},
+		{`x := inst` + "\n\t" + `x.type == "y"`, true},
+	} {
+		t.Run(tt.body, func(t *testing.T) {
+			src := "package tenet.decide\n\nis_tagged(x) if x.name == \"t\"\n\nforce_replace contains [i, \"m\"] if {\n\tinput.run.variables.env == \"prod\"\n\tsome i, inst in input.instances\n\t" + tt.body + "\n}\n"
+			e := newTestEngine(t, map[string]string{"r.rego": src})
+			g := e.guards.decide
+			if g == nil || len(g.readsValues) != 1 {
+				t.Fatalf("guards %+v, want one rule", g)
+			}
+			if got := g.readsValues[0]; got != tt.want {
+				t.Errorf("reads values: %v, want %v", got, tt.want)
+			}
+		})
 	}
 }
