@@ -136,16 +136,7 @@ func regoV1(body string) map[string]string {
 
 func loadElementFixture(t *testing.T, name string) *Set {
 	t.Helper()
-	fx := elementFixtures[name]
-	path := "../examples/policies"
-	if fx.files != nil {
-		path = writeFiles(t, fx.files)
-	}
-	s, diags := Load(context.Background(), Options{Paths: []string{path}})
-	if diags.HasErrors() {
-		t.Fatal(diags)
-	}
-	return s
+	return loadPolicyFiles(t, elementFixtures[name].files)
 }
 
 // neededPaths lists the paths of the tree's whole nodes, nil when the

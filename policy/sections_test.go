@@ -61,10 +61,16 @@ deny contains "always" if true
 
 func loadFixture(t *testing.T, name string) *Set {
 	t.Helper()
-	fx := inputFixtures[name]
+	return loadPolicyFiles(t, inputFixtures[name].files)
+}
+
+// loadPolicyFiles loads files as a policy set, or the example policies
+// when files is nil.
+func loadPolicyFiles(t *testing.T, files map[string]string) *Set {
+	t.Helper()
 	path := "../examples/policies"
-	if fx.files != nil {
-		path = writeFiles(t, fx.files)
+	if files != nil {
+		path = writeFiles(t, files)
 	}
 	s, diags := Load(context.Background(), Options{Paths: []string{path}})
 	if diags.HasErrors() {
