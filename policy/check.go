@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"slices"
 	"sort"
 	"sync"
 	"sync/atomic"
@@ -38,6 +39,14 @@ func (s *Set) check(ctx context.Context, planJSON []byte, shape *inputShape) (*R
 	}
 	ctx, cancel := context.WithTimeout(ctx, s.timeout)
 	defer cancel()
+	// Change-local policies are first evaluated over one change of each
+	// kind (local.go): if that passes, so does every change.
+	var kinds ast.Value
+	if !s.evalAll && slices.ContainsFunc(s.policies, func(p compiledPolicy) bool { return p.local }) {
+		if reps := changeRepresentatives(input); reps != nil {
+			kinds = ast.NewObject(ast.Item(keyResourceChanges, ast.ArrayTerm(reps...)))
+		}
+	}
 	r := &Report{FormatVersion: ReportFormatVersion, Results: make([]Result, len(s.policies))}
 	var next atomic.Int64
 	var wg sync.WaitGroup
@@ -48,7 +57,14 @@ func (s *Set) check(ctx context.Context, planJSON []byte, shape *inputShape) (*R
 				if i >= len(s.policies) {
 					return
 				}
-				r.Results[i] = s.evalPolicy(ctx, s.policies[i], input)
+				p := s.policies[i]
+				if p.local && kinds != nil {
+					if res := s.evalPolicy(ctx, p, kinds); res.Status == StatusPass && len(res.Messages) == 0 {
+						r.Results[i] = res
+						continue
+					}
+				}
+				r.Results[i] = s.evalPolicy(ctx, p, input)
 			}
 		})
 	}

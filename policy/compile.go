@@ -56,11 +56,18 @@ type Set struct {
 	timeout  time.Duration
 	// input is what the policies can read of the plan JSON.
 	input inputUse
+	// evalAll turns off evaluating change-local policies over one change
+	// of each kind first (tests compare both ways).
+	evalAll bool
 }
 
 type compiledPolicy struct {
 	Policy
 	query rego.PreparedEvalQuery
+	// local: the policy reads one change at a time and not its address in
+	// its conditions (local.go), so it is first evaluated over one change
+	// of each kind.
+	local bool
 }
 
 // Policies lists the policies of the set, in file and line order.
@@ -180,7 +187,7 @@ func Load(ctx context.Context, opts Options) (*Set, hcl.Diagnostics) {
 			return nil, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Cannot prepare policy",
 				Detail: fmt.Sprintf("%s: preparing %s failed: %s.", f.Location(), f.Name, err)}}
 		}
-		s.policies = append(s.policies, compiledPolicy{Policy: f.Policy, query: q})
+		s.policies = append(s.policies, compiledPolicy{Policy: f.Policy, query: q, local: localPolicy(compiler, f.query)})
 	}
 	sort.SliceStable(s.policies, func(i, j int) bool {
 		a, b := s.policies[i], s.policies[j]
