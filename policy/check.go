@@ -42,7 +42,7 @@ func (s *Set) check(ctx context.Context, planJSON []byte, shape *inputShape) (*R
 	// Change-local policies are first evaluated over one change of each
 	// kind (local.go): if that passes, so does every change.
 	var kinds ast.Value
-	if !s.evalAll && slices.ContainsFunc(s.policies, func(p compiledPolicy) bool { return p.local }) {
+	if !s.evalAll && slices.ContainsFunc(s.policies, func(p compiledPolicy) bool { return p.local || p.relaxed != nil }) {
 		if reps := changeRepresentatives(input); reps != nil {
 			kinds = ast.NewObject(ast.Item(keyResourceChanges, ast.ArrayTerm(reps...)))
 		}
@@ -58,9 +58,15 @@ func (s *Set) check(ctx context.Context, planJSON []byte, shape *inputShape) (*R
 					return
 				}
 				p := s.policies[i]
-				if p.local && kinds != nil {
+				if kinds != nil && p.local {
 					if res := s.evalPolicy(ctx, p, kinds); res.Status == StatusPass && len(res.Messages) == 0 {
 						r.Results[i] = res
+						continue
+					}
+				}
+				if kinds != nil && p.relaxed != nil {
+					if rs, err := p.relaxed.Eval(ctx, rego.EvalParsedInput(kinds)); err == nil && len(rs) == 0 {
+						r.Results[i] = Result{Policy: p.Policy, Status: StatusPass}
 						continue
 					}
 				}

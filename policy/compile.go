@@ -68,6 +68,10 @@ type compiledPolicy struct {
 	// its conditions (local.go), so it is first evaluated over one change
 	// of each kind.
 	local bool
+	// relaxed, for other policies binding one change, are the conditions
+	// that hold alike for changes of a kind (local.go): when none of one
+	// change of each kind passes them, the policy reports nothing.
+	relaxed *rego.PreparedEvalQuery
 }
 
 // Policies lists the policies of the set, in file and line order.
@@ -187,7 +191,22 @@ func Load(ctx context.Context, opts Options) (*Set, hcl.Diagnostics) {
 			return nil, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Cannot prepare policy",
 				Detail: fmt.Sprintf("%s: preparing %s failed: %s.", f.Location(), f.Name, err)}}
 		}
-		s.policies = append(s.policies, compiledPolicy{Policy: f.Policy, query: q, local: localPolicy(compiler, f.query)})
+		cp := compiledPolicy{Policy: f.Policy, query: q, local: localPolicy(compiler, f.query)}
+		if !cp.local {
+			if body := relaxedPolicy(compiler, f.query); body != nil {
+				rq, err := rego.New(
+					rego.ParsedQuery(body),
+					rego.Compiler(compiler),
+					rego.Store(store),
+					rego.StrictBuiltinErrors(true),
+					rego.Runtime(runtime),
+				).PrepareForEval(ctx)
+				if err == nil { // else: evaluated over every change
+					cp.relaxed = &rq
+				}
+			}
+		}
+		s.policies = append(s.policies, cp)
 	}
 	sort.SliceStable(s.policies, func(i, j int) bool {
 		a, b := s.policies[i], s.policies[j]

@@ -88,6 +88,64 @@ func (lc *localChecker) rule(r *ast.Rule) bool {
 	return true
 }
 
+// relaxedBody is, for a policy that binds one change but is not local,
+// its binding and those of its conditions that hold alike for changes
+// equal but for their address and position: the others are left out,
+// with every expression using what they bind. Leaving conditions out only
+// lets more through, so when the relaxed body finds nothing among one
+// change of each kind, the policy reports nothing. nil when r does not
+// bind exactly one change.
+func (lc *localChecker) relaxedBody(r *ast.Rule) ast.Body {
+	var elem, idx ast.Var
+	var binding *ast.Expr
+	for _, x := range r.Body {
+		if v, i, ok := changeBinding(x); ok {
+			if binding != nil {
+				return nil
+			}
+			elem, idx, binding = v, i, x
+		}
+	}
+	if binding == nil {
+		return nil
+	}
+	dropped := map[ast.Var]bool{}
+	seen := map[ast.Var]bool{}
+	body := ast.Body{binding.Copy()}
+	for _, x := range r.Body {
+		keep := x != binding && len(x.With) == 0 && lc.exprLocal(x, elem, idx, dropped)
+		ast.WalkVars(x, func(v ast.Var) bool {
+			if x != binding && !keep && !seen[v] {
+				dropped[v] = true // bound by a condition left out
+			}
+			seen[v] = true
+			return false
+		})
+		if keep {
+			body.Append(x.Copy())
+		}
+	}
+	if len(body) == 1 {
+		return nil // nothing to test
+	}
+	return body
+}
+
+// relaxedPolicy is the relaxed body of the single definition of the rule
+// at query, for policies that are not local.
+func relaxedPolicy(c *ast.Compiler, query string) ast.Body {
+	ref, err := ast.ParseRef(query)
+	if err != nil {
+		return nil
+	}
+	rules := c.GetRulesExact(ref)
+	if len(rules) != 1 || rules[0].Head.RuleKind() != ast.MultiValue || rules[0].Else != nil {
+		return nil
+	}
+	lc := &localChecker{c: c, inputFree: map[*ast.Rule]bool{}}
+	return lc.relaxedBody(rules[0])
+}
+
 // changeBinding recognises E = input.resource_changes[K].
 func changeBinding(x *ast.Expr) (elem, idx ast.Var, ok bool) {
 	if !x.IsEquality() || x.Negated || len(x.With) > 0 {

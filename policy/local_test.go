@@ -215,3 +215,33 @@ func addressedPlan(addrs ...string) []byte {
 	b.WriteString(`]}`)
 	return []byte(b.String())
 }
+
+// TestRelaxedPolicies: policies that bind one change but are not local get
+// their address- and position-free conditions checked over one change of
+// each kind first.
+func TestRelaxedPolicies(t *testing.T) {
+	for _, tt := range []struct {
+		set    string
+		policy string
+		want   bool
+	}{
+		{"examples", "No replacement of protected addresses", true}, // replaced(rc) stays, the glob goes
+		{"examples", "terraform.blast_radius.warn", false},          // binds no change itself
+		{"position", "p.deny", true},                                // rc.type == "a" stays, i > 2 goes
+		{"address in a condition", "p.deny", false},                 // nothing would stay
+		{"two changes", "p.deny", false},
+	} {
+		t.Run(tt.set+"/"+tt.policy, func(t *testing.T) {
+			s := loadLocalFixture(t, tt.set)
+			for _, p := range s.policies {
+				if p.Name == tt.policy {
+					if got := p.relaxed != nil; got != tt.want {
+						t.Errorf("relaxed: %v, want %v", got, tt.want)
+					}
+					return
+				}
+			}
+			t.Fatalf("no policy %s", tt.policy)
+		})
+	}
+}
