@@ -89,12 +89,14 @@ func (lc *localChecker) rule(r *ast.Rule) bool {
 }
 
 // relaxedBody is, for a policy that binds one change but is not local,
-// its binding and those of its conditions that hold alike for changes
-// equal but for their address and position: the others are left out,
-// with every expression using what they bind. Leaving conditions out only
-// lets more through, so when the relaxed body finds nothing among one
-// change of each kind, the policy reports nothing. nil when r does not
-// bind exactly one change.
+// the longest start of its body whose expressions hold alike for changes
+// equal but for their address and position (the binding among them).
+// Leaving the later conditions out only lets more through, so when the
+// relaxed body finds nothing among one change of each kind, the policy
+// reports nothing; and as evaluation goes in body order, the full body
+// would never reach the conditions left out either, so it could not have
+// failed on an error in one. nil when r does not bind exactly one change
+// within that start, or nothing else is left to test.
 func (lc *localChecker) relaxedBody(r *ast.Rule) ast.Body {
 	var elem, idx ast.Var
 	var binding *ast.Expr
@@ -109,24 +111,18 @@ func (lc *localChecker) relaxedBody(r *ast.Rule) ast.Body {
 	if binding == nil {
 		return nil
 	}
-	dropped := map[ast.Var]bool{}
-	seen := map[ast.Var]bool{}
-	body := ast.Body{binding.Copy()}
+	var body ast.Body
+	bound := false
 	for _, x := range r.Body {
-		keep := x != binding && len(x.With) == 0 && lc.exprLocal(x, elem, idx, dropped)
-		ast.WalkVars(x, func(v ast.Var) bool {
-			if x != binding && !keep && !seen[v] {
-				dropped[v] = true // bound by a condition left out
-			}
-			seen[v] = true
-			return false
-		})
-		if keep {
-			body.Append(x.Copy())
+		if x == binding {
+			bound = true
+		} else if len(x.With) > 0 || !lc.exprLocal(x, elem, idx, nil) {
+			break
 		}
+		body.Append(x.Copy())
 	}
-	if len(body) == 1 {
-		return nil // nothing to test
+	if !bound || len(body) < 2 {
+		return nil
 	}
 	return body
 }

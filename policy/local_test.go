@@ -48,6 +48,16 @@ var localFixtures = map[string]struct {
 	i > 2
 	rc.type == "a"
 }`), local: map[string]bool{"p.deny": false}},
+	"position after a condition": {files: regoV1(`deny contains i if {
+	some i, rc in input.resource_changes
+	rc.type == "terraform_data"
+	i > 2
+}`), local: map[string]bool{"p.deny": false}},
+	"address converted": {files: regoV1(`deny contains "n" if {
+	some rc in input.resource_changes
+	to_number(rc.address) > 0
+	rc.type == "zzz"
+}`), local: map[string]bool{"p.deny": false}},
 	"position only in the message": {files: regoV1(`deny contains i if {
 	some i, rc in input.resource_changes
 	rc.type == "null_resource"
@@ -227,7 +237,9 @@ func TestRelaxedPolicies(t *testing.T) {
 	}{
 		{"examples", "No replacement of protected addresses", true}, // replaced(rc) stays, the glob goes
 		{"examples", "terraform.blast_radius.warn", false},          // binds no change itself
-		{"position", "p.deny", true},                                // rc.type == "a" stays, i > 2 goes
+		{"position", "p.deny", false},                               // i > 2 comes first
+		{"position after a condition", "p.deny", true},              // rc.type stays, i > 2 goes
+		{"address converted", "p.deny", false},                      // an error there must not be skipped
 		{"address in a condition", "p.deny", false},                 // nothing would stay
 		{"two changes", "p.deny", false},
 	} {
