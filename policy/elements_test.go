@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
-	"os"
 	"sort"
 	"strings"
 	"testing"
@@ -303,13 +302,7 @@ func randomPlan(seed uint64, n int) []byte {
 // decoder); every report must be the same.
 func TestElementPruningKeepsReports(t *testing.T) {
 	var plans [][]byte
-	for _, f := range planFiles(t) {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		plans = append(plans, b)
-	}
+	plans = append(plans, recordedPlans(t)...)
 	for seed := range uint64(12) {
 		plans = append(plans, randomPlan(seed, 10+int(seed)*15))
 	}

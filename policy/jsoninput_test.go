@@ -76,7 +76,7 @@ func sameValue(a, b ast.Value) string {
 // OpenTofu plans when the shared conformance scenarios are present.
 func planFiles(t testing.TB) []string {
 	var files []string
-	for _, root := range []string{"../testdata", "testdata", "/work/shared/conformance/scenarios"} {
+	for _, root := range []string{"../testdata", "testdata", "../../shared/conformance/scenarios"} {
 		filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
 			if err == nil && !d.IsDir() && strings.HasSuffix(p, ".json") {
 				files = append(files, p)
@@ -88,6 +88,19 @@ func planFiles(t testing.TB) []string {
 		t.Fatalf("found only %d plan JSON files", len(files))
 	}
 	return files
+}
+
+// recordedPlans reads the files planFiles lists.
+func recordedPlans(t testing.TB) [][]byte {
+	var plans [][]byte
+	for _, f := range planFiles(t) {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		plans = append(plans, b)
+	}
+	return plans
 }
 
 // generatedPlan is a show -json document shaped like tenet's with n

@@ -3,7 +3,6 @@ package policy
 import (
 	"context"
 	"fmt"
-	"os"
 	"strings"
 	"testing"
 
@@ -167,13 +166,7 @@ func TestLocalPoliciesKeepReports(t *testing.T) {
 		addressedPlan("terraform_data.r[0]", "terraform_data.r[1]", "module.network.terraform_data.r[0]", "prod_x.y", "module.prod.a.b", "terraform_data.r[3]"),
 		addressedPlan("terraform_data.r[0]", "terraform_data.r[3]"),
 	}
-	for _, f := range planFiles(t) {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		plans = append(plans, b)
-	}
+	plans = append(plans, recordedPlans(t)...)
 	for seed := range uint64(6) {
 		plans = append(plans, randomPlan(seed, 40))
 	}

@@ -2,7 +2,6 @@ package policy
 
 import (
 	"context"
-	"os"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -94,13 +93,7 @@ func TestInputSections(t *testing.T) {
 // and without leaving out the members the set cannot read.
 func TestPruningKeepsReports(t *testing.T) {
 	var plans [][]byte
-	for _, f := range planFiles(t) {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		plans = append(plans, b)
-	}
+	plans = append(plans, recordedPlans(t)...)
 	plans = append(plans, generatedPlan(200), []byte(`{"variables":{"a":{"value":1}},"configuration":{}}`))
 	ctx := context.Background()
 	for name := range inputFixtures {
