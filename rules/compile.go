@@ -24,12 +24,6 @@ type query struct {
 	err   error
 }
 
-func readyQuery(q rego.PreparedEvalQuery) *query {
-	r := &query{ready: make(chan struct{}), q: q}
-	close(r.ready)
-	return r
-}
-
 // get waits until the query is compiled.
 func (q *query) get(ctx context.Context) (rego.PreparedEvalQuery, error) {
 	select {

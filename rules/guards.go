@@ -383,9 +383,6 @@ func predicateHolds(pred string, v cty.Value) bool {
 	return true
 }
 
-// variablesOf are the run's variables as guards read them.
-func variablesOf(run Run) map[string]cty.Value { return run.Variables }
-
 // prepareSelection lists the instances of a prepare batch that need
 // evaluating: those with configured ignore_changes (the default rules) and
 // those a team rule may add an element for. nil: all of them.
@@ -394,7 +391,7 @@ func (e *Engine) prepareSelection(run Run, batch []PrepareInstance) []int {
 	if g == nil {
 		return nil
 	}
-	f := guardFacts{variables: variablesOf(run), configAttrs: e.omit.configAttrs, priorAttrs: e.omit.priorAttrs}
+	f := guardFacts{variables: run.Variables, configAttrs: e.omit.configAttrs, priorAttrs: e.omit.priorAttrs}
 	sel := make([]int, 0, len(batch))
 	for i := range batch {
 		in := &batch[i]
@@ -427,7 +424,7 @@ func (e *Engine) decideSelection(run Run, chunk []Instance, values bool) ([]int,
 		return nil, nil
 	}
 	var withValues []bool
-	f := guardFacts{variables: variablesOf(run), configAttrs: e.omit.configAttrs, priorAttrs: e.omit.priorAttrs, plannedAttrs: e.omit.plannedAttrs}
+	f := guardFacts{variables: run.Variables, configAttrs: e.omit.configAttrs, priorAttrs: e.omit.priorAttrs, plannedAttrs: e.omit.plannedAttrs}
 	sel := make([]int, 0, len(chunk))
 	for i := range chunk {
 		in := &chunk[i]
