@@ -91,8 +91,11 @@ type Engine struct {
 // package per goroutine, and New returns at once: the engine's methods wait
 // for the stage they evaluate. The default rules are tested, so nothing is
 // learnt by waiting; the run plans while the decision table compiles. With
-// team rules New compiles everything before returning, so that mistakes in
-// team files are reported up front with their file and line.
+// team rules New parses and checks their files, compiles the stages in the
+// background too, and waits for them before returning, so that mistakes in
+// team files are reported up front with their file and line; with
+// Options.Background it returns at once and [Engine.Diagnostics] reports
+// them after planning.
 func New(ctx context.Context, opts Options) (*Engine, hcl.Diagnostics) {
 	e := &Engine{isSensitive: opts.IsSensitive}
 	if len(opts.Team) == 0 {
