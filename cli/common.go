@@ -173,6 +173,9 @@ func (f *stateFlags) openState(ctx context.Context, u *ui, operation string) (*l
 	release := func() {}
 	if f.lock {
 		if err := mgr.Lock(ctx, local.NewLockInfo(operation)); err != nil {
+			if isDirError(err) {
+				return nil, nil, nil, stateLoadFailed(u, err, f.path)
+			}
 			var le *local.LockError
 			detail := err.Error()
 			if errors.As(err, &le) {
@@ -192,8 +195,9 @@ func (f *stateFlags) openState(ctx context.Context, u *ui, operation string) (*l
 	file, err := mgr.Read()
 	if err != nil {
 		release()
-		return nil, nil, nil, u.errorf("Failed to load state", "%s\n\nThe state file %s was left untouched.", err, f.path)
+		return nil, nil, nil, stateLoadFailed(u, err, f.path)
 	}
+	u.stateNotices(mgr.Notices())
 	st := state.NewState()
 	if file != nil && file.State != nil {
 		st = file.State
@@ -201,8 +205,38 @@ func (f *stateFlags) openState(ctx context.Context, u *ui, operation string) (*l
 	return mgr, st, release, nil
 }
 
-// readStateFile reads a state without locking (for read-only commands).
-func readStateFile(path string) (*statefile.File, error) {
+// readStateFile reads a state without locking (for read-only commands),
+// reporting what recovery had to say. A failure is reported too: the
+// error is the exit status.
+func readStateFile(u *ui, path string) (*statefile.File, error) {
 	mgr := local.Open(path, local.Options{})
-	return mgr.Read()
+	f, err := mgr.Read()
+	if err != nil {
+		return nil, stateLoadFailed(u, err, path)
+	}
+	u.stateNotices(mgr.Notices())
+	return f, nil
+}
+
+// stateLoadFailed reports a state that could not be read.
+func stateLoadFailed(u *ui, err error, path string) error {
+	if isDirError(err) {
+		return u.errorf("State path is a directory", "The state path %s is a directory, not a file. Name the state file itself with -state, for example -state=%s.", path, filepath.Join(path, defaultStatePath))
+	}
+	return u.errorf("Failed to load state", "%s\n\nThe state file %s was left untouched.", err, path)
+}
+
+func isDirError(err error) bool {
+	var de *local.IsDirError
+	return errors.As(err, &de)
+}
+
+// stateNotices shows as warnings what reading the state recovered only in
+// part or could not apply.
+func (u *ui) stateNotices(notices []local.Notice) {
+	var diags hcl.Diagnostics
+	for _, n := range notices {
+		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: n.Summary, Detail: n.Detail})
+	}
+	u.diagnostics(diags)
 }
