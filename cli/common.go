@@ -170,11 +170,25 @@ func (f *stateFlags) openState(ctx context.Context, u *ui, operation string) (*l
 		}
 	}
 	mgr := local.Open(f.path, local.Options{BackupPath: f.backup, Lock: f.lock, LockTimeout: f.lockTimeout, Operation: operation, TerraformVersion: Version})
+	file, release, err := lockAndRead(ctx, u, mgr, f.path, f.lock, operation)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	st := state.NewState()
+	if file != nil && file.State != nil {
+		st = file.State
+	}
+	return mgr, st, release, nil
+}
+
+// lockAndRead locks the store (when lock is set) and reads its state,
+// reporting failures and recovery notices. The release function unlocks.
+func lockAndRead(ctx context.Context, u *ui, store stateStore, path string, lock bool, operation string) (*statefile.File, func(), error) {
 	release := func() {}
-	if f.lock {
-		if err := mgr.Lock(ctx, local.NewLockInfo(operation)); err != nil {
+	if lock {
+		if err := store.Lock(ctx, local.NewLockInfo(operation)); err != nil {
 			if isDirError(err) {
-				return nil, nil, nil, stateLoadFailed(u, err, f.path)
+				return nil, nil, stateLoadFailed(u, err, path)
 			}
 			var le *local.LockError
 			detail := err.Error()
@@ -184,25 +198,21 @@ func (f *stateFlags) openState(ctx context.Context, u *ui, operation string) (*l
 					detail += "\n\nLock Info:\n" + le.Holder.String()
 				}
 			}
-			return nil, nil, nil, u.errorf("Error acquiring the state lock", "%s\n\ntenet acquires a state lock to protect the state from being written by multiple users at the same time. Wait for the other operation to finish and try again, or raise -lock-timeout. For most commands, you can disable locking with \"-lock=false\", but this is not recommended.", detail)
+			return nil, nil, u.errorf("Error acquiring the state lock", "%s\n\ntenet acquires a state lock to protect the state from being written by multiple users at the same time. Wait for the other operation to finish and try again, or raise -lock-timeout. For most commands, you can disable locking with \"-lock=false\", but this is not recommended.", detail)
 		}
 		release = func() {
-			if err := mgr.Unlock(); err != nil {
+			if err := store.Unlock(); err != nil {
 				u.diagnostics(hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Error releasing the state lock", Detail: err.Error()}})
 			}
 		}
 	}
-	file, err := mgr.Read()
+	file, err := store.Read()
 	if err != nil {
 		release()
-		return nil, nil, nil, stateLoadFailed(u, err, f.path)
+		return nil, nil, stateLoadFailed(u, err, path)
 	}
-	u.stateNotices(mgr.Notices())
-	st := state.NewState()
-	if file != nil && file.State != nil {
-		st = file.State
-	}
-	return mgr, st, release, nil
+	u.stateNotices(store.Notices())
+	return file, release, nil
 }
 
 // readStateFile reads a state without locking (for read-only commands),

@@ -16,8 +16,16 @@ import (
 )
 
 func newStateCommand(g *globals) *cobra.Command {
-	cmd := &cobra.Command{Use: "state", Short: "Inspect the state"}
-	cmd.AddCommand(newStateListCommand(g), newStateShowCommand(g))
+	cmd := &cobra.Command{Use: "state", Short: "Inspect and change the state"}
+	cmd.AddCommand(
+		newStateListCommand(g),
+		newStateShowCommand(g),
+		newStatePullCommand(g),
+		newStatePushCommand(g),
+		newStateMvCommand(g),
+		newStateRmCommand(g),
+		newStateReplaceProviderCommand(g),
+	)
 	return cmd
 }
 

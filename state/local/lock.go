@@ -174,3 +174,28 @@ func readLockInfo(path string) *LockInfo {
 	}
 	return &info
 }
+
+// ErrNotLocked is returned by ForceUnlock when there is no lock to remove.
+var ErrNotLocked = errors.New("the state is not locked")
+
+// ForceUnlock removes the lock with the given ID, for a holder that can
+// no longer release it (`force-unlock`). The ID must match the lock info,
+// so a lock taken since cannot be broken by mistake. A process that still
+// runs keeps its OS lock on the state file until it exits.
+func (m *Manager) ForceUnlock(id string) error {
+	infoPath := lockInfoPath(m.target)
+	info := readLockInfo(infoPath)
+	if info == nil {
+		if _, err := os.Stat(infoPath); err == nil {
+			return fmt.Errorf("the lock info file %s cannot be read; if no operation is running, remove it by hand", infoPath)
+		}
+		return ErrNotLocked
+	}
+	if info.ID != id {
+		return fmt.Errorf("the lock ID %q does not match the ID of the lock on the state, %q", quoteShort(id), info.ID)
+	}
+	if err := os.Remove(infoPath); err != nil {
+		return fmt.Errorf("removing the lock info file: %w", err)
+	}
+	return nil
+}

@@ -307,10 +307,19 @@ func (m *Manager) writeLocked(s *state.State) error {
 			next.Serial++
 		}
 	}
+	return m.persist(next, encoded)
+}
+
+// persist writes the snapshot next (whose State is ignored) with the
+// encoded state, taking the backup first if this is the manager's first
+// write.
+func (m *Manager) persist(next statefile.File, encoded []byte) error {
+	next.State = nil
 	next.TerraformVersion = m.opts.TerraformVersion
 	if next.TerraformVersion == "" && m.current != nil {
 		next.TerraformVersion = m.current.TerraformVersion
 	}
+	var err error
 	linkedBackup := false
 	if !m.backupDone && m.backupPath != "" && m.original != nil {
 		if linkedBackup, err = writeBackup(m.backupPath, m.target, m.original, m.originalInfo); err != nil {
