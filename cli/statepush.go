@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"regexp"
 	"sort"
 
 	"github.com/spf13/cobra"
@@ -116,6 +117,9 @@ func newStateReplaceProviderCommand(g *globals) *cobra.Command {
 			var provs [2]addrs.Provider
 			for i, a := range args {
 				p, err := addrs.ParseProviderSource(a)
+				if err == nil && !validProviderParts(p) {
+					err = fmt.Errorf("a provider address is [HOSTNAME/]NAMESPACE/TYPE, of letters, digits and dashes")
+				}
 				if err != nil {
 					return u.errorf("Invalid provider address", "%q is not a valid provider address: %s.", a, err)
 				}
@@ -203,4 +207,15 @@ func newForceUnlockCommand(g *globals) *cobra.Command {
 	cmd.Flags().StringVar(&sf.path, "state", defaultStatePath, "path to the state file")
 	cmd.Flags().BoolVar(&force, "force", false, "do not ask for confirmation")
 	return cmd
+}
+
+var (
+	providerPart = regexp.MustCompile(`^[a-z0-9]([a-z0-9-]*[a-z0-9])?$`)
+	providerHost = regexp.MustCompile(`^[a-z0-9]([a-z0-9.-]*[a-z0-9])?(:[0-9]+)?$`)
+)
+
+// validProviderParts reports whether p is a well-formed provider address,
+// which ParseProviderSource, made for configuration, does not check.
+func validProviderParts(p addrs.Provider) bool {
+	return providerHost.MatchString(p.Hostname) && providerPart.MatchString(p.Namespace) && providerPart.MatchString(p.Type)
 }
