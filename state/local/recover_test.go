@@ -1,6 +1,7 @@
 package local
 
 import (
+	"bytes"
 	"errors"
 	"os"
 	"path/filepath"
@@ -10,6 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/tenetplan/tenet/state"
+	"github.com/tenetplan/tenet/state/statefile"
 )
 
 // crashedJournal leaves path with a state of ids and a journal recording
@@ -341,4 +343,44 @@ func TestStatePathIsDirectory(t *testing.T) {
 	if err := m.Write(stateWith(t, "a")); !errors.As(err, &de) {
 		t.Errorf("Write: %v; want an IsDirError", err)
 	}
+}
+
+// FuzzReadJournal feeds arbitrary journals: reading must not fail or
+// panic, and a journal is only let go (not kept) when every byte of it
+// was folded or it provably held nothing.
+func FuzzReadJournal(f *testing.F) {
+	header := `{"tenet_state_journal":1,"lineage":"L","serial":3}` + "\n"
+	entry := `{"addr":"terraform_data.b","provider":"provider[\"terraform.io/builtin/terraform\"]","object":{"schema_version":0,"attributes":{"id":"b"},"sensitive_attributes":[]}}` + "\n"
+	f.Add([]byte(header + entry))
+	f.Add([]byte(header + "garbage\n" + entry))
+	f.Add([]byte(header + entry[:20]))
+	f.Add([]byte(`{"tenet_state_journal":1,"lineage":"L","serial":2}` + "\n" + entry))
+	f.Add([]byte(`{"tenet_sta`))
+	f.Add([]byte("\n\n"))
+	cur := &statefile.File{Lineage: "L", Serial: 3}
+	f.Fuzz(func(t *testing.T, src []byte) {
+		path := filepath.Join(t.TempDir(), "j")
+		if err := os.WriteFile(path, src, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		found, err := readJournal(path, cur, stateWith(t, "a"), path+".aside")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if found.keep != (found.notice != nil) {
+			t.Errorf("keep %v but notice %v", found.keep, found.notice)
+		}
+		if found.rec != nil && !found.rec.complete && !found.keep {
+			t.Errorf("a partly read journal would be removed")
+		}
+		if !found.keep && found.rec == nil && len(src) > 0 && !tornHeader(src) && !bytes.HasPrefix(src, []byte(`{"tenet_state_journal":1,"lineage":"L","serial":`)) {
+			t.Errorf("journal %q let go without being folded", src)
+		}
+		if found.rec != nil {
+			s := stateWith(t, "a")
+			for _, c := range found.rec.changes {
+				s.Apply(c)
+			}
+		}
+	})
 }
