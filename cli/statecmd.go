@@ -1,8 +1,10 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/zclconf/go-cty/cty"
@@ -177,6 +179,10 @@ func writeStateObject(u *ui, g *globals, o instanceObject) error {
 		err = fmt.Errorf("the attributes are not an object")
 	}
 	if err != nil {
+		var pe cty.PathError
+		if errors.As(err, &pe) && len(pe.Path) > 0 {
+			err = fmt.Errorf("at %s, %w", attrPath(pe.Path), err)
+		}
 		what := o.addr.String()
 		if o.deposed != state.NotDeposed {
 			what += fmt.Sprintf(" (deposed object %s)", o.deposed)
@@ -236,4 +242,28 @@ func showStateHuman(u *ui, g *globals, file *statefile.File) error {
 		views.WriteOutputs(u.out, outputValues(file.State))
 	}
 	return nil
+}
+
+// attrPath renders an attribute path as users write it: tags[0].name.
+func attrPath(p cty.Path) string {
+	var b strings.Builder
+	for _, step := range p {
+		switch st := step.(type) {
+		case cty.GetAttrStep:
+			if b.Len() > 0 {
+				b.WriteByte('.')
+			}
+			b.WriteString(st.Name)
+		case cty.IndexStep:
+			switch {
+			case st.Key.Type() == cty.String && st.Key.IsKnown():
+				fmt.Fprintf(&b, "[%q]", st.Key.AsString())
+			case st.Key.Type() == cty.Number && st.Key.IsKnown():
+				fmt.Fprintf(&b, "[%s]", st.Key.AsBigFloat().Text('f', -1))
+			default:
+				b.WriteString("[…]")
+			}
+		}
+	}
+	return b.String()
 }
