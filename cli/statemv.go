@@ -3,6 +3,8 @@ package cli
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"sort"
 
 	"github.com/hashicorp/hcl/v2"
@@ -113,7 +115,7 @@ func newStateMvCommand(g *globals) *cobra.Command {
 				return err
 			}
 			src, dst := targets[0].Subject, targets[1].Subject
-			if stateOut == "" || stateOut == sf.path {
+			if stateOut == "" || samePath(stateOut, sf.path) {
 				return sf.modifyState(cmd.Context(), u, "OperationTypeInvalid", func(st *state.State) (bool, error) {
 					n, err := moveInState(u, st, src, dst, dryRun)
 					if err != nil {
@@ -310,4 +312,21 @@ func moveBetweenStates(ctx context.Context, u *ui, from, to *stateFlags, src, ds
 		return u.fail(hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Failed to save state", Detail: fmt.Sprintf("The objects were written to %s, but removing them from %s failed: %s. Remove them from %s with \"tenet state rm -state=%s\".", to.path, from.path, err, from.path, from.path)}})
 	}
 	return nil
+}
+
+// samePath reports whether two spellings name the same state file, so a
+// move within one file is not taken for a move between two (whose second
+// lock would wait for the first).
+func samePath(a, b string) bool {
+	if a == b {
+		return true
+	}
+	fa, errA := os.Stat(a)
+	fb, errB := os.Stat(b)
+	if errA == nil && errB == nil {
+		return os.SameFile(fa, fb)
+	}
+	absA, errA := filepath.Abs(a)
+	absB, errB := filepath.Abs(b)
+	return errA == nil && errB == nil && absA == absB
 }
