@@ -5,6 +5,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/tenetplan/tenet/state"
 	"github.com/tenetplan/tenet/state/statefile"
 )
 
@@ -42,7 +43,11 @@ func (m *Manager) WriteFile(f *statefile.File) error {
 	if m.journal != nil {
 		return fmt.Errorf("internal error: replacing the state of %s while an apply records into it", m.path)
 	}
-	encoded, err := statefile.MarshalState(f.State)
+	s := f.State
+	if s == nil {
+		s = state.NewState()
+	}
+	encoded, err := statefile.MarshalState(s)
 	if err != nil {
 		return fmt.Errorf("encoding state for %s: %w", m.path, err)
 	}
