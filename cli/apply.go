@@ -17,6 +17,7 @@ import (
 	"github.com/tenetplan/tenet/rules"
 	"github.com/tenetplan/tenet/state"
 	"github.com/tenetplan/tenet/state/local"
+	"github.com/tenetplan/tenet/state/statefile"
 )
 
 func newApplyCommand(g *globals, destroy bool) *cobra.Command {
@@ -155,7 +156,7 @@ func applyPlan(ctx context.Context, g *globals, u *ui, f *planFlags, cfg *config
 	final, diags := eng.Apply(ctx, cfg, p, engine.ApplyOpts{Parallelism: f.parallelism}, journalRecorder{journal})
 	g.phases.done("apply")
 	if err := journal.Finish(final); err != nil {
-		diags = append(diags, persistFailed(final, err)...)
+		diags = append(diags, persistFailed(mgr, final, err)...)
 	}
 	g.phases.done("write state")
 	u.diagnostics(diags)
@@ -193,20 +194,26 @@ func settleRecovered(u *ui, mgr *local.Manager, prev *state.State) error {
 	return nil
 }
 
-// persistFailed writes errored.tfstate so nothing is lost.
-func persistFailed(final *state.State, err error) hcl.Diagnostics {
+// persistFailed writes errored.tfstate so nothing is lost. It carries the
+// state's lineage and the next serial, so that "tenet state push
+// errored.tfstate" puts it in place without -force.
+func persistFailed(mgr *local.Manager, final *state.State, err error) hcl.Diagnostics {
 	detail := fmt.Sprintf("Failed to save the state: %s.", err)
-	if werr := writeErroredState(final); werr == nil {
-		detail += "\n\nThe state was written to errored.tfstate in the working directory instead. Once the problem is fixed, move it into place with \"tenet state push errored.tfstate\" or by copying it over the state file."
+	if werr := writeErroredState(mgr, final); werr == nil {
+		detail += "\n\nThe state was written to errored.tfstate in the working directory instead. Once the problem is fixed, move it into place with \"tenet state push errored.tfstate\"."
 	} else {
 		detail += fmt.Sprintf("\n\nWriting errored.tfstate failed too: %s.", werr)
 	}
 	return hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Failed to save state", Detail: detail}}
 }
 
-func writeErroredState(s *state.State) error {
-	mgr := local.Open("errored.tfstate", local.Options{BackupPath: "-"})
-	return mgr.Write(s)
+func writeErroredState(from *local.Manager, s *state.State) error {
+	lineage, serial, ok := from.Lineage()
+	if !ok {
+		lineage = statefile.NewLineage()
+	}
+	mgr := local.Open("errored.tfstate", local.Options{BackupPath: "-", TerraformVersion: Version})
+	return mgr.WriteFile(&statefile.File{Lineage: lineage, Serial: serial + 1, State: s})
 }
 
 var _ = os.Stdout

@@ -170,29 +170,9 @@ func (f *stateFlags) openState(ctx context.Context, u *ui, operation string) (*l
 		}
 	}
 	mgr := local.Open(f.path, local.Options{BackupPath: f.backup, Lock: f.lock, LockTimeout: f.lockTimeout, Operation: operation, TerraformVersion: Version})
-	release := func() {}
-	if f.lock {
-		if err := mgr.Lock(ctx, local.NewLockInfo(operation)); err != nil {
-			var le *local.LockError
-			detail := err.Error()
-			if errors.As(err, &le) {
-				detail = le.Err.Error()
-				if le.Holder != nil {
-					detail += "\n\nLock Info:\n" + le.Holder.String()
-				}
-			}
-			return nil, nil, nil, u.errorf("Error acquiring the state lock", "%s\n\ntenet acquires a state lock to protect the state from being written by multiple users at the same time. Wait for the other operation to finish and try again, or raise -lock-timeout. For most commands, you can disable locking with \"-lock=false\", but this is not recommended.", detail)
-		}
-		release = func() {
-			if err := mgr.Unlock(); err != nil {
-				u.diagnostics(hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Error releasing the state lock", Detail: err.Error()}})
-			}
-		}
-	}
-	file, err := mgr.Read()
+	file, release, err := lockAndRead(ctx, u, mgr, f.path, f.lock, operation)
 	if err != nil {
-		release()
-		return nil, nil, nil, u.errorf("Failed to load state", "%s\n\nThe state file %s was left untouched.", err, f.path)
+		return nil, nil, nil, err
 	}
 	st := state.NewState()
 	if file != nil && file.State != nil {
@@ -201,8 +181,72 @@ func (f *stateFlags) openState(ctx context.Context, u *ui, operation string) (*l
 	return mgr, st, release, nil
 }
 
-// readStateFile reads a state without locking (for read-only commands).
-func readStateFile(path string) (*statefile.File, error) {
+// lockAndRead locks the store (when lock is set) and reads its state,
+// reporting failures and recovery notices. The release function unlocks.
+func lockAndRead(ctx context.Context, u *ui, store stateStore, path string, lock bool, operation string) (*statefile.File, func(), error) {
+	release := func() {}
+	if lock {
+		if err := store.Lock(ctx, local.NewLockInfo(operation)); err != nil {
+			if isDirError(err) {
+				return nil, nil, stateLoadFailed(u, err, path)
+			}
+			var le *local.LockError
+			detail := err.Error()
+			if errors.As(err, &le) {
+				detail = le.Err.Error()
+				if le.Holder != nil {
+					detail += "\n\nLock Info:\n" + le.Holder.String()
+				}
+			}
+			return nil, nil, u.errorf("Error acquiring the state lock", "%s\n\ntenet acquires a state lock to protect the state from being written by multiple users at the same time. Wait for the other operation to finish and try again, or raise -lock-timeout. For most commands, you can disable locking with \"-lock=false\", but this is not recommended.", detail)
+		}
+		release = func() {
+			if err := store.Unlock(); err != nil {
+				u.diagnostics(hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Error releasing the state lock", Detail: err.Error()}})
+			}
+		}
+	}
+	file, err := store.Read()
+	if err != nil {
+		release()
+		return nil, nil, stateLoadFailed(u, err, path)
+	}
+	u.stateNotices(store.Notices())
+	return file, release, nil
+}
+
+// readStateFile reads a state without locking (for read-only commands),
+// reporting what recovery had to say. A failure is reported too: the
+// error is the exit status.
+func readStateFile(u *ui, path string) (*statefile.File, error) {
 	mgr := local.Open(path, local.Options{})
-	return mgr.Read()
+	f, err := mgr.Read()
+	if err != nil {
+		return nil, stateLoadFailed(u, err, path)
+	}
+	u.stateNotices(mgr.Notices())
+	return f, nil
+}
+
+// stateLoadFailed reports a state that could not be read.
+func stateLoadFailed(u *ui, err error, path string) error {
+	if isDirError(err) {
+		return u.errorf("State path is a directory", "The state path %s is a directory, not a file. Name the state file itself with -state, for example -state=%s.", path, filepath.Join(path, defaultStatePath))
+	}
+	return u.errorf("Failed to load state", "%s\n\nThe state file %s was left untouched.", err, path)
+}
+
+func isDirError(err error) bool {
+	var de *local.IsDirError
+	return errors.As(err, &de)
+}
+
+// stateNotices shows as warnings what reading the state recovered only in
+// part or could not apply.
+func (u *ui) stateNotices(notices []local.Notice) {
+	var diags hcl.Diagnostics
+	for _, n := range notices {
+		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: n.Summary, Detail: n.Detail})
+	}
+	u.diagnostics(diags)
 }

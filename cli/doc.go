@@ -5,5 +5,10 @@
 // the results through package cli/views.
 //
 // Commands return errors; the one os.Exit lives in main. Output goes to
-// the command's configured writers so tests can capture it.
+// the command's configured writers so tests can capture it. A command
+// that only groups subcommands fails on a missing or unknown one.
+//
+// The state commands (statecmd.go, statemv.go, statepush.go) reach the
+// state through the small stateStore interface (statestore.go), which the
+// local state file implements, so other backends can slot in.
 package cli

@@ -78,9 +78,9 @@ func newOutputCommand(g *globals) *cobra.Command {
 		Args:  cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			u := newUI(cmd, g, noColor, false)
-			file, err := readStateFile(statePath)
+			file, err := readStateFile(u, statePath)
 			if err != nil {
-				return u.errorf("Failed to load state", "%s", err)
+				return err
 			}
 			var st *state.State
 			if file != nil {

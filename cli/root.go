@@ -91,7 +91,9 @@ func NewRootCommand(deps Deps) *cobra.Command {
 		newPolicyCommand(g),
 		newExplainCommand(g),
 		newRulesCommand(g),
+		newForceUnlockCommand(g),
 	)
+	requireSubcommand(root)
 	return root
 }
 
@@ -140,4 +142,27 @@ func newVersionCommand(g *globals) *cobra.Command {
 	}
 	cmd.Flags().Bool("no-color", false, "disable color")
 	return cmd
+}
+
+// requireSubcommand makes every command that only groups subcommands
+// (state, policy, ...) fail on a missing or unknown subcommand: cobra
+// would print the help and exit 0, so `tenet state pul > backup.tfstate`
+// would look like it worked.
+func requireSubcommand(cmd *cobra.Command) {
+	for _, c := range cmd.Commands() {
+		requireSubcommand(c)
+	}
+	if cmd.Runnable() || !cmd.HasSubCommands() || cmd.Parent() == nil {
+		return
+	}
+	cmd.Args = cobra.ArbitraryArgs
+	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		if len(args) == 0 {
+			cmd.SetOut(cmd.ErrOrStderr())
+			_ = cmd.Help()
+			return &exitError{1}
+		}
+		fmt.Fprintf(cmd.ErrOrStderr(), "Error: unknown command %q for %q\n\nRun '%s --help' for the list of its subcommands.\n", args[0], cmd.CommandPath(), cmd.CommandPath())
+		return &exitError{1}
+	}
 }

@@ -42,9 +42,9 @@ func newShowCommand(g *globals) *cobra.Command {
 				}
 				return views.RenderPlan(u.out, js, schemaLookup{g.deps.Providers}, views.RenderOptions{Color: u.color, Mode: viewMode(p.Mode)})
 			}
-			file, err := readStateFile(statePath)
+			file, err := readStateFile(u, statePath)
 			if err != nil {
-				return u.errorf("Failed to load state", "%s", err)
+				return err
 			}
 			if jsonOut {
 				var st *state.State

@@ -1,8 +1,10 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/zclconf/go-cty/cty"
@@ -16,8 +18,16 @@ import (
 )
 
 func newStateCommand(g *globals) *cobra.Command {
-	cmd := &cobra.Command{Use: "state", Short: "Inspect the state"}
-	cmd.AddCommand(newStateListCommand(g), newStateShowCommand(g))
+	cmd := &cobra.Command{Use: "state", Short: "Inspect and change the state"}
+	cmd.AddCommand(
+		newStateListCommand(g),
+		newStateShowCommand(g),
+		newStatePullCommand(g),
+		newStatePushCommand(g),
+		newStateMvCommand(g),
+		newStateRmCommand(g),
+		newStateReplaceProviderCommand(g),
+	)
 	return cmd
 }
 
@@ -63,9 +73,9 @@ func newStateListCommand(g *globals) *cobra.Command {
 		Short: "List resources in the state",
 		RunE: func(cmd *cobra.Command, args []string) error {
 			u := newUI(cmd, g, true, false)
-			file, err := readStateFile(statePath)
+			file, err := readStateFile(u, statePath)
 			if err != nil {
-				return u.errorf("Failed to load state", "%s", err)
+				return err
 			}
 			var st *state.State
 			if file != nil {
@@ -129,17 +139,16 @@ func newStateShowCommand(g *globals) *cobra.Command {
 			if diags.HasErrors() {
 				return u.fail(diags)
 			}
-			file, err := readStateFile(statePath)
+			file, err := readStateFile(u, statePath)
 			if err != nil {
-				return u.errorf("Failed to load state", "%s", err)
+				return err
 			}
 			if file == nil || file.State == nil {
 				return u.errorf("No state file was found", "State management commands require a state file. Run this command in a directory where tenet has been run or use the -state flag to point the command to a specific state location.")
 			}
 			for _, o := range stateObjects(file.State) {
 				if o.addr.Equal(addr) && o.deposed == state.NotDeposed {
-					writeStateObject(u, g, o)
-					return nil
+					return writeStateObject(u, g, o)
 				}
 			}
 			return u.errorf("No instance found for the given address", "This command requires that the address references one specific instance. To view the available instances, use \"tenet state list\".")
@@ -150,10 +159,38 @@ func newStateShowCommand(g *globals) *cobra.Command {
 	return cmd
 }
 
-// writeStateObject renders one object as HCL-like text.
-func writeStateObject(u *ui, g *globals, o instanceObject) {
+// writeStateObject renders one object as HCL-like text. Attributes that
+// do not decode are an error, not an empty block: plan rejects them, and
+// showing nothing would hide that the state needs fixing.
+func writeStateObject(u *ui, g *globals, o instanceObject) error {
+	r := o.addr.Resource.Resource
+	// The schema gives the real type; without it (an unknown provider)
+	// the JSON's own shape is the best guess.
+	ty, known := schemaLookup{g.deps.Providers}.types(o.provider, r.Mode, r.Type)
+	var err error
+	if !known {
+		ty, err = ctyjson.ImpliedType(o.obj.AttrsJSON)
+	}
+	var v cty.Value
+	if err == nil {
+		v, err = state.UnmarshalAttrs(o.obj.AttrsJSON, ty)
+	}
+	if err == nil && !v.Type().IsObjectType() {
+		err = fmt.Errorf("the attributes are not an object")
+	}
+	if err != nil {
+		var pe cty.PathError
+		if errors.As(err, &pe) && len(pe.Path) > 0 {
+			err = fmt.Errorf("at %s, %w", attrPath(pe.Path), err)
+		}
+		what := o.addr.String()
+		if o.deposed != state.NotDeposed {
+			what += fmt.Sprintf(" (deposed object %s)", o.deposed)
+		}
+		return u.errorf("Invalid attributes in the state", "The attributes stored for %s do not decode as a %s of provider %s: %s.\n\ntenet plan rejects them too. Correct them in the state file, or remove the object from the state with \"tenet state rm\" and import it again.", what, r.Type, o.provider, err)
+	}
 	kind := "resource"
-	if o.addr.Resource.Resource.Mode == addrs.DataResourceMode {
+	if r.Mode == addrs.DataResourceMode {
 		kind = "data"
 	}
 	header := "# " + o.addr.String() + ":"
@@ -163,45 +200,31 @@ func writeStateObject(u *ui, g *globals, o instanceObject) {
 		header = "# " + o.addr.String() + ": (tainted)"
 	}
 	fmt.Fprintln(u.out, header)
-	r := o.addr.Resource.Resource
 	fmt.Fprintf(u.out, "%s %q %q {\n", kind, r.Type, r.Name)
-	// The schema gives the real type; without it (an unknown provider)
-	// the JSON's own shape is the best guess.
-	ty, known := schemaLookup{g.deps.Providers}.types(o.provider, r.Mode, r.Type)
-	var err error
-	if !known {
-		ty, err = ctyjson.ImpliedType(o.obj.AttrsJSON)
-	}
-	if err == nil {
-		if v, err := ctyjson.Unmarshal(o.obj.AttrsJSON, ty); err == nil && v.Type().IsObjectType() {
-			// Mark what the state records as sensitive, at any depth, so
-			// FormatValue masks it.
-			if len(o.obj.SensitivePaths) > 0 {
-				pvm := make([]cty.PathValueMarks, len(o.obj.SensitivePaths))
-				for i, p := range o.obj.SensitivePaths {
-					pvm[i] = cty.PathValueMarks{Path: p, Marks: cty.NewValueMarks(funcs.SensitiveMark)}
-				}
-				v = v.MarkWithPaths(pvm)
-			}
-			var names []string
-			width := 0
-			for name := range v.Type().AttributeTypes() {
-				if v.GetAttr(name).IsNull() {
-					continue
-				}
-				names = append(names, name)
-				if len(name) > width {
-					width = len(name)
-				}
-			}
-			sort.Strings(names)
-			for _, name := range names {
-				val := views.FormatValue(v.GetAttr(name), 4)
-				fmt.Fprintf(u.out, "    %-*s = %s\n", width, name, val)
-			}
+	// Mark what the state records as sensitive, at any depth, so
+	// FormatValue masks it.
+	if len(o.obj.SensitivePaths) > 0 {
+		pvm := make([]cty.PathValueMarks, len(o.obj.SensitivePaths))
+		for i, p := range o.obj.SensitivePaths {
+			pvm[i] = cty.PathValueMarks{Path: p, Marks: cty.NewValueMarks(funcs.SensitiveMark)}
 		}
+		v = v.MarkWithPaths(pvm)
+	}
+	var names []string
+	width := 0
+	for name := range v.Type().AttributeTypes() {
+		if v.GetAttr(name).IsNull() {
+			continue
+		}
+		names = append(names, name)
+		width = max(width, len(name))
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		fmt.Fprintf(u.out, "    %-*s = %s\n", width, name, views.FormatValue(v.GetAttr(name), 4))
 	}
 	fmt.Fprintln(u.out, "}")
+	return nil
 }
 
 func showStateHuman(u *ui, g *globals, file *statefile.File) error {
@@ -209,7 +232,9 @@ func showStateHuman(u *ui, g *globals, file *statefile.File) error {
 		if i > 0 {
 			fmt.Fprintln(u.out)
 		}
-		writeStateObject(u, g, o)
+		if err := writeStateObject(u, g, o); err != nil {
+			return err
+		}
 	}
 	if len(file.State.Outputs) > 0 {
 		fmt.Fprintln(u.out, "\n\nOutputs:")
@@ -217,4 +242,28 @@ func showStateHuman(u *ui, g *globals, file *statefile.File) error {
 		views.WriteOutputs(u.out, outputValues(file.State))
 	}
 	return nil
+}
+
+// attrPath renders an attribute path as users write it: tags[0].name.
+func attrPath(p cty.Path) string {
+	var b strings.Builder
+	for _, step := range p {
+		switch st := step.(type) {
+		case cty.GetAttrStep:
+			if b.Len() > 0 {
+				b.WriteByte('.')
+			}
+			b.WriteString(st.Name)
+		case cty.IndexStep:
+			switch {
+			case st.Key.Type() == cty.String && st.Key.IsKnown():
+				fmt.Fprintf(&b, "[%q]", st.Key.AsString())
+			case st.Key.Type() == cty.Number && st.Key.IsKnown():
+				fmt.Fprintf(&b, "[%s]", st.Key.AsBigFloat().Text('f', -1))
+			default:
+				b.WriteString("[…]")
+			}
+		}
+	}
+	return b.String()
 }

@@ -18,7 +18,20 @@
 // For long applies, a Journal appends one line per completed resource
 // operation to `<state path>.journal` instead of rewriting the whole file
 // each time; the next Read folds a journal left behind by a crash into the
-// state. Serial and lineage follow semantics.md §13.
+// state, every line it can read. What it cannot read or apply it reports
+// through Manager.Notices, and such a journal is never removed: the next
+// write renames it to `<journal>.<UTC time>` (recover.go;
+// docs/durability.md states the rules for users).
+//
+// A state path that is a symbolic link is written through: the snapshot,
+// the journal and the lock info live beside the file the link names, the
+// backup at the path as given (link.go). A path that is a directory is an
+// IsDirError, not a lock or parse failure.
+//
+// Serial and lineage follow OpenTofu's local backend: a changed state
+// bumps the serial; WriteFile stores a snapshot with its own lineage and
+// serial (state push), after CheckReplace allowed it; ForceUnlock removes
+// a lock by ID.
 //
 // The file format itself belongs to state/statefile.
 package local

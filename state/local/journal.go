@@ -1,7 +1,6 @@
 package local
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -116,15 +115,17 @@ func (m *Manager) Journal() (*Journal, error) {
 	if err := m.readLocked(); err != nil {
 		return nil, err
 	}
+	// A journal holding bytes the state will not is kept, never
+	// truncated; what could be read of it is recorded again below.
+	if m.journalAside != "" {
+		if err := m.moveJournalAside(); err != nil {
+			return nil, err
+		}
+	}
 	j := &Journal{m: m}
-	if m.recovery != nil {
+	if m.recovery != nil && m.recovery.complete {
 		f, err := os.OpenFile(m.journalPath, os.O_RDWR, 0o600)
 		if err != nil {
-			return nil, fmt.Errorf("opening state journal: %w", err)
-		}
-		// Drop a torn last line so new entries start on a line of their own.
-		if err := f.Truncate(m.recovery.validLen); err != nil {
-			f.Close()
 			return nil, fmt.Errorf("opening state journal: %w", err)
 		}
 		if _, err := f.Seek(m.recovery.validLen, 0); err != nil {
@@ -137,6 +138,9 @@ func (m *Manager) Journal() (*Journal, error) {
 		if m.current != nil {
 			j.lineage, j.serial = m.current.Lineage, m.current.Serial
 		}
+		if m.recovery != nil {
+			j.lineage, j.serial = m.recovery.lineage, m.recovery.serial
+		}
 		f, err := os.OpenFile(m.journalPath, os.O_RDWR|os.O_CREATE|os.O_TRUNC, 0o600)
 		if err != nil {
 			return nil, fmt.Errorf("creating state journal: %w", err)
@@ -146,10 +150,33 @@ func (m *Manager) Journal() (*Journal, error) {
 			f.Close()
 			return nil, err
 		}
+		if m.recovery != nil {
+			if err := j.rerecord(m.recovery.changes); err != nil {
+				f.Close()
+				return nil, err
+			}
+		}
 		syncDir(filepath.Dir(m.journalPath))
 	}
 	m.journal = j
 	return j, nil
+}
+
+// rerecord writes recovered changes into a fresh journal, so a crash
+// before the next full write still finds them.
+func (j *Journal) rerecord(changes []state.Change) error {
+	for _, c := range changes {
+		var err error
+		if c.Output != "" {
+			err = j.RecordOutput(c.Output, c.OutputValue)
+		} else {
+			err = j.Record(c.Addr, c.Deposed, c.Object, c.Provider)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return j.Sync()
 }
 
 func (j *Journal) writeHeader() error {
@@ -335,61 +362,13 @@ func (m *Manager) checkpointJournal() error {
 	if m.journal != nil {
 		return m.journal.checkpoint(m.current.Lineage, m.current.Serial)
 	}
+	if m.journalAside != "" {
+		return m.moveJournalAside()
+	}
 	if err := os.Remove(m.journalPath); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("removing state journal: %w", err)
 	}
 	return nil
-}
-
-// recovery is a journal found on disk that applies to the state file.
-type recovery struct {
-	lineage  string
-	serial   uint64
-	changes  []state.Change
-	validLen int64 // bytes up to the end of the last complete entry
-}
-
-// readJournal reads a journal left behind for the snapshot current (nil:
-// no state file). A journal for another snapshot (the file was written
-// since) is ignored; a torn or corrupt tail is dropped.
-func readJournal(path string, current *statefile.File) (*recovery, error) {
-	src, err := os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("reading state journal %s: %w", path, err)
-	}
-	nl := bytes.IndexByte(src, '\n')
-	if nl < 0 {
-		return nil, nil // torn header: nothing was recorded
-	}
-	var h journalHeader
-	if err := json.Unmarshal(src[:nl], &h); err != nil || h.Format != journalFormat {
-		return nil, nil
-	}
-	switch {
-	case current == nil && h.Serial != 0:
-		return nil, nil
-	case current != nil && (current.Lineage != h.Lineage || current.Serial != h.Serial):
-		return nil, nil
-	}
-	rec := &recovery{lineage: h.Lineage, serial: h.Serial, validLen: int64(nl + 1)}
-	rest := src[nl+1:]
-	for {
-		nl := bytes.IndexByte(rest, '\n')
-		if nl < 0 {
-			break
-		}
-		c, err := decodeEntry(rest[:nl])
-		if err != nil {
-			break // a torn or corrupt entry ends what can be trusted
-		}
-		rec.changes = append(rec.changes, c)
-		rec.validLen += int64(nl + 1)
-		rest = rest[nl+1:]
-	}
-	return rec, nil
 }
 
 func decodeEntry(line []byte) (state.Change, error) {

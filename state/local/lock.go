@@ -85,7 +85,8 @@ func lockInfoPath(statePath string) string {
 
 // Lock takes the state lock, retrying until Options.LockTimeout elapses or
 // ctx ends. It is a no-op when Options.Lock is false. The returned error
-// is a *LockError naming the holder.
+// is a *LockError naming the holder, or an *IsDirError when the state
+// path is a directory.
 func (m *Manager) Lock(ctx context.Context, info LockInfo) error {
 	if !m.opts.Lock {
 		return nil
@@ -94,6 +95,9 @@ func (m *Manager) Lock(ctx context.Context, info LockInfo) error {
 	defer m.mu.Unlock()
 	if m.lock != nil {
 		return nil
+	}
+	if err := m.checkNotDir(); err != nil {
+		return err
 	}
 	if info.ID == "" {
 		info.ID = statefile.NewLineage()
@@ -108,10 +112,11 @@ func (m *Manager) Lock(ctx context.Context, info LockInfo) error {
 		info.Operation = m.opts.Operation
 	}
 	info.Path = m.path
+	infoPath := lockInfoPath(m.target)
 	deadline := time.Now().Add(m.opts.LockTimeout)
 	delay := 50 * time.Millisecond
 	for {
-		l, err := acquire(m.path, lockInfoPath(m.path), &info)
+		l, err := acquire(m.target, infoPath, &info)
 		if err == nil {
 			m.lock = l
 			return nil
@@ -120,12 +125,12 @@ func (m *Manager) Lock(ctx context.Context, info LockInfo) error {
 			return &LockError{Err: err}
 		}
 		if !time.Now().Before(deadline) {
-			return &LockError{Holder: readLockInfo(lockInfoPath(m.path)), Err: err}
+			return &LockError{Holder: readLockInfo(infoPath), Err: err}
 		}
 		wait := min(delay, time.Until(deadline))
 		select {
 		case <-ctx.Done():
-			return &LockError{Holder: readLockInfo(lockInfoPath(m.path)), Err: ctx.Err()}
+			return &LockError{Holder: readLockInfo(infoPath), Err: ctx.Err()}
 		case <-time.After(wait):
 		}
 		delay = min(delay*2, time.Second)
@@ -168,4 +173,29 @@ func readLockInfo(path string) *LockInfo {
 		return nil
 	}
 	return &info
+}
+
+// ErrNotLocked is returned by ForceUnlock when there is no lock to remove.
+var ErrNotLocked = errors.New("the state is not locked")
+
+// ForceUnlock removes the lock with the given ID, for a holder that can
+// no longer release it (`force-unlock`). The ID must match the lock info,
+// so a lock taken since cannot be broken by mistake. A process that still
+// runs keeps its OS lock on the state file until it exits.
+func (m *Manager) ForceUnlock(id string) error {
+	infoPath := lockInfoPath(m.target)
+	info := readLockInfo(infoPath)
+	if info == nil {
+		if _, err := os.Stat(infoPath); err == nil {
+			return fmt.Errorf("the lock info file %s cannot be read; if no operation is running, remove it by hand", infoPath)
+		}
+		return ErrNotLocked
+	}
+	if info.ID != id {
+		return fmt.Errorf("the lock ID %q does not match the ID of the lock on the state, %q", quoteShort(id), info.ID)
+	}
+	if err := os.Remove(infoPath); err != nil {
+		return fmt.Errorf("removing the lock info file: %w", err)
+	}
+	return nil
 }

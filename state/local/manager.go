@@ -35,7 +35,11 @@ type Options struct {
 // Manager reads and writes one local state file. It is safe for use by
 // several goroutines.
 type Manager struct {
+	// path is the state path as given, used in messages; target is the
+	// file it names once symbolic links are followed, which is where the
+	// snapshot, the journal and the lock info live (see resolveLink).
 	path       string
+	target     string
 	backupPath string
 	opts       Options
 
@@ -70,6 +74,10 @@ type Manager struct {
 	// recovery is the journal content Read folded in, pending the next
 	// full write.
 	recovery *recovery
+	// journalAside is where the journal on disk goes instead of being
+	// removed, when it holds anything not folded ("" when it may go).
+	journalAside string
+	notices      []Notice
 }
 
 // Open returns a manager for the state file at path. Nothing is read or
@@ -82,7 +90,24 @@ func Open(path string, opts Options) *Manager {
 	case "-":
 		backup = ""
 	}
-	return &Manager{path: path, backupPath: backup, opts: opts, journalPath: path + ".journal"}
+	target := resolveLink(path)
+	return &Manager{path: path, target: target, backupPath: backup, opts: opts, journalPath: target + ".journal"}
+}
+
+// IsDirError reports a state path that names a directory: a mistake in
+// -state or the working directory, not a lock or parse problem.
+type IsDirError struct{ Path string }
+
+func (e *IsDirError) Error() string {
+	return fmt.Sprintf("the state path %s is a directory, not a file", e.Path)
+}
+
+// checkNotDir returns an *IsDirError when the state path is a directory.
+func (m *Manager) checkNotDir() error {
+	if fi, err := os.Stat(m.target); err == nil && fi.IsDir() {
+		return &IsDirError{Path: m.path}
+	}
+	return nil
 }
 
 // Path returns the state file path.
@@ -158,7 +183,10 @@ func (m *Manager) readLocked() error {
 	if m.readDone {
 		return m.readErr
 	}
-	src, info, err := readWithInfo(m.path)
+	if err := m.checkNotDir(); err != nil {
+		return err
+	}
+	src, info, err := readWithInfo(m.target)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		m.original = nil
@@ -178,13 +206,20 @@ func (m *Manager) readLocked() error {
 			m.original, m.originalInfo = src, info
 		}
 	}
-	rec, err := readJournal(m.journalPath, m.current)
+	aside := asidePath(m.journalPath, time.Now())
+	found, err := readJournal(m.journalPath, m.current, m.unread, aside)
 	if err != nil {
 		m.readDone = true
 		m.readErr = err
 		return err
 	}
-	m.recovery = rec
+	m.recovery = found.rec
+	if found.keep {
+		m.journalAside = aside
+	}
+	if found.notice != nil {
+		m.notices = append(m.notices, *found.notice)
+	}
 	m.readDone = true
 	return nil
 }
@@ -272,25 +307,34 @@ func (m *Manager) writeLocked(s *state.State) error {
 			next.Serial++
 		}
 	}
+	return m.persist(next, encoded)
+}
+
+// persist writes the snapshot next (whose State is ignored) with the
+// encoded state, taking the backup first if this is the manager's first
+// write.
+func (m *Manager) persist(next statefile.File, encoded []byte) error {
+	next.State = nil
 	next.TerraformVersion = m.opts.TerraformVersion
 	if next.TerraformVersion == "" && m.current != nil {
 		next.TerraformVersion = m.current.TerraformVersion
 	}
+	var err error
 	linkedBackup := false
 	if !m.backupDone && m.backupPath != "" && m.original != nil {
-		if linkedBackup, err = writeBackup(m.backupPath, m.path, m.original, m.originalInfo); err != nil {
+		if linkedBackup, err = writeBackup(m.backupPath, m.target, m.original, m.originalInfo); err != nil {
 			return fmt.Errorf("writing state backup %s: %w", m.backupPath, err)
 		}
 	}
 	m.backupDone = true
-	if err := writeAtomic(m.path, statefile.MarshalHeader(&next), encoded); err != nil {
+	if err := writeAtomic(m.target, statefile.MarshalHeader(&next), encoded); err != nil {
 		if linkedBackup {
 			unlinkBackup(m.backupPath, m.original)
 		}
 		return fmt.Errorf("writing state file %s: %w", m.path, err)
 	}
 	if m.lock != nil {
-		m.lock.relockState(m.path)
+		m.lock.relockState(m.target)
 	}
 	m.current = &next
 	m.currentState = encoded

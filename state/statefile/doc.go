@@ -16,6 +16,11 @@
 // messages. Below a few hundred kilobytes everything stays on one
 // goroutine.
 //
+// Errors speak the file's terms: the JSON path and what was expected
+// there, never Go type names, and at most a short piece of the input
+// (limits.go). Numbers whose exponent is too large to write back are
+// refused on read.
+//
 // Storage, locking and serial/lineage policy belong to state/local; the
 // `show -json` view of a state belongs to state/statejson.
 package statefile

@@ -8,6 +8,7 @@ import (
 	"io"
 	"math"
 	"slices"
+	"strings"
 
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
@@ -56,7 +57,7 @@ func parseStd(src []byte) (*File, error) {
 	}
 	version, err := head.Version.Int64()
 	if err != nil || version < 0 {
-		return nil, fmt.Errorf("invalid state file: \"version\" must be a whole number, not %s", head.Version.String())
+		return nil, fmt.Errorf("invalid state file: \"version\" must be a whole number, not %s", clip(head.Version.String()))
 	}
 	switch {
 	case version > FormatVersion:
@@ -87,13 +88,15 @@ func jsonError(src []byte, err error) error {
 	var typ *json.UnmarshalTypeError
 	if errors.As(err, &typ) {
 		line, col := lineCol(src, typ.Offset)
-		where := typ.Field
-		if where == "" {
-			where = "the top level"
-		} else {
-			where = fmt.Sprintf("%q", where)
+		where := "the top level"
+		if typ.Field != "" {
+			where = fmt.Sprintf("%q", clip(typ.Field))
 		}
-		return fmt.Errorf("invalid state file: at line %d, column %d, %s must be %s, not a JSON %s", line, col, where, typ.Type.String(), typ.Value)
+		got := "a JSON " + typ.Value
+		if num, ok := strings.CutPrefix(typ.Value, "number "); ok {
+			got = "the number " + clip(num)
+		}
+		return fmt.Errorf("invalid state file: at line %d, column %d, %s must be %s, not %s", line, col, where, typeWords(typ.Type), got)
 	}
 	if errors.Is(err, io.ErrUnexpectedEOF) {
 		line, col := lineCol(src, int64(len(src)))
@@ -158,11 +161,11 @@ func decodeV4(raw *fileV4) (*File, error) {
 
 	for name, o := range raw.Outputs {
 		if !hclsyntax.ValidIdentifier(name) {
-			return nil, fmt.Errorf("invalid state file: output name %q is not a valid identifier", name)
+			return nil, fmt.Errorf("invalid state file: output name %q is not a valid identifier", clip(name))
 		}
 		ov, err := decodeOutput(o)
 		if err != nil {
-			return nil, fmt.Errorf("invalid state file: output %q: %w", name, err)
+			return nil, fmt.Errorf("invalid state file: output %q: %w", clip(name), err)
 		}
 		s.Outputs[name] = ov
 	}
@@ -193,6 +196,9 @@ func decodeOutput(o outputV4) (*state.OutputValue, error) {
 	if len(val) == 0 {
 		val = []byte("null")
 	}
+	if num := findHugeNumber(val); num != "" {
+		return nil, hugeNumberError(num)
+	}
 	v, err := ctyjson.Unmarshal(val, ty)
 	if err != nil {
 		return nil, fmt.Errorf("the value does not match its type %s: %w", ty.FriendlyName(), err)
@@ -208,14 +214,14 @@ func decodeResource(s *state.State, rr *resourceV4) error {
 	case "data":
 		mode = addrs.DataResourceMode
 	default:
-		return fmt.Errorf("invalid state file: resource %s.%s has mode %q; want \"managed\" or \"data\"", rr.Type, rr.Name, rr.Mode)
+		return fmt.Errorf("invalid state file: resource %s.%s has mode %q; want \"managed\" or \"data\"", clip(rr.Type), clip(rr.Name), clip(rr.Mode))
 	}
 	if !hclsyntax.ValidIdentifier(rr.Type) || !hclsyntax.ValidIdentifier(rr.Name) {
-		return fmt.Errorf("invalid state file: resource type %q and name %q must both be valid identifiers", rr.Type, rr.Name)
+		return fmt.Errorf("invalid state file: resource type %q and name %q must both be valid identifiers", clip(rr.Type), clip(rr.Name))
 	}
 	mod, diags := addrs.ParseModuleInstanceStr(rr.Module)
 	if diags.HasErrors() {
-		return fmt.Errorf("invalid state file: resource %s.%s has an invalid module address %q", rr.Type, rr.Name, rr.Module)
+		return fmt.Errorf("invalid state file: resource %s.%s has an invalid module address %q", rr.Type, rr.Name, clip(rr.Module))
 	}
 	resAddr := addrs.Resource{Mode: mode, Type: rr.Type, Name: rr.Name}.Absolute(mod)
 	if rr.Provider == "" {
@@ -226,7 +232,7 @@ func decodeResource(s *state.State, rr *resourceV4) error {
 	}
 	provider, err := addrs.ParseAbsProviderConfigStr(rr.Provider)
 	if err != nil {
-		return fmt.Errorf("invalid state file: resource %s: %w", resAddr, err)
+		return fmt.Errorf("invalid state file: resource %s: invalid provider address %q; want one such as provider[\"registry.opentofu.org/hashicorp/aws\"]", resAddr, clip(rr.Provider))
 	}
 	if existing := s.Resource(resAddr); existing != nil && existing.ProviderConfig.String() != provider.String() {
 		return fmt.Errorf("invalid state file: resource %s is listed twice with different providers", resAddr)
@@ -242,16 +248,16 @@ func decodeResource(s *state.State, rr *resourceV4) error {
 		obj, err := decodeObject(ri)
 		if err != nil {
 			if ri.Deposed != "" {
-				return fmt.Errorf("invalid state file: resource instance %s, deposed object %s: %w", addr, ri.Deposed, err)
+				return fmt.Errorf("invalid state file: resource instance %s, deposed object %s: %w", addr, clip(ri.Deposed), err)
 			}
 			return fmt.Errorf("invalid state file: resource instance %s: %w", addr, err)
 		}
 		if ri.Provider != "" {
-			return fmt.Errorf("invalid state file: resource instance %s has its own provider %q (provider for_each), which tenet does not support yet", addr, ri.Provider)
+			return fmt.Errorf("invalid state file: resource instance %s has its own provider %q (provider for_each), which tenet does not support yet", addr, clip(ri.Provider))
 		}
 		deposed := state.DeposedKey(ri.Deposed)
 		if deposed != state.NotDeposed && !validDeposedKey(ri.Deposed) {
-			return fmt.Errorf("invalid state file: resource instance %s has deposed key %q; a deposed key is 8 hexadecimal digits", addr, ri.Deposed)
+			return fmt.Errorf("invalid state file: resource instance %s has deposed key %q; a deposed key is 8 hexadecimal digits", addr, clip(ri.Deposed))
 		}
 		if s.ResourceInstanceObject(addr, deposed) != nil {
 			if deposed == state.NotDeposed {
@@ -289,13 +295,13 @@ func decodeIndexKey(raw json.RawMessage) (addrs.InstanceKey, error) {
 	case '"':
 		var s string
 		if err := json.Unmarshal(raw, &s); err != nil {
-			return nil, fmt.Errorf("invalid index_key %s", raw)
+			return nil, fmt.Errorf("invalid index_key %s", clip(string(raw)))
 		}
 		return addrs.StringKey(s), nil
 	default:
 		var n float64
 		if err := json.Unmarshal(raw, &n); err != nil || n != math.Trunc(n) || n < 0 || n > math.MaxInt32 {
-			return nil, fmt.Errorf("invalid index_key %s: want a non-negative whole number or a string", raw)
+			return nil, fmt.Errorf("invalid index_key %s: want a non-negative whole number or a string", clip(string(raw)))
 		}
 		return addrs.IntKey(int(n)), nil
 	}
@@ -309,7 +315,7 @@ func decodeObject(ri *instanceV4) (*state.ObjectSrc, error) {
 	case "tainted":
 		obj.Status = state.ObjectTainted
 	default:
-		return nil, fmt.Errorf("invalid status %q; want \"tainted\" or no status", ri.Status)
+		return nil, fmt.Errorf("invalid status %q; want \"tainted\" or no status", clip(ri.Status))
 	}
 	switch {
 	case len(ri.AttributesFlat) > 0 && len(ri.Attributes) == 0:
@@ -324,6 +330,9 @@ func decodeObject(ri *instanceV4) (*state.ObjectSrc, error) {
 			return nil, fmt.Errorf("invalid \"attributes\": %w", err)
 		}
 		obj.AttrsJSON = buf.Bytes()
+		if num := findHugeNumber(obj.AttrsJSON); num != "" {
+			return nil, fmt.Errorf("in \"attributes\": %w", hugeNumberError(num))
+		}
 	}
 	paths, err := decodeSensitivePaths(ri.SensitiveAttributes)
 	if err != nil {
@@ -335,7 +344,7 @@ func decodeObject(ri *instanceV4) (*state.ObjectSrc, error) {
 		for _, d := range ri.Dependencies {
 			r, diags := addrs.ParseAbsResourceStr(d)
 			if diags.HasErrors() {
-				return nil, fmt.Errorf("invalid dependency %q: it must be a resource address such as module.a.aws_vpc.main", d)
+				return nil, fmt.Errorf("invalid dependency %q: it must be a resource address such as module.a.aws_vpc.main", clip(d))
 			}
 			obj.Dependencies = append(obj.Dependencies, r.Config())
 		}
@@ -354,7 +363,7 @@ func decodeSensitivePaths(raw json.RawMessage) ([]cty.Path, error) {
 	}
 	var steps [][]pathStepV4
 	if err := json.Unmarshal(raw, &steps); err != nil {
-		return nil, fmt.Errorf("invalid \"sensitive_attributes\": want a list of attribute paths: %w", err)
+		return nil, fmt.Errorf("invalid \"sensitive_attributes\": want a list of attribute paths, each a list of steps such as {\"type\":\"get_attr\",\"value\":\"password\"}")
 	}
 	if len(steps) == 0 {
 		return nil, nil
@@ -367,17 +376,17 @@ func decodeSensitivePaths(raw json.RawMessage) ([]cty.Path, error) {
 			case "get_attr":
 				var name string
 				if err := json.Unmarshal(st.Value, &name); err != nil {
-					return nil, fmt.Errorf("invalid \"sensitive_attributes\": a get_attr step needs a string value, not %s", st.Value)
+					return nil, fmt.Errorf("invalid \"sensitive_attributes\": a get_attr step needs a string value, not %s", clip(string(st.Value)))
 				}
 				p = append(p, cty.GetAttrStep{Name: name})
 			case "index":
 				v, err := ctyjson.Unmarshal(st.Value, cty.DynamicPseudoType)
 				if err != nil {
-					return nil, fmt.Errorf("invalid \"sensitive_attributes\": bad index step %s: %w", st.Value, err)
+					return nil, fmt.Errorf("invalid \"sensitive_attributes\": bad index step %s: %w", clip(string(st.Value)), err)
 				}
 				p = append(p, cty.IndexStep{Key: v})
 			default:
-				return nil, fmt.Errorf("invalid \"sensitive_attributes\": unknown path step type %q", st.Type)
+				return nil, fmt.Errorf("invalid \"sensitive_attributes\": unknown path step type %q", clip(st.Type))
 			}
 		}
 		paths = append(paths, p)
@@ -395,7 +404,7 @@ func filterCheckResults(raw json.RawMessage) ([]byte, error) {
 	}
 	var entries []json.RawMessage
 	if err := json.Unmarshal(raw, &entries); err != nil {
-		return nil, fmt.Errorf("invalid state file: \"check_results\" must be a list: %w", err)
+		return nil, fmt.Errorf("invalid state file: \"check_results\" must be a list")
 	}
 	kept := entries[:0]
 	for _, e := range entries {
@@ -403,7 +412,7 @@ func filterCheckResults(raw json.RawMessage) ([]byte, error) {
 			Kind string `json:"object_kind"`
 		}
 		if err := json.Unmarshal(e, &head); err != nil {
-			return nil, fmt.Errorf("invalid state file: a \"check_results\" entry must be an object: %w", err)
+			return nil, fmt.Errorf("invalid state file: a \"check_results\" entry must be an object")
 		}
 		if checkKinds[head.Kind] {
 			kept = append(kept, e)

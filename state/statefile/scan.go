@@ -111,8 +111,14 @@ func isHex(c byte) bool {
 func isDigit(c byte) bool { return '0' <= c && c <= '9' }
 
 // number scans a JSON number starting at b[i].
+// A number with a huge exponent is declined, so that the reference
+// reader reports it (see maxExponent).
 func (s *scanner) number(i int) int {
-	return jsontext.NumberEnd(s.b, i)
+	end := jsontext.NumberEnd(s.b, i)
+	if end > 0 && hugeExponent(s.b[i:end]) {
+		return -1
+	}
+	return end
 }
 
 // openArray starts reading an array (or null) at b[i]. When done, the

@@ -341,3 +341,87 @@ func TestNeedsHTMLEscape(t *testing.T) {
 		}
 	}
 }
+
+// Messages about a broken state file speak the file's terms (no Go type
+// names), give the JSON path, and repeat at most a short piece of the
+// input however long it is.
+func TestReadErrorsAreShortAndInUserTerms(t *testing.T) {
+	long := strings.Repeat("9", 1<<20)
+	tests := []struct {
+		name    string
+		src     string
+		want    []string
+		notWant []string
+	}{
+		{"huge serial", `{"version":4,"serial":` + long + `}`,
+			[]string{`"serial" must be a whole number from 0 to 18446744073709551615`, "(1048576 bytes)"}, nil},
+		{"huge version", `{"version":` + long + `}`, []string{`"version" must be a whole number`, "(1048576 bytes)"}, nil},
+		{"resources not a list", `{"version":4,"resources":{}}`,
+			[]string{`"resources" must be a list, not a JSON object`}, []string{"[]", "statefile."}},
+		{"instances not a list", `{"version":4,"resources":[{"instances":"x"}]}`,
+			[]string{`"resources.instances" must be a list`}, []string{"statefile."}},
+		{"schema_version not a number", resourceDoc(okProvider+",", `{"schema_version":"1"}`),
+			[]string{`"resources.instances.schema_version" must be a whole number`}, []string{"uint64"}},
+		{"private not base64", resourceDoc(okProvider+",", `{"schema_version":0,"private":5}`),
+			[]string{`must be a base64 string`}, []string{"uint8"}},
+		{"long mode", strings.Replace(resourceDoc(okProvider+",", ""), `"managed"`, `"`+long+`"`, 1), []string{"(1048576 bytes)"}, nil},
+		{"long status", resourceDoc(okProvider+",", `{"status":"`+long+`","schema_version":0}`), []string{"(1048576 bytes)"}, nil},
+		{"long provider", resourceDoc(`"provider":"`+long+`",`, ""), []string{"invalid provider address", "(1048576 bytes)"}, nil},
+		{"long index key", resourceDoc(okProvider+",", `{"index_key":`+long+`.5,"schema_version":0}`), []string{"index_key", "(1048578 bytes)"}, nil},
+		{"sensitive paths not a list", resourceDoc(okProvider+",", `{"schema_version":0,"sensitive_attributes":{}}`),
+			[]string{"sensitive_attributes", "list of attribute paths"}, []string{"cty.", "[][]"}},
+		{"huge exponent in attributes", resourceDoc(okProvider+",", `{"schema_version":0,"attributes":{"n":9007199E54740993}}`),
+			[]string{"terraform_data.a", "9007199E54740993", "too large or too small"}, nil},
+		{"tiny exponent in attributes", resourceDoc(okProvider+",", `{"schema_version":0,"attributes":{"n":[1,{"m":-1.5e-20001}]}}`),
+			[]string{"terraform_data.a", "-1.5e-20001"}, nil},
+		{"huge exponent in an output", `{"version":4,"outputs":{"o":{"value":1E+99999999,"type":"number"}}}`,
+			[]string{`output "o"`, "too large or too small"}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f, err := Parse([]byte(tt.src))
+			if err == nil {
+				t.Fatalf("no error; got %+v", f)
+			}
+			msg := err.Error()
+			if len(msg) > 600 {
+				t.Errorf("message of %d bytes; the input is echoed: %.300s", len(msg), msg)
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(msg, w) {
+					t.Errorf("error %q does not mention %q", msg, w)
+				}
+			}
+			for _, w := range tt.notWant {
+				if strings.Contains(msg, w) {
+					t.Errorf("error %q mentions %q", msg, w)
+				}
+			}
+		})
+	}
+}
+
+// Numbers up to the exponent limit still read, and write back as read.
+func TestReadKeepsLargeButWritableNumbers(t *testing.T) {
+	for _, num := range []string{"1e20000", "-2.5E-20000", "1e+308", "12345678901234567890123", "0e99999999999"} {
+		t.Run(num, func(t *testing.T) {
+			src := resourceDoc(okProvider+",", `{"schema_version":0,"attributes":{"n":`+num+`}}`)
+			f, err := Parse([]byte(src))
+			if num == "0e99999999999" {
+				// Zero with any exponent is still rejected: the exponent
+				// alone decides, which keeps the check a byte scan.
+				if err == nil {
+					t.Fatalf("accepted")
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			obj := f.State.ResourceInstanceObject(mustInstance(t, "terraform_data.a"), state.NotDeposed)
+			if diff := cmp.Diff(`{"n":`+num+`}`, string(obj.AttrsJSON)); diff != "" {
+				t.Error(diff)
+			}
+		})
+	}
+}

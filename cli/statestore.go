@@ -1,0 +1,94 @@
+package cli
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/tenetplan/tenet/state"
+	"github.com/tenetplan/tenet/state/local"
+	"github.com/tenetplan/tenet/state/statefile"
+)
+
+// stateStore is what commands need from the place the state is kept. The
+// local state file (local.Manager) implements it; other backends can slot
+// in behind the same methods.
+type stateStore interface {
+	// Lock takes the state lock; Unlock releases it.
+	Lock(ctx context.Context, info local.LockInfo) error
+	Unlock() error
+	// Read returns the stored snapshot (nil when there is none).
+	Read() (*statefile.File, error)
+	// Notices says what Read recovered only in part or could not apply.
+	Notices() []local.Notice
+	// Write stores a new state, bumping the serial when it changed.
+	Write(s *state.State) error
+	// WriteFile stores a snapshot with its own lineage and serial.
+	WriteFile(f *statefile.File) error
+	// ForceUnlock removes the lock with the given ID.
+	ForceUnlock(id string) error
+}
+
+var _ stateStore = (*local.Manager)(nil)
+
+// openStore opens the store for the state commands.
+func (f *stateFlags) openStore(operation string) stateStore {
+	return local.Open(f.path, local.Options{BackupPath: f.backup, Lock: f.lock, LockTimeout: f.lockTimeout, Operation: operation, TerraformVersion: Version})
+}
+
+// registerFor adds the state flags a state subcommand has: -state,
+// -lock and -lock-timeout always, -backup when it writes a backup.
+func (f *stateFlags) registerFor(cmd *cobra.Command, backup bool) {
+	cmd.Flags().StringVar(&f.path, "state", defaultStatePath, "path to the state file")
+	cmd.Flags().BoolVar(&f.lock, "lock", true, "lock the state file while the command runs")
+	cmd.Flags().DurationVar(&f.lockTimeout, "lock-timeout", 0, "how long to retry acquiring the state lock")
+	if backup {
+		cmd.Flags().StringVar(&f.backup, "backup", "", "path of the backup file (\"-\" to disable)")
+	}
+}
+
+// modifyState runs change on the locked state and writes the result
+// unless change says not to (a dry run, nothing to do).
+func (f *stateFlags) modifyState(ctx context.Context, u *ui, operation string, change func(st *state.State) (write bool, err error)) error {
+	f.timedBackup()
+	store := f.openStore(operation)
+	file, release, err := lockAndRead(ctx, u, store, f.path, f.lock, operation)
+	if err != nil {
+		return err
+	}
+	defer release()
+	st := state.NewState()
+	if file != nil && file.State != nil {
+		st = file.State
+	}
+	write, err := change(st)
+	if err != nil || !write {
+		return err
+	}
+	if err := store.Write(st); err != nil {
+		return u.errorf("Failed to save state", "Writing the state failed: %s.\n\nThe state file %s was left as it was.", err, f.path)
+	}
+	return nil
+}
+
+// readYes reads one line of input and reports whether it is "yes".
+func readYes(cmd *cobra.Command) bool {
+	line, err := bufio.NewReader(cmd.InOrStdin()).ReadString('\n')
+	if err != nil && line == "" {
+		return false
+	}
+	return strings.TrimSpace(line) == "yes"
+}
+
+// timedBackup sets the default backup of the state commands: as OpenTofu,
+// a backup named for the time, so a second change does not overwrite the
+// first one's backup.
+func (f *stateFlags) timedBackup() {
+	if f.backup == "" {
+		f.backup = fmt.Sprintf("%s.%d.backup", f.path, time.Now().Unix())
+	}
+}
