@@ -20,9 +20,9 @@ type PackageLocalArchive string
 // PackageHTTPURL is a zip archive to download.
 type PackageHTTPURL string
 
-func (p PackageLocalDir) String() string     { return string(p) }
-func (p PackageLocalArchive) String() string { return string(p) }
-func (p PackageHTTPURL) String() string      { return string(p) }
+func (p PackageLocalDir) String() string          { return string(p) }
+func (p PackageLocalArchive) String() string      { return string(p) }
+func (p PackageHTTPURL) String() string           { return string(p) }
 func (PackageLocalDir) packageLocationSigil()     {}
 func (PackageLocalArchive) packageLocationSigil() {}
 func (PackageHTTPURL) packageLocationSigil()      {}
