@@ -13,6 +13,7 @@ import (
 	"github.com/hashicorp/hcl/v2/hclparse"
 	svchost "github.com/hashicorp/terraform-svchost"
 	"github.com/zclconf/go-cty/cty"
+	"golang.org/x/net/idna"
 
 	"github.com/tenetplan/tenet/addrs"
 	"github.com/tenetplan/tenet/providers/getproviders"
@@ -413,6 +414,11 @@ func DecodeTokenHost(enc string) (string, bool) {
 	s := strings.ReplaceAll(enc, "__", "\x00")
 	s = strings.ReplaceAll(s, "_", ".")
 	s = strings.ReplaceAll(s, "\x00", "-")
+	// Non-ASCII hostnames can only be written in punycode here, which
+	// svchost does not accept: turn them back into unicode first.
+	if u, err := idna.ToUnicode(s); err == nil {
+		s = u
+	}
 	h, err := svchost.ForComparison(s)
 	if err != nil {
 		return "", false
