@@ -2,6 +2,7 @@ package getproviders
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/url"
 	"strings"
@@ -49,13 +50,21 @@ func (m *NetworkMirror) providerURL(p addrs.Provider) *url.URL {
 
 // AvailableVersions reads HOST/NS/TYPE/index.json.
 func (m *NetworkMirror) AvailableVersions(ctx context.Context, p addrs.Provider) (VersionList, error) {
-	var idx mirrorIndex
-	found, err := m.c.getJSON(ctx, m.providerURL(p).JoinPath("index.json"), m.String(), "version index", &idx)
+	var raw json.RawMessage
+	found, err := m.c.getJSON(ctx, m.providerURL(p).JoinPath("index.json"), m.String(), "version index", &raw)
 	if err != nil {
 		return nil, err
 	}
 	if !found {
 		return nil, ErrProviderNotFound{Provider: p, Source: m.String()}
+	}
+	return decodeMirrorIndex(raw, m.String())
+}
+
+func decodeMirrorIndex(raw []byte, src string) (VersionList, error) {
+	var idx mirrorIndex
+	if err := json.Unmarshal(raw, &idx); err != nil {
+		return nil, ErrBadResponse{Source: src, What: "version index (" + err.Error() + ")"}
 	}
 	var out VersionList
 	for s := range idx.Versions {
@@ -71,27 +80,35 @@ func (m *NetworkMirror) AvailableVersions(ctx context.Context, p addrs.Provider)
 // to that document, and the listed hashes are what the package must match.
 func (m *NetworkMirror) PackageMeta(ctx context.Context, p addrs.Provider, v Version, platform Platform) (PackageMeta, error) {
 	u := m.providerURL(p).JoinPath(v.String() + ".json")
-	var doc mirrorVersion
-	found, err := m.c.getJSON(ctx, u, m.String(), "version document", &doc)
+	var raw json.RawMessage
+	found, err := m.c.getJSON(ctx, u, m.String(), "version document", &raw)
 	if err != nil {
 		return PackageMeta{}, err
 	}
 	if !found {
 		return PackageMeta{}, ErrPlatformNotSupported{Provider: p, Version: v, Platform: platform, Source: m.String()}
 	}
+	return decodeMirrorVersion(raw, u, m.String(), p, v, platform)
+}
+
+func decodeMirrorVersion(raw []byte, u *url.URL, src string, p addrs.Provider, v Version, platform Platform) (PackageMeta, error) {
+	var doc mirrorVersion
+	if err := json.Unmarshal(raw, &doc); err != nil {
+		return PackageMeta{}, ErrBadResponse{Source: src, What: "version document (" + err.Error() + ")"}
+	}
 	arch, ok := doc.Archives[platform.String()]
 	if !ok {
-		return PackageMeta{}, ErrPlatformNotSupported{Provider: p, Version: v, Platform: platform, Source: m.String()}
+		return PackageMeta{}, ErrPlatformNotSupported{Provider: p, Version: v, Platform: platform, Source: src}
 	}
 	dl, err := resolveHTTP(u, arch.URL)
 	if err != nil {
-		return PackageMeta{}, ErrBadResponse{Source: m.String(), What: "version document (url: " + err.Error() + ")"}
+		return PackageMeta{}, ErrBadResponse{Source: src, What: "version document (url: " + err.Error() + ")"}
 	}
 	var hashes []Hash
 	for _, s := range arch.Hashes {
 		h, err := ParseHash(s)
 		if err != nil {
-			return PackageMeta{}, ErrBadResponse{Source: m.String(), What: "version document (" + err.Error() + ")"}
+			return PackageMeta{}, ErrBadResponse{Source: src, What: "version document (" + err.Error() + ")"}
 		}
 		hashes = append(hashes, h)
 	}
@@ -99,6 +116,6 @@ func (m *NetworkMirror) PackageMeta(ctx context.Context, p addrs.Provider, v Ver
 		Provider: p, Version: v, Platform: platform,
 		Filename:       fmt.Sprintf("terraform-provider-%s_%s_%s.zip", p.Type, v, platform),
 		Location:       PackageHTTPURL(dl.String()),
-		Authentication: &hashesAuth{provider: p, version: v, src: m.String(), hashes: hashes},
+		Authentication: &hashesAuth{provider: p, version: v, src: src, hashes: hashes},
 	}, nil
 }

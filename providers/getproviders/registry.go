@@ -2,6 +2,7 @@ package getproviders
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/url"
 	"path"
@@ -76,13 +77,23 @@ func (s *RegistrySource) versions(ctx context.Context, p addrs.Provider) (Versio
 		return nil, nil, err
 	}
 	u := base.JoinPath(p.Namespace, p.Type, "versions")
-	var ans versionsAnswer
-	found, err := s.c.getJSON(ctx, u, s.sourceName(p), "versions list", &ans)
+	var raw json.RawMessage
+	found, err := s.c.getJSON(ctx, u, s.sourceName(p), "versions list", &raw)
 	if err != nil {
 		return nil, nil, err
 	}
 	if !found {
 		return nil, nil, ErrProviderNotFound{Provider: p, Source: s.sourceName(p)}
+	}
+	return decodeVersions(raw, s.sourceName(p))
+}
+
+// decodeVersions reads a versions list. Versions that do not parse are
+// skipped, as a registry may list some this tool does not understand.
+func decodeVersions(raw []byte, src string) (VersionList, []string, error) {
+	var ans versionsAnswer
+	if err := json.Unmarshal(raw, &ans); err != nil {
+		return nil, nil, ErrBadResponse{Source: src, What: "versions list (" + err.Error() + ")"}
 	}
 	var out VersionList
 	for _, v := range ans.Versions {
@@ -103,16 +114,33 @@ func (s *RegistrySource) PackageMeta(ctx context.Context, p addrs.Provider, v Ve
 	}
 	src := s.sourceName(p)
 	u := base.JoinPath(p.Namespace, p.Type, v.String(), "download", platform.OS, platform.Arch)
-	var ans downloadAnswer
-	found, err := s.c.getJSON(ctx, u, src, "package description", &ans)
+	var raw json.RawMessage
+	found, err := s.c.getJSON(ctx, u, src, "package description", &raw)
 	if err != nil {
 		return PackageMeta{}, err
 	}
 	if !found {
 		return PackageMeta{}, ErrPlatformNotSupported{Provider: p, Version: v, Platform: platform, Source: src}
 	}
+	meta, err := decodeDownload(raw, u, src, p, v, platform)
+	if err != nil {
+		return PackageMeta{}, err
+	}
+	if auth, ok := meta.Authentication.(*registryAuth); ok {
+		auth.c = s.c
+	}
+	return meta, nil
+}
+
+// decodeDownload reads a download answer fetched from u, checking every
+// field the installation relies on.
+func decodeDownload(raw []byte, u *url.URL, src string, p addrs.Provider, v Version, platform Platform) (PackageMeta, error) {
+	var ans downloadAnswer
 	bad := func(what string) (PackageMeta, error) {
 		return PackageMeta{}, ErrBadResponse{Source: src, What: "package description (" + what + ")"}
+	}
+	if err := json.Unmarshal(raw, &ans); err != nil {
+		return bad(err.Error())
 	}
 	if ans.Filename == "" || ans.Filename != path.Base(ans.Filename) || strings.ContainsAny(ans.Filename, `\/`) {
 		return bad(fmt.Sprintf("filename %q", ans.Filename))
@@ -131,7 +159,7 @@ func (s *RegistrySource) PackageMeta(ctx context.Context, p addrs.Provider, v Ve
 	if !compatibleProtocols(ans.Protocols) {
 		return PackageMeta{}, fmt.Errorf("%s v%s speaks plugin protocol %s, and tenet speaks 5 and 6: choose another version", p.ForDisplay(), v, strings.Join(ans.Protocols, ", "))
 	}
-	auth := &registryAuth{c: s.c, src: src, provider: p, version: v, filename: ans.Filename, sum: sum}
+	auth := &registryAuth{src: src, provider: p, version: v, filename: ans.Filename, sum: sum}
 	if ans.SHASumsURL != "" {
 		if auth.sumsURL, err = resolveHTTP(u, ans.SHASumsURL); err != nil {
 			return bad("shasums_url: " + err.Error())

@@ -335,7 +335,7 @@ func (i *Installer) selectVersion(ctx context.Context, p addrs.Provider, c getpr
 		vs, err := m.source.AvailableVersions(ctx, p)
 		var nf getproviders.ErrProviderNotFound
 		if errors.As(err, &nf) {
-			notFound = append(notFound, m.source.String())
+			notFound = append(notFound, nf.Source)
 			continue
 		}
 		if err != nil {
