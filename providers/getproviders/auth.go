@@ -101,8 +101,13 @@ func (a *registryAuth) Authenticate(loc PackageLocation) (*AuthResult, error) {
 	if !ok || listed != a.sum {
 		return nil, ErrChecksumMismatch{Provider: a.provider, Version: a.version, What: "SHA256SUMS", Got: []Hash{got}, Want: []Hash{ZHFromSHA256(listed)}}
 	}
-	for _, sum := range entries {
-		a.all = append(a.all, ZHFromSHA256(sum))
+	// The zh of every platform's archive goes into the lock file, so it
+	// verifies on other platforms too; other files (manifests) do not.
+	prefix := "terraform-provider-" + a.provider.Type + "_" + a.version.String() + "_"
+	for name, sum := range entries {
+		if strings.HasPrefix(name, prefix) && strings.HasSuffix(name, ".zip") {
+			a.all = append(a.all, ZHFromSHA256(sum))
+		}
 	}
 	if len(a.keys) == 0 {
 		// OpenTofu's registry serves providers whose authors published no
