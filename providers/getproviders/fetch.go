@@ -29,30 +29,11 @@ type InstallResult struct {
 // file's, which a package must match one of), and unpacks it into
 // targetDir, replacing whatever was there. tmpDir holds downloads.
 func InstallPackage(ctx context.Context, cfg *Config, meta PackageMeta, targetDir, tmpDir string, locked []Hash) (*InstallResult, error) {
-	loc := meta.Location
-	if u, ok := loc.(PackageHTTPURL); ok {
-		path, err := download(ctx, newClient(cfg), string(u), tmpDir, meta)
-		if err != nil {
-			return nil, err
-		}
-		defer os.Remove(path)
-		loc = PackageLocalArchive(path)
-	}
-	res := &InstallResult{}
-	if meta.Authentication != nil {
-		auth, err := meta.Authentication.Authenticate(loc)
-		if err != nil {
-			return nil, err
-		}
-		res.Auth = auth
-	}
-	own, err := PackageHashes(loc)
+	loc, res, cleanup, err := FetchPackage(ctx, cfg, meta, tmpDir, locked)
 	if err != nil {
-		return nil, fmt.Errorf("hashing %s: %w", loc, err)
+		return nil, err
 	}
-	if len(locked) > 0 && !MatchesAny(own, locked) {
-		return nil, ErrChecksumMismatch{Provider: meta.Provider, Version: meta.Version, What: "the hashes in the dependency lock file", Got: own, Want: locked}
-	}
+	defer cleanup()
 	if err := PlacePackage(loc, targetDir); err != nil {
 		return nil, err
 	}
@@ -60,11 +41,48 @@ func InstallPackage(ctx context.Context, cfg *Config, meta PackageMeta, targetDi
 		os.RemoveAll(targetDir)
 		return nil, fmt.Errorf("the package of %s v%s has no executable named terraform-provider-%s", meta.Provider.ForDisplay(), meta.Version, meta.Provider.Type)
 	}
+	return res, nil
+}
+
+// FetchPackage brings meta's package to local disk (downloading it into
+// tmpDir when it is remote), authenticates it and checks it against
+// locked, without installing it: `providers lock` and `providers mirror`
+// need the verified archive itself. cleanup removes the download.
+func FetchPackage(ctx context.Context, cfg *Config, meta PackageMeta, tmpDir string, locked []Hash) (PackageLocation, *InstallResult, func(), error) {
+	loc := meta.Location
+	cleanup := func() {}
+	if u, ok := loc.(PackageHTTPURL); ok {
+		path, err := download(ctx, newClient(cfg), string(u), tmpDir, meta)
+		if err != nil {
+			return nil, nil, cleanup, err
+		}
+		cleanup = func() { os.Remove(path) }
+		loc = PackageLocalArchive(path)
+	}
+	fail := func(err error) (PackageLocation, *InstallResult, func(), error) {
+		cleanup()
+		return nil, nil, func() {}, err
+	}
+	res := &InstallResult{}
+	if meta.Authentication != nil {
+		auth, err := meta.Authentication.Authenticate(loc)
+		if err != nil {
+			return fail(err)
+		}
+		res.Auth = auth
+	}
+	own, err := PackageHashes(loc)
+	if err != nil {
+		return fail(fmt.Errorf("hashing %s: %w", loc, err))
+	}
+	if len(locked) > 0 && !MatchesAny(own, locked) {
+		return fail(ErrChecksumMismatch{Provider: meta.Provider, Version: meta.Version, What: "the hashes in the dependency lock file", Got: own, Want: locked})
+	}
 	res.Hashes = own
 	if meta.Authentication != nil {
 		res.Hashes = append(res.Hashes, meta.Authentication.AcceptableHashes()...)
 	}
-	return res, nil
+	return loc, res, cleanup, nil
 }
 
 // download saves url's body in tmpDir and returns the file's path.
