@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"golang.org/x/mod/sumdb/dirhash"
@@ -55,6 +56,11 @@ func (h Hash) Scheme() string {
 
 // HashDir computes the h1 hash of an unpacked package directory.
 func HashDir(dir string) (Hash, error) {
+	// Installed packages are often symlinks into the plugin cache; hash
+	// what they point at, not the link.
+	if real, err := filepath.EvalSymlinks(dir); err == nil {
+		dir = real
+	}
 	s, err := dirhash.HashDir(dir, "", dirhash.Hash1)
 	return Hash(s), err
 }

@@ -72,7 +72,15 @@ func Installed(dataDir string, reqs Requirements, locks *lockfile.Locks, cfg get
 			continue
 		}
 		h, err := getproviders.HashDir(dir)
-		if err != nil || (hasH1(lock.Hashes) && !slices.Contains(lock.Hashes, h)) {
+		if err != nil {
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Cannot check installed provider",
+				Detail:   fmt.Sprintf("Hashing the installed package of %s v%s in %s failed: %s. Run init to reinstall it.", p.ForDisplay(), lock.Version, dir, err),
+			})
+			continue
+		}
+		if hasH1(lock.Hashes) && !slices.Contains(lock.Hashes, h) {
 			diags = append(diags, &hcl.Diagnostic{
 				Severity: hcl.DiagError,
 				Summary:  "Provider checksum mismatch",

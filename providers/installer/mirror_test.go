@@ -146,6 +146,11 @@ func TestPluginCache(t *testing.T) {
 		t.Fatalf("install dir is not a link to the cache: %q %v", target, err)
 	}
 
+	// plan and apply accept the linked package.
+	if got, diags := Installed(first, reqs, locks, getproviders.Config{Platform: linux}); diags.HasErrors() || got[widget].Executable == "" {
+		t.Fatalf("Installed through the cache link: %v", diags)
+	}
+
 	// Second working directory with the lock: taken from the cache, no
 	// download.
 	reg.requests = nil
