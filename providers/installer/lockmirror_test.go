@@ -112,3 +112,30 @@ func TestMirrorThenInstallFromIt(t *testing.T) {
 		t.Fatalf("fs:\n%s\nnet:\n%s", fromFS.Bytes(), fromNet.Bytes())
 	}
 }
+
+func TestRequirementsAndDataDir(t *testing.T) {
+	reqs := Requirements{}
+	if err := reqs.Add(widget, ">= 1.0"); err != nil {
+		t.Fatal(err)
+	}
+	if err := reqs.Add(widget, "< 2.0"); err != nil {
+		t.Fatal(err)
+	}
+	if err := reqs.Add(timeProvider, ""); err != nil {
+		t.Fatal(err)
+	}
+	if got := reqs[widget].String(); got != ">= 1.0, < 2.0" {
+		t.Fatalf("merged %q", got)
+	}
+	if err := reqs.Add(widget, "=> 1"); err == nil {
+		t.Fatal("no error for a bad constraint")
+	}
+	env := map[string]string{}
+	getenv := func(k string) string { return env[k] }
+	for _, tc := range []struct{ v, want string }{{"", "/w/.terraform"}, {"data", "/w/data"}, {"/abs", "/abs"}} {
+		env["TF_DATA_DIR"] = tc.v
+		if got := DataDir("/w", getenv); got != tc.want {
+			t.Errorf("TF_DATA_DIR=%q: %q, want %q", tc.v, got, tc.want)
+		}
+	}
+}
