@@ -71,6 +71,13 @@ func (s *RegistrySource) AvailableVersions(ctx context.Context, p addrs.Provider
 	return vl, err
 }
 
+// AvailableVersionsWithWarnings is AvailableVersions plus the warnings a
+// registry may attach to a provider (deprecation notices and the like),
+// which init shows.
+func (s *RegistrySource) AvailableVersionsWithWarnings(ctx context.Context, p addrs.Provider) (VersionList, []string, error) {
+	return s.versions(ctx, p)
+}
+
 func (s *RegistrySource) versions(ctx context.Context, p addrs.Provider) (VersionList, []string, error) {
 	base, err := s.base(ctx, p)
 	if err != nil {

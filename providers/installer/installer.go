@@ -61,6 +61,8 @@ type Installer struct {
 	dataDir  string
 	platform getproviders.Platform
 	methods  []method
+	// warnings collects registry warnings during EnsureProviders.
+	warnings hcl.Diagnostics
 }
 
 type method struct {
@@ -142,7 +144,9 @@ func (i *Installer) EnsureProviders(ctx context.Context, reqs Requirements, lock
 			}
 			continue
 		}
+		i.warnings = nil
 		s, entry, d := i.ensureOne(ctx, p, reqs[p], locks.Provider(p), opts)
+		diags = append(diags, i.warnings...)
 		diags = append(diags, d...)
 		if d.HasErrors() {
 			// Keep the old entry, so a failed init does not lose it.
@@ -216,6 +220,8 @@ func (i *Installer) ensureOne(ctx context.Context, p addrs.Provider, c getprovid
 			return Selection{}, nil, d
 		}
 		version, src = v, s
+		// Registry warnings are shown however the install then goes.
+		i.warnings = append(i.warnings, d...)
 		if locked != nil && locked.Version.Same(version) {
 			lockedHashes = locked.Hashes
 		}
@@ -331,8 +337,23 @@ func (i *Installer) selectVersion(ctx context.Context, p addrs.Provider, c getpr
 	from := map[string]getproviders.Source{}
 	var notFound []string
 	methods := i.applicable(p)
+	var warnings hcl.Diagnostics
 	for _, m := range methods {
-		vs, err := m.source.AvailableVersions(ctx, p)
+		var vs getproviders.VersionList
+		var err error
+		if rs, ok := m.source.(*getproviders.RegistrySource); ok {
+			var ws []string
+			vs, ws, err = rs.AvailableVersionsWithWarnings(ctx, p)
+			for _, w := range ws {
+				warnings = append(warnings, &hcl.Diagnostic{
+					Severity: hcl.DiagWarning,
+					Summary:  "Warning from the provider registry",
+					Detail:   fmt.Sprintf("The registry at %s says about %s: %s", p.Hostname, p.ForDisplay(), w),
+				})
+			}
+		} else {
+			vs, err = m.source.AvailableVersions(ctx, p)
+		}
 		var nf getproviders.ErrProviderNotFound
 		if errors.As(err, &nf) {
 			notFound = append(notFound, nf.Source)
@@ -374,7 +395,7 @@ func (i *Installer) selectVersion(ctx context.Context, p addrs.Provider, c getpr
 				p.ForDisplay(), c.String(), strings.Join(list, ", ")),
 		}}
 	}
-	return v, from[v.String()], nil
+	return v, from[v.String()], warnings
 }
 
 // packageMeta asks src for the package, or, for a locked version, the

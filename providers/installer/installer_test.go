@@ -299,3 +299,12 @@ func TestUnsignedRegistryPackageWarns(t *testing.T) {
 		t.Fatal("not installed")
 	}
 }
+
+func TestRegistryWarningsShown(t *testing.T) {
+	reg := newFakeRegistry(t, "widget", "1.0.0")
+	reg.versionsJSON = `{"versions": [{"version": "1.0.0", "protocols": ["5.0"]}], "warnings": ["this provider is deprecated; use acme/gadget"]}`
+	_, _, diags := ensure(t, directConfig(reg), filepath.Join(t.TempDir(), ".terraform"), Requirements{widget: {}}, nil, Options{})
+	if diags.HasErrors() || len(diags) != 1 || diags[0].Severity != hcl.DiagWarning || !strings.Contains(diags[0].Detail, "use acme/gadget") {
+		t.Fatalf("got %v", diags)
+	}
+}
