@@ -1,16 +1,18 @@
-// Package getproviders finds, fetches, verifies and installs provider
-// plugin packages: the executables that providers/plugin launches.
+// Package getproviders finds, fetches and verifies provider plugin
+// packages: the executables that the plugin client launches.
 //
 // It owns the vocabulary of installation (platforms, versions and
-// constraints, package hashes), the sources packages come from (the
-// provider registry protocol with its service discovery and OpenPGP-signed
-// checksums, the network mirror protocol, filesystem mirrors in the
-// unpacked and packed layouts, dev_overrides), and the [Installer] that
-// `init` drives: it selects versions, consults and fills the plugin cache,
-// unpacks into the working directory's providers directory and returns the
-// new lock entries.
+// constraints, package hashes, include/exclude patterns), the [Config]
+// that the CLI configuration turns into, and the sources packages come
+// from: the provider registry protocol with its service discovery and
+// OpenPGP-signed checksums ([RegistrySource]), the network mirror protocol
+// ([NetworkMirror]), and local directories in the unpacked and packed
+// layouts ([FilesystemMirror]). [FetchPackage] and [InstallPackage] bring a
+// package to disk, authenticate it, check it against locked hashes and
+// unpack it safely.
 //
-// It does not read the CLI configuration file (providers/cliconfig turns
-// that into a [Config] for [NewInstaller]) nor the lock file format
-// (providers/lockfile); it never launches a provider.
+// Choosing versions, the plugin cache and the working directory's
+// providers directory are providers/installer's; the lock file format is
+// providers/lockfile's; the CLI configuration file is providers/cliconfig's.
+// Nothing here launches a provider.
 package getproviders
