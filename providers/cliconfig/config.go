@@ -29,8 +29,8 @@ type Config struct {
 	DisableCheckpoint                     bool
 	DisableCheckpointSignature            bool
 
-	// Hosts maps a normalised hostname to its forced service discovery
-	// answer (service ID to URL).
+	// Hosts maps a hostname, in the form provider addresses hold it, to
+	// its forced service discovery answer (service ID to URL).
 	Hosts map[string]map[string]string
 	// Credentials maps a normalised hostname to its token from a
 	// credentials block; TF_TOKEN_* variables are consulted by Token.
@@ -190,7 +190,9 @@ func (c *Config) loadFile(filename string, src []byte) hcl.Diagnostics {
 			services, more := decodeHost(b)
 			diags = append(diags, more...)
 			if services != nil {
-				c.Hosts[host] = services
+				// Keyed like addrs.Provider.Hostname (the display form),
+				// which is what the installer looks up.
+				c.Hosts[svchost.Hostname(host).ForDisplay()] = services
 			}
 		case "credentials":
 			host, ok := hostLabel(b, &diags)

@@ -308,3 +308,26 @@ func TestRegistryWarningsShown(t *testing.T) {
 		t.Fatalf("got %v", diags)
 	}
 }
+
+func TestHostServicesAndTokens(t *testing.T) {
+	reg := newFakeRegistry(t, "widget", "1.0.0")
+	cfg := directConfig(reg)
+	cfg.HostServices = map[string]map[string]string{"example.com": {"providers.v1": "/v1/providers/"}}
+	cfg.Token = func(host string) string {
+		if host == "example.com" {
+			return "s3cret"
+		}
+		return ""
+	}
+	if _, _, diags := ensure(t, cfg, filepath.Join(t.TempDir(), ".terraform"), Requirements{widget: {}}, nil, Options{}); diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	for i, p := range reg.requests {
+		if p == "/.well-known/terraform.json" {
+			t.Fatal("service discovery was asked although a host block answers it")
+		}
+		if reg.auth[i] != "Bearer s3cret" {
+			t.Fatalf("request %s sent Authorization %q", p, reg.auth[i])
+		}
+	}
+}

@@ -94,6 +94,7 @@ type fakeRegistry struct {
 	nonsense     bool
 	noKeys       bool
 	requests     []string
+	auth         []string
 	mu           sync.Mutex
 	platforms    []string
 	versionsJSON string
@@ -135,6 +136,7 @@ func (r *fakeRegistry) sumsFor(v string) []byte {
 func (r *fakeRegistry) serve(w http.ResponseWriter, req *http.Request) {
 	r.mu.Lock()
 	r.requests = append(r.requests, req.URL.Path)
+	r.auth = append(r.auth, req.Header.Get("Authorization"))
 	r.mu.Unlock()
 	p := req.URL.Path
 	base := "/v1/providers/acme/" + r.typ + "/"
