@@ -378,3 +378,38 @@ func FuzzParseConstraints(f *testing.F) {
 		}
 	})
 }
+
+// FuzzUnzip feeds arbitrary archives to Unzip: whatever happens, nothing
+// may be written outside the target directory.
+func FuzzUnzip(f *testing.F) {
+	for _, entries := range []map[string]os.FileMode{
+		{"terraform-provider-x": 0o755},
+		{"../evil": 0o644},
+		{"a/": os.ModeDir | 0o755, "a/b": 0o644},
+	} {
+		var buf bytes.Buffer
+		zw := zip.NewWriter(&buf)
+		for name, mode := range entries {
+			h := &zip.FileHeader{Name: name}
+			h.SetMode(mode)
+			w, _ := zw.CreateHeader(h)
+			w.Write([]byte("x"))
+		}
+		zw.Close()
+		f.Add(buf.Bytes())
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		parent := t.TempDir()
+		archive := filepath.Join(parent, "in.zip")
+		if err := os.WriteFile(archive, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		Unzip(archive, filepath.Join(parent, "pkg"))
+		entries, _ := os.ReadDir(parent)
+		for _, e := range entries {
+			if e.Name() != "in.zip" && e.Name() != "pkg" {
+				t.Fatalf("%s written outside the package directory", e.Name())
+			}
+		}
+	})
+}
