@@ -80,7 +80,7 @@ func Installed(dataDir string, reqs Requirements, locks *lockfile.Locks, cfg get
 			})
 			continue
 		}
-		if hasH1(lock.Hashes) && !slices.Contains(lock.Hashes, h) {
+		if !slices.Contains(lock.Hashes, h) {
 			diags = append(diags, &hcl.Diagnostic{
 				Severity: hcl.DiagError,
 				Summary:  "Provider checksum mismatch",
@@ -95,15 +95,4 @@ func Installed(dataDir string, reqs Requirements, locks *lockfile.Locks, cfg get
 		diags = append(diags, DevOverridesWarning(overridden))
 	}
 	return out, diags
-}
-
-// hasH1: a lock entry holding only zh hashes (from another platform's
-// init) cannot be checked against an unpacked directory.
-func hasH1(hs []getproviders.Hash) bool {
-	for _, h := range hs {
-		if h.Scheme() == getproviders.SchemeH1 {
-			return true
-		}
-	}
-	return false
 }
