@@ -112,7 +112,7 @@ func (a *registryAuth) Authenticate(loc PackageLocation) (*AuthResult, error) {
 	if len(a.keys) == 0 {
 		// OpenTofu's registry serves providers whose authors published no
 		// key; OpenTofu installs those with a warning, and so do we.
-		return &AuthResult{}, nil
+		return &AuthResult{Warning: fmt.Sprintf("The registry published no signing key for %s v%s, so its checksums could not be checked against a signature. The package does match the registry's checksums.", a.provider.ForDisplay(), a.version)}, nil
 	}
 	if a.sigURL == nil {
 		return nil, ErrSignature{Provider: a.provider, Version: a.version, Err: errors.New("the registry gave signing keys but no shasums_signature_url")}

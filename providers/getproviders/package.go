@@ -58,6 +58,9 @@ type AuthResult struct {
 	// empty when nothing was signed.
 	Signed string
 	KeyID  string
+	// Warning is set when the source could not authenticate as fully as
+	// its protocol allows, for the CLI to show.
+	Warning string
 }
 
 // String renders the parenthesised note init prints after "Installed".

@@ -291,14 +291,12 @@ func (i *Installer) ensureOne(ctx context.Context, p addrs.Provider, c getprovid
 		f(p, version, res.Auth)
 	}
 	var warn hcl.Diagnostics
-	if res.Auth != nil && res.Auth.Signed == "" && meta.Authentication != nil {
-		if _, registry := src.(*getproviders.RegistrySource); registry || src == nil {
-			warn = append(warn, &hcl.Diagnostic{
-				Severity: hcl.DiagWarning,
-				Summary:  "Provider installed without a signature check",
-				Detail:   fmt.Sprintf("The registry published no signing key for %s v%s, so its checksums could not be checked against a signature. The package does match the registry's checksums.", p.ForDisplay(), version),
-			})
-		}
+	if res.Auth != nil && res.Auth.Warning != "" {
+		warn = append(warn, &hcl.Diagnostic{
+			Severity: hcl.DiagWarning,
+			Summary:  "Provider installed without a signature check",
+			Detail:   res.Auth.Warning,
+		})
 	}
 	s, e, d := finish(res.Hashes)
 	return s, e, append(warn, d...)

@@ -98,6 +98,9 @@ func (i *Installer) eachPackage(ctx context.Context, reqs Requirements, locks *l
 			if pev.Retrieved != nil {
 				pev.Retrieved(p, v, platform, res.Auth)
 			}
+			if res.Auth != nil && res.Auth.Warning != "" {
+				diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: "Provider fetched without a signature check", Detail: res.Auth.Warning})
+			}
 		}
 	}
 	return diags
