@@ -3,15 +3,21 @@ module github.com/tenetplan/tenet
 go 1.26.8
 
 require (
+	github.com/ProtonMail/go-crypto v1.5.2
 	github.com/apparentlymart/go-cidr v1.1.1
+	github.com/apparentlymart/go-versions v1.0.3
 	github.com/google/go-cmp v0.7.0
 	github.com/hashicorp/go-uuid v1.0.4
 	github.com/hashicorp/hcl/v2 v2.25.0
+	github.com/hashicorp/terraform-registry-address v0.5.1
+	github.com/hashicorp/terraform-svchost v0.2.1
 	github.com/open-policy-agent/opa v1.22.0
 	github.com/spf13/cobra v1.10.2
 	github.com/zclconf/go-cty v1.19.0
 	github.com/zclconf/go-cty-yaml v1.2.0
 	golang.org/x/crypto v0.58.0
+	golang.org/x/mod v0.42.0
+	golang.org/x/net v0.62.0
 	golang.org/x/text v0.43.0
 	golang.org/x/tools v0.52.0
 	gopkg.in/yaml.v3 v3.0.1
@@ -23,6 +29,7 @@ require (
 	github.com/apparentlymart/go-textseg/v15 v15.0.0 // indirect
 	github.com/apparentlymart/go-textseg/v17 v17.0.1 // indirect
 	github.com/cespare/xxhash/v2 v2.3.0 // indirect
+	github.com/cloudflare/circl v1.6.3 // indirect
 	github.com/decred/dcrd/dcrec/secp256k1/v4 v4.4.1 // indirect
 	github.com/gobwas/glob v1.0.0 // indirect
 	github.com/goccy/go-json v0.10.6 // indirect
@@ -47,7 +54,6 @@ require (
 	github.com/xeipuuv/gojsonreference v0.0.0-20180127040603-bd5ef7bd5415 // indirect
 	github.com/yashtewari/glob-intersection v0.2.0 // indirect
 	go.yaml.in/yaml/v3 v3.0.5 // indirect
-	golang.org/x/mod v0.42.0 // indirect
 	golang.org/x/sync v0.24.0 // indirect
 	golang.org/x/sys v0.49.0 // indirect
 	google.golang.org/protobuf v1.36.12 // indirect

@@ -35,26 +35,6 @@ func (p Provider) String() string {
 	return p.Hostname + "/" + p.Namespace + "/" + p.Type
 }
 
-// ParseProviderSource reads a required_providers source: TYPE,
-// NAMESPACE/TYPE or HOST/NAMESPACE/TYPE.
-func ParseProviderSource(s string) (Provider, error) {
-	parts := strings.Split(s, "/")
-	for _, p := range parts {
-		if p == "" {
-			return Provider{}, fmt.Errorf("invalid provider source %q: empty segment", s)
-		}
-	}
-	switch len(parts) {
-	case 1:
-		return NewDefaultProvider(strings.ToLower(parts[0])), nil
-	case 2:
-		return Provider{Hostname: DefaultProviderRegistryHost, Namespace: strings.ToLower(parts[0]), Type: strings.ToLower(parts[1])}, nil
-	case 3:
-		return Provider{Hostname: strings.ToLower(parts[0]), Namespace: strings.ToLower(parts[1]), Type: strings.ToLower(parts[2])}, nil
-	}
-	return Provider{}, fmt.Errorf("invalid provider source %q: want [HOSTNAME/]NAMESPACE/TYPE", s)
-}
-
 // AbsProviderConfig names one provider configuration: the provider, the
 // module that declares it, and its alias.
 type AbsProviderConfig struct {
