@@ -250,4 +250,3 @@ func (s *server5) CallFunction(_ context.Context, req *tfprotov5.CallFunctionReq
 	}
 	return &tfprotov5.CallFunctionResponse{Result: dv5(v, f.ReturnType)}, nil
 }
-

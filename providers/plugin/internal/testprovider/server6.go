@@ -258,4 +258,3 @@ func (s *server6) CallFunction(_ context.Context, req *tfprotov6.CallFunctionReq
 	}
 	return &tfprotov6.CallFunctionResponse{Result: dv6(v, f.ReturnType)}, nil
 }
-
