@@ -132,6 +132,9 @@ func New(cfg Config) (*Client, error) {
 	}
 	if cfg.Reattach != nil {
 		pcfg.Reattach = cfg.Reattach
+		// Reattaching skips version negotiation, and with it the lookup
+		// in VersionedPlugins.
+		pcfg.Plugins = goplugin.PluginSet{"provider": grpcPlugin{}}
 	} else {
 		if cfg.Path == "" {
 			return nil, errors.New("no provider executable given")
@@ -162,7 +165,10 @@ func New(cfg Config) (*Client, error) {
 	c.conn = raw.(*grpc.ClientConn)
 	version := c.pc.NegotiatedVersion()
 	if cfg.Reattach != nil && version == 0 {
-		version = 5 // an old reattach config without a version meant 5
+		version = cfg.Reattach.ProtocolVersion
+		if version == 0 {
+			version = 5 // an old reattach config without a version meant 5
+		}
 	}
 	p, ok := protos[version]
 	if !ok {
@@ -181,9 +187,9 @@ func (c *Client) startError(err error) error {
 	msg := err.Error()
 	var detail string
 	switch {
-	case strings.Contains(msg, "Incompatible API version"):
+	case strings.Contains(strings.ToLower(msg), "incompatible api version"):
 		detail = "it speaks only an unsupported plugin protocol (tenet supports protocols 5 and 6). Use a newer version of the provider"
-	case strings.Contains(msg, "exited before we could connect"):
+	case strings.Contains(msg, "exited before we could connect"), strings.Contains(msg, "Failed to read any lines"):
 		detail = "the plugin exited before completing the handshake"
 	case strings.Contains(msg, "timeout"):
 		detail = "the plugin did not complete the handshake in time"
@@ -201,9 +207,10 @@ func (c *Client) startError(err error) error {
 func (c *Client) Close(ctx context.Context) error {
 	c.closeOnce.Do(func() {
 		if c.cfg.Reattach != nil {
-			if rc, err := c.pc.Client(); err == nil {
-				c.closeErr = rc.Close()
-			}
+			// Not the go-plugin client's Close: that tells the server
+			// to shut down, and a reattached provider belongs to whoever
+			// started it.
+			c.closeErr = c.conn.Close()
 		} else {
 			c.pc.Kill()
 		}

@@ -47,3 +47,7 @@ func Main() {
 		os.Exit(1)
 	}
 }
+
+// NewServer6 is the well-behaved protocol 6 provider, for serving in the
+// test process itself (debug mode, reattach tests).
+func NewServer6() tfprotov6.ProviderServer { return newServer6(&core{protocol: 6}) }
