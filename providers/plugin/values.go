@@ -39,13 +39,24 @@ func decodeDynamic(dv protoreflect.Message, ty cty.Type) (cty.Value, error) {
 	if dv == nil {
 		return cty.NullVal(ty), nil
 	}
+	var v cty.Value
+	var err error
 	if b := getBytes(dv, "msgpack"); b != nil {
-		return ctymsgpack.Unmarshal(b, ty)
+		v, err = ctymsgpack.Unmarshal(b, ty)
+	} else if b := getBytes(dv, "json"); b != nil {
+		v, err = ctyjson.Unmarshal(b, ty)
+	} else {
+		return cty.NullVal(ty), nil
 	}
-	if b := getBytes(dv, "json"); b != nil {
-		return ctyjson.Unmarshal(b, ty)
+	if err != nil {
+		return cty.NilVal, err
 	}
-	return cty.NullVal(ty), nil
+	// The decoders accept an object with attributes missing; the engine
+	// relies on every attribute being there.
+	if errs := v.Type().TestConformance(ty); errs != nil {
+		return cty.NilVal, errs[0]
+	}
+	return v, nil
 }
 
 // decodeField decodes the DynamicValue field name of resp, turning a
