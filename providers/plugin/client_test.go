@@ -104,7 +104,8 @@ func TestSchema(t *testing.T) {
 				"sum":   {VariadicParameter: &providers.FunctionParameter{Name: "n", Type: cty.Number}, ReturnType: cty.Number},
 				"echo": {Parameters: []providers.FunctionParameter{{Name: "v", Type: cty.DynamicPseudoType, AllowNullValue: true, AllowUnknownValues: true}},
 					ReturnType: cty.DynamicPseudoType},
-				"fail": {Parameters: []providers.FunctionParameter{{Name: "s", Type: cty.String}}, ReturnType: cty.String},
+				"fail":   {Parameters: []providers.FunctionParameter{{Name: "s", Type: cty.String}}, ReturnType: cty.String},
+				"getenv": {Parameters: []providers.FunctionParameter{{Name: "name", Type: cty.String}}, ReturnType: cty.String},
 			}
 			if d := cmp.Diff(wantFns, s.Functions, cmpOpts); d != "" {
 				t.Errorf("functions (-want +got):\n%s", d)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/big"
+	"os"
 	"strings"
 	"sync"
 
@@ -85,6 +86,8 @@ func (c *core) schema() providers.GetProviderSchemaResponse {
 			"echo": {Parameters: []providers.FunctionParameter{{Name: "v", Type: cty.DynamicPseudoType, AllowNullValue: true, AllowUnknownValues: true}},
 				ReturnType: cty.DynamicPseudoType},
 			"fail": {Parameters: []providers.FunctionParameter{{Name: "s", Type: cty.String}}, ReturnType: cty.String},
+			// getenv lets tests see the environment the plugin runs in.
+			"getenv": {Parameters: []providers.FunctionParameter{{Name: "name", Type: cty.String}}, ReturnType: cty.String},
 		},
 		PlanDestroy:       true,
 		MoveResourceState: true,
@@ -284,6 +287,8 @@ func (c *core) call(name string, args []cty.Value) (cty.Value, *providers.Functi
 		return cty.NumberVal(total), nil
 	case "echo":
 		return args[0], nil
+	case "getenv":
+		return cty.StringVal(os.Getenv(args[0].AsString())), nil
 	case "fail":
 		zero := 0
 		return cty.NilVal, &providers.FunctionError{Text: "fail always fails: " + args[0].AsString(), Argument: &zero}
