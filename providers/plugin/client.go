@@ -66,6 +66,11 @@ type Config struct {
 	LookupEnv func(string) (string, bool)
 	// Environ is tenet's own environment (default os.Environ).
 	Environ func() []string
+	// CachedSchema is this provider's schema from an earlier process.
+	// When it says GetProviderSchemaOptional, the client uses it instead
+	// of asking the new process; otherwise it is ignored, because some
+	// providers set themselves up in GetProviderSchema.
+	CachedSchema *providers.GetProviderSchemaResponse
 }
 
 // Client drives one provider plugin process through providers.Interface.
@@ -108,6 +113,9 @@ func New(cfg Config) (*Client, error) {
 		cfg.StopTimeout = 10 * time.Second
 	}
 	c := &Client{cfg: cfg, name: cfg.Name, tail: &tailBuffer{max: 64 << 10}}
+	if s := cfg.CachedSchema; s != nil && s.GetProviderSchemaOptional && !s.Diagnostics.HasErrors() {
+		c.schema = s
+	}
 	if c.name == "" {
 		c.name = cfg.Path
 	}
@@ -147,6 +155,8 @@ func New(cfg Config) (*Client, error) {
 		// the host's after ours, and the host's would win.
 		pcfg.SkipHostEnv = true
 		pcfg.AutoMTLS = !cfg.DisableAutoMTLS
+		// Managed, so that KillAll reaches it on tenet's own way out.
+		pcfg.Managed = true
 	}
 	c.pc = goplugin.NewClient(pcfg)
 
@@ -225,6 +235,11 @@ func (c *Client) closeLog() {
 	}
 }
 
+// KillAll shuts down every plugin this process launched and has not
+// closed. tenet calls it on its way out (an interrupt included) so no
+// plugin outlives it.
+func KillAll() { goplugin.CleanupClients() }
+
 // exited reports whether the plugin process has gone, giving a dying
 // process a moment so its last words reach the stderr buffer.
 func (c *Client) exited() bool {
@@ -261,20 +276,31 @@ type tailBuffer struct {
 	max int
 }
 
+// Write appends p and, once the buffer holds twice max, drops all but
+// the last max bytes: the copying is paid once per max bytes written,
+// not once per line, which matters when provider logs are on.
 func (t *tailBuffer) Write(p []byte) (int, error) {
 	t.mu.Lock()
 	t.buf = append(t.buf, p...)
-	if over := len(t.buf) - t.max; over > 0 {
-		t.buf = append(t.buf[:0], t.buf[over:]...)
+	if len(t.buf) > 2*t.max {
+		t.buf = append(t.buf[:0], t.buf[len(t.buf)-t.max:]...)
 	}
 	t.mu.Unlock()
 	return len(p), nil
 }
 
+// tail is the last max bytes written; the caller holds t.mu.
+func (t *tailBuffer) tail() []byte {
+	if len(t.buf) > t.max {
+		return t.buf[len(t.buf)-t.max:]
+	}
+	return t.buf
+}
+
 func (t *tailBuffer) String() string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	return string(t.buf)
+	return string(t.tail())
 }
 
 // panicOutput is the part of the plugin's stderr from its Go panic (or
@@ -282,9 +308,10 @@ func (t *tailBuffer) String() string {
 func (t *tailBuffer) panicOutput() string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	buf := t.tail()
 	for _, marker := range []string{"panic: ", "fatal error: "} {
-		if i := bytes.Index(t.buf, []byte(marker)); i >= 0 {
-			return strings.TrimSpace(string(t.buf[i:]))
+		if i := bytes.Index(buf, []byte(marker)); i >= 0 {
+			return strings.TrimSpace(string(buf[i:]))
 		}
 	}
 	return ""

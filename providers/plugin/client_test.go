@@ -10,6 +10,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/tenetplan/tenet/providers"
+	"github.com/tenetplan/tenet/providers/plugin"
 )
 
 var cmpOpts = cmp.Options{
@@ -411,5 +412,43 @@ func TestCloseTwice(t *testing.T) {
 	s := c.GetProviderSchema(ctx)
 	if !s.Diagnostics.HasErrors() || !strings.Contains(s.Diagnostics[0].Detail, "GetProviderSchema") {
 		t.Errorf("a call after Close = %+v, want an error naming the RPC", s.Diagnostics)
+	}
+}
+
+// TestCachedSchema: a schema from an earlier process is used when the
+// provider says fetching it is optional, and ignored when it does not.
+func TestCachedSchema(t *testing.T) {
+	ctx := context.Background()
+	first := start(t, 6, "", false)
+	s := first.GetProviderSchema(ctx)
+	noErrors(t, "schema", s.Diagnostics)
+	// A marker only the cache has, so the test can tell where the answer
+	// came from.
+	marked := s
+	marked.DataSources = map[string]providers.Schema{"from_cache": {Block: &providers.Block{}}}
+	tests := []struct {
+		name      string
+		optional  bool
+		wantCache bool
+	}{
+		{"optional", true, true},
+		{"required", false, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cached := marked
+			cached.GetProviderSchemaOptional = tt.optional
+			cfg := config(t, 6, "", false)
+			cfg.CachedSchema = &cached
+			c, err := plugin.New(cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer c.Close(ctx)
+			_, got := c.GetProviderSchema(ctx).DataSources["from_cache"]
+			if got != tt.wantCache {
+				t.Errorf("answered from the cache: %v, want %v", got, tt.wantCache)
+			}
+		})
 	}
 }

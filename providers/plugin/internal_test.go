@@ -251,3 +251,32 @@ func FuzzDecodeSchema(f *testing.F) {
 		}
 	})
 }
+
+func TestTailBuffer(t *testing.T) {
+	tests := []struct {
+		name      string
+		writes    []string
+		max       int
+		want      string
+		wantPanic string
+	}{
+		{"short", []string{"a\n", "b\n"}, 8, "a\nb\n", ""},
+		{"keeps the last max bytes", []string{"0123456789", "abcdefghij", "KLMNOPQRST"}, 8, "MNOPQRST", ""},
+		{"panic quoted from its start", []string{"log line\n", "panic: boom\n", "goroutine 1 [running]:\n"}, 64, "log line\npanic: boom\ngoroutine 1 [running]:\n", "panic: boom\ngoroutine 1 [running]:"},
+		{"fatal error", []string{"fatal error: concurrent map writes\n"}, 64, "fatal error: concurrent map writes\n", "fatal error: concurrent map writes"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tb := &tailBuffer{max: tt.max}
+			for _, w := range tt.writes {
+				tb.Write([]byte(w))
+			}
+			if d := cmp.Diff(tt.want, tb.String()); d != "" {
+				t.Errorf("String() (-want +got):\n%s", d)
+			}
+			if d := cmp.Diff(tt.wantPanic, tb.panicOutput()); d != "" {
+				t.Errorf("panicOutput() (-want +got):\n%s", d)
+			}
+		})
+	}
+}

@@ -70,9 +70,16 @@ func setCaps(req protoreflect.Message) {
 	setBool(caps, "write_only_attributes_allowed", true)
 }
 
-// GetProviderSchema calls the provider and caches the answer, which every
-// later call encodes its values against.
+// GetProviderSchema asks the provider once per process (or takes
+// Config.CachedSchema when the provider allows) and then answers from
+// the cache, which every other call encodes its values against.
 func (c *Client) GetProviderSchema(ctx context.Context) providers.GetProviderSchemaResponse {
+	c.schemaMu.Lock()
+	s := c.schema
+	c.schemaMu.Unlock()
+	if s != nil {
+		return *s
+	}
 	s, diags := c.fetchSchema(ctx)
 	if s == nil {
 		return providers.GetProviderSchemaResponse{Diagnostics: diags}
