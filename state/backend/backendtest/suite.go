@@ -143,14 +143,14 @@ func workspaces(t *testing.T, h Harness) {
 	ctx := context.Background()
 	b := h.New(t)
 	if h.NoWorkspaces {
-		names, diags := b.Workspaces(ctx)
-		NoErrors(t, "list", diags)
-		if diff := cmp.Diff([]string{backend.DefaultWorkspace}, names); diff != "" {
-			t.Errorf("workspaces (-want +got):\n%s", diff)
-		}
+		_, diags := b.Workspaces(ctx)
+		WantError(t, "list", diags, "workspaces")
 		WantError(t, "create", b.CreateWorkspace(ctx, "dev"), "workspaces")
+		WantError(t, "delete", b.DeleteWorkspace(ctx, "dev", true), "workspaces")
 		_, diags = b.Client(ctx, "dev")
 		WantError(t, "client of dev", diags, "workspaces")
+		_, diags = b.Client(ctx, backend.DefaultWorkspace)
+		NoErrors(t, "client of default", diags)
 		return
 	}
 	NoErrors(t, "create dev", b.CreateWorkspace(ctx, "dev"))
