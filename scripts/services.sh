@@ -57,14 +57,15 @@ pg_bindir() {
 }
 
 install_pg() {
-	if [ -n "$(pg_bindir)" ]; then
+	if [ -n "$(pg_bindir)" ] && command -v curl >/dev/null; then
 		return
 	fi
-	[ "$(id -u)" = 0 ] || die "PostgreSQL is not installed; run as root or: apt-get install postgresql"
+	[ "$(id -u)" = 0 ] || die "PostgreSQL or curl is not installed; run as root or: apt-get install postgresql curl"
 	log "installing PostgreSQL (apt-get)"
 	export DEBIAN_FRONTEND=noninteractive
 	apt-get update -qq >&2
-	apt-get install -y -qq --no-install-recommends postgresql >&2
+	# curl signs the bucket creation request (SigV4).
+	apt-get install -y -qq --no-install-recommends postgresql curl ca-certificates >&2
 	[ -n "$(pg_bindir)" ] || die "apt-get installed postgresql but no /usr/lib/postgresql/*/bin was found"
 }
 
