@@ -309,6 +309,29 @@ func TestDiagnostics(t *testing.T) {
 	})
 }
 
+// TestLockTimeout: with a lock timeout, Lock waits for the holder to let
+// go instead of failing at once.
+func TestLockTimeout(t *testing.T) {
+	ctx := context.Background()
+	s := &server{}
+	ts := start(t, s)
+	other := backend.NewLockInfo("OperationTypeApply")
+	s.lock, s.lockID = backend.MarshalLockInfo(&other), other.ID
+	go func() {
+		time.Sleep(300 * time.Millisecond)
+		s.mu.Lock()
+		s.lock, s.lockID = nil, ""
+		s.mu.Unlock()
+	}()
+	m, diags := backend.Open(ctx, newBackend(t, config(ts.URL, s)), backend.DefaultWorkspace, backend.Options{LockTimeout: 10 * time.Second})
+	backendtest.NoErrors(t, "open", diags)
+	id, diags := m.Lock(ctx, backend.NewLockInfo("OperationTypePlan"))
+	backendtest.NoErrors(t, "lock with a timeout", diags)
+	if got := m.LockInfo(); got == nil || got.ID != id {
+		t.Errorf("LockInfo = %+v, want ID %s", got, id)
+	}
+}
+
 func TestRetry(t *testing.T) {
 	s := &server{failNext: 2}
 	ts := start(t, s)

@@ -137,18 +137,24 @@ func isPreconditionFailed(err error) bool {
 	return false
 }
 
-// holder reads the lock object's lock info.
+// holder reads the lock object's lock info and its ETag.
 func (c *client) holder(ctx context.Context) (*backend.LockInfo, error) {
+	info, _, err := c.readLock(ctx)
+	return info, err
+}
+
+func (c *client) readLock(ctx context.Context) (*backend.LockInfo, *string, error) {
 	out, err := c.b.s3.GetObject(ctx, &s3.GetObjectInput{Bucket: aws.String(c.b.cfg.Bucket), Key: aws.String(c.lockKey())})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	defer out.Body.Close()
 	data, err := io.ReadAll(io.LimitReader(out.Body, 1<<20))
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return backend.ParseLockInfo(data)
+	info, err := backend.ParseLockInfo(data)
+	return info, out.ETag, err
 }
 
 // Unlock deletes the lock object if it holds the given ID.
@@ -156,7 +162,7 @@ func (c *client) Unlock(ctx context.Context, id string) hcl.Diagnostics {
 	if !c.b.cfg.UseLockfile {
 		return nil
 	}
-	holder, err := c.holder(ctx)
+	holder, etag, err := c.readLock(ctx)
 	if err != nil {
 		var noKey *types.NoSuchKey
 		if errors.As(err, &noKey) {
@@ -169,7 +175,12 @@ func (c *client) Unlock(ctx context.Context, id string) hcl.Diagnostics {
 		return backend.Errorf("Error releasing the state lock",
 			"The lock of %s is held by another operation, not by lock ID %q.\n\nLock Info:\n%s", c.Where(), id, holder.String())
 	}
-	if _, err := c.b.s3.DeleteObject(ctx, &s3.DeleteObjectInput{Bucket: aws.String(c.b.cfg.Bucket), Key: aws.String(c.lockKey())}); err != nil {
+	// If-Match keeps the delete from removing a lock someone else took
+	// between the read and the delete, where the server supports it.
+	if _, err := c.b.s3.DeleteObject(ctx, &s3.DeleteObjectInput{Bucket: aws.String(c.b.cfg.Bucket), Key: aws.String(c.lockKey()), IfMatch: etag}); err != nil {
+		if isPreconditionFailed(err) {
+			return backend.Errorf("Error releasing the state lock", "The lock object %s changed while it was being released: another operation took the lock. Nothing was removed.", c.b.url(c.lockKey()))
+		}
 		return c.b.apiDiags("Releasing the state lock", c.b.url(c.lockKey()), err)
 	}
 	return nil
