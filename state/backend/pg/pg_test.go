@@ -366,3 +366,25 @@ func lockChild(t *testing.T) {
 	io.Copy(io.Discard, os.Stdin)
 	os.Exit(0) // no unlock: the session ends with the process
 }
+
+// TestLibpqEnvironment: with no conn_str, libpq's PG* variables say where
+// to connect, as they do for OpenTofu.
+func TestLibpqEnvironment(t *testing.T) {
+	cfg, err := pgx.ParseConfig(connStr(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	schema := testSchema(t)
+	t.Setenv("PGHOST", cfg.Host)
+	t.Setenv("PGPORT", fmt.Sprint(cfg.Port))
+	t.Setenv("PGUSER", cfg.User)
+	t.Setenv("PGPASSWORD", cfg.Password)
+	t.Setenv("PGDATABASE", cfg.Database)
+	t.Setenv("PGSSLMODE", "disable")
+	b := newBackend(t, Config{SchemaName: schema, TableName: "states", IndexName: "states_by_name"})
+	names, diags := b.Workspaces(context.Background())
+	backendtest.NoErrors(t, "list", diags)
+	if len(names) != 1 || names[0] != backend.DefaultWorkspace {
+		t.Errorf("workspaces = %q, want [default]", names)
+	}
+}
