@@ -115,26 +115,25 @@ func (c *client) Lock(ctx context.Context, info *backend.LockInfo) hcl.Diagnosti
 		}
 		if !gotCreate {
 			holder := c.holder(ctx, conn, create)
-			conn.Release()
+			giveBack(ctx, conn)
 			return backend.LockConflict(c.Where(), holder, "locked while the workspace is being created")
 		}
 	case err != nil:
 	case !gotRow:
-		if gotCreate {
-			unlock(ctx, conn, create)
-		}
 		holder := c.holder(ctx, conn, id)
-		conn.Release()
+		giveBack(ctx, conn)
 		return backend.LockConflict(c.Where(), holder, "")
 	case !gotCreate:
-		unlock(ctx, conn, id)
 		holder := c.holder(ctx, conn, create)
-		conn.Release()
+		giveBack(ctx, conn)
 		return backend.LockConflict(c.Where(), holder, "locked while the workspace is being created")
 	default:
 		// The creation key was only needed to see that no one is
 		// creating the workspace right now.
-		unlock(ctx, conn, create)
+		var released bool
+		if err = conn.QueryRow(ctx, "SELECT pg_advisory_unlock($1)", create).Scan(&released); err == nil && !released {
+			err = errors.New("the creation lock was not held")
+		}
 	}
 	if err != nil {
 		// The session may hold a lock we cannot account for: close it.
@@ -153,8 +152,21 @@ func (c *client) Lock(ctx context.Context, info *backend.LockInfo) hcl.Diagnosti
 	return nil
 }
 
-func unlock(ctx context.Context, conn *pgxpool.Conn, key int64) {
-	_, _ = conn.Exec(ctx, "SELECT pg_advisory_unlock($1)", key)
+// giveBack returns a session to the pool holding no advisory lock and
+// with its usual name; a session that cannot be cleaned is closed, which
+// releases whatever it holds. (Advisory locks are re-entrant within a
+// session, so a pooled session still holding one would hand the lock to
+// the next user of that session.)
+func giveBack(ctx context.Context, conn *pgxpool.Conn) {
+	if _, err := conn.Exec(ctx, "SELECT pg_advisory_unlock_all()"); err != nil {
+		conn.Hijack().Close(ctx)
+		return
+	}
+	if _, err := conn.Exec(ctx, "RESET application_name"); err != nil {
+		conn.Hijack().Close(ctx)
+		return
+	}
+	conn.Release()
 }
 
 // Unlock releases the lock this client holds. PostgreSQL lets only the
@@ -173,19 +185,7 @@ func (c *client) Unlock(ctx context.Context, id string) hcl.Diagnostics {
 	}
 	conn := c.conn
 	c.conn, c.lockID = nil, ""
-	var released bool
-	err := conn.QueryRow(ctx, "SELECT pg_advisory_unlock($1)", c.key).Scan(&released)
-	// The session goes back to the pool only when it is known to hold
-	// nothing; otherwise closing it releases whatever it holds.
-	if err != nil || !released {
-		conn.Hijack().Close(ctx)
-		return nil
-	}
-	if _, err := conn.Exec(ctx, "RESET application_name"); err != nil {
-		conn.Hijack().Close(ctx)
-		return nil
-	}
-	conn.Release()
+	giveBack(ctx, conn)
 	return nil
 }
 
