@@ -388,3 +388,24 @@ func TestLibpqEnvironment(t *testing.T) {
 		t.Errorf("workspaces = %q, want [default]", names)
 	}
 }
+
+// TestLockWithinOneProcess: two managers over the same backend use
+// different sessions, so they exclude each other even though advisory
+// locks are re-entrant within a session, also after sessions went back
+// to the pool.
+func TestLockWithinOneProcess(t *testing.T) {
+	ctx := context.Background()
+	b := harness(t).New(t)
+	for round := range 3 {
+		m1, _ := backend.Open(ctx, b, backend.DefaultWorkspace, backend.Options{})
+		m2, _ := backend.Open(ctx, b, backend.DefaultWorkspace, backend.Options{})
+		if round == 0 {
+			backendtest.NoErrors(t, "write", m1.Write(ctx, backendtest.StateWith(t, "a")))
+		}
+		id, diags := m1.Lock(ctx, backend.NewLockInfo("OperationTypeApply"))
+		backendtest.NoErrors(t, "lock 1", diags)
+		_, diags = m2.Lock(ctx, backend.NewLockInfo("OperationTypeApply"))
+		backendtest.WantError(t, fmt.Sprintf("round %d: lock 2 in the same process", round), diags, id)
+		backendtest.NoErrors(t, "unlock 1", m1.Unlock(ctx, id))
+	}
+}
