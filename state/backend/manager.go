@@ -1,0 +1,224 @@
+package backend
+
+import (
+	"bytes"
+	"context"
+	"sync"
+	"time"
+
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/tenetplan/tenet/state"
+	"github.com/tenetplan/tenet/state/statefile"
+)
+
+// Options configure a Manager.
+type Options struct {
+	// TerraformVersion is written as each snapshot's terraform_version.
+	TerraformVersion string
+	// LockTimeout is how long Lock retries while someone else holds the
+	// lock; zero tries once.
+	LockTimeout time.Duration
+}
+
+// Manager reads and writes one workspace's state through a Client,
+// applying the serial and lineage rules: a new state gets a fresh lineage
+// and serial 1, a changed one the next serial, an unchanged one is not
+// written. It is safe for use by several goroutines.
+type Manager struct {
+	client Client
+	opts   Options
+
+	mu       sync.Mutex
+	readDone bool
+	// readDiags is set when the stored snapshot could not be read or
+	// parsed; the manager then refuses to write over it.
+	readDiags hcl.Diagnostics
+	// current is the metadata of the stored snapshot (nil: none); its
+	// State is nil, the content is currentState.
+	current      *statefile.File
+	currentState []byte // statefile.MarshalState of the stored state
+	lock         *LockInfo
+}
+
+// NewManager returns a manager over c. Nothing is read until asked.
+func NewManager(c Client, opts Options) *Manager {
+	return &Manager{client: c, opts: opts}
+}
+
+// Where names the storage in messages.
+func (m *Manager) Where() string { return m.client.Where() }
+
+// Read returns the stored snapshot, or nil when there is none. Each call
+// reads the storage again, so a manager that holds the lock sees what it
+// last wrote and one that does not sees others' writes.
+func (m *Manager) Read(ctx context.Context) (*statefile.File, hcl.Diagnostics) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	f, diags := m.readLocked(ctx)
+	if diags.HasErrors() || f == nil {
+		return nil, diags
+	}
+	return f, diags
+}
+
+func (m *Manager) readLocked(ctx context.Context) (*statefile.File, hcl.Diagnostics) {
+	data, diags := m.client.Get(ctx)
+	m.readDone = true
+	if diags.HasErrors() {
+		m.readDiags = diags
+		return nil, diags
+	}
+	if len(bytes.TrimSpace(data)) == 0 {
+		m.readDiags, m.current, m.currentState = nil, nil, nil
+		return nil, diags
+	}
+	f, err := statefile.Parse(data)
+	if err != nil {
+		d := Errorf("Stored state is corrupt",
+			"The state stored at %s cannot be read: %s.\n\ntenet will not overwrite it. Restore a good snapshot there (for example from the storage's version history or a backup) or repair it, then run the command again.",
+			m.client.Where(), err)
+		m.readDiags = d
+		return nil, append(diags, d...)
+	}
+	encoded, err := statefile.MarshalState(f.State)
+	if err != nil {
+		d := Errorf("Stored state is corrupt", "The state stored at %s cannot be encoded again: %s.", m.client.Where(), err)
+		m.readDiags = d
+		return nil, append(diags, d...)
+	}
+	meta := *f
+	meta.State = nil
+	m.readDiags, m.current, m.currentState = nil, &meta, encoded
+	return f, diags
+}
+
+// Write stores s as the workspace's state: an unchanged state is not
+// written; a changed one gets the next serial; the first one a fresh
+// lineage and serial 1. A stored snapshot that could not be read is never
+// overwritten.
+func (m *Manager) Write(ctx context.Context, s *state.State) hcl.Diagnostics {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if !m.readDone {
+		if _, diags := m.readLocked(ctx); diags.HasErrors() {
+			return diags
+		}
+	}
+	if m.readDiags.HasErrors() {
+		return m.readDiags
+	}
+	if s == nil {
+		s = state.NewState()
+	}
+	encoded, err := statefile.MarshalState(s)
+	if err != nil {
+		return Errorf("Cannot encode the state", "Encoding the state for %s failed: %s. Nothing was written.", m.client.Where(), err)
+	}
+	next := statefile.File{Serial: 1, Lineage: statefile.NewLineage()}
+	if m.current != nil {
+		if bytes.Equal(encoded, m.currentState) {
+			return nil
+		}
+		next = statefile.File{Serial: m.current.Serial + 1, Lineage: m.current.Lineage, TerraformVersion: m.current.TerraformVersion}
+	}
+	if m.opts.TerraformVersion != "" {
+		next.TerraformVersion = m.opts.TerraformVersion
+	}
+	return m.putLocked(ctx, &next, encoded)
+}
+
+// WriteFile stores f exactly, with its serial and lineage, for commands
+// that replace the state wholesale (state push, migration). Checking that
+// the replacement is allowed is the caller's business.
+func (m *Manager) WriteFile(ctx context.Context, f *statefile.File) hcl.Diagnostics {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	encoded, err := statefile.MarshalState(f.State)
+	if err != nil {
+		return Errorf("Cannot encode the state", "Encoding the state for %s failed: %s. Nothing was written.", m.client.Where(), err)
+	}
+	meta := *f
+	meta.State = nil
+	return m.putLocked(ctx, &meta, encoded)
+}
+
+func (m *Manager) putLocked(ctx context.Context, meta *statefile.File, encoded []byte) hcl.Diagnostics {
+	header := statefile.MarshalHeader(meta)
+	data := make([]byte, 0, len(header)+len(encoded))
+	data = append(append(data, header...), encoded...)
+	if diags := m.client.Put(ctx, data); diags.HasErrors() {
+		return diags
+	}
+	m.readDone, m.readDiags = true, nil
+	m.current, m.currentState = meta, encoded
+	return nil
+}
+
+// Lock takes the workspace's lock, retrying while someone else holds it
+// until Options.LockTimeout has passed or ctx ends. It returns the lock ID
+// to pass to Unlock. Taking a lock the manager already holds returns its
+// ID.
+func (m *Manager) Lock(ctx context.Context, info LockInfo) (string, hcl.Diagnostics) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.lock != nil {
+		return m.lock.ID, nil
+	}
+	fresh := NewLockInfo(info.Operation)
+	if info.ID == "" {
+		info.ID = fresh.ID
+	}
+	if info.Who == "" {
+		info.Who = fresh.Who
+	}
+	if info.Created.IsZero() {
+		info.Created = fresh.Created
+	}
+	if info.Version == "" {
+		info.Version = m.opts.TerraformVersion
+	}
+	deadline := time.Now().Add(m.opts.LockTimeout)
+	delay := 100 * time.Millisecond
+	for {
+		diags := m.client.Lock(ctx, &info)
+		if !diags.HasErrors() {
+			m.lock = &info
+			return info.ID, diags
+		}
+		if _, held := Holder(diags); !held || !time.Now().Before(deadline) {
+			return "", diags
+		}
+		select {
+		case <-ctx.Done():
+			return "", diags
+		case <-time.After(min(delay, time.Until(deadline))):
+		}
+		delay = min(delay*2, 2*time.Second)
+	}
+}
+
+// Unlock releases the lock with the given ID: the one this manager holds,
+// or, for force-unlock, one a crashed process left behind.
+func (m *Manager) Unlock(ctx context.Context, id string) hcl.Diagnostics {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if diags := m.client.Unlock(ctx, id); diags.HasErrors() {
+		return diags
+	}
+	if m.lock != nil && m.lock.ID == id {
+		m.lock = nil
+	}
+	return nil
+}
+
+// LockInfo returns the info of the lock this manager holds, or nil.
+func (m *Manager) LockInfo() *LockInfo {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.lock == nil {
+		return nil
+	}
+	i := *m.lock
+	return &i
+}
