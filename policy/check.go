@@ -75,6 +75,7 @@ func (s *Set) check(ctx context.Context, planJSON []byte, shape *inputShape) (*R
 		})
 	}
 	wg.Wait()
+	redactReport(r, input)
 	r.summarize()
 	return r, nil
 }
