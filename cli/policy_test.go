@@ -406,6 +406,12 @@ func TestPolicyFailsClosed(t *testing.T) {
 			[]string{"ERROR main.deny [hard-mandatory] (.tenet/policy/div.rego:3)", ".tenet/policy/div.rego:4: eval_builtin_error: div: divide by zero"},
 		},
 		{
+			// Each definition alone passes; together they conflict.
+			"complete rule with conflicting definitions",
+			map[string]string{".tenet/policy/conflict.rego": "package main\n\nimport rego.v1\n\ndeny := set() if { true }\n\ndeny := [] if { true }\n"},
+			[]string{"ERROR main.deny [hard-mandatory] (.tenet/policy/conflict.rego:5)", "eval_conflict_error"},
+		},
+		{
 			"times out",
 			map[string]string{
 				".tenet/policy/policy-set.yaml": "timeout: 50ms\n",
