@@ -69,9 +69,15 @@ func readBundle(p string) (map[string][]byte, hcl.Diagnostics) {
 		return nil, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: summary, Detail: fmt.Sprintf(format, args...)}}
 	}
 	tooLarge := func() (map[string][]byte, hcl.Diagnostics) {
-		return fail("Policy bundle too large", "%s expands to more than %s, the limit for a policy bundle. Keep bundles to policies and the data they need; check that the archive is the one intended.", p, byteSize(maxBundleBytes))
+		return fail("Policy bundle too large", "%s is or expands to more than %s, the limit for a policy bundle. Keep bundles to policies and the data they need; check that the archive is the one intended.", p, byteSize(maxBundleBytes))
 	}
-	zr, err := gzip.NewReader(f)
+	// Compressed data no larger than what it expands to bounds the file
+	// too: otherwise endless empty gzip members would expand to nothing,
+	// and be read forever.
+	zr, err := gzip.NewReader(&limitedReader{r: f, n: maxBundleBytes})
+	if errors.Is(err, errBundleTooLarge) {
+		return tooLarge()
+	}
 	if err != nil {
 		return fail("Invalid policy bundle", "%s is not a gzip-compressed tar archive: %s. Build bundles with \"opa build\" or as a .tar.gz of .rego and data.json files.", p, err)
 	}

@@ -1,6 +1,11 @@
 package policy
 
 import (
+	"archive/tar"
+	"bytes"
+	"compress/gzip"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -32,4 +37,60 @@ func TestBundlePath(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestReadBundleLimits runs the limits lowered, on archives that stay
+// small.
+func TestReadBundleLimits(t *testing.T) {
+	defer func(b, f int64, e int) { maxBundleBytes, maxBundleFileBytes, maxBundleEntries = b, f, e }(maxBundleBytes, maxBundleFileBytes, maxBundleEntries)
+	maxBundleBytes, maxBundleFileBytes, maxBundleEntries = 64<<10, 16<<10, 10
+	var emptyMembers bytes.Buffer
+	for range 10000 {
+		gz := gzip.NewWriter(&emptyMembers)
+		gz.Close()
+	}
+	tests := []struct {
+		name    string
+		archive []byte
+		want    string // the diagnostic's summary, "" for none
+	}{
+		{"small", tarGzFiles(t, map[string]int{"a.rego": 100}), ""},
+		{"entry too large", tarGzFiles(t, map[string]int{"data.json": 17 << 10}), "Policy bundle entry too large"},
+		{"expands too far", tarGzFiles(t, map[string]int{"a.bin": 15 << 10, "b.bin": 15 << 10, "c.bin": 15 << 10, "d.bin": 15 << 10, "e.bin": 15 << 10}), "Policy bundle too large"},
+		{"empty gzip members", emptyMembers.Bytes(), "Policy bundle too large"},
+		{"too many entries", tarGzFiles(t, map[string]int{"0": 1, "1": 1, "2": 1, "3": 1, "4": 1, "5": 1, "6": 1, "7": 1, "8": 1, "9": 1, "10": 1}), "Policy bundle has too many entries"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := filepath.Join(t.TempDir(), "b.tar.gz")
+			if err := os.WriteFile(p, tt.archive, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			_, diags := readBundle(p)
+			got := ""
+			if len(diags) > 0 {
+				got = diags[0].Summary
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("diagnostic (-want +got):\n%s\n%v", diff, diags)
+			}
+		})
+	}
+}
+
+// tarGzFiles builds an archive of files of zeros, name → size.
+func tarGzFiles(t *testing.T, files map[string]int) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	gz := gzip.NewWriter(&buf)
+	tw := tar.NewWriter(gz)
+	for name, size := range files {
+		if err := tw.WriteHeader(&tar.Header{Name: name, Mode: 0o644, Size: int64(size), Typeflag: tar.TypeReg}); err != nil {
+			t.Fatal(err)
+		}
+		tw.Write(make([]byte, size))
+	}
+	tw.Close()
+	gz.Close()
+	return buf.Bytes()
 }
