@@ -132,7 +132,7 @@ func savedPlanPolicyGate(ctx context.Context, g *globals, u *ui, f *planFlags, p
 	p.PolicyResults = nil // policies judge the plan, not an earlier verdict
 	if policies == nil {
 		if stored != nil && stored.Blocked() {
-			policyWarning(u, "Policies of plan time not present", "The plan %s failed its policy check when it was made, but there are no policies now (no .tenet/policy directory and no -policy option). A saved plan is judged by the policies present when it is applied, so it is applied unchecked.", path)
+			policyWarning(u, "No policies at apply", "The plan %s failed its policy check when it was made, but there are no policies now (no .tenet/policy directory and no -policy option). A saved plan is judged by the policies present when it is applied, so it is applied unchecked.", path)
 		}
 		return nil
 	}

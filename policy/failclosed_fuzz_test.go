@@ -28,6 +28,14 @@ const failClosedPlan = `{"format_version": "1.2", "resource_changes": [
  {"address": "b.z", "mode": "managed", "type": "b", "name": "z", "change": {"actions": ["delete", "create"], "before": {"n": 0, "s": ""}, "after": {"n": 0, "s": ""}}}
 ], "variables": {"v": {"value": "7"}}}`
 
+// failClosedPlans are the plans a fuzzed policy is checked over: the one
+// above, no changes at all, and changes whose values are null.
+var failClosedPlans = []string{
+	failClosedPlan,
+	`{"format_version": "1.2", "resource_changes": []}`,
+	`{"format_version": "1.2", "resource_changes": [{"address": "c.n", "mode": "managed", "type": "c", "name": "n", "change": {"actions": ["delete"], "before": null, "after": null}}]}`,
+}
+
 // failClosedTemplates place the expression E in the places a policy can
 // fail: a rule body, a change loop, a function, a negation, a
 // comprehension, every, else, with, and complete rules that conflict.
@@ -137,21 +145,23 @@ func FuzzFailClosed(f *testing.F) {
 	}
 	for i := range failClosedTemplates {
 		for _, e := range exprs {
-			f.Add(uint8(i), e)
+			f.Add(uint8(i), e, uint8(0))
 		}
 	}
-	f.Fuzz(func(t *testing.T, tmpl uint8, expr string) {
+	f.Add(uint8(2), "rc.change.after.n > 0", uint8(2))
+	f.Fuzz(func(t *testing.T, tmpl uint8, expr string, planIdx uint8) {
 		if len(expr) > 200 || strings.ContainsAny(expr, "\x00") {
 			t.Skip()
 		}
 		module := failClosedModule(tmpl, expr)
-		rep := gateReport(t, module, failClosedPlan)
+		plan := failClosedPlans[int(planIdx)%len(failClosedPlans)]
+		rep := gateReport(t, module, plan)
 		if rep.Blocked() {
 			return
 		}
 		// The gate passed: OPA over the whole plan must agree that the
 		// rule neither errors nor denies.
-		want, err, ok := referenceDeny(module, failClosedPlan)
+		want, err, ok := referenceDeny(module, plan)
 		if !ok {
 			t.Skip("reference evaluation did not finish")
 		}
