@@ -37,12 +37,15 @@ var failClosedPlans = []string{
 }
 
 // failClosedTemplates place the expression E in the places a policy can
-// fail: a rule body, a change loop, a function, a negation, a
+// fail: a rule body, a change loop (alone, with a condition on the
+// address, beside another change), a function, a negation, a
 // comprehension, every, else, with, and complete rules that conflict.
 var failClosedTemplates = []string{
 	"deny contains \"d\" if { E }",
 	"deny contains msg if {\n\tsome rc in input.resource_changes\n\tx := E\n\tmsg := sprintf(\"%s: %v\", [rc.address, x])\n}",
 	"deny contains msg if {\n\tsome rc in input.resource_changes\n\tE\n\tmsg := rc.address\n}",
+	"deny contains msg if {\n\tsome rc in input.resource_changes\n\tstartswith(rc.address, \"a.\")\n\tx := E\n\tmsg := sprintf(\"%v\", [x])\n}",
+	"deny contains msg if {\n\tsome rc in input.resource_changes\n\tsome other in input.resource_changes\n\trc.address != other.address\n\tE\n\tmsg := rc.address\n}",
 	"deny contains msg if { msg := f(input) }\nf(x) := y if { y := E }",
 	"deny contains \"n\" if { not E }",
 	"deny contains v if { v := count([y | some y in input.resource_changes; E]) }",
