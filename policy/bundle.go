@@ -17,21 +17,23 @@ import (
 	"github.com/open-policy-agent/opa/v1/bundle"
 )
 
-// Limits on what reading one bundle may expand to. A bundle is a few
-// files of policy and data; a small archive that inflates without bound
-// (a gzip bomb) or lists endless entries must stop with a diagnostic, not
-// take the machine's memory. Variables so tests can lower them.
-var (
-	// maxBundleBytes bounds the whole uncompressed archive (tar headers,
-	// padding and entries tenet ignores included).
-	maxBundleBytes int64 = 64 << 20
-	// maxBundleFileBytes bounds one entry.
-	maxBundleFileBytes int64 = 16 << 20
-	// maxBundleEntries bounds the number of entries, directories included.
-	maxBundleEntries = 10000
-)
+// bundleLimits bound what reading one bundle may expand to. A bundle is a
+// few files of policy and data; a small archive that inflates without
+// bound (a gzip bomb) or lists endless entries must stop with a
+// diagnostic, not take the machine's memory.
+type bundleLimits struct {
+	// total bounds the compressed file and, again, the uncompressed
+	// archive (tar headers, padding and entries tenet ignores included).
+	total int64
+	// file bounds one entry.
+	file int64
+	// entries bounds the number of entries, directories included.
+	entries int
+}
 
-// errBundleTooLarge marks a read stopped by maxBundleBytes.
+var defaultBundleLimits = bundleLimits{total: 64 << 20, file: 16 << 20, entries: 10000}
+
+// errBundleTooLarge marks a read stopped by the total limit.
 var errBundleTooLarge = errors.New("bundle larger than the limit")
 
 // limitedReader reads at most n bytes, then fails with errBundleTooLarge:
@@ -54,27 +56,33 @@ func (lr *limitedReader) Read(b []byte) (int, error) {
 	return n, err
 }
 
-// readBundle reads the regular files of a bundle archive, keyed by their
-// path inside the bundle (no leading "/"). It refuses, naming the entry,
-// what OPA's reader would skip or let override silently: links, devices
-// and other non-regular entries, paths that leave the bundle root, and a
-// path given twice; and it stops at the size and count limits above.
+// readBundle reads the regular files of the bundle archive at p, keyed by
+// their path inside the bundle (no leading "/"), within the default
+// limits.
 func readBundle(p string) (map[string][]byte, hcl.Diagnostics) {
 	f, err := os.Open(p)
 	if err != nil {
 		return nil, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Cannot read policy bundle", Detail: fmt.Sprintf("Opening %s failed: %s.", p, errText(err))}}
 	}
 	defer f.Close()
+	return readBundleFrom(f, p, defaultBundleLimits)
+}
+
+// readBundleFrom reads a bundle archive named p from r. It refuses,
+// naming the entry, what OPA's reader would skip or let override
+// silently: links, devices and other non-regular entries, paths that
+// leave the bundle root, and a path given twice; and it stops at lim.
+func readBundleFrom(r io.Reader, p string, lim bundleLimits) (map[string][]byte, hcl.Diagnostics) {
 	fail := func(summary, format string, args ...any) (map[string][]byte, hcl.Diagnostics) {
 		return nil, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: summary, Detail: fmt.Sprintf(format, args...)}}
 	}
 	tooLarge := func() (map[string][]byte, hcl.Diagnostics) {
-		return fail("Policy bundle too large", "%s is or expands to more than %s, the limit for a policy bundle. Keep bundles to policies and the data they need; check that the archive is the one intended.", p, byteSize(maxBundleBytes))
+		return fail("Policy bundle too large", "%s is or expands to more than %s, the limit for a policy bundle. Keep bundles to policies and the data they need; check that the archive is the one intended.", p, byteSize(lim.total))
 	}
 	// Compressed data no larger than what it expands to bounds the file
 	// too: otherwise endless empty gzip members would expand to nothing,
 	// and be read forever.
-	zr, err := gzip.NewReader(&limitedReader{r: f, n: maxBundleBytes})
+	zr, err := gzip.NewReader(&limitedReader{r: r, n: lim.total})
 	if errors.Is(err, errBundleTooLarge) {
 		return tooLarge()
 	}
@@ -82,9 +90,8 @@ func readBundle(p string) (map[string][]byte, hcl.Diagnostics) {
 		return fail("Invalid policy bundle", "%s is not a gzip-compressed tar archive: %s. Build bundles with \"opa build\" or as a .tar.gz of .rego and data.json files.", p, err)
 	}
 	defer zr.Close()
-	tr := tar.NewReader(&limitedReader{r: zr, n: maxBundleBytes})
+	tr := tar.NewReader(&limitedReader{r: zr, n: lim.total})
 	files := map[string][]byte{}
-	seen := map[string]bool{}
 	for entries := 0; ; entries++ {
 		h, err := tr.Next()
 		if err == io.EOF {
@@ -96,8 +103,8 @@ func readBundle(p string) (map[string][]byte, hcl.Diagnostics) {
 		if err != nil {
 			return fail("Invalid policy bundle", "%s is not a readable tar archive: %s. Build bundles with \"opa build\" or as a .tar.gz of .rego and data.json files.", p, err)
 		}
-		if entries >= maxBundleEntries {
-			return fail("Policy bundle has too many entries", "%s has more than %d entries, the limit for a policy bundle. Keep bundles to policies and the data they need.", p, maxBundleEntries)
+		if entries >= lim.entries {
+			return fail("Policy bundle has too many entries", "%s has more than %d entries, the limit for a policy bundle. Keep bundles to policies and the data they need.", p, lim.entries)
 		}
 		switch h.Typeflag {
 		case tar.TypeXGlobalHeader:
@@ -118,12 +125,11 @@ func readBundle(p string) (map[string][]byte, hcl.Diagnostics) {
 		if rel == "" {
 			return fail("Invalid policy bundle", "%s: the file entry %q has no name inside the bundle.", p, h.Name)
 		}
-		if seen[rel] {
+		if _, dup := files[rel]; dup {
 			return fail("Duplicate entry in policy bundle", "%s: the path %q appears twice, so one copy would silently replace the other. Keep one entry per path.", p, h.Name)
 		}
-		seen[rel] = true
-		if h.Size > maxBundleFileBytes {
-			return fail("Policy bundle entry too large", "%s: the entry %q is %s, more than %s, the limit for one file in a policy bundle.", p, h.Name, byteSize(h.Size), byteSize(maxBundleFileBytes))
+		if h.Size > lim.file {
+			return fail("Policy bundle entry too large", "%s: the entry %q is %s, more than %s, the limit for one file in a policy bundle.", p, h.Name, byteSize(h.Size), byteSize(lim.file))
 		}
 		b, err := io.ReadAll(tr)
 		if errors.Is(err, errBundleTooLarge) {

@@ -4,8 +4,9 @@ import (
 	"archive/tar"
 	"bytes"
 	"compress/gzip"
-	"os"
-	"path/filepath"
+	"path"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -42,8 +43,7 @@ func TestBundlePath(t *testing.T) {
 // TestReadBundleLimits runs the limits lowered, on archives that stay
 // small.
 func TestReadBundleLimits(t *testing.T) {
-	defer func(b, f int64, e int) { maxBundleBytes, maxBundleFileBytes, maxBundleEntries = b, f, e }(maxBundleBytes, maxBundleFileBytes, maxBundleEntries)
-	maxBundleBytes, maxBundleFileBytes, maxBundleEntries = 64<<10, 16<<10, 10
+	lim := bundleLimits{total: 64 << 10, file: 16 << 10, entries: 10}
 	var emptyMembers bytes.Buffer
 	for range 10000 {
 		gz := gzip.NewWriter(&emptyMembers)
@@ -62,11 +62,7 @@ func TestReadBundleLimits(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			p := filepath.Join(t.TempDir(), "b.tar.gz")
-			if err := os.WriteFile(p, tt.archive, 0o644); err != nil {
-				t.Fatal(err)
-			}
-			_, diags := readBundle(p)
+			_, diags := readBundleFrom(bytes.NewReader(tt.archive), "b.tar.gz", lim)
 			got := ""
 			if len(diags) > 0 {
 				got = diags[0].Summary
@@ -79,7 +75,7 @@ func TestReadBundleLimits(t *testing.T) {
 }
 
 // tarGzFiles builds an archive of files of zeros, name → size.
-func tarGzFiles(t *testing.T, files map[string]int) []byte {
+func tarGzFiles(t testing.TB, files map[string]int) []byte {
 	t.Helper()
 	var buf bytes.Buffer
 	gz := gzip.NewWriter(&buf)
@@ -93,4 +89,37 @@ func tarGzFiles(t *testing.T, files map[string]int) []byte {
 	tw.Close()
 	gz.Close()
 	return buf.Bytes()
+}
+
+// FuzzReadBundle reads arbitrary archives within small limits: reading
+// never panics, and what it returns keeps the limits and only clean paths
+// inside the bundle.
+func FuzzReadBundle(f *testing.F) {
+	lim := bundleLimits{total: 64 << 10, file: 16 << 10, entries: 10}
+	f.Add(tarGzFiles(f, map[string]int{"a.rego": 10, "/b/data.json": 20, "./c.rego": 1}))
+	f.Add(tarGzFiles(f, map[string]int{"x/../../y": 1}))
+	f.Add(tarGzFiles(f, map[string]int{"big": 20 << 10}))
+	f.Add([]byte{0x1f, 0x8b})
+	f.Fuzz(func(t *testing.T, archive []byte) {
+		files, diags := readBundleFrom(bytes.NewReader(archive), "f.tar.gz", lim)
+		if diags.HasErrors() {
+			if files != nil {
+				t.Errorf("files returned with an error: %v", diags)
+			}
+			return
+		}
+		var total int64
+		for name, b := range files {
+			total += int64(len(b))
+			if int64(len(b)) > lim.file {
+				t.Errorf("%q: %d bytes, over the file limit", name, len(b))
+			}
+			if name == "" || strings.HasPrefix(name, "/") || path.Clean(name) != name || slices.Contains(strings.Split(name, "/"), "..") {
+				t.Errorf("unclean path %q", name)
+			}
+		}
+		if total > lim.total || len(files) > lim.entries {
+			t.Errorf("%d files of %d bytes, over the limits", len(files), total)
+		}
+	})
 }
