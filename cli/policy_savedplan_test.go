@@ -129,6 +129,14 @@ func TestApplySavedPlanRechecksPolicies(t *testing.T) {
 			wantOut:   []string{"FAIL  No deletes [hard-mandatory] (extra/d.rego:7)"},
 		},
 		{
+			name:      "-policy at apply that cannot be read",
+			between:   func(t *testing.T) {},
+			planCode:  0,
+			applyArgs: []string{"-policy=missing"},
+			wantCode:  3,
+			wantOut:   []string{"Policy source not found", "missing"},
+		},
+		{
 			name:     "stricter policy at apply",
 			before:   func(t *testing.T) { writePolicy(t, ".tenet/policy/d.rego", denyDelete("advisory")) },
 			between:  func(t *testing.T) { writePolicy(t, ".tenet/policy/d.rego", denyDelete("hard-mandatory")) },
