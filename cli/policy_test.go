@@ -473,3 +473,27 @@ func TestPolicyTestCommand(t *testing.T) {
 		t.Errorf("failing: exit %d\n%s", code, out)
 	}
 }
+
+func TestPolicySourceGivenTwiceIsReadOnce(t *testing.T) {
+	tests := []struct {
+		name string
+		args []string
+	}{
+		{"default directory named again", []string{"-policy=.tenet/policy"}},
+		{"spelled differently", []string{"-policy=./.tenet/policy/"}},
+		{"the same -policy twice", []string{"-policy=extra", "-policy=extra"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			files := map[string]string{".tenet/policy/db.rego": denyDB("hard-mandatory")}
+			if strings.Contains(strings.Join(tt.args, " "), "extra") {
+				files = map[string]string{"extra/db.rego": denyDB("hard-mandatory")}
+			}
+			policyWorkdir(t, files)
+			code, out, errOut := runPolicyTenet(t, "", append([]string{"plan", "-no-color"}, tt.args...)...)
+			if code != 3 || !strings.Contains(out, "1 policies: 0 passed, 1 failed") {
+				t.Errorf("exit %d, want 3 and one policy\n%s%s", code, out, errOut)
+			}
+		})
+	}
+}

@@ -24,13 +24,27 @@ const policyExitCode = 3
 // defaultPolicyDir is read when it exists, before any -policy source.
 var defaultPolicyDir = filepath.Join(".tenet", "policy")
 
-// policySources lists .tenet/policy (when present) and the -policy paths.
+// policySources lists .tenet/policy (when present) and the -policy paths,
+// each once: the same directory given twice (-policy=.tenet/policy, as
+// people do to be explicit) would report every policy twice.
 func policySources(extra []string) []string {
 	var paths []string
 	if fi, err := os.Stat(defaultPolicyDir); err == nil && fi.IsDir() {
 		paths = append(paths, defaultPolicyDir)
 	}
-	return append(paths, extra...)
+	seen := map[string]bool{}
+	var out []string
+	for _, p := range append(paths, extra...) {
+		key := filepath.Clean(p)
+		if abs, err := filepath.Abs(p); err == nil {
+			key = abs
+		}
+		if !seen[key] {
+			seen[key] = true
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // checkPolicies loads the policy sources and checks planJSON. Sources
