@@ -100,6 +100,12 @@ func confirm(cmd *cobra.Command, g *globals, u *ui, destroy bool) (bool, error) 
 // applySavedPlan applies a plan file after checking it still fits the
 // configuration and the state.
 func applySavedPlan(ctx context.Context, g *globals, u *ui, f *planFlags, path string) error {
+	// The policies present now judge the plan (policygate.go); they load
+	// while the configuration and state do.
+	var policies *pendingPolicies
+	if paths := policySources(f.policy); len(paths) > 0 {
+		policies = loadPolicies(ctx, g, paths)
+	}
 	p, err := plan.ReadFile(path)
 	if err != nil {
 		return u.errorf("Failed to load the plan file", "%s", err)
@@ -126,7 +132,7 @@ func applySavedPlan(ctx context.Context, g *globals, u *ui, f *planFlags, path s
 	if u.json == nil {
 		// tofu prints nothing of the plan here; neither do we.
 	}
-	if err := savedPlanPolicyGate(g, u, f, p, path); err != nil {
+	if err := savedPlanPolicyGate(ctx, g, u, f, p, path, policies); err != nil {
 		return err
 	}
 	return applyPlan(ctx, g, u, f, cfg, p, mgr, nil)

@@ -406,6 +406,12 @@ func TestPolicyFailsClosed(t *testing.T) {
 			[]string{"ERROR main.deny [hard-mandatory] (.tenet/policy/div.rego:3)", ".tenet/policy/div.rego:4: eval_builtin_error: div: divide by zero"},
 		},
 		{
+			// Each definition alone passes; together they conflict.
+			"complete rule with conflicting definitions",
+			map[string]string{".tenet/policy/conflict.rego": "package main\n\nimport rego.v1\n\ndeny := set() if { true }\n\ndeny := [] if { true }\n"},
+			[]string{"ERROR main.deny [hard-mandatory] (.tenet/policy/conflict.rego:5)", "eval_conflict_error"},
+		},
+		{
 			"times out",
 			map[string]string{
 				".tenet/policy/policy-set.yaml": "timeout: 50ms\n",
@@ -465,5 +471,29 @@ func TestPolicyTestCommand(t *testing.T) {
 	code, out, _ = runPolicyTenet(t, "", "policy", "test", "-format=junit", "failing")
 	if code != 1 || !strings.Contains(out, `failures="1"`) {
 		t.Errorf("failing: exit %d\n%s", code, out)
+	}
+}
+
+func TestPolicySourceGivenTwiceIsReadOnce(t *testing.T) {
+	tests := []struct {
+		name string
+		args []string
+	}{
+		{"default directory named again", []string{"-policy=.tenet/policy"}},
+		{"spelled differently", []string{"-policy=./.tenet/policy/"}},
+		{"the same -policy twice", []string{"-policy=extra", "-policy=extra"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			files := map[string]string{".tenet/policy/db.rego": denyDB("hard-mandatory")}
+			if strings.Contains(strings.Join(tt.args, " "), "extra") {
+				files = map[string]string{"extra/db.rego": denyDB("hard-mandatory")}
+			}
+			policyWorkdir(t, files)
+			code, out, errOut := runPolicyTenet(t, "", append([]string{"plan", "-no-color"}, tt.args...)...)
+			if code != 3 || !strings.Contains(out, "1 policies: 0 passed, 1 failed") {
+				t.Errorf("exit %d, want 3 and one policy\n%s%s", code, out, errOut)
+			}
+		})
 	}
 }

@@ -24,13 +24,27 @@ const policyExitCode = 3
 // defaultPolicyDir is read when it exists, before any -policy source.
 var defaultPolicyDir = filepath.Join(".tenet", "policy")
 
-// policySources lists .tenet/policy (when present) and the -policy paths.
+// policySources lists .tenet/policy (when present) and the -policy paths,
+// each once: the same directory given twice (-policy=.tenet/policy, as
+// people do to be explicit) would report every policy twice.
 func policySources(extra []string) []string {
 	var paths []string
 	if fi, err := os.Stat(defaultPolicyDir); err == nil && fi.IsDir() {
 		paths = append(paths, defaultPolicyDir)
 	}
-	return append(paths, extra...)
+	seen := map[string]bool{}
+	var out []string
+	for _, p := range append(paths, extra...) {
+		key := filepath.Clean(p)
+		if abs, err := filepath.Abs(p); err == nil {
+			key = abs
+		}
+		if !seen[key] {
+			seen[key] = true
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // checkPolicies loads the policy sources and checks planJSON. Sources
@@ -121,30 +135,69 @@ func startPolicyGate(ctx context.Context, g *globals, f *planFlags, p *plan.Plan
 }
 
 // savedPlanPolicyGate decides whether a saved plan may be applied as far
-// as policies go: its recorded report must not be blocked, unless every
-// blocking failure is soft-mandatory and -policy-override gives a reason.
-func savedPlanPolicyGate(g *globals, u *ui, f *planFlags, p *plan.Plan, path string) error {
+// as policies go. The plan is checked again against the policies present
+// now (.tenet/policy and -policy): the report stored in the plan file
+// says what the policies of plan time thought, and anyone who can write
+// the file can rewrite it, so it never decides. It is read only to carry
+// a plan-time override over to the same soft-mandatory policies, and to
+// say when the verdict changed. policies is nil when there are none.
+func savedPlanPolicyGate(ctx context.Context, g *globals, u *ui, f *planFlags, p *plan.Plan, path string, policies *pendingPolicies) error {
+	stored := storedPolicyReport(u, p, path)
+	p.PolicyResults = nil // policies judge the plan, not an earlier verdict
+	if policies == nil {
+		if stored != nil && stored.Blocked() {
+			policyWarning(u, "No policies at apply", "The plan %s failed its policy check when it was made, but there are no policies now (no .tenet/policy directory and no -policy option). A saved plan is judged by the policies present when it is applied, so it is applied unchecked.", path)
+		}
+		return nil
+	}
+	rep, diags := policies.check(ctx, func(set *policy.Set) []byte {
+		js, err := plan.MarshalJSONFiltered(p, schemaLookup{g.deps.Providers}.types, set.ReadsInput, set)
+		if err != nil {
+			return []byte("null")
+		}
+		return js
+	})
+	u.diagnostics(diags)
+	switch {
+	case f.policyOverride != "":
+		rep.ApplyOverride(f.policyOverride, envValue(g.deps.Env, "USER"))
+	case stored != nil && stored.Override != nil:
+		rep.CarryOverride(stored.Override)
+	}
+	if raw, err := json.Marshal(rep); err == nil {
+		p.PolicyResults = raw
+	}
+	showPolicyReport(u, rep)
+	if !rep.Blocked() {
+		if stored != nil && stored.Blocked() {
+			policyWarning(u, "Policy verdict changed since the plan", "The plan %s failed its policy check when it was made; the policies present now pass it, and a saved plan is judged by the policies present when it is applied.", path)
+		}
+		return nil
+	}
+	changed := ""
+	if stored == nil || !stored.Blocked() {
+		changed = " The plan passed the policies of plan time (or was made without policies); the policies present now refuse it."
+	}
+	if rep.Overridable() {
+		u.errorf("Policy check failed", "The saved plan %s fails soft-mandatory policies, so nothing was applied.%s To apply it anyway, give the reason: tenet apply -policy-override=\"REASON\" %s. The override and its reason are printed with the apply.", path, changed, path)
+	} else {
+		u.errorf("Policy check failed", "The saved plan %s fails mandatory policies, which cannot be overridden, so nothing was applied.%s Change the configuration and create a new plan, or change the policies.", path, changed)
+	}
+	return &exitError{policyExitCode}
+}
+
+// storedPolicyReport reads the report a saved plan holds, or nil. An
+// unreadable one is only worth a warning: it decides nothing.
+func storedPolicyReport(u *ui, p *plan.Plan, path string) *policy.Report {
 	if len(p.PolicyResults) == 0 {
 		return nil
 	}
 	rep, err := policy.DecodeReport(p.PolicyResults)
 	if err != nil {
-		u.errorf("Unreadable policy results in the saved plan", "The plan %s holds policy results this tenet cannot read (%s). Create the plan again.", path, err)
-		return &exitError{policyExitCode}
-	}
-	if rep.Blocked() && f.policyOverride != "" {
-		rep.ApplyOverride(f.policyOverride, envValue(g.deps.Env, "USER"))
-	}
-	showPolicyReport(u, rep)
-	if !rep.Blocked() {
+		policyWarning(u, "Unreadable policy results in the saved plan", "The plan %s holds policy results this tenet cannot read (%s). They are ignored: the plan is checked against the policies present now.", path, err)
 		return nil
 	}
-	if rep.Overridable() {
-		u.errorf("Policy check failed", "The saved plan %s failed soft-mandatory policies. To apply it anyway, give the reason: tenet apply -policy-override=\"REASON\" %s. The override and its reason are printed with the apply.", path, path)
-	} else {
-		u.errorf("Policy check failed", "The saved plan %s failed mandatory policies, which cannot be overridden. Change the configuration and create a new plan.", path)
-	}
-	return &exitError{policyExitCode}
+	return rep
 }
 
 // refusePolicyBlocked ends a plan or apply whose policy check blocks.
@@ -208,4 +261,9 @@ func envValue(env []string, name string) string {
 		}
 	}
 	return ""
+}
+
+// policyWarning prints a warning diagnostic about the policy gate.
+func policyWarning(u *ui, summary, format string, args ...any) {
+	u.diagnostics(hcl.Diagnostics{{Severity: hcl.DiagWarning, Summary: summary, Detail: fmt.Sprintf(format, args...)}})
 }

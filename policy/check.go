@@ -75,6 +75,7 @@ func (s *Set) check(ctx context.Context, planJSON []byte, shape *inputShape) (*R
 		})
 	}
 	wg.Wait()
+	redactReport(r, input)
 	r.summarize()
 	return r, nil
 }
@@ -85,6 +86,13 @@ func (s *Set) evalPolicy(ctx context.Context, p compiledPolicy, input ast.Value)
 		res.Status = StatusError
 		res.Error = &Problem{Message: fmt.Sprintf("not evaluated: the policy check ran out of its time limit (%s)", s.timeout), File: p.File, Line: p.Line}
 		return res
+	}
+	if p.whole != nil {
+		if _, err := p.whole.Eval(ctx, rego.EvalParsedInput(input)); err != nil {
+			res.Status = StatusError
+			res.Error = evalProblem(ctx, p.Policy, err, s.timeout)
+			return res
+		}
 	}
 	rs, err := p.query.Eval(ctx, rego.EvalParsedInput(input))
 	if err != nil {

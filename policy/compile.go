@@ -72,6 +72,13 @@ type compiledPolicy struct {
 	// that hold alike for changes of a kind (local.go): when none of one
 	// change of each kind passes them, the policy reports nothing.
 	relaxed *rego.PreparedEvalQuery
+	// whole, for a complete rule defined more than once, is the rule with
+	// all its definitions. Each definition is checked apart, where they
+	// cannot conflict; evaluating the whole rule too makes a conflict
+	// (definitions giving different values) an error, as it is in OPA,
+	// rather than a pass. Such policies are always evaluated over every
+	// change.
+	whole *rego.PreparedEvalQuery
 }
 
 // Policies lists the policies of the set, in file and line order.
@@ -132,8 +139,12 @@ func Load(ctx context.Context, opts Options) (*Set, hcl.Diagnostics) {
 	type pending struct {
 		Policy
 		query string
+		// whole is the original rule, when it is a complete rule with
+		// more than one definition: see compiledPolicy.whole.
+		whole string
 	}
 	var found []pending
+	definitions := completeDefinitions(l.modules)
 	for _, mf := range l.modules {
 		pkg := strings.TrimPrefix(mf.mod.Package.Path.String(), "data.")
 		var clones []*ast.Rule
@@ -164,7 +175,11 @@ func Load(ctx context.Context, opts Options) (*Set, hcl.Diagnostics) {
 			}
 			cloneName := fmt.Sprintf("__tenet_policy_%d", len(found))
 			clones = append(clones, renameRule(r, cloneName))
-			found = append(found, pending{Policy: p, query: mf.mod.Package.Path.Append(ast.StringTerm(cloneName)).String()})
+			pf := pending{Policy: p, query: mf.mod.Package.Path.Append(ast.StringTerm(cloneName)).String()}
+			if original := mf.mod.Package.Path.Append(ast.StringTerm(name)).String(); definitions[original] > 1 {
+				pf.whole = original
+			}
+			found = append(found, pf)
 		}
 		mf.mod.Rules = append(mf.mod.Rules, clones...)
 	}
@@ -191,8 +206,24 @@ func Load(ctx context.Context, opts Options) (*Set, hcl.Diagnostics) {
 			return nil, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Cannot prepare policy",
 				Detail: fmt.Sprintf("%s: preparing %s failed: %s.", f.Location(), f.Name, err)}}
 		}
-		cp := compiledPolicy{Policy: f.Policy, query: q, local: localPolicy(compiler, f.query)}
-		if !cp.local {
+		cp := compiledPolicy{Policy: f.Policy, query: q}
+		if f.whole != "" {
+			wq, err := rego.New(
+				rego.Query(f.whole),
+				rego.Compiler(compiler),
+				rego.Store(store),
+				rego.StrictBuiltinErrors(true),
+				rego.Runtime(runtime),
+			).PrepareForEval(ctx)
+			if err != nil {
+				return nil, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Cannot prepare policy",
+					Detail: fmt.Sprintf("%s: preparing %s failed: %s.", f.Location(), f.Name, err)}}
+			}
+			cp.whole = &wq
+		} else {
+			cp.local = localPolicy(compiler, f.query)
+		}
+		if !cp.local && cp.whole == nil {
 			if body := relaxedPolicy(compiler, f.query); body != nil {
 				rq, err := rego.New(
 					rego.ParsedQuery(body),
@@ -216,6 +247,24 @@ func Load(ctx context.Context, opts Options) (*Set, hcl.Diagnostics) {
 		return a.Line < b.Line
 	})
 	return s, diags
+}
+
+// completeDefinitions counts the definitions of each complete policy
+// rule (deny := …), by its path (data.PKG.RULE), over all modules.
+func completeDefinitions(mods []*moduleFile) map[string]int {
+	n := map[string]int{}
+	for _, mf := range mods {
+		for _, r := range mf.mod.Rules {
+			ref := r.Head.Ref()
+			if r.Default || len(r.Head.Args) > 0 || len(ref) != 1 || r.Head.RuleKind() != ast.SingleValue {
+				continue
+			}
+			if name := ref[0].Value.String(); ruleKind(name) != "" {
+				n[mf.mod.Package.Path.Append(ast.StringTerm(name)).String()]++
+			}
+		}
+	}
+	return n
 }
 
 // annotationChain lists the METADATA that applies to r, nearest first.

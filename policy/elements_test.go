@@ -13,13 +13,15 @@ import (
 )
 
 // elementFixtures are policy sets with the member paths of a resource
-// change the analysis must find; nil paths mean "whole element".
+// change the analysis must find; nil paths mean "whole element". The
+// marks of a value read (change.after_sensitive) are needed with it, for
+// redaction (redact.go).
 var elementFixtures = map[string]struct {
 	files map[string]string
 	paths []string
 	drift []string // resource_drift, when the fixture reads it
 }{
-	"examples": {paths: []string{"address", "change.actions", "change.after.tags", "mode", "type"}},
+	"examples": {paths: []string{"address", "change.actions", "change.after.tags", "change.after_sensitive", "mode", "type"}},
 	"alias of a member": {files: regoV1(`
 deny contains a if {
 	some rc in input.resource_changes
@@ -27,14 +29,14 @@ deny contains a if {
 	after := c.after
 	a := after.name
 	"create" in c.actions
-}`), paths: []string{"change.actions", "change.after.name"}},
+}`), paths: []string{"change.actions", "change.after.name", "change.after_sensitive"}},
 	"member iterated with a variable key": {files: regoV1(`
 deny contains k if {
 	some rc in input.resource_changes
 	some k, v in rc.change.after
 	v == 1
 	rc.type == "x"
-}`), paths: []string{"change.after", "type"}},
+}`), paths: []string{"change.after", "change.after_sensitive", "type"}},
 	"element indexed by a variable": {files: regoV1(`
 deny contains k if {
 	some rc in input.resource_changes
@@ -51,14 +53,14 @@ same(x) := x
 deny contains a if { some rc in input.resource_changes; a := same(rc).address }`), paths: nil},
 	"function returning a member": {files: regoV1(`
 after(x) := x.change.after
-deny contains "big" if { some rc in input.resource_changes; after(rc).size > 3 }`), paths: []string{"change.after"}},
+deny contains "big" if { some rc in input.resource_changes; after(rc).size > 3 }`), paths: []string{"change.after", "change.after_sensitive"}},
 	"function given a member": {files: regoV1(`
 has_tags(after) if after.tags
-deny contains "t" if { some rc in input.resource_changes; has_tags(rc.change.after) }`), paths: []string{"change.after.tags"}},
+deny contains "t" if { some rc in input.resource_changes; has_tags(rc.change.after) }`), paths: []string{"change.after.tags", "change.after_sensitive"}},
 	"function calling a function": {files: regoV1(`
 tags(after) := after.tags
 owner(rc) := tags(rc.change.after).owner
-deny contains o if { some rc in input.resource_changes; o := owner(rc) }`), paths: []string{"change.after.tags"}}, // a result is kept whole
+deny contains o if { some rc in input.resource_changes; o := owner(rc) }`), paths: []string{"change.after.tags", "change.after_sensitive"}}, // a result is kept whole
 	"function with a non-variable parameter": {files: regoV1(`
 first([n, _]) := n
 deny contains n if { some rc in input.resource_changes; n := first(rc.change.actions) }`), paths: []string{"change.actions"}},
@@ -121,7 +123,7 @@ deny contains first.address if first`), paths: nil},
 	"membership of an element": {files: regoV1(`
 deny contains "in" if { some rc in input.resource_changes; rc in input.resource_changes }`), paths: nil},
 	"not with a member": {files: regoV1(`
-deny contains rc.address if { some rc in input.resource_changes; not rc.change.after.tags.owner }`), paths: []string{"address", "change.after.tags.owner"}},
+deny contains rc.address if { some rc in input.resource_changes; not rc.change.after.tags.owner }`), paths: []string{"address", "change.after.tags.owner", "change.after_sensitive"}},
 	"drift too": {files: regoV1(`
 deny contains d.address if { some d in input.resource_drift; d.change.actions == ["update"] }
 deny contains rc.type if some rc in input.resource_changes`), paths: []string{"type"}, drift: []string{"address", "change.actions"}},

@@ -1,21 +1,16 @@
 package policy
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
-	"sort"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/open-policy-agent/opa/v1/ast"
-	"github.com/open-policy-agent/opa/v1/bundle"
 	"github.com/open-policy-agent/opa/v1/util"
 )
 
@@ -179,100 +174,6 @@ func (l *loaded) loadFile(p string, withTests bool) hcl.Diagnostics {
 	}
 	return hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Unsupported policy source",
 		Detail: fmt.Sprintf("%s is not a directory, a .rego file, a JSON or YAML data file, or an OPA bundle (.tar.gz).", p)}}
-}
-
-// loadBundle reads an OPA bundle archive: modules, data.json / data.yaml
-// files at their directory's path, and the .manifest. The manifest's
-// rego_version (and file_rego_versions) are honoured; without them each
-// module gets the v1-then-v0 fallback. The manifest's metadata.tenet
-// object is the policy-set config (a bundle carries no other files).
-// Signatures are not verified.
-func (l *loaded) loadBundle(p string, withTests bool) hcl.Diagnostics {
-	f, err := os.Open(p)
-	if err != nil {
-		return hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Cannot read policy bundle", Detail: fmt.Sprintf("Opening %s failed: %s.", p, err)}}
-	}
-	defer f.Close()
-	invalid := func(err error) hcl.Diagnostics {
-		return hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Invalid policy bundle",
-			Detail: fmt.Sprintf("%s is not a readable OPA bundle: %s. Build bundles with \"opa build\" or as a .tar.gz of .rego and data.json files.", p, err)}}
-	}
-	files := map[string][]byte{}
-	dl := bundle.NewTarballLoaderWithBaseURL(f, p)
-	for {
-		fd, err := dl.NextFile()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return invalid(err)
-		}
-		var buf bytes.Buffer
-		_, err = fd.Read(&buf, 1<<30)
-		fd.Close()
-		if err != nil && err != io.EOF {
-			return invalid(err)
-		}
-		files[strings.TrimPrefix(filepath.ToSlash(fd.Path()), "/")] = buf.Bytes()
-	}
-	var manifest bundle.Manifest
-	if raw, ok := files[".manifest"]; ok {
-		if err := json.Unmarshal(raw, &manifest); err != nil {
-			return invalid(fmt.Errorf(".manifest: %w", err))
-		}
-	}
-	src := &source{name: p, cfg: emptyConfig()}
-	l.sources = append(l.sources, src)
-	var diags hcl.Diagnostics
-	if meta, ok := manifest.Metadata["tenet"]; ok {
-		js, _ := json.Marshal(meta)
-		cfg, err := ParseSetConfig(js)
-		if err != nil {
-			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid policy-set config",
-				Detail: fmt.Sprintf("%s: .manifest metadata.tenet: %s.", p, err)})
-		} else {
-			src.cfg = cfg
-		}
-	}
-	names := make([]string, 0, len(files))
-	for name := range files {
-		names = append(names, name)
-	}
-	sort.Strings(names)
-	for _, rel := range names {
-		display := p + "/" + rel
-		switch base := path.Base(rel); {
-		case strings.HasSuffix(rel, ".rego"):
-			if isTestFile(rel) && !withTests {
-				continue
-			}
-			m, err := parseRego(display, files[rel], manifestRegoVersion(manifest, rel))
-			if err != nil {
-				diags = append(diags, astErrorDiags("Invalid policy file", err)...)
-				continue
-			}
-			l.modules = append(l.modules, &moduleFile{mod: m, file: display, rel: rel, src: src})
-		case base == "data.json" || base == "data.yaml" || base == "data.yml":
-			diags = append(diags, l.addData(display, path.Dir(rel), files[rel])...)
-		}
-	}
-	return diags
-}
-
-func manifestRegoVersion(m bundle.Manifest, rel string) ast.RegoVersion {
-	v := m.RegoVersion
-	if fv, ok := m.FileRegoVersions[rel]; ok {
-		v = &fv
-	} else if fv, ok := m.FileRegoVersions["/"+rel]; ok {
-		v = &fv
-	}
-	switch {
-	case v == nil:
-		return ast.RegoUndefined
-	case *v == 0:
-		return ast.RegoV0
-	}
-	return ast.RegoV1
 }
 
 func emptyConfig() *SetConfig {

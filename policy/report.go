@@ -162,6 +162,39 @@ func (r *Report) ApplyOverride(reason, user string) bool {
 	return true
 }
 
+// CarryOverride applies an override recorded with an earlier check of
+// the same plan (at plan time) to this one: it lets through the
+// soft-mandatory failures of the policies prev names, and only those, so
+// a policy that newly fails needs an override of its own. It reports
+// whether anything was overridden.
+func (r *Report) CarryOverride(prev *Override) bool {
+	if prev == nil {
+		return false
+	}
+	named := make(map[string]bool, len(prev.Policies))
+	for _, n := range prev.Policies {
+		named[n] = true
+	}
+	var names []string
+	for i := range r.Results {
+		res := &r.Results[i]
+		name := fmt.Sprintf("%s (%s)", res.Name, res.Location())
+		if res.Status == StatusFail && res.Level == SoftMandatory && named[name] {
+			res.Status = StatusOverridden
+			names = append(names, name)
+		}
+	}
+	if len(names) == 0 {
+		return false
+	}
+	if r.Override == nil {
+		r.Override = &Override{Reason: prev.Reason, User: prev.User}
+	}
+	r.Override.Policies = append(r.Override.Policies, names...)
+	r.summarize()
+	return true
+}
+
 // Messages counts the messages of results with the given status.
 func (r *Report) count(st Status) int {
 	n := 0

@@ -28,6 +28,7 @@ func analyzeInputUse(modules map[string]*ast.Module) inputUse {
 	if !u.all {
 		u.elems = analyzeElements(modules)
 	}
+	u.keepSensitiveMarks() // redact.go
 	u.shape = u.inputShape(true)
 	return u
 }

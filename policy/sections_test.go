@@ -21,7 +21,7 @@ var inputFixtures = map[string]struct {
 deny contains "many" if count(input.resource_changes) > 3
 deny_prior contains "prior" if input["prior_state"].values.root_module
 warn contains sprintf("%v", [v]) if { some v in input.variables }
-`}, keys: []string{"prior_state", "resource_changes", "variables"}},
+`}, keys: []string{"configuration", "prior_state", "resource_changes", "variables"}}, // configuration: which variables are sensitive (redact.go)
 	"import": {files: map[string]string{"p.rego": `package p
 
 import input.planned_values as pv
