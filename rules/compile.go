@@ -236,7 +236,7 @@ func (e *Engine) compileStagesInBackground(ctx context.Context, stages map[strin
 			case "data.tenet.moves.computed":
 				p.skip = func() bool { return !e.hasTeamMoves }
 			case teamDecideQuery, decideWithTeamQuery:
-				p.skip = func() bool { return !(e.memo.enabled && e.memo.team) }
+				p.skip = func() bool { return !e.memo.team }
 			}
 			qs = append(qs, p)
 		}

@@ -66,6 +66,11 @@ type Engine struct {
 	// omit names the values no team rule can read (team.go).
 	omit        valueOmissions
 	isSensitive func(mark any) bool
+	// teamFiles are the names of the team rule files, by which evaluation
+	// errors are told apart from the defaults' (failclosed.go); limits
+	// bound their evaluations (limits.go).
+	teamFiles map[string]bool
+	limits    evalLimits
 
 	// memo remembers single-instance decisions (decide_memo.go).
 	memo decideMemo
@@ -127,6 +132,15 @@ func New(ctx context.Context, opts Options) (*Engine, hcl.Diagnostics) {
 			e.includeValues = true
 		}
 	}
+	limits, err := limitsFrom(opts, defaultGetenv)
+	if err != nil {
+		diags = append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Invalid limit for team rules",
+			Detail:   err.Error() + ". Set it to a valid value or unset it to use the default.",
+		})
+	}
+	e.limits = limits
 	if diags.HasErrors() {
 		return nil, diags
 	}
@@ -145,11 +159,11 @@ func New(ctx context.Context, opts Options) (*Engine, hcl.Diagnostics) {
 	// (decide_team.go).
 	e.memo.team = !e.omit.decide
 	e.hasTeamMoves = hasTeamRulesFor(team, "data.tenet.moves", "moves")
-	teamFiles := map[string]bool{}
+	e.teamFiles = map[string]bool{}
 	for _, m := range teamModules {
-		teamFiles[m.Package.Location.File] = true
+		e.teamFiles[m.Package.Location.File] = true
 	}
-	e.compileStagesInBackground(ctx, stages, team, teamFiles)
+	e.compileStagesInBackground(ctx, stages, team, e.teamFiles)
 	if opts.Background {
 		return e, diags
 	}
