@@ -436,15 +436,33 @@ func (e *Engine) singleFired(id string) []Fired {
 
 // forbiddenBuiltins are the built-ins planning rules may not call: they
 // reach the network or the environment, or make results depend on the clock
-// or on chance. Every net.* built-in is refused too (see forbiddenReason),
+// or on chance, so two plans of the same inputs could differ. The list is
+// OPA's non-deterministic built-ins plus those that read the clock without
+// saying so. Every net.* built-in is refused too (see forbiddenReason),
 // including the pure CIDR helpers, so that the rule is simple to state.
+// print is allowed: rules are compiled without print statements, so it
+// does nothing.
 var forbiddenBuiltins = map[string]string{
-	"http.send":    "reaches the network",
-	"opa.runtime":  "reads the environment",
-	"time.now_ns":  "reads the clock; use input.run.timestamp",
-	"rand.intn":    "is random",
-	"uuid.rfc4122": "is random",
-	"trace":        "writes to the evaluation trace",
+	"http.send":              "reaches the network",
+	"opa.runtime":            "reads the environment",
+	"time.now_ns":            "reads the clock; use input.run.timestamp",
+	"rand.intn":              "is random",
+	"uuid.rfc4122":           "is random",
+	"trace":                  "writes to the evaluation trace",
+	"io.jwt.decode_verify":   "checks the token's times against the clock; decode it with io.jwt.decode, check the signature with io.jwt.verify_*, and compare its times with input.run.timestamp",
+	"io.jwt.encode_sign":     "signs with random nonces, so its result changes from run to run",
+	"io.jwt.encode_sign_raw": "signs with random nonces, so its result changes from run to run",
+	"json.match_schema":      "may fetch the schemas it references over the network",
+	"json.verify_schema":     "may fetch the schemas it references over the network",
+	"crypto.x509.parse_and_verify_certificates":              "checks validity against the clock; parse with crypto.x509.parse_certificates and compare dates with input.run.timestamp",
+	"crypto.x509.parse_and_verify_certificates_with_options": "checks validity against the clock; parse with crypto.x509.parse_certificates and compare dates with input.run.timestamp",
+}
+
+// zonedTimeBuiltins take a time zone name, where "Local" reads the
+// machine's zone (see checkSandbox).
+var zonedTimeBuiltins = map[string]bool{
+	"time.date": true, "time.clock": true, "time.weekday": true,
+	"time.format": true, "time.add_date": true, "time.diff": true,
 }
 
 // forbiddenReason says why a built-in is refused, if it is.
@@ -477,9 +495,12 @@ var sandboxCapabilities = sync.OnceValue(func() *ast.Capabilities {
 // sees why the file is refused rather than "undefined function".
 func checkSandbox(m *ast.Module) hcl.Diagnostics {
 	var diags hcl.Diagnostics
-	report := func(op ast.Ref, loc *ast.Location) {
+	report := func(op ast.Ref, args []*ast.Term, loc *ast.Location) {
 		name := op.String()
 		why, bad := forbiddenReason(name)
+		if !bad && zonedTimeBuiltins[name] && mentionsLocalZone(args) {
+			why, bad = `is given the time zone "Local", the machine's zone; name the zone (e.g. "UTC" or "Europe/Paris")`, true
+		}
 		if !bad {
 			return
 		}
@@ -488,20 +509,36 @@ func checkSandbox(m *ast.Module) hcl.Diagnostics {
 	}
 	ast.WalkExprs(m, func(x *ast.Expr) bool {
 		if x.IsCall() {
-			report(x.Operator(), x.Location)
+			report(x.Operator(), x.Operands(), x.Location)
 		}
 		return false
 	})
 	ast.WalkTerms(m, func(t *ast.Term) bool {
 		if call, ok := t.Value.(ast.Call); ok && len(call) > 0 {
 			if op, ok := call[0].Value.(ast.Ref); ok {
-				report(op, t.Location)
+				report(op, call[1:], t.Location)
 			}
 		}
 		return false
 	})
 	sort.SliceStable(diags, func(i, j int) bool { return line(diags[i]) < line(diags[j]) })
 	return diags
+}
+
+// mentionsLocalZone reports whether a literal "Local" appears in args: the
+// zone argument of the time built-ins, written in the rule. A zone computed
+// at evaluation cannot be seen here.
+func mentionsLocalZone(args []*ast.Term) bool {
+	found := false
+	for _, a := range args {
+		ast.WalkTerms(a, func(t *ast.Term) bool {
+			if s, ok := t.Value.(ast.String); ok && s == "Local" {
+				found = true
+			}
+			return found
+		})
+	}
+	return found
 }
 
 func astErrorDiags(summary string, err error) hcl.Diagnostics {
