@@ -40,6 +40,14 @@ func (e *Engine) Decide(ctx context.Context, run Run, batch []Instance) ([]Decis
 		if e.memo.enabled {
 			return e.decideByFacts(ctx, run, runTerm, batch, te, out)
 		}
+		all := make([]int, len(batch))
+		for i := range all {
+			all[i] = i
+		}
+		if err := e.decideIndices(ctx, run, runTerm, batch, te, out, all); err != nil {
+			return nil, err
+		}
+		return out, nil
 	} else if e.memo.enabled {
 		if len(batch) == 1 {
 			return e.decideOne(ctx, run, batch, out)

@@ -44,6 +44,7 @@ func (e *Engine) decideTeamElements(ctx context.Context, run Run, runT *ast.Term
 		keys:           make([]string, n),
 	}
 	values := e.decideValues()
+	runSecrets := e.runSecretTexts(run)
 	err := evalInChunks(ctx, n, func(ctx context.Context, lo, hi int) error {
 		chunk := batch[lo:hi]
 		// Only the instances a team rule may add an element for are
@@ -103,7 +104,8 @@ func (e *Engine) decideTeamElements(ctx context.Context, run Run, runT *ast.Term
 					return err
 				}
 				i := lo + at[k]
-				point.dest[i] = append(point.dest[i], el)
+				// Messages must not quote sensitive values (redact.go).
+				point.dest[i] = append(point.dest[i], e.instanceSecrets(runSecrets, &chunk[at[k]]).redactElement(el))
 				return nil
 			})
 			if err != nil {
