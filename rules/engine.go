@@ -124,6 +124,7 @@ func New(ctx context.Context, opts Options) (*Engine, hcl.Diagnostics) {
 		diags = append(diags, moreDiags...)
 		for _, m := range mods {
 			diags = append(diags, checkSandbox(m)...)
+			boundCalls(m)
 			rules, moreDiags := wrapExtensionRules(m, defaultNames, len(team))
 			diags = append(diags, moreDiags...)
 			team = append(team, rules...)
@@ -180,12 +181,27 @@ func newCompiler() *ast.Compiler {
 		WithEnablePrintStatements(false)
 }
 
-func prepareQuery(ctx context.Context, c *ast.Compiler, query string) (rego.PreparedEvalQuery, error) {
-	return rego.New(
+func prepareQuery(ctx context.Context, c *ast.Compiler, query string, extra ...func(*rego.Rego)) (rego.PreparedEvalQuery, error) {
+	opts := append([]func(*rego.Rego){
 		rego.Query(query),
 		rego.Compiler(c),
 		reachableFunction(),
-	).PrepareForEval(ctx)
+	}, extra...)
+	return rego.New(opts...).PrepareForEval(ctx)
+}
+
+// newTeamCompiler is newCompiler for stages with team files, whose calls
+// of the built-ins that can build huge values go to bounded copies
+// (bounded.go).
+func newTeamCompiler() *ast.Compiler {
+	builtins := map[string]*ast.Builtin{reachableBuiltin.Name: reachableBuiltin}
+	for name, b := range boundedDecls {
+		builtins[name] = b
+	}
+	return ast.NewCompiler().
+		WithCapabilities(sandboxCapabilities()).
+		WithBuiltins(builtins).
+		WithEnablePrintStatements(false)
 }
 
 // teamRule is a team rule that adds to an extension point.
@@ -548,7 +564,8 @@ func astErrorDiags(summary string, err error) hcl.Diagnostics {
 	}
 	var diags hcl.Diagnostics
 	for _, e := range errs {
-		diags = append(diags, locatedDiag(summary, e.Location, e.Message+"."))
+		// Team files call the bounded built-ins under their own names.
+		diags = append(diags, locatedDiag(summary, e.Location, strings.ReplaceAll(e.Message, boundedPrefix, "")+"."))
 	}
 	return diags
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/hashicorp/hcl/v2"
@@ -160,7 +161,7 @@ func (e *Engine) expressionError(te *topdown.Error) *RuleError {
 	loc := te.Location
 	return &RuleError{
 		File: loc.File, Line: loc.Row,
-		Problem: fmt.Sprintf("evaluation failed: %s", te.Message),
+		Problem: fmt.Sprintf("evaluation failed: %s", strings.ReplaceAll(te.Message, boundedPrefix, "")),
 		Fix:     fixRule,
 	}
 }

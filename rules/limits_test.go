@@ -57,25 +57,55 @@ prevent_destroy contains [i, "slow"] if {
 	}
 }
 
-// TestTeamRulesMemoryLimit: a rule that doubles a string until it takes
-// gigabytes stops once the heap has grown by the memory limit.
+// TestTeamRulesMemoryLimit: a rule that doubles a string, or one call
+// that would build a huge value, is refused by the built-ins' bound; a
+// rule that grows a collection step by step stops once the heap has grown
+// by the memory limit. Each error names the limit's variable and the file
+// and line.
 func TestTeamRulesMemoryLimit(t *testing.T) {
-	var b strings.Builder
-	b.WriteString("package tenet.decide\n\nprevent_destroy contains [i, s30] if {\n\tsome i, _ in input.instances\n\ts0 := \"abcdefgh\"\n")
+	var doubling strings.Builder
+	doubling.WriteString("package tenet.decide\n\nprevent_destroy contains [i, s30] if {\n\tsome i, _ in input.instances\n\ts0 := \"abcdefgh\"\n")
 	for k := 1; k <= 30; k++ {
-		fmt.Fprintf(&b, "\ts%d := concat(\"\", [s%d, s%d])\n", k, k-1, k-1)
+		fmt.Fprintf(&doubling, "\ts%d := concat(\"\", [s%d, s%d])\n", k, k-1, k-1)
 	}
-	b.WriteString("}\n")
-	e := newLimitedEngine(t, b.String(), time.Minute, 32<<20)
-	err := evalStageOnce(context.Background(), e, "decide")
-	var re *RuleError
-	if !errors.As(err, &re) {
-		t.Fatalf("error = %v, want a RuleError", err)
+	doubling.WriteString("}\n")
+	tests := []struct {
+		name, src string
+		want      []string
+	}{
+		{"doubling a string", doubling.String(), []string{"t.rego:25:", "concat: would build a value of about 8.0MiB, more than 8MiB", MemoryLimitEnv}},
+		{"one call", `package tenet.decide
+
+prevent_destroy contains [i, s] if {
+	some i, _ in input.instances
+	kb := concat("", [x | some _ in numbers.range(1, 1024); x := "a"])
+	mb := replace(kb, "", kb)
+	s := replace(mb, "", kb)
+}
+`, []string{"t.rego:7:", "replace: would build", MemoryLimitEnv}},
+		{"growing a collection", `package tenet.decide
+
+prevent_destroy contains [i, "kept"] if {
+	some i, _ in input.instances
+	n := count([x | some a in numbers.range(1, 3000); some b in numbers.range(1, 3000); x := sprintf("%d-%d-padding-padding", [a, b])])
+	n > 0
+}
+`, []string{"memory limit of 32MiB", MemoryLimitEnv}},
 	}
-	for _, want := range []string{"memory limit of 32MiB", MemoryLimitEnv} {
-		if !strings.Contains(err.Error(), want) {
-			t.Errorf("error %q does not mention %q", err, want)
-		}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e := newLimitedEngine(t, tt.src, time.Minute, 32<<20)
+			err := evalStageOnce(context.Background(), e, "decide")
+			var re *RuleError
+			if !errors.As(err, &re) {
+				t.Fatalf("error = %v, want a RuleError", err)
+			}
+			for _, want := range tt.want {
+				if !strings.Contains(err.Error(), want) {
+					t.Errorf("error %q does not mention %q", err, want)
+				}
+			}
+		})
 	}
 }
 
