@@ -24,7 +24,9 @@
 //     every evaluation is bounded in time and heap growth, and a built-in
 //     error raised in a team file (other than an operand of the wrong
 //     type), an element of the wrong shape, or a crossed bound stops the
-//     stage with a [RuleError] naming the rule's file and line. Decide
+//     stage with a [RuleError] naming the rule's file and line. Team files
+//     call bounded copies of the built-ins that can build huge values in
+//     one call (bounded.go). Decide
 //     messages are read with the instance's sensitive values cut out
 //     (redact.go).
 //   - Evaluation: [Engine.Decide] builds the input directly as ast.Value,
