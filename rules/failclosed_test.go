@@ -184,6 +184,11 @@ func TestTeamRulesFailClosed(t *testing.T) {
 			if diff := cmp.Diff(fmt.Sprintf("%s:%d", wantFile, tc.line), got); diff != "" {
 				t.Errorf("rule location (-want +got):\n%s\nerror: %v", diff, err)
 			}
+			// As a diagnostic, the error's subject is the rule.
+			d := re.Diagnostic()
+			if d.Subject == nil || fmt.Sprintf("%s:%d", d.Subject.Filename, d.Subject.Start.Line) != got {
+				t.Errorf("diagnostic subject = %v, want %s", d.Subject, got)
+			}
 		})
 	}
 }
