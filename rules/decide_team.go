@@ -99,7 +99,7 @@ func (e *Engine) decideTeamElements(ctx context.Context, run Run, runT *ast.Term
 			// Sets iterate in sorted order: the error reported is the same
 			// from one run to the next.
 			err := set.Iter(func(el *ast.Term) error {
-				k, _, err := e.instanceElement(el, point.name, len(at))
+				k, err := e.instanceElement(el, point.name, len(at))
 				if err != nil {
 					return err
 				}

@@ -67,24 +67,24 @@ func (e *Engine) malformed(el ast.Object, point, want string) *RuleError {
 
 // instanceElement checks a team element [i, message] of a decide extension
 // point against a chunk of n instances and returns i.
-func (e *Engine) instanceElement(el *ast.Term, point string, n int) (int, *ast.Array, error) {
+func (e *Engine) instanceElement(el *ast.Term, point string, n int) (int, error) {
 	const want = "[i, message] with i the index of an instance in input.instances and message a string"
 	obj, ok := el.Value.(ast.Object)
 	if !ok {
-		return 0, nil, fmt.Errorf("%s element %v is not a team element", point, el)
+		return 0, fmt.Errorf("%s element %v is not a team element", point, el)
 	}
 	value, ok := valueAt(obj, keyValue).(*ast.Array)
 	if !ok || value.Len() != 2 {
-		return 0, nil, e.malformed(obj, point, want)
+		return 0, e.malformed(obj, point, want)
 	}
 	if _, ok := value.Elem(1).Value.(ast.String); !ok {
-		return 0, nil, e.malformed(obj, point, want)
+		return 0, e.malformed(obj, point, want)
 	}
 	i, err := indexOf(value.Elem(0), n)
 	if err != nil {
-		return 0, nil, e.malformed(obj, point, want)
+		return 0, e.malformed(obj, point, want)
 	}
-	return i, value, nil
+	return i, nil
 }
 
 // evalStage evaluates a prepared query. With team rules loaded the
