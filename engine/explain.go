@@ -147,6 +147,10 @@ func rootVariablesForRules(cfg *config.Config, given map[string]config.VariableV
 		if err != nil {
 			continue
 		}
+		if v.Sensitive {
+			// Rules cut sensitive values out of team messages.
+			val = val.Mark(sensitiveMark)
+		}
 		out[name] = val
 	}
 	return out

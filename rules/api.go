@@ -24,6 +24,12 @@ type Options struct {
 	// [Engine.Diagnostics] for compile errors before trusting a result.
 	// Without it New waits and returns those errors itself.
 	Background bool
+
+	// TimeLimit and MemoryLimit bound each evaluation of a stage while team
+	// rules are loaded (limits.go). Zero takes TENET_RULES_TIME_LIMIT and
+	// TENET_RULES_MEMORY_LIMIT from the environment, or the defaults.
+	TimeLimit   time.Duration
+	MemoryLimit uint64
 }
 
 // Source is one directory of team rule files.

@@ -30,9 +30,9 @@ func (e *Engine) ForcedCreateBeforeDestroy(ctx context.Context, g ResourceGraph)
 		ast.Item(ast.InternedTerm("resources"), ast.ArrayTerm(resources...)),
 		ast.Item(keyRun, runTerm(g.Run)),
 	)
-	rs, err := e.cbd.Eval(ctx, rego.EvalParsedInput(input), rego.EvalTime(g.Run.Timestamp), rego.EvalGenerateJSON(rawTerm))
+	rs, err := e.evalStage(ctx, e.cbd, input, g.Run.Timestamp)
 	if err != nil {
-		return nil, fmt.Errorf("evaluating create_before_destroy rules: %w", err)
+		return nil, evalError("create_before_destroy", err)
 	}
 	out := map[string]Fired{}
 	if len(rs) == 0 {
@@ -43,16 +43,23 @@ func (e *Engine) ForcedCreateBeforeDestroy(ctx context.Context, g ResourceGraph)
 		return nil, fmt.Errorf("create_before_destroy rules returned %v, want an object", rs[0].Expressions[0].Value)
 	}
 	err = forced.Iter(func(k, v *ast.Term) error {
-		addr, ok := k.Value.(ast.String)
-		if !ok {
-			return fmt.Errorf("create_before_destroy rules returned a non-string address %v", k)
-		}
 		fired, err := e.decodeRules(v)
 		if err != nil {
 			return err
 		}
 		if len(fired) == 0 {
-			return fmt.Errorf("create_before_destroy rules returned no rule for %s", addr)
+			return fmt.Errorf("create_before_destroy rules returned no rule for %v", k)
+		}
+		addr, ok := k.Value.(ast.String)
+		if !ok {
+			// Only a team element can name a resource by anything but a
+			// string: it is malformed, and the plan stops (failclosed.go).
+			f := fired[0]
+			return &RuleError{
+				File: f.File, Line: f.Line, RuleID: f.RuleID,
+				Problem: fmt.Sprintf("force_create_before_destroy element %v is not a resource address string", k),
+				Fix:     fixRule,
+			}
 		}
 		out[string(addr)] = fired[0]
 		return nil

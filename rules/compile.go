@@ -236,12 +236,12 @@ func (e *Engine) compileStagesInBackground(ctx context.Context, stages map[strin
 			case "data.tenet.moves.computed":
 				p.skip = func() bool { return !e.hasTeamMoves }
 			case teamDecideQuery, decideWithTeamQuery:
-				p.skip = func() bool { return !(e.memo.enabled && e.memo.team) }
+				p.skip = func() bool { return !e.memo.team }
 			}
 			qs = append(qs, p)
 		}
 		e.compiling.wg.Go(func() {
-			c := newCompiler()
+			c := newTeamCompiler()
 			c.Compile(mods)
 			var err error
 			if c.Failed() {
@@ -266,7 +266,7 @@ func (e *Engine) compileStagesInBackground(ctx context.Context, stages map[strin
 					p.q.err = err
 				case p.skip != nil && p.skip():
 				default:
-					if p.q.q, p.q.err = prepareQuery(ctx, c, p.path); p.q.err != nil {
+					if p.q.q, p.q.err = prepareQuery(ctx, c, p.path, boundedFunctions(int64(e.limits.memory/4))...); p.q.err != nil {
 						e.compiling.mu.Lock()
 						e.compiling.prepareErrs = append(e.compiling.prepareErrs, p.q.err)
 						e.compiling.mu.Unlock()

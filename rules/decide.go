@@ -2,7 +2,6 @@ package rules
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"time"
 
@@ -31,20 +30,29 @@ func (e *Engine) Decide(ctx context.Context, run Run, batch []Instance) ([]Decis
 		return nil, err
 	}
 	runTerm := runTerm(run)
-	if e.memo.enabled {
-		if !e.memo.team {
-			if len(batch) == 1 {
-				return e.decideOne(ctx, run, batch, out)
-			}
-			return e.decideByFacts(ctx, run, runTerm, batch, nil, out)
-		}
+	if e.memo.team {
+		// Team elements are read and checked on their own (a malformed one
+		// stops the plan), then handed to the table.
 		te, err := e.decideTeamElements(ctx, run, runTerm, batch)
-		if err == nil {
-			return e.decideByFacts(ctx, run, runTerm, batch, te, out)
-		}
-		if !errors.Is(err, errIrregularTeamElement) {
+		if err != nil {
 			return nil, err
 		}
+		if e.memo.enabled {
+			return e.decideByFacts(ctx, run, runTerm, batch, te, out)
+		}
+		all := make([]int, len(batch))
+		for i := range all {
+			all[i] = i
+		}
+		if err := e.decideIndices(ctx, run, runTerm, batch, te, out, all); err != nil {
+			return nil, err
+		}
+		return out, nil
+	} else if e.memo.enabled {
+		if len(batch) == 1 {
+			return e.decideOne(ctx, run, batch, out)
+		}
+		return e.decideByFacts(ctx, run, runTerm, batch, nil, out)
 	}
 	err := evalInChunks(ctx, len(batch), func(ctx context.Context, lo, hi int) error {
 		return e.decideChunk(ctx, run.Timestamp, runTerm, batch[lo:hi], out[lo:hi])
@@ -178,9 +186,9 @@ func (e *Engine) decideChunk(ctx context.Context, ts time.Time, run *ast.Term, b
 		ast.Item(keyRun, run),
 		ast.Item(keyInstances, ast.ArrayTerm(terms...)),
 	)
-	rs, err := e.decide.Eval(ctx, rego.EvalParsedInput(input), rego.EvalTime(ts), rego.EvalGenerateJSON(rawTerm))
+	rs, err := e.evalStage(ctx, e.decide, input, ts)
 	if err != nil {
-		return fmt.Errorf("evaluating decision rules: %w", err)
+		return evalError("decision", err)
 	}
 	return e.decodeResult(rs, batch, out)
 }

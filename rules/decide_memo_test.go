@@ -175,10 +175,6 @@ prevent_destroy contains [i, "protected"] if {
 	some i, inst in input.instances
 	inst.type == "null_resource"
 }
-
-prevent_destroy contains [99999, "not an instance of the chunk"] if {
-	some _ in input.instances
-}
 `}
 
 // TestDecideBatchByFactsMatchesEvaluation checks that deciding a batch once

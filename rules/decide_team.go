@@ -2,14 +2,12 @@ package rules
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/open-policy-agent/opa/v1/ast"
-	"github.com/open-policy-agent/opa/v1/rego"
 )
 
 // Team rules reach the default decision table only through its extension
@@ -29,10 +27,6 @@ const (
 
 var keyTeam = ast.InternedTerm("team")
 
-// errIrregularTeamElement: an element's value is not an array [i, ...], so
-// it cannot be moved to another index; the batch is evaluated as a whole.
-var errIrregularTeamElement = errors.New("team element is not [index, ...]")
-
 // teamElements are what team rules added to the decide extension points,
 // by index in the batch.
 type teamElements struct {
@@ -50,6 +44,7 @@ func (e *Engine) decideTeamElements(ctx context.Context, run Run, runT *ast.Term
 		keys:           make([]string, n),
 	}
 	values := e.decideValues()
+	runSecrets := e.runSecretTexts(run)
 	err := evalInChunks(ctx, n, func(ctx context.Context, lo, hi int) error {
 		chunk := batch[lo:hi]
 		// Only the instances a team rule may add an element for are
@@ -81,9 +76,9 @@ func (e *Engine) decideTeamElements(ctx context.Context, run Run, runT *ast.Term
 			terms[k] = ast.ObjectTerm(items...)
 		}
 		input := ast.NewObject(ast.Item(keyRun, runT), ast.Item(keyInstances, ast.ArrayTerm(terms...)))
-		rs, err := e.teamDecide.Eval(ctx, rego.EvalParsedInput(input), rego.EvalTime(run.Timestamp), rego.EvalGenerateJSON(rawTerm))
+		rs, err := e.evalStage(ctx, e.teamDecide, input, run.Timestamp)
 		if err != nil {
-			return fmt.Errorf("evaluating decision rules: %w", err)
+			return evalError("decision", err)
 		}
 		if len(rs) == 0 {
 			return fmt.Errorf("decision rules produced no team elements")
@@ -93,30 +88,24 @@ func (e *Engine) decideTeamElements(ctx context.Context, run Run, runT *ast.Term
 			return fmt.Errorf("decision rules returned team elements %v, want an object", rs[0].Expressions[0].Value)
 		}
 		for _, point := range []struct {
+			name string
 			key  *ast.Term
 			dest [][]*ast.Term
-		}{{keyForceReplace, te.forceReplace}, {keyPreventDestroy, te.preventDestroy}} {
+		}{{"force_replace", keyForceReplace, te.forceReplace}, {"prevent_destroy", keyPreventDestroy, te.preventDestroy}} {
 			set, _ := valueAt(res, point.key).(ast.Set)
 			if set == nil {
 				continue
 			}
+			// Sets iterate in sorted order: the error reported is the same
+			// from one run to the next.
 			err := set.Iter(func(el *ast.Term) error {
-				obj, ok := el.Value.(ast.Object)
-				if !ok {
-					return errIrregularTeamElement
-				}
-				value, ok := valueAt(obj, keyValue).(*ast.Array)
-				if !ok || value.Len() == 0 {
-					return errIrregularTeamElement
-				}
-				k, err := indexOf(value.Elem(0), len(at))
+				k, err := e.instanceElement(el, point.name, len(at))
 				if err != nil {
-					// The table only acts on indices of instances it
-					// decides; any other element changes nothing.
-					return nil
+					return err
 				}
 				i := lo + at[k]
-				point.dest[i] = append(point.dest[i], el)
+				// Messages must not quote sensitive values (redact.go).
+				point.dest[i] = append(point.dest[i], e.instanceSecrets(runSecrets, &chunk[at[k]]).redactElement(el))
 				return nil
 			})
 			if err != nil {
@@ -198,9 +187,9 @@ func (e *Engine) decideChunkWithTeam(ctx context.Context, ts time.Time, run *ast
 			ast.Item(keyPreventDestroy, ast.SetTerm(pd...)),
 		)),
 	)
-	rs, err := e.decideWithTeam.Eval(ctx, rego.EvalParsedInput(input), rego.EvalTime(ts), rego.EvalGenerateJSON(rawTerm))
+	rs, err := e.evalStage(ctx, e.decideWithTeam, input, ts)
 	if err != nil {
-		return fmt.Errorf("evaluating decision rules: %w", err)
+		return evalError("decision", err)
 	}
 	return e.decodeResult(rs, batch, out)
 }

@@ -16,9 +16,19 @@
 //   - Team rule files (Options.Team): parsed, sandboxed and compiled with the
 //     defaults once, in [New]. A file that fails to parse or compile, calls a
 //     built-in that reaches the network, the environment, the clock or
-//     randomness (http.send, every net.* built-in, opa.runtime, time.now_ns,
-//     rand.intn, uuid.rfc4122, trace), or redefines a default rule is refused
-//     with an hcl.Diagnostic naming file and line.
+//     randomness (forbiddenBuiltins in engine.go: every built-in OPA marks
+//     non-deterministic, those that check times against the clock, and the
+//     time built-ins given the zone "Local"), or redefines a default rule is
+//     refused with an hcl.Diagnostic naming file and line.
+//   - Failing closed (failclosed.go, limits.go): with team rules loaded,
+//     every evaluation is bounded in time and heap growth, and a built-in
+//     error raised in a team file (other than an operand of the wrong
+//     type), an element of the wrong shape, or a crossed bound stops the
+//     stage with a [RuleError] naming the rule's file and line. Team files
+//     call bounded copies of the built-ins that can build huge values in
+//     one call (bounded.go). Decide
+//     messages are read with the instance's sensitive values cut out
+//     (redact.go).
 //   - Evaluation: [Engine.Decide] builds the input directly as ast.Value,
 //     splits the batch into chunks of 100–500 instances (one Eval has a fixed
 //     cost of tens of microseconds) and evaluates chunks on

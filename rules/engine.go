@@ -66,6 +66,11 @@ type Engine struct {
 	// omit names the values no team rule can read (team.go).
 	omit        valueOmissions
 	isSensitive func(mark any) bool
+	// teamFiles are the names of the team rule files, by which evaluation
+	// errors are told apart from the defaults' (failclosed.go); limits
+	// bound their evaluations (limits.go).
+	teamFiles map[string]bool
+	limits    evalLimits
 
 	// memo remembers single-instance decisions (decide_memo.go).
 	memo decideMemo
@@ -119,6 +124,7 @@ func New(ctx context.Context, opts Options) (*Engine, hcl.Diagnostics) {
 		diags = append(diags, moreDiags...)
 		for _, m := range mods {
 			diags = append(diags, checkSandbox(m)...)
+			boundCalls(m)
 			rules, moreDiags := wrapExtensionRules(m, defaultNames, len(team))
 			diags = append(diags, moreDiags...)
 			team = append(team, rules...)
@@ -127,6 +133,15 @@ func New(ctx context.Context, opts Options) (*Engine, hcl.Diagnostics) {
 			e.includeValues = true
 		}
 	}
+	limits, err := limitsFrom(opts, defaultGetenv)
+	if err != nil {
+		diags = append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Invalid limit for team rules",
+			Detail:   err.Error() + ". Set it to a valid value or unset it to use the default.",
+		})
+	}
+	e.limits = limits
 	if diags.HasErrors() {
 		return nil, diags
 	}
@@ -145,11 +160,11 @@ func New(ctx context.Context, opts Options) (*Engine, hcl.Diagnostics) {
 	// (decide_team.go).
 	e.memo.team = !e.omit.decide
 	e.hasTeamMoves = hasTeamRulesFor(team, "data.tenet.moves", "moves")
-	teamFiles := map[string]bool{}
+	e.teamFiles = map[string]bool{}
 	for _, m := range teamModules {
-		teamFiles[m.Package.Location.File] = true
+		e.teamFiles[m.Package.Location.File] = true
 	}
-	e.compileStagesInBackground(ctx, stages, team, teamFiles)
+	e.compileStagesInBackground(ctx, stages, team, e.teamFiles)
 	if opts.Background {
 		return e, diags
 	}
@@ -166,12 +181,27 @@ func newCompiler() *ast.Compiler {
 		WithEnablePrintStatements(false)
 }
 
-func prepareQuery(ctx context.Context, c *ast.Compiler, query string) (rego.PreparedEvalQuery, error) {
-	return rego.New(
+func prepareQuery(ctx context.Context, c *ast.Compiler, query string, extra ...func(*rego.Rego)) (rego.PreparedEvalQuery, error) {
+	opts := append([]func(*rego.Rego){
 		rego.Query(query),
 		rego.Compiler(c),
 		reachableFunction(),
-	).PrepareForEval(ctx)
+	}, extra...)
+	return rego.New(opts...).PrepareForEval(ctx)
+}
+
+// newTeamCompiler is newCompiler for stages with team files, whose calls
+// of the built-ins that can build huge values go to bounded copies
+// (bounded.go).
+func newTeamCompiler() *ast.Compiler {
+	builtins := map[string]*ast.Builtin{reachableBuiltin.Name: reachableBuiltin}
+	for name, b := range boundedDecls {
+		builtins[name] = b
+	}
+	return ast.NewCompiler().
+		WithCapabilities(sandboxCapabilities()).
+		WithBuiltins(builtins).
+		WithEnablePrintStatements(false)
 }
 
 // teamRule is a team rule that adds to an extension point.
@@ -422,15 +452,33 @@ func (e *Engine) singleFired(id string) []Fired {
 
 // forbiddenBuiltins are the built-ins planning rules may not call: they
 // reach the network or the environment, or make results depend on the clock
-// or on chance. Every net.* built-in is refused too (see forbiddenReason),
+// or on chance, so two plans of the same inputs could differ. The list is
+// OPA's non-deterministic built-ins plus those that read the clock without
+// saying so. Every net.* built-in is refused too (see forbiddenReason),
 // including the pure CIDR helpers, so that the rule is simple to state.
+// print is allowed: rules are compiled without print statements, so it
+// does nothing.
 var forbiddenBuiltins = map[string]string{
-	"http.send":    "reaches the network",
-	"opa.runtime":  "reads the environment",
-	"time.now_ns":  "reads the clock; use input.run.timestamp",
-	"rand.intn":    "is random",
-	"uuid.rfc4122": "is random",
-	"trace":        "writes to the evaluation trace",
+	"http.send":              "reaches the network",
+	"opa.runtime":            "reads the environment",
+	"time.now_ns":            "reads the clock; use input.run.timestamp",
+	"rand.intn":              "is random",
+	"uuid.rfc4122":           "is random",
+	"trace":                  "writes to the evaluation trace",
+	"io.jwt.decode_verify":   "checks the token's times against the clock; decode it with io.jwt.decode, check the signature with io.jwt.verify_*, and compare its times with input.run.timestamp",
+	"io.jwt.encode_sign":     "signs with random nonces, so its result changes from run to run",
+	"io.jwt.encode_sign_raw": "signs with random nonces, so its result changes from run to run",
+	"json.match_schema":      "may fetch the schemas it references over the network",
+	"json.verify_schema":     "may fetch the schemas it references over the network",
+	"crypto.x509.parse_and_verify_certificates":              "checks validity against the clock; parse with crypto.x509.parse_certificates and compare dates with input.run.timestamp",
+	"crypto.x509.parse_and_verify_certificates_with_options": "checks validity against the clock; parse with crypto.x509.parse_certificates and compare dates with input.run.timestamp",
+}
+
+// zonedTimeBuiltins take a time zone name, where "Local" reads the
+// machine's zone (see checkSandbox).
+var zonedTimeBuiltins = map[string]bool{
+	"time.date": true, "time.clock": true, "time.weekday": true,
+	"time.format": true, "time.add_date": true, "time.diff": true,
 }
 
 // forbiddenReason says why a built-in is refused, if it is.
@@ -463,9 +511,12 @@ var sandboxCapabilities = sync.OnceValue(func() *ast.Capabilities {
 // sees why the file is refused rather than "undefined function".
 func checkSandbox(m *ast.Module) hcl.Diagnostics {
 	var diags hcl.Diagnostics
-	report := func(op ast.Ref, loc *ast.Location) {
+	report := func(op ast.Ref, args []*ast.Term, loc *ast.Location) {
 		name := op.String()
 		why, bad := forbiddenReason(name)
+		if !bad && zonedTimeBuiltins[name] && mentionsLocalZone(args) {
+			why, bad = `is given the time zone "Local", the machine's zone; name the zone (e.g. "UTC" or "Europe/Paris")`, true
+		}
 		if !bad {
 			return
 		}
@@ -474,20 +525,36 @@ func checkSandbox(m *ast.Module) hcl.Diagnostics {
 	}
 	ast.WalkExprs(m, func(x *ast.Expr) bool {
 		if x.IsCall() {
-			report(x.Operator(), x.Location)
+			report(x.Operator(), x.Operands(), x.Location)
 		}
 		return false
 	})
 	ast.WalkTerms(m, func(t *ast.Term) bool {
 		if call, ok := t.Value.(ast.Call); ok && len(call) > 0 {
 			if op, ok := call[0].Value.(ast.Ref); ok {
-				report(op, t.Location)
+				report(op, call[1:], t.Location)
 			}
 		}
 		return false
 	})
 	sort.SliceStable(diags, func(i, j int) bool { return line(diags[i]) < line(diags[j]) })
 	return diags
+}
+
+// mentionsLocalZone reports whether a literal "Local" appears in args: the
+// zone argument of the time built-ins, written in the rule. A zone computed
+// at evaluation cannot be seen here.
+func mentionsLocalZone(args []*ast.Term) bool {
+	found := false
+	for _, a := range args {
+		ast.WalkTerms(a, func(t *ast.Term) bool {
+			if s, ok := t.Value.(ast.String); ok && s == "Local" {
+				found = true
+			}
+			return found
+		})
+	}
+	return found
 }
 
 func astErrorDiags(summary string, err error) hcl.Diagnostics {
@@ -497,7 +564,8 @@ func astErrorDiags(summary string, err error) hcl.Diagnostics {
 	}
 	var diags hcl.Diagnostics
 	for _, e := range errs {
-		diags = append(diags, locatedDiag(summary, e.Location, e.Message+"."))
+		// Team files call the bounded built-ins under their own names.
+		diags = append(diags, locatedDiag(summary, e.Location, strings.ReplaceAll(e.Message, boundedPrefix, "")+"."))
 	}
 	return diags
 }

@@ -6,7 +6,6 @@ import (
 	"slices"
 
 	"github.com/open-policy-agent/opa/v1/ast"
-	"github.com/open-policy-agent/opa/v1/rego"
 	"github.com/zclconf/go-cty/cty"
 )
 
@@ -163,9 +162,9 @@ func (e *Engine) prepareChunk(ctx context.Context, run Run, runT *ast.Term, batc
 		ast.Item(keyRun, runT),
 		ast.Item(keyInstances, ast.ArrayTerm(terms...)),
 	)
-	rs, err := e.prepareQ.Eval(ctx, rego.EvalParsedInput(input), rego.EvalTime(run.Timestamp), rego.EvalGenerateJSON(rawTerm))
+	rs, err := e.evalStage(ctx, e.prepareQ, input, run.Timestamp)
 	if err != nil {
-		return fmt.Errorf("evaluating prepare rules: %w", err)
+		return evalError("prepare", err)
 	}
 	if len(rs) == 0 {
 		return nil
@@ -223,36 +222,42 @@ func (e *Engine) decodePreparations(res ast.Object, out []Preparation) error {
 	if err != nil {
 		return fmt.Errorf("prepare rules: %w", err)
 	}
-	for _, key := range []*ast.Term{keyIgnorePaths, keyEquivalent} {
-		set, ok := valueAt(res, key).(ast.Set)
+	for _, point := range []struct {
+		name string
+		key  *ast.Term
+	}{{"ignore_paths", keyIgnorePaths}, {"equivalent", keyEquivalent}} {
+		set, ok := valueAt(res, point.key).(ast.Set)
 		if !ok {
 			continue
 		}
+		// A malformed element stops the plan (failclosed.go); sets iterate
+		// in sorted order, so the one reported is always the same.
 		err := set.Iter(func(el *ast.Term) error {
 			obj, ok := el.Value.(ast.Object)
 			if !ok {
-				return fmt.Errorf("%s element %v is not a team element", key, el)
+				return fmt.Errorf("prepare rules: %s element %v is not a team element", point.name, el)
 			}
-			value := obj.Get(keyValue)
-			it, path := elementAt(value, 0), elementAt(value, 1)
-			if it == nil { // value[0] is undefined: the element names no instance
-				return nil
+			const want = "[i, path] with i the index of an instance in input.instances and path an array of steps (names, indices, {\"key\": k})"
+			value, ok := valueAt(obj, keyValue).(*ast.Array)
+			if !ok || value.Len() != 2 {
+				return e.malformed(obj, point.name, want)
 			}
-			i, err := indexOf(it, n)
+			i, err := indexOf(value.Elem(0), n)
 			if err != nil {
-				return fmt.Errorf("%s element %v: %w", key, value, err)
+				return e.malformed(obj, point.name, want)
+			}
+			if _, err := decodeStepPath(value.Elem(1)); err != nil {
+				return e.malformed(obj, point.name, want)
 			}
 			if team == nil {
 				team = make([][]*ast.Term, n)
 			}
 			team[i] = append(team[i], el)
-			if path != nil {
-				addPath(i, path)
-			}
+			addPath(i, value.Elem(1))
 			return nil
 		})
 		if err != nil {
-			return fmt.Errorf("prepare rules: %w", err)
+			return err
 		}
 	}
 	for i := range out {
@@ -274,22 +279,6 @@ func (e *Engine) decodePreparations(res ast.Object, out []Preparation) error {
 				out[i].Provenance = append(out[i].Provenance, f)
 			}
 		}
-	}
-	return nil
-}
-
-// elementAt is v[k] as Rego evaluates it for an array or an object, or nil.
-func elementAt(v *ast.Term, k int) *ast.Term {
-	if v == nil {
-		return nil
-	}
-	switch v := v.Value.(type) {
-	case *ast.Array:
-		if k < v.Len() {
-			return v.Elem(k)
-		}
-	case ast.Object:
-		return v.Get(ast.InternedTerm(k))
 	}
 	return nil
 }

@@ -96,7 +96,7 @@ moves contains [r.address, to] if {
 		{"same move twice", map[string]string{"m.rego": rename, "n.rego": "package tenet.moves\n\nmoves contains [\"x.old_a\", \"x.a\"]\n"}, []string{"x.old_a -> x.a by acme.rename", "x.old_b -> x.b by acme.rename"}, ""},
 		{"one from, two targets", map[string]string{"m.rego": rename, "n.rego": "package tenet.moves\n\nmoves contains [\"x.old_a\", \"x.z\"]\n"}, nil, "move x.old_a to different addresses"},
 		{"two froms, one target", map[string]string{"m.rego": rename, "n.rego": "package tenet.moves\n\nmoves contains [\"x.c\", \"x.a\"]\n"}, nil, "move both"},
-		{"not a pair", map[string]string{"n.rego": "package tenet.moves\n\nmoves contains \"x.c\"\n"}, nil, "must be [from, to]"},
+		{"not a pair", map[string]string{"n.rego": "package tenet.moves\n\nmoves contains \"x.c\"\n"}, nil, "n.rego:3: moves element \"x.c\" is not [from, to]"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -6,7 +6,6 @@ import (
 	"sort"
 
 	"github.com/open-policy-agent/opa/v1/ast"
-	"github.com/open-policy-agent/opa/v1/rego"
 )
 
 // MoveCandidates is the input of [Engine.ComputedMoves]: the resources a
@@ -68,9 +67,9 @@ func (e *Engine) ComputedMoves(ctx context.Context, run Run, c MoveCandidates) (
 		ast.Item(keyState, ast.ObjectTerm(ast.Item(keyResources, list(c.State)))),
 		ast.Item(keyConfig, ast.ObjectTerm(ast.Item(keyResources, list(c.Config)))),
 	)
-	rs, err := e.computedMovesQ.Eval(ctx, rego.EvalParsedInput(input), rego.EvalTime(run.Timestamp), rego.EvalGenerateJSON(rawTerm))
+	rs, err := e.evalStage(ctx, e.computedMovesQ, input, run.Timestamp)
 	if err != nil {
-		return nil, fmt.Errorf("evaluating computed move rules: %w", err)
+		return nil, evalError("computed move", err)
 	}
 	if len(rs) == 0 {
 		return nil, nil
@@ -87,12 +86,12 @@ func (e *Engine) ComputedMoves(ctx context.Context, run Run, c MoveCandidates) (
 		}
 		rule := e.fired(stringAt(elem, keyRule))
 		pair, ok := valueAt(elem, keyValue).(*ast.Array)
-		if !ok || pair.Len() != 2 {
-			return nil, fmt.Errorf("%s:%d: a computed move must be [from, to], got %v", rule.File, rule.Line, elem.Get(keyValue))
+		var from, to string
+		if ok && pair.Len() == 2 {
+			from, to = str(pair.Elem(0)), str(pair.Elem(1))
 		}
-		from, to := str(pair.Elem(0)), str(pair.Elem(1))
 		if from == "" || to == "" {
-			return nil, fmt.Errorf("%s:%d: a computed move must be two address strings, got %v", rule.File, rule.Line, pair)
+			return nil, e.malformed(elem, "moves", "[from, to], two address strings")
 		}
 		if from == to {
 			continue
