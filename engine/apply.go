@@ -349,6 +349,7 @@ func (w *applyWalker) visitResource(ctx context.Context, n *gnode) hcl.Diagnosti
 	if sch == nil {
 		sch = n.schema
 	}
+	targeted := len(w.p.TargetAddrs) > 0 || len(w.p.ExcludeAddrs) > 0
 	for _, ex := range exps {
 		vals := make([]cty.Value, len(ex.keys.keys))
 		for i, k := range ex.keys.keys {
@@ -358,8 +359,13 @@ func (w *applyWalker) visitResource(ctx context.Context, n *gnode) hcl.Diagnosti
 				continue
 			}
 			vals[i] = w.currentValue(ctx, n, sch, addr)
+			if vals[i].IsNull() && targeted {
+				// Targeting left this instance uncreated: leave it out
+				// rather than show dependents a null object.
+				vals[i] = cty.NilVal
+			}
 		}
-		w.ev.values.module(ex.mi).set('r', n.addr.Resource.String(), keyedValue(ex.keys.kind, ex.keys.keys, vals))
+		w.ev.values.module(ex.mi).set('r', n.addr.Resource.String(), presentKeyedValue(ex.keys.kind, ex.keys.keys, vals))
 	}
 	return diags
 }

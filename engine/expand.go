@@ -154,6 +154,39 @@ func keyedValue(kind byte, keys []addrs.InstanceKey, vals []cty.Value) cty.Value
 	return vals[0]
 }
 
+// presentKeyedValue is keyedValue for a resource some of whose instances
+// have no object, which happens when -target or -exclude left them out:
+// absent instances (cty.NilVal) are left out of the value, as OpenTofu
+// builds it from the objects that exist. A count tuple ends at the last
+// instance present, gaps before it unknown; with nothing present the whole
+// value is unknown.
+func presentKeyedValue(kind byte, keys []addrs.InstanceKey, vals []cty.Value) cty.Value {
+	var pk []addrs.InstanceKey
+	var pv []cty.Value
+	last := -1
+	for i, v := range vals {
+		if v != cty.NilVal {
+			pk, pv, last = append(pk, keys[i]), append(pv, v), i
+		}
+	}
+	switch {
+	case len(pv) == len(vals):
+		return keyedValue(kind, keys, vals)
+	case len(pv) == 0:
+		return cty.DynamicVal
+	case kind == 'c':
+		out := make([]cty.Value, last+1)
+		for i := range out {
+			out[i] = vals[i]
+			if out[i] == cty.NilVal {
+				out[i] = cty.DynamicVal
+			}
+		}
+		return cty.TupleVal(out)
+	}
+	return keyedValue(kind, pk, pv)
+}
+
 func repetitionName(kind byte) string {
 	switch kind {
 	case 'c':

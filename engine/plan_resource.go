@@ -216,15 +216,38 @@ func (w *planWalker) visitResource(ctx context.Context, n *gnode) hcl.Diagnostic
 			vals := make([]cty.Value, len(ex.keys.keys))
 			for i, k := range ex.keys.keys {
 				v, ok := afterVals[instanceID{ex.modID, k}]
-				if !ok {
+				switch {
+				case ok:
+				case w.targets != nil:
+					// Left out by targeting: dependents see the object as
+					// it is, or nothing when there is none yet.
+					v = w.untargetedValue(ctx, rn, ex.mi, k)
+				default:
 					v = cty.DynamicVal
 				}
 				vals[i] = v
 			}
-			w.ev.values.module(ex.mi).set('r', n.addr.Resource.String(), keyedValue(ex.keys.kind, ex.keys.keys, vals))
+			w.ev.values.module(ex.mi).set('r', n.addr.Resource.String(), presentKeyedValue(ex.keys.kind, ex.keys.keys, vals))
 		}
 	}
 	return diags
+}
+
+// untargetedValue is the prior object of an instance targeting left
+// alone, or cty.NilVal when it has none.
+func (w *planWalker) untargetedValue(ctx context.Context, rn *resourceNode, mi addrs.ModuleInstance, k addrs.InstanceKey) cty.Value {
+	addr := rn.n.addr.Resource.Absolute(mi).Instance(k)
+	w.mu.Lock()
+	ri := w.prior.ResourceInstance(addr)
+	w.mu.Unlock()
+	if ri == nil || ri.Current == nil {
+		return cty.NilVal
+	}
+	v, err := decodeObject(ctx, rn.provider, rn.schema, rn.typ, ri.Current)
+	if err != nil {
+		return cty.DynamicVal
+	}
+	return markPaths(v, ri.Current.SensitivePaths)
 }
 
 func rangeOf(n *gnode) *hcl.Range {
