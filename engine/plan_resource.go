@@ -331,6 +331,9 @@ func (w *planWalker) prepareInstance(ctx context.Context, rn *resourceNode, it *
 	if d.HasErrors() {
 		return diags
 	}
+	if d := checkValueDepth(cfgVal, n.res.DeclRange.Ptr(), "The configuration of "+it.addr.String()); d.HasErrors() {
+		return append(diags, d...)
+	}
 	it.config, it.configSensitive = unmarkPaths(cfgVal)
 
 	if rn.mode == addrs.DataResourceMode {

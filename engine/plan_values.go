@@ -194,6 +194,9 @@ func visitOutput(ev *evaluator, n *gnode) hcl.Diagnostics {
 	var diags hcl.Diagnostics
 	for _, mi := range ev.exp.moduleInstances(n.mod.Path) {
 		v, d := ev.scopeFor(mi, n.mod).evalExpr(n.output.Expr, cty.DynamicPseudoType)
+		if !d.HasErrors() && mi.IsRoot() {
+			d = append(d, checkValueDepth(v, n.output.Expr.Range().Ptr(), "The value of output "+n.name)...)
+		}
 		diags = append(diags, d...)
 		if !d.HasErrors() && !n.output.Sensitive && v.ContainsMarked() && mi.IsRoot() {
 			diags = append(diags, errorf(n.output.Expr.Range().Ptr(), "Output refers to sensitive values",
