@@ -26,6 +26,7 @@ const (
 	nodeOrphan   nodeKind = 'x' // a resource in state with no resource block
 	nodeProvider nodeKind = 'p' // a provider configuration
 	nodeDestroy  nodeKind = 'd' // apply only: the deletes of one resource
+	nodeCheck    nodeKind = 'k' // a check block's assertions
 )
 
 // gnode is one vertex of the configuration graph. Nodes are static: one
@@ -41,6 +42,7 @@ type gnode struct {
 	output   *config.Output
 	call     *config.ModuleCall
 	res      *config.Resource
+	check    *config.Check
 	provCfg  *config.Provider // nil for an implied empty provider configuration
 
 	// resource data
@@ -102,6 +104,9 @@ func buildGraph(ctx context.Context, cfg *config.Config, ps *providerSet, orphan
 		for _, name := range sortedNames(m.ModuleCalls) {
 			cg.add(&gnode{kind: nodeCall, key: modKey(m.Path, "module", name), mod: m, name: name, call: m.ModuleCalls[name]})
 		}
+		for _, name := range sortedNames(m.Checks) {
+			cg.add(&gnode{kind: nodeCheck, key: modKey(m.Path, "check", name), mod: m, name: name, check: m.Checks[name]})
+		}
 		for _, rs := range []map[string]*config.Resource{m.ManagedResources, m.DataResources} {
 			for _, name := range sortedNames(rs) {
 				r := rs[name]
@@ -154,7 +159,7 @@ func displayName(key string) string {
 		return rest
 	case "destroy":
 		return rest + " (destroy)"
-	case "var", "local", "output":
+	case "var", "local", "output", "check":
 		// module.a.local.x style
 		return rest
 	case "module":
@@ -260,8 +265,15 @@ func (cg *configGraph) connect(n *gnode) hcl.Diagnostics {
 		addExpr(n.local.Expr)
 	case nodeOutput:
 		addExpr(n.output.Expr)
+		addRules(addExpr, n.output.Preconditions)
 		for _, t := range n.output.DependsOn {
 			diags = append(diags, cg.dependsOnEdge(n, t)...)
+		}
+	case nodeCheck:
+		addRules(addExpr, n.check.Asserts)
+		// Assertions run after the check's own data sources are read.
+		for _, r := range n.check.DataResources {
+			cg.g.AddEdge(n.key, resourceKey(r.Addr().InModule(n.mod.Path)))
 		}
 	case nodeCall:
 		addExpr(n.call.Count)
@@ -281,6 +293,8 @@ func (cg *configGraph) connect(n *gnode) hcl.Diagnostics {
 		for _, t := range r.DependsOn {
 			diags = append(diags, cg.dependsOnEdge(n, t)...)
 		}
+		addRules(addExpr, r.Preconditions)
+		addRules(addExpr, r.Postconditions)
 		if r.Managed != nil {
 			for _, e := range r.Managed.ReplaceTriggeredBy {
 				addExpr(e)
@@ -303,6 +317,14 @@ func (cg *configGraph) connect(n *gnode) hcl.Diagnostics {
 	}
 	diags = append(diags, cg.resolve(n, n.mod, refs)...)
 	return diags
+}
+
+// addRules adds the references of condition rules.
+func addRules(addExpr func(hcl.Expression), rules []*config.CheckRule) {
+	for _, r := range rules {
+		addExpr(r.Condition)
+		addExpr(r.ErrorMessage)
+	}
 }
 
 // dependsOnEdge adds an explicit depends_on edge.

@@ -78,6 +78,9 @@ func (w *planWalker) ensureProvider(ctx context.Context, addr addrs.AbsProviderC
 }
 
 func (w *planWalker) visitResource(ctx context.Context, n *gnode) hcl.Diagnostics {
+	if n.res != nil && len(n.res.Preconditions)+len(n.res.Postconditions) > 0 {
+		w.ev.checks.declare("resource", n.addr.String())
+	}
 	rn, diags := w.prepareResource(ctx, n)
 	if diags.HasErrors() || rn == nil {
 		return diags
@@ -201,7 +204,12 @@ func (w *planWalker) visitResource(ctx context.Context, n *gnode) hcl.Diagnostic
 		}
 		after, moreDiags := w.applyDecision(ctx, rn, it, d)
 		afters[i] = after
-		return append(diags, moreDiags...)
+		diags = append(diags, moreDiags...)
+		if !moreDiags.HasErrors() && it.hasConfig && it.deposed == state.NotDeposed && after != cty.NilVal && !after.IsNull() {
+			s := &scope{ev: w.ev, mod: it.addr.Module, cfg: n.mod, rep: it.rep}
+			diags = append(diags, w.resourceConditions(s, rn, it, n.res.Postconditions, after, resourcePostconditionFailed)...)
+		}
+		return diags
 	})...)
 	afterVals := make(map[instanceID]cty.Value, len(items))
 	for i, it := range items {
@@ -230,6 +238,18 @@ func (w *planWalker) visitResource(ctx context.Context, n *gnode) hcl.Diagnostic
 			w.ev.values.module(ex.mi).set('r', n.addr.Resource.String(), presentKeyedValue(ex.keys.kind, ex.keys.keys, vals))
 		}
 	}
+	return diags
+}
+
+// resourceConditions evaluates an instance's preconditions or (with self)
+// postconditions and records the instance's check status. Results that
+// are not known yet are checked again at apply.
+func (w *planWalker) resourceConditions(s *scope, rn *resourceNode, it *instPlan, rules []*config.CheckRule, self cty.Value, summary string) hcl.Diagnostics {
+	if len(rules) == 0 {
+		return nil
+	}
+	status, msgs, diags := evalConditions(s, rules, self, summary, w.ev.condSeverity)
+	w.ev.checks.report("resource", rn.addrStr, it.addr.String(), status, msgs)
 	return diags
 }
 
@@ -335,6 +355,12 @@ func (w *planWalker) prepareInstance(ctx context.Context, rn *resourceNode, it *
 		return append(diags, d...)
 	}
 	it.config, it.configSensitive = unmarkPaths(cfgVal)
+	if d := w.resourceConditions(s, rn, it, n.res.Preconditions, cty.NilVal, resourcePreconditionFailed); d.HasErrors() {
+		// A failed precondition stops this instance's plan.
+		return append(diags, d...)
+	} else {
+		diags = append(diags, d...)
+	}
 
 	if rn.mode == addrs.DataResourceMode {
 		return diags

@@ -68,11 +68,14 @@ func evalVariable(ev *evaluator, v *config.Variable, m addrs.ModuleInstance, raw
 	if v.Sensitive {
 		val = val.Mark(sensitiveMark)
 	}
-	// Validation rules see the variable itself.
+	// Validation rules see the variable itself and, since OpenTofu 1.9,
+	// the other variables, locals and data of the module (the graph
+	// orders the variable after them).
 	for _, rule := range v.Validations {
-		ctx := &hcl.EvalContext{
-			Variables: map[string]cty.Value{"var": cty.ObjectVal(map[string]cty.Value{v.Name: val})},
-			Functions: ev.functions(nil),
+		ctx, d := validationContext(ev, v, m, val, rule)
+		if d.HasErrors() {
+			diags = append(diags, d...)
+			continue
 		}
 		cond, d := rule.Condition.Value(ctx)
 		if d.HasErrors() {
@@ -116,6 +119,32 @@ func evalVariable(ev *evaluator, v *config.Variable, m addrs.ModuleInstance, raw
 		})
 	}
 	return val, diags
+}
+
+// validationContext builds the evaluation context of one validation rule
+// of v in module instance m, where v has the value val.
+func validationContext(ev *evaluator, v *config.Variable, m addrs.ModuleInstance, val cty.Value, rule *config.CheckRule) (*hcl.EvalContext, hcl.Diagnostics) {
+	refs, diags := config.ReferencesInExpr(rule.Condition)
+	msgRefs, d := config.ReferencesInExpr(rule.ErrorMessage)
+	diags = append(diags, d...)
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	mod := ev.cfg.Descendant(m.Module())
+	if mod == nil {
+		mod = ev.cfg.Root
+	}
+	ctx, d := ev.scopeFor(m, mod).evalContext(append(refs, msgRefs...))
+	diags = append(diags, d...)
+	vars := map[string]cty.Value{}
+	if obj, ok := ctx.Variables["var"]; ok && obj.Type().IsObjectType() {
+		for name, av := range obj.AsValueMap() {
+			vars[name] = av
+		}
+	}
+	vars[v.Name] = val
+	ctx.Variables["var"] = cty.ObjectVal(vars)
+	return ctx, diags
 }
 
 func (w *planWalker) visitVariable(n *gnode) hcl.Diagnostics {
@@ -192,7 +221,22 @@ func (w *planWalker) visitOutput(n *gnode) hcl.Diagnostics {
 
 func visitOutput(ev *evaluator, n *gnode) hcl.Diagnostics {
 	var diags hcl.Diagnostics
+	cfgAddr := objectAddr(n.mod.Path.String(), "output."+n.name)
+	if len(n.output.Preconditions) > 0 {
+		ev.checks.declare("output", cfgAddr)
+	}
 	for _, mi := range ev.exp.moduleInstances(n.mod.Path) {
+		if len(n.output.Preconditions) > 0 {
+			status, msgs, d := evalConditions(ev.scopeFor(mi, n.mod), n.output.Preconditions, cty.NilVal, outputPreconditionFailed, ev.condSeverity)
+			diags = append(diags, d...)
+			ev.checks.report("output", cfgAddr, objectAddr(mi.String(), "output."+n.name), status, msgs)
+			if d.HasErrors() {
+				// The value is not evaluated: what it reads may be what
+				// the precondition guards against.
+				ev.values.module(mi).set('o', n.name, cty.DynamicVal)
+				continue
+			}
+		}
 		v, d := ev.scopeFor(mi, n.mod).evalExpr(n.output.Expr, cty.DynamicPseudoType)
 		if !d.HasErrors() && mi.IsRoot() {
 			d = append(d, checkValueDepth(v, n.output.Expr.Range().Ptr(), "The value of output "+n.name)...)

@@ -75,7 +75,11 @@ func (e *Engine) Plan(ctx context.Context, cfg *config.Config, prevRun *state.St
 	if e.Rules.TeamRulesLoaded() {
 		w.run.Variables = rootVariablesForRules(cfg, opts.Variables)
 	}
-	w.ev = &evaluator{cfg: cfg, fsys: e.FS, values: newValueStore(), exp: newExpansion(), rootDir: ".", cwd: e.WorkingDir, workspace: "default", pure: true, planTime: opts.Timestamp}
+	w.ev = &evaluator{cfg: cfg, fsys: e.FS, values: newValueStore(), exp: newExpansion(), rootDir: ".", cwd: e.WorkingDir, workspace: "default", pure: true, planTime: opts.Timestamp,
+		checks: &checkResults{}, condSeverity: hcl.DiagError}
+	if opts.Mode == plan.RefreshOnlyMode {
+		w.ev.condSeverity = hcl.DiagWarning
+	}
 	w.removed = collectRemoved(cfg, opts.Mode)
 	if moveDiags := w.applyMoves(ctx); moveDiags.HasErrors() {
 		return nil, moveDiags
@@ -192,6 +196,11 @@ func (w *planWalker) visit(ctx context.Context, n *gnode) hcl.Diagnostics {
 		return w.visitCall(n)
 	case nodeResource, nodeOrphan:
 		return w.visitResource(ctx, n)
+	case nodeCheck:
+		if w.opts.Mode == plan.DestroyMode {
+			return nil
+		}
+		return visitCheck(w.ev, n)
 	}
 	return nil
 }

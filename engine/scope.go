@@ -40,6 +40,11 @@ type evaluator struct {
 
 	planTime time.Time
 
+	// checks collects the results of this run's conditions; condSeverity
+	// is how their failures are reported (warnings in refresh-only plans).
+	checks       *checkResults
+	condSeverity hcl.DiagnosticSeverity
+
 	bodies bodyMemos
 
 	funcsMu sync.Mutex
