@@ -128,6 +128,11 @@ func (e *Engine) Apply(ctx context.Context, cfg *config.Config, p *plan.Plan, op
 			w.working.Outputs[name] = &state.OutputValue{Value: uv, Sensitive: out.Sensitive || v.ContainsMarked()}
 		}
 	}
+	if p.Mode != plan.DestroyMode {
+		w.working.CheckResults = w.ev.checks.stateCheckResultsJSON()
+	} else {
+		w.working.CheckResults = nil
+	}
 	if w.recordErr != nil {
 		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Failed to persist state", Detail: w.recordErr.Error()})
 	}
@@ -168,7 +173,7 @@ func (w *applyWalker) visit(ctx context.Context, key string) hcl.Diagnostics {
 	case nodeCall:
 		return visitCall(w.ev, n)
 	case nodeResource:
-		return w.visitResource(ctx, n)
+		return checkScoped(n, w.visitResource(ctx, n))
 	case nodeCheck:
 		if w.p.Mode == plan.DestroyMode {
 			return nil
@@ -387,7 +392,7 @@ func (w *applyWalker) resourceConditions(s *scope, n *gnode, c *plan.ResourceIns
 		return nil
 	}
 	status, msgs, diags := evalConditions(s, rules, self, summary, hcl.DiagError)
-	w.ev.checks.report("resource", n.addr.String(), c.Addr.String(), status, msgs)
+	w.ev.checks.report(resourceCheckable(n), instanceObject(c.Addr), status, msgs)
 	return diags
 }
 
@@ -398,7 +403,7 @@ func (w *applyWalker) unchangedConditions(ctx context.Context, n *gnode, reps ma
 	if len(n.res.Preconditions)+len(n.res.Postconditions) == 0 {
 		return nil
 	}
-	w.ev.checks.declare("resource", n.addr.String())
+	w.ev.checks.declare(resourceCheckable(n))
 	var diags hcl.Diagnostics
 	for _, c := range w.ag.byNode[n.key] {
 		if c.DeposedKey != state.NotDeposed || c.Action != plan.NoOp {

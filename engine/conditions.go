@@ -2,14 +2,13 @@ package engine
 
 import (
 	"fmt"
-	"sort"
 	"strings"
-	"sync"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/convert"
 
+	"github.com/tenetplan/tenet/addrs"
 	"github.com/tenetplan/tenet/config"
 )
 
@@ -153,134 +152,33 @@ func downgrade(diags hcl.Diagnostics, severity hcl.DiagnosticSeverity) hcl.Diagn
 	return out
 }
 
-// checkResults gathers the status of every checkable object during one
-// walk; the walk's nodes write it concurrently.
-type checkResults struct {
-	mu      sync.Mutex
-	configs map[string]*checkedConfig // by config address
-}
-
-// checkedConfig is one checkable block and its instances.
-type checkedConfig struct {
-	kind    string // "resource", "output", "check", "var"
-	addr    string // config address
-	objects map[string]*checkedObject
-}
-
-type checkedObject struct {
-	addr     string
-	status   string
-	messages []string
-}
-
-// declare registers a checkable block, so that it is reported even when
-// none of its instances were evaluated.
-func (r *checkResults) declare(kind, configAddr string) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.config(kind, configAddr)
-}
-
-func (r *checkResults) config(kind, configAddr string) *checkedConfig {
-	if r.configs == nil {
-		r.configs = map[string]*checkedConfig{}
-	}
-	c := r.configs[configAddr]
-	if c == nil {
-		c = &checkedConfig{kind: kind, addr: configAddr, objects: map[string]*checkedObject{}}
-		r.configs[configAddr] = c
-	}
-	return c
-}
-
-// report records an object's status, keeping the worst one seen: a
-// postcondition that fails after a precondition passed fails the object.
-func (r *checkResults) report(kind, configAddr, objectAddr, status string, messages []string) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	c := r.config(kind, configAddr)
-	o := c.objects[objectAddr]
-	if o == nil {
-		o = &checkedObject{addr: objectAddr, status: status}
-		c.objects[objectAddr] = o
-	} else if statusRank(status) > statusRank(o.status) {
-		o.status = status
-	}
-	o.messages = append(o.messages, messages...)
-}
-
-func statusRank(s string) int {
-	switch s {
-	case checkPass:
-		return 1
-	case checkUnknown:
-		return 2
-	case checkFail:
-		return 3
-	case checkError:
-		return 4
-	}
-	return 0
-}
-
-// sorted returns the configs and their objects in address order.
-func (r *checkResults) sorted() []*checkedConfig {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	out := make([]*checkedConfig, 0, len(r.configs))
-	for _, c := range r.configs {
-		out = append(out, c)
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].addr < out[j].addr })
-	return out
-}
-
-// status is a config's aggregate status: the worst of its objects, or
-// unknown with none.
-func (c *checkedConfig) status() string {
-	if len(c.objects) == 0 {
-		return checkUnknown
-	}
-	best := checkPass
-	for _, o := range c.objects {
-		if statusRank(o.status) > statusRank(best) {
-			best = o.status
-		}
-	}
-	return best
-}
-
-func (c *checkedConfig) sortedObjects() []*checkedObject {
-	out := make([]*checkedObject, 0, len(c.objects))
-	for _, o := range c.objects {
-		out = append(out, o)
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].addr < out[j].addr })
-	return out
-}
-
 // visitCheck evaluates a check block's assertions in every instance of its
 // module. Failures only warn: a check never stops a plan or an apply.
 func visitCheck(ev *evaluator, n *gnode) hcl.Diagnostics {
 	var diags hcl.Diagnostics
-	cfgAddr := checkConfigAddr(n)
-	ev.checks.declare("check", cfgAddr)
+	cfg := checkable{kind: "check", module: n.mod.Path, name: n.name}
+	ev.checks.declare(cfg)
 	for _, mi := range ev.exp.moduleInstances(n.mod.Path) {
 		status, msgs, d := evalConditions(ev.scopeFor(mi, n.mod), n.check.Asserts, cty.NilVal, checkAssertionFailed, hcl.DiagWarning)
 		diags = append(diags, d...)
-		ev.checks.report("check", cfgAddr, objectAddr(mi.String(), "check."+n.name), status, msgs)
+		ev.checks.report(cfg, checkedObject{module: mi}, status, msgs)
 	}
 	return diags
 }
 
-func checkConfigAddr(n *gnode) string {
-	return objectAddr(n.mod.Path.String(), "check."+n.name)
+// checkScoped downgrades the errors of a data source declared in a check
+// block to warnings: it exists only for the check, which never blocks.
+func checkScoped(n *gnode, diags hcl.Diagnostics) hcl.Diagnostics {
+	if n.res == nil || n.res.CheckName == "" {
+		return diags
+	}
+	return downgrade(diags, hcl.DiagWarning)
 }
 
-// objectAddr prefixes a module path, if any, to a local address.
-func objectAddr(module, local string) string {
-	if module == "" {
-		return local
-	}
-	return module + "." + local
+func resourceCheckable(n *gnode) checkable {
+	return checkable{kind: "resource", module: n.addr.Module, name: n.addr.Resource.Name, res: n.addr.Resource}
+}
+
+func instanceObject(addr addrs.AbsResourceInstance) checkedObject {
+	return checkedObject{module: addr.Module, key: addr.Resource.Key}
 }

@@ -319,6 +319,18 @@ func (cg *configGraph) connect(n *gnode) hcl.Diagnostics {
 	return diags
 }
 
+// inCheck reports whether node n belongs to the check block named name:
+// the block itself or one of its scoped data sources.
+func inCheck(n *gnode, name string) bool {
+	switch {
+	case n.check != nil:
+		return n.check.Name == name
+	case n.res != nil:
+		return n.res.CheckName == name
+	}
+	return false
+}
+
 // addRules adds the references of condition rules.
 func addRules(addExpr func(hcl.Expression), rules []*config.CheckRule) {
 	for _, r := range rules {
@@ -409,6 +421,15 @@ func (cg *configGraph) resolve(n *gnode, m *config.Module, refs []*addrs.Referen
 			continue
 		}
 		if target == "" {
+			continue
+		}
+		if t := cg.nodes[target]; t != nil && t.res != nil && t.res.CheckName != "" && !inCheck(n, t.res.CheckName) {
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Reference to scoped resource",
+				Detail:   fmt.Sprintf("The data source %s is declared in check block %q and can only be referenced from inside that block. Move the data block out of the check block to use it elsewhere.", t.addr, t.res.CheckName),
+				Subject:  ref.SourceRange.Ptr(),
+			})
 			continue
 		}
 		if target == n.key {

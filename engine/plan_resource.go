@@ -79,7 +79,7 @@ func (w *planWalker) ensureProvider(ctx context.Context, addr addrs.AbsProviderC
 
 func (w *planWalker) visitResource(ctx context.Context, n *gnode) hcl.Diagnostics {
 	if n.res != nil && len(n.res.Preconditions)+len(n.res.Postconditions) > 0 {
-		w.ev.checks.declare("resource", n.addr.String())
+		w.ev.checks.declare(resourceCheckable(n))
 	}
 	rn, diags := w.prepareResource(ctx, n)
 	if diags.HasErrors() || rn == nil {
@@ -249,7 +249,7 @@ func (w *planWalker) resourceConditions(s *scope, rn *resourceNode, it *instPlan
 		return nil
 	}
 	status, msgs, diags := evalConditions(s, rules, self, summary, w.ev.condSeverity)
-	w.ev.checks.report("resource", rn.addrStr, it.addr.String(), status, msgs)
+	w.ev.checks.report(resourceCheckable(rn.n), instanceObject(it.addr), status, msgs)
 	return diags
 }
 

@@ -68,37 +68,58 @@ func evalVariable(ev *evaluator, v *config.Variable, m addrs.ModuleInstance, raw
 	if v.Sensitive {
 		val = val.Mark(sensitiveMark)
 	}
-	// Validation rules see the variable itself and, since OpenTofu 1.9,
-	// the other variables, locals and data of the module (the graph
-	// orders the variable after them).
+	return val, append(diags, validateVariable(ev, v, m, val, subject)...)
+}
+
+// validateVariable runs a variable's validation rules. They see the
+// variable itself and, since OpenTofu 1.9, the other variables, locals and
+// data of the module (the graph orders the variable after them).
+func validateVariable(ev *evaluator, v *config.Variable, m addrs.ModuleInstance, val cty.Value, subject *hcl.Range) hcl.Diagnostics {
+	if len(v.Validations) == 0 {
+		return nil
+	}
+	var diags hcl.Diagnostics
+	cfg := checkable{kind: "var", module: m.Module(), name: v.Name}
+	obj := checkedObject{module: m}
+	report := func(status string, msgs ...string) {
+		if ev.checks != nil {
+			ev.checks.report(cfg, obj, status, msgs)
+		}
+	}
 	for _, rule := range v.Validations {
 		ctx, d := validationContext(ev, v, m, val, rule)
 		if d.HasErrors() {
 			diags = append(diags, d...)
+			report(checkError)
 			continue
 		}
 		cond, d := rule.Condition.Value(ctx)
 		if d.HasErrors() {
 			diags = append(diags, d...)
+			report(checkError)
 			continue
 		}
 		if !cond.IsKnown() {
+			report(checkUnknown)
 			continue
 		}
 		cond, _ = cond.Unmark()
 		if cond.IsNull() {
 			diags = append(diags, errorf(rule.Condition.Range().Ptr(), "Invalid variable validation result", "The validation condition returned null; it must return true or false."))
+			report(checkError)
 			continue
 		}
 		if cond.Type() != cty.Bool {
 			cv, err := convert.Convert(cond, cty.Bool)
 			if err != nil {
 				diags = append(diags, errorf(rule.Condition.Range().Ptr(), "Invalid variable validation result", "The validation condition must return a boolean: %s.", err))
+				report(checkError)
 				continue
 			}
 			cond = cv
 		}
 		if cond.True() {
+			report(checkPass)
 			continue
 		}
 		msg := "The variable failed its validation rule."
@@ -111,6 +132,7 @@ func evalVariable(ev *evaluator, v *config.Variable, m addrs.ModuleInstance, raw
 				}
 			}
 		}
+		report(checkFail, msg)
 		diags = append(diags, &hcl.Diagnostic{
 			Severity: hcl.DiagError,
 			Summary:  "Invalid value for variable",
@@ -118,7 +140,7 @@ func evalVariable(ev *evaluator, v *config.Variable, m addrs.ModuleInstance, raw
 			Subject:  subject,
 		})
 	}
-	return val, diags
+	return diags
 }
 
 // validationContext builds the evaluation context of one validation rule
@@ -221,15 +243,15 @@ func (w *planWalker) visitOutput(n *gnode) hcl.Diagnostics {
 
 func visitOutput(ev *evaluator, n *gnode) hcl.Diagnostics {
 	var diags hcl.Diagnostics
-	cfgAddr := objectAddr(n.mod.Path.String(), "output."+n.name)
+	cfg := checkable{kind: "output", module: n.mod.Path, name: n.name}
 	if len(n.output.Preconditions) > 0 {
-		ev.checks.declare("output", cfgAddr)
+		ev.checks.declare(cfg)
 	}
 	for _, mi := range ev.exp.moduleInstances(n.mod.Path) {
 		if len(n.output.Preconditions) > 0 {
 			status, msgs, d := evalConditions(ev.scopeFor(mi, n.mod), n.output.Preconditions, cty.NilVal, outputPreconditionFailed, ev.condSeverity)
 			diags = append(diags, d...)
-			ev.checks.report("output", cfgAddr, objectAddr(mi.String(), "output."+n.name), status, msgs)
+			ev.checks.report(cfg, checkedObject{module: mi}, status, msgs)
 			if d.HasErrors() {
 				// The value is not evaluated: what it reads may be what
 				// the precondition guards against.

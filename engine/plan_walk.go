@@ -195,7 +195,7 @@ func (w *planWalker) visit(ctx context.Context, n *gnode) hcl.Diagnostics {
 	case nodeCall:
 		return w.visitCall(n)
 	case nodeResource, nodeOrphan:
-		return w.visitResource(ctx, n)
+		return checkScoped(n, w.visitResource(ctx, n))
 	case nodeCheck:
 		if w.opts.Mode == plan.DestroyMode {
 			return nil
@@ -271,6 +271,7 @@ func (w *planWalker) assemble(errored bool) *plan.Plan {
 		TerraformVersion: w.e.Version,
 	}
 	p.RelevantAttributes = w.relevantAttributes()
+	p.Checks = w.ev.checks.planChecksJSON()
 	for _, a := range w.opts.ForceReplace {
 		p.ForceReplaceAddrs = append(p.ForceReplaceAddrs, a.String())
 	}
