@@ -77,7 +77,9 @@ func (e *Engine) Plan(ctx context.Context, cfg *config.Config, prevRun *state.St
 	}
 	w.ev = &evaluator{cfg: cfg, fsys: e.FS, values: newValueStore(), exp: newExpansion(), rootDir: ".", cwd: e.WorkingDir, workspace: "default", pure: true, planTime: opts.Timestamp,
 		checks: &checkResults{}, condSeverity: hcl.DiagError}
-	if opts.Mode == plan.RefreshOnlyMode {
+	if opts.Mode != plan.NormalMode {
+		// Refresh-only plans only report; a destroy must not be blocked by
+		// conditions on what it removes.
 		w.ev.condSeverity = hcl.DiagWarning
 	}
 	w.removed = collectRemoved(cfg, opts.Mode)
