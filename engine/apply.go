@@ -532,7 +532,7 @@ func (w *applyWalker) applyInstance(ctx context.Context, n *gnode, p providers.I
 	if failed && c.Action != plan.Update {
 		status = state.ObjectTainted
 	}
-	sens := echoedSensitivePaths(c.Addr.Resource.Resource.Type, newVal, mergePaths(cfgSensitive, schemaSensitivePaths(sch.Block, newVal)))
+	sens := mergePaths(cfgSensitive, schemaSensitivePaths(sch.Block, newVal))
 	obj, err := encodeObject(markPaths(newVal, sens), sch, deps, c.CreateBeforeDestroy, aresp.Private, status)
 	if err != nil {
 		return fail(append(diags, errorf(rangeOf(n), "Provider returned invalid result object after apply", "Provider %q returned an object for %s that does not fit its schema: %s.", c.Provider.Provider, c.Addr, err)))
