@@ -174,14 +174,19 @@ func resolveResourceProvider(ctx context.Context, n *gnode, ps *providerSet) hcl
 	r := n.res
 	fqn, ref := n.mod.ProviderForResource(r)
 	// A child module without its own provider block uses its ancestors'.
+	// A configuration passed in through a module call's providers map is
+	// the caller's, under the caller's name.
 	declMod := n.mod
-	key := ref.Name
-	if ref.Alias != "" {
-		key += "." + ref.Alias
+	key, alias := ref.Name, ref.Alias
+	if alias != "" {
+		key += "." + alias
 	}
 	for declMod != nil {
 		if _, ok := declMod.ProviderConfigs[key]; ok {
 			break
+		}
+		if pp := passedProvider(declMod, key); pp != nil {
+			key, alias = pp.InParent.String(), pp.InParent.Alias
 		}
 		declMod = declMod.Parent
 	}
@@ -190,7 +195,7 @@ func resolveResourceProvider(ctx context.Context, n *gnode, ps *providerSet) hcl
 		path = declMod.Path
 		n.provCfg = declMod.ProviderConfigs[key]
 	}
-	n.provider = addrs.AbsProviderConfig{Module: path, Provider: fqn, Alias: ref.Alias}
+	n.provider = addrs.AbsProviderConfig{Module: path, Provider: fqn, Alias: alias}
 	sch, err := ps.resourceSchema(ctx, fqn, r.Mode, r.Type)
 	if err != nil {
 		return hcl.Diagnostics{{
@@ -214,6 +219,24 @@ func resolveResourceProvider(ctx context.Context, n *gnode, ps *providerSet) hcl
 	}
 	n.schema = sch
 	n.spec = ps.spec(fqn, r.Mode, r.Type, sch.Block)
+	return nil
+}
+
+// passedProvider finds the entry of the providers map of m's module call
+// that gives m its provider configuration key, or nil.
+func passedProvider(m *config.Module, key string) *config.PassedProvider {
+	if m.Parent == nil || len(m.Path) == 0 {
+		return nil
+	}
+	call := m.Parent.ModuleCalls[m.Path[len(m.Path)-1]]
+	if call == nil {
+		return nil
+	}
+	for i := range call.Providers {
+		if call.Providers[i].InChild.String() == key {
+			return &call.Providers[i]
+		}
+	}
 	return nil
 }
 
