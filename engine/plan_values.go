@@ -264,9 +264,8 @@ func visitOutput(ev *evaluator, n *gnode) hcl.Diagnostics {
 			d = append(d, checkValueDepth(v, n.output.Expr.Range().Ptr(), "The value of output "+n.name)...)
 		}
 		diags = append(diags, d...)
-		if !d.HasErrors() && !n.output.Sensitive && v.ContainsMarked() && mi.IsRoot() {
-			diags = append(diags, errorf(n.output.Expr.Range().Ptr(), "Output refers to sensitive values",
-				"To reduce the risk of accidentally exporting sensitive data that was intended to be only internal, tenet requires that any root module output containing sensitive data be explicitly marked as sensitive, to confirm your intent.\n\nIf you do intend to export this data, annotate the output value as sensitive by adding the following argument:\n    sensitive = true"))
+		if !d.HasErrors() && mi.IsRoot() {
+			diags = append(diags, sensitiveOutputDiags(n, v)...)
 		}
 		if n.output.Sensitive {
 			v = v.Mark(sensitiveMark)
@@ -274,6 +273,16 @@ func visitOutput(ev *evaluator, n *gnode) hcl.Diagnostics {
 		ev.values.module(mi).set('o', n.name, v)
 	}
 	return diags
+}
+
+// sensitiveOutputDiags reports a root output that holds sensitive values
+// without saying sensitive = true.
+func sensitiveOutputDiags(n *gnode, v cty.Value) hcl.Diagnostics {
+	if n.output.Sensitive || !v.ContainsMarked() {
+		return nil
+	}
+	return hcl.Diagnostics{errorf(n.output.Expr.Range().Ptr(), "Output refers to sensitive values",
+		"To reduce the risk of accidentally exporting sensitive data that was intended to be only internal, tenet requires that any root module output containing sensitive data be explicitly marked as sensitive, to confirm your intent.\n\nIf you do intend to export this data, annotate the output value as sensitive by adding the following argument:\n    sensitive = true")}
 }
 
 func (w *planWalker) visitCall(n *gnode) hcl.Diagnostics {
