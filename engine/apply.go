@@ -454,10 +454,10 @@ func (w *applyWalker) applyInstance(ctx context.Context, n *gnode, p providers.I
 		return cty.NilVal, hcl.Diagnostics{errorf(rangeOf(n), "Configuration contains unknown value",
 			"The configuration of %s still has unknown values at apply time. This is a bug in tenet.", c.Addr)}
 	}
-	if d := w.resourceConditions(s, n, c, n.res.Preconditions, cty.NilVal, resourcePreconditionFailed); d.HasErrors() {
-		return cty.NilVal, append(diags, d...)
-	} else {
-		diags = append(diags, d...)
+	pre := w.resourceConditions(s, n, c, n.res.Preconditions, cty.NilVal, resourcePreconditionFailed)
+	diags = append(diags, pre...)
+	if pre.HasErrors() {
+		return cty.NilVal, diags
 	}
 	if c.Action == plan.Read {
 		v, d := w.applyRead(ctx, n, p, sch, c, config, cfgSensitive)

@@ -355,11 +355,10 @@ func (w *planWalker) prepareInstance(ctx context.Context, rn *resourceNode, it *
 		return append(diags, d...)
 	}
 	it.config, it.configSensitive = unmarkPaths(cfgVal)
-	if d := w.resourceConditions(s, rn, it, n.res.Preconditions, cty.NilVal, resourcePreconditionFailed); d.HasErrors() {
-		// A failed precondition stops this instance's plan.
-		return append(diags, d...)
-	} else {
-		diags = append(diags, d...)
+	d = w.resourceConditions(s, rn, it, n.res.Preconditions, cty.NilVal, resourcePreconditionFailed)
+	diags = append(diags, d...)
+	if d.HasErrors() {
+		return diags // a failed precondition stops this instance's plan
 	}
 
 	if rn.mode == addrs.DataResourceMode {
