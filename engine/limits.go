@@ -20,6 +20,24 @@ func tooManyInstances(rng *hcl.Range, arg string, n string) *hcl.Diagnostic {
 		"The given %q argument asks for %s instances, more than the %d tenet plans for one resource or module in one module instance. Use a smaller value, or split the objects over several resources.", arg, n, maxInstances)
 }
 
+// tooManyInstancesInAll reports an expansion that stays under the bound
+// in each module instance but not over all of them.
+func tooManyInstancesInAll(rng *hcl.Range, arg string) *hcl.Diagnostic {
+	return errorf(rng, fmt.Sprintf("Invalid %s argument", arg),
+		"Over all the instances of its module, this %q argument asks for more than %d instances, the most tenet plans for one resource or module call. Use smaller values here or in the count and for_each of the enclosing module calls.", arg, maxInstances)
+}
+
+// repetitionRange is where a count or for_each argument is written.
+func repetitionRange(count, forEach hcl.Expression) *hcl.Range {
+	if count != nil {
+		return count.Range().Ptr()
+	}
+	if forEach != nil {
+		return forEach.Range().Ptr()
+	}
+	return nil
+}
+
 // maxValueDepth bounds how deeply a value stored in the plan or state may
 // nest. Syntax is bounded by config.MaxNestingDepth, but values combine
 // (a local wrapping another, jsondecode of a file) and a plan holding a

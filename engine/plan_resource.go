@@ -96,6 +96,7 @@ func (w *planWalker) visitResource(ctx context.Context, n *gnode) hcl.Diagnostic
 		keys  instanceKeys
 	}
 	var expansions []modExpansion
+	total := 0 // instances over every module instance, bounded as one expansion is
 	if n.kind == nodeResource && w.opts.Mode != plan.DestroyMode {
 		for _, mi := range w.ev.exp.moduleInstances(n.mod.Path) {
 			s := &scope{ev: w.ev, mod: mi, cfg: n.mod}
@@ -105,16 +106,24 @@ func (w *planWalker) visitResource(ctx context.Context, n *gnode) hcl.Diagnostic
 				w.ev.values.module(mi).set('r', n.addr.Resource.String(), cty.DynamicVal)
 				continue
 			}
-			modID := mi.String()
-			expansions = append(expansions, modExpansion{mi: mi, modID: modID, keys: ik})
-			abs := n.addr.Resource.Absolute(mi)
-			for i, k := range ik.keys {
-				configured[instanceID{modID, k}] = true
-				items = append(items, &instPlan{addr: abs.Instance(k), modID: modID, rep: ik.reps[i], hasConfig: true})
+			total += len(ik.keys)
+			if total > maxInstances {
+				diags = append(diags, tooManyInstancesInAll(repetitionRange(n.res.Count, n.res.ForEach), repetitionName(ik.kind)))
+				return diags
 			}
+			expansions = append(expansions, modExpansion{mi: mi, modID: mi.String(), keys: ik})
 		}
 		if diags.HasErrors() {
 			return diags
+		}
+		// Instances are made once the total is known to be bounded.
+		items = make([]*instPlan, 0, total)
+		for _, ex := range expansions {
+			abs := n.addr.Resource.Absolute(ex.mi)
+			for i, k := range ex.keys.keys {
+				configured[instanceID{ex.modID, k}] = true
+				items = append(items, &instPlan{addr: abs.Instance(k), modID: ex.modID, rep: ex.keys.reps[i], hasConfig: true})
+			}
 		}
 	}
 	// Objects the state knows of.

@@ -303,6 +303,9 @@ func visitCall(ev *evaluator, n *gnode) hcl.Diagnostics {
 			continue
 		}
 		kind = ik.kind
+		if len(insts)+len(ik.keys) > maxInstances {
+			return append(diags, tooManyInstancesInAll(repetitionRange(n.call.Count, n.call.ForEach), repetitionName(ik.kind)))
+		}
 		for i, k := range ik.keys {
 			insts = append(insts, mi.Child(n.name, k))
 			reps = append(reps, ik.reps[i])
