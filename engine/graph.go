@@ -159,7 +159,12 @@ func displayName(key string) string {
 		return rest
 	case "destroy":
 		return rest + " (destroy)"
-	case "var", "local", "output", "check":
+	case "check":
+		if j := strings.LastIndexByte(rest, '.'); j >= 0 {
+			return rest[:j] + ".check." + rest[j+1:]
+		}
+		return "check." + rest
+	case "var", "local", "output":
 		// module.a.local.x style
 		return rest
 	case "module":
