@@ -1,6 +1,7 @@
 package config
 
 import (
+	"bytes"
 	"fmt"
 
 	"github.com/hashicorp/hcl/v2"
@@ -47,6 +48,10 @@ func nestingDiag(rng hcl.Range) hcl.Diagnostics {
 // the expression.
 func checkNativeNesting(src []byte, filename string, pos hcl.Pos) hcl.Diagnostics {
 	toks, _ := hclsyntax.LexConfig(src, filename, pos)
+	return checkTokenNesting(toks)
+}
+
+func checkTokenNesting(toks hclsyntax.Tokens) hcl.Diagnostics {
 	var stack []int    // the operator count of each enclosing level
 	ops, outer := 0, 0 // outer is the sum of stack
 	afterControl := false
@@ -95,11 +100,14 @@ func checkNativeNesting(src []byte, filename string, pos hcl.Pos) hcl.Diagnostic
 	return nil
 }
 
-// checkJSONNesting counts arrays and objects outside strings.
+// checkJSONNesting counts arrays and objects outside strings, and checks
+// the strings that hold template sequences as templates: HCL parses those
+// as native syntax when it evaluates them.
 func checkJSONNesting(src []byte, filename string) hcl.Diagnostics {
 	depth := 0
 	inString, escaped := false, false
 	line, col := 1, 1
+	var strStart hcl.Pos
 	for i, b := range src {
 		switch {
 		case inString:
@@ -110,9 +118,13 @@ func checkJSONNesting(src []byte, filename string) hcl.Diagnostics {
 				escaped = true
 			case b == '"':
 				inString = false
+				if d := checkJSONTemplate(src[strStart.Byte:i], filename, strStart); d.HasErrors() {
+					return d
+				}
 			}
 		case b == '"':
 			inString = true
+			strStart = hcl.Pos{Line: line, Column: col + 1, Byte: i + 1}
 		case b == '[' || b == '{':
 			depth++
 			if depth > MaxNestingDepth {
@@ -130,4 +142,12 @@ func checkJSONNesting(src []byte, filename string) hcl.Diagnostics {
 		}
 	}
 	return nil
+}
+
+func checkJSONTemplate(str []byte, filename string, pos hcl.Pos) hcl.Diagnostics {
+	if !bytes.Contains(str, []byte("${")) && !bytes.Contains(str, []byte("%{")) {
+		return nil
+	}
+	toks, _ := hclsyntax.LexTemplate(str, filename, pos)
+	return checkTokenNesting(toks)
 }

@@ -26,6 +26,8 @@ func TestNestingLimit(t *testing.T) {
 		{"brackets in a string do not count", "main.tf", "locals {\n  a = \"" + strings.Repeat("[", 5000) + "\"\n}\n", 0},
 		{"operators in many elements do not add up", "main.tf", "locals {\n  a = [\n" + strings.Repeat("    1 + 2 - 3,\n", 5000) + "  ]\n}\n", 0},
 		{"json over the limit", "main.tf.json", "{\"locals\": {\n\"a\": " + deep("[", "1", "]", 100000) + "}}", 2},
+		{"json template over the limit", "main.tf.json", "{\"locals\": {\n\"a\": \"${" + deep("[", "1", "]", 100000) + "}\"}}", 2},
+		{"json template within the limit", "main.tf.json", `{"locals": {"a": "${` + deep("[", "1", "]", 50) + `}"}}`, 0},
 		{"json brackets in strings", "main.tf.json", `{"locals": {"a": "` + strings.Repeat("[", 5000) + `"}}`, 0},
 	}
 	for _, tc := range cases {
