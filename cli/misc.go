@@ -125,6 +125,11 @@ func newFmtCommand(g *globals) *cobra.Command {
 					if err != nil {
 						return u.errorf("Failed to read file", "%s", err)
 					}
+					if diags := config.CheckNesting(src, f, false); diags.HasErrors() {
+						u.diagnostics(diags)
+						failed = true
+						continue
+					}
 					if _, diags := hclsyntax.ParseConfig(src, f, hcl.InitialPos); diags.HasErrors() {
 						// Never rewrite a file that does not parse.
 						u.diagnostics(diags)

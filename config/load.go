@@ -251,6 +251,10 @@ func (l *loader) parseDir(dir string, call *ModuleCall) ([]parsedFile, hcl.Diagn
 			continue
 		}
 		l.digest[filename] = src
+		if d := CheckNesting(src, filename, isJSON); d.HasErrors() {
+			diags = append(diags, d...)
+			continue
+		}
 		var f *hcl.File
 		var d hcl.Diagnostics
 		if isJSON {

@@ -30,6 +30,8 @@ type Module struct {
 	ManagedResources map[string]*Resource // by addrs.Resource.String(): "type.name"
 	DataResources    map[string]*Resource // "data.type.name"
 
+	Checks map[string]*Check
+
 	Moved   []*Moved
 	Removed []*Removed
 	Import  []*Import // root module only
@@ -58,6 +60,7 @@ func newModule(p addrs.Module, dir string, parent *Module) *Module {
 		ModuleCalls:       map[string]*ModuleCall{},
 		ManagedResources:  map[string]*Resource{},
 		DataResources:     map[string]*Resource{},
+		Checks:            map[string]*Check{},
 		rawBlocks:         map[string]*hcl.Block{},
 	}
 }
@@ -192,8 +195,16 @@ func (m *Module) decodeBlock(block *hcl.Block) hcl.Diagnostics {
 			m.Import = append(m.Import, imp)
 		}
 	case "check":
-		// Check blocks are accepted and ignored for now: they only
-		// produce warnings in OpenTofu, never change the plan.
+		c, d := decodeCheckBlock(block)
+		diags = append(diags, d...)
+		if prev, ok := m.Checks[c.Name]; ok {
+			return append(diags, duplicate("Duplicate check block",
+				fmt.Sprintf("A check block named %q was already defined at %s. Check blocks must have unique names within a module.", c.Name, prev.DeclRange), block.DefRange))
+		}
+		m.Checks[c.Name] = c
+		for _, r := range c.DataResources {
+			diags = append(diags, m.addResource(r)...)
+		}
 	}
 	return diags
 }

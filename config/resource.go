@@ -29,6 +29,10 @@ type Resource struct {
 	Preconditions  []*CheckRule
 	Postconditions []*CheckRule
 
+	// CheckName names the check block a scoped data source is declared
+	// in; empty for every other resource.
+	CheckName string
+
 	DeclRange, TypeRange hcl.Range
 }
 

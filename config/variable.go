@@ -6,6 +6,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/ext/typeexpr"
 	"github.com/hashicorp/hcl/v2/gohcl"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/convert"
 )
@@ -180,6 +181,11 @@ func (v *Variable) setDefault(val cty.Value, rng hcl.Range) hcl.Diagnostics {
 // decodeTypeConstraint reads a type expression, rejecting the quoted
 // forms of very old configurations with a hint.
 func decodeTypeConstraint(expr hcl.Expression) (cty.Type, *typeexpr.Defaults, hcl.Diagnostics) {
+	// In JSON syntax every type is a string ("list(string)"), read as the
+	// expression it holds: only native syntax can quote one by mistake.
+	if _, native := expr.(hclsyntax.Expression); !native {
+		return typeexpr.TypeConstraintWithDefaults(expr)
+	}
 	if s, ok := literalString(expr); ok {
 		hint := s
 		switch s {

@@ -140,6 +140,10 @@ func (c *collector) setText(v *Variable, name, text, sourceType, origin string) 
 	if origin == "-var" {
 		filename = fmt.Sprintf("<value for var.%s>", name)
 	}
+	if diags := CheckExprNesting([]byte(text), filename, hcl.InitialPos); diags.HasErrors() {
+		c.diags = append(c.diags, diags...)
+		return
+	}
 	expr, diags := hclsyntax.ParseExpression([]byte(text), filename, hcl.InitialPos)
 	if diags.HasErrors() {
 		c.diags = append(c.diags, diags...)
@@ -162,6 +166,10 @@ func (c *collector) loadFile(read func() ([]byte, error), filename string) {
 			Summary:  "Failed to read variables file",
 			Detail:   fmt.Sprintf("Given variables file %s could not be read: %s.", filename, err),
 		})
+		return
+	}
+	if diags := CheckNesting(src, filename, strings.HasSuffix(filename, ".json")); diags.HasErrors() {
+		c.diags = append(c.diags, diags...)
 		return
 	}
 	var f *hcl.File

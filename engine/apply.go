@@ -71,7 +71,8 @@ func (e *Engine) Apply(ctx context.Context, cfg *config.Config, p *plan.Plan, op
 		deposedKeys: map[string]state.DeposedKey{},
 	}
 	defer w.ps.closeAll(ctx)
-	w.ev = &evaluator{cfg: cfg, fsys: e.FS, values: newValueStore(), exp: newExpansion(), rootDir: ".", cwd: e.WorkingDir, workspace: "default", planTime: p.Timestamp}
+	w.ev = &evaluator{cfg: cfg, fsys: e.FS, values: newValueStore(), exp: newExpansion(), rootDir: ".", cwd: e.WorkingDir, workspace: "default", planTime: p.Timestamp,
+		checks: &checkResults{}, condSeverity: hcl.DiagError}
 
 	var orphans []addrs.ConfigResource
 	seen := map[string]bool{}
@@ -127,6 +128,11 @@ func (e *Engine) Apply(ctx context.Context, cfg *config.Config, p *plan.Plan, op
 			w.working.Outputs[name] = &state.OutputValue{Value: uv, Sensitive: out.Sensitive || v.ContainsMarked()}
 		}
 	}
+	if p.Mode != plan.DestroyMode {
+		w.working.CheckResults = w.ev.checks.stateCheckResultsJSON()
+	} else {
+		w.working.CheckResults = nil
+	}
 	if w.recordErr != nil {
 		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Failed to persist state", Detail: w.recordErr.Error()})
 	}
@@ -167,7 +173,12 @@ func (w *applyWalker) visit(ctx context.Context, key string) hcl.Diagnostics {
 	case nodeCall:
 		return visitCall(w.ev, n)
 	case nodeResource:
-		return w.visitResource(ctx, n)
+		return checkScoped(n, w.visitResource(ctx, n))
+	case nodeCheck:
+		if w.p.Mode == plan.DestroyMode {
+			return nil
+		}
+		return visitCheck(w.ev, n)
 	}
 	return nil
 }
@@ -339,6 +350,10 @@ func (w *applyWalker) visitResource(ctx context.Context, n *gnode) hcl.Diagnosti
 	if diags.HasErrors() {
 		return diags
 	}
+	diags = append(diags, w.unchangedConditions(ctx, n, reps)...)
+	if diags.HasErrors() {
+		return diags
+	}
 	// Publish the resource's values for dependents.
 	byAddr := map[string]cty.Value{}
 	for i, c := range todo {
@@ -349,6 +364,7 @@ func (w *applyWalker) visitResource(ctx context.Context, n *gnode) hcl.Diagnosti
 	if sch == nil {
 		sch = n.schema
 	}
+	targeted := len(w.p.TargetAddrs) > 0 || len(w.p.ExcludeAddrs) > 0
 	for _, ex := range exps {
 		vals := make([]cty.Value, len(ex.keys.keys))
 		for i, k := range ex.keys.keys {
@@ -358,8 +374,49 @@ func (w *applyWalker) visitResource(ctx context.Context, n *gnode) hcl.Diagnosti
 				continue
 			}
 			vals[i] = w.currentValue(ctx, n, sch, addr)
+			if vals[i].IsNull() && targeted {
+				// Targeting left this instance uncreated: leave it out
+				// rather than show dependents a null object.
+				vals[i] = cty.NilVal
+			}
 		}
-		w.ev.values.module(ex.mi).set('r', n.addr.Resource.String(), keyedValue(ex.keys.kind, ex.keys.keys, vals))
+		w.ev.values.module(ex.mi).set('r', n.addr.Resource.String(), presentKeyedValue(ex.keys.kind, ex.keys.keys, vals))
+	}
+	return diags
+}
+
+// resourceConditions evaluates an instance's preconditions or (with
+// self) postconditions at apply, when every value is known.
+func (w *applyWalker) resourceConditions(s *scope, n *gnode, c *plan.ResourceInstanceChange, rules []*config.CheckRule, self cty.Value, summary string) hcl.Diagnostics {
+	if len(rules) == 0 {
+		return nil
+	}
+	status, msgs, diags := evalConditions(s, rules, self, summary, hcl.DiagError)
+	w.ev.checks.report(resourceCheckable(n), instanceObject(c.Addr), status, msgs)
+	return diags
+}
+
+// unchangedConditions checks the conditions of the instances the plan
+// leaves as they are: their results may have been unknown while planning,
+// when they referred to objects this apply creates.
+func (w *applyWalker) unchangedConditions(ctx context.Context, n *gnode, reps map[string]repetition) hcl.Diagnostics {
+	if len(n.res.Preconditions)+len(n.res.Postconditions) == 0 {
+		return nil
+	}
+	w.ev.checks.declare(resourceCheckable(n))
+	var diags hcl.Diagnostics
+	for _, c := range w.ag.byNode[n.key] {
+		if c.DeposedKey != state.NotDeposed || c.Action != plan.NoOp {
+			continue
+		}
+		s := &scope{ev: w.ev, mod: c.Addr.Module, cfg: n.mod, rep: reps[c.Addr.String()]}
+		d := w.resourceConditions(s, n, c, n.res.Preconditions, cty.NilVal, resourcePreconditionFailed)
+		diags = append(diags, d...)
+		if d.HasErrors() {
+			continue
+		}
+		self := w.currentValue(ctx, n, n.schema, c.Addr)
+		diags = append(diags, w.resourceConditions(s, n, c, n.res.Postconditions, self, resourcePostconditionFailed)...)
 	}
 	return diags
 }
@@ -397,8 +454,18 @@ func (w *applyWalker) applyInstance(ctx context.Context, n *gnode, p providers.I
 		return cty.NilVal, hcl.Diagnostics{errorf(rangeOf(n), "Configuration contains unknown value",
 			"The configuration of %s still has unknown values at apply time. This is a bug in tenet.", c.Addr)}
 	}
+	pre := w.resourceConditions(s, n, c, n.res.Preconditions, cty.NilVal, resourcePreconditionFailed)
+	diags = append(diags, pre...)
+	if pre.HasErrors() {
+		return cty.NilVal, diags
+	}
 	if c.Action == plan.Read {
-		return w.applyRead(ctx, n, p, sch, c, config, cfgSensitive)
+		v, d := w.applyRead(ctx, n, p, sch, c, config, cfgSensitive)
+		diags = append(diags, d...)
+		if !d.HasErrors() {
+			diags = append(diags, w.resourceConditions(s, n, c, n.res.Postconditions, v, resourcePostconditionFailed)...)
+		}
+		return v, diags
 	}
 	deps := make([]addrs.ConfigResource, 0, len(n.resDeps))
 	for _, k := range n.resDeps {
@@ -465,7 +532,7 @@ func (w *applyWalker) applyInstance(ctx context.Context, n *gnode, p providers.I
 	if failed && c.Action != plan.Update {
 		status = state.ObjectTainted
 	}
-	sens := echoedSensitivePaths(c.Addr.Resource.Resource.Type, newVal, mergePaths(cfgSensitive, schemaSensitivePaths(sch.Block, newVal)))
+	sens := mergePaths(cfgSensitive, schemaSensitivePaths(sch.Block, newVal))
 	obj, err := encodeObject(markPaths(newVal, sens), sch, deps, c.CreateBeforeDestroy, aresp.Private, status)
 	if err != nil {
 		return fail(append(diags, errorf(rangeOf(n), "Provider returned invalid result object after apply", "Provider %q returned an object for %s that does not fit its schema: %s.", c.Provider.Provider, c.Addr, err)))
@@ -474,6 +541,11 @@ func (w *applyWalker) applyInstance(ctx context.Context, n *gnode, p providers.I
 	if w.e.Hooks != nil {
 		k, v := objectID(newVal)
 		w.e.Hooks.PostApply(c.Addr, state.NotDeposed, hookAction, k, v, time.Since(start), failed)
+	}
+	if !failed {
+		// The object exists and is recorded; a failing postcondition
+		// stops its dependents, not its own state.
+		diags = append(diags, w.resourceConditions(s, n, c, n.res.Postconditions, markPaths(newVal, sens), resourcePostconditionFailed)...)
 	}
 	return markPaths(newVal, sens), diags
 }

@@ -48,13 +48,16 @@ func (s *scope) expandCount(expr hcl.Expression) (instanceKeys, hcl.Diagnostics)
 	}
 	bf := v.AsBigFloat()
 	n, acc := bf.Int64()
-	if acc != 0 {
+	if !bf.IsInt() {
 		return out, hcl.Diagnostics{errorf(expr.Range().Ptr(), "Invalid count argument",
 			`The given "count" argument value is unsuitable: must be a whole number.`)}
 	}
 	if n < 0 {
 		return out, hcl.Diagnostics{errorf(expr.Range().Ptr(), "Invalid count argument",
 			`The given "count" argument value is unsuitable: must be greater than or equal to zero.`)}
+	}
+	if n > maxInstances || acc != 0 {
+		return out, hcl.Diagnostics{tooManyInstances(expr.Range().Ptr(), "count", bf.Text('f', 0))}
 	}
 	out.keys = make([]addrs.InstanceKey, n)
 	out.reps = make([]repetition, n)
@@ -103,6 +106,9 @@ func (s *scope) expandForEach(expr hcl.Expression) (instanceKeys, hcl.Diagnostic
 			return out, hcl.Diagnostics{errorf(rng, "Invalid for_each argument",
 				`The "for_each" set includes values derived from resource attributes that cannot be determined until apply, and so tenet cannot determine the full set of keys that will identify the instances of this resource. When working with unknown values in for_each, it's better to use a map value where the keys are defined statically in your configuration and where only the values contain apply-time results.`)}
 		}
+	}
+	if n := v.LengthInt(); n > maxInstances {
+		return out, hcl.Diagnostics{tooManyInstances(rng, "for_each", fmt.Sprint(n))}
 	}
 	type kv struct {
 		k string
@@ -154,6 +160,39 @@ func keyedValue(kind byte, keys []addrs.InstanceKey, vals []cty.Value) cty.Value
 	return vals[0]
 }
 
+// presentKeyedValue is keyedValue for a resource some of whose instances
+// have no object, which happens when -target or -exclude left them out:
+// absent instances (cty.NilVal) are left out of the value, as OpenTofu
+// builds it from the objects that exist. A count tuple ends at the last
+// instance present, gaps before it unknown; with nothing present the whole
+// value is unknown.
+func presentKeyedValue(kind byte, keys []addrs.InstanceKey, vals []cty.Value) cty.Value {
+	var pk []addrs.InstanceKey
+	var pv []cty.Value
+	last := -1
+	for i, v := range vals {
+		if v != cty.NilVal {
+			pk, pv, last = append(pk, keys[i]), append(pv, v), i
+		}
+	}
+	switch {
+	case len(pv) == len(vals):
+		return keyedValue(kind, keys, vals)
+	case len(pv) == 0:
+		return cty.DynamicVal
+	case kind == 'c':
+		out := make([]cty.Value, last+1)
+		for i := range out {
+			out[i] = vals[i]
+			if out[i] == cty.NilVal {
+				out[i] = cty.DynamicVal
+			}
+		}
+		return cty.TupleVal(out)
+	}
+	return keyedValue(kind, pk, pv)
+}
+
 func repetitionName(kind byte) string {
 	switch kind {
 	case 'c':
@@ -174,5 +213,3 @@ func (e *expansion) repetitionFor(m addrs.ModuleInstance) repetition {
 	}
 	return repetition{}
 }
-
-var _ = fmt.Sprintf

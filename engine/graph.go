@@ -26,6 +26,7 @@ const (
 	nodeOrphan   nodeKind = 'x' // a resource in state with no resource block
 	nodeProvider nodeKind = 'p' // a provider configuration
 	nodeDestroy  nodeKind = 'd' // apply only: the deletes of one resource
+	nodeCheck    nodeKind = 'k' // a check block's assertions
 )
 
 // gnode is one vertex of the configuration graph. Nodes are static: one
@@ -41,6 +42,7 @@ type gnode struct {
 	output   *config.Output
 	call     *config.ModuleCall
 	res      *config.Resource
+	check    *config.Check
 	provCfg  *config.Provider // nil for an implied empty provider configuration
 
 	// resource data
@@ -102,6 +104,9 @@ func buildGraph(ctx context.Context, cfg *config.Config, ps *providerSet, orphan
 		for _, name := range sortedNames(m.ModuleCalls) {
 			cg.add(&gnode{kind: nodeCall, key: modKey(m.Path, "module", name), mod: m, name: name, call: m.ModuleCalls[name]})
 		}
+		for _, name := range sortedNames(m.Checks) {
+			cg.add(&gnode{kind: nodeCheck, key: modKey(m.Path, "check", name), mod: m, name: name, check: m.Checks[name]})
+		}
 		for _, rs := range []map[string]*config.Resource{m.ManagedResources, m.DataResources} {
 			for _, name := range sortedNames(rs) {
 				r := rs[name]
@@ -154,6 +159,11 @@ func displayName(key string) string {
 		return rest
 	case "destroy":
 		return rest + " (destroy)"
+	case "check":
+		if j := strings.LastIndexByte(rest, '.'); j >= 0 {
+			return rest[:j] + ".check." + rest[j+1:]
+		}
+		return "check." + rest
 	case "var", "local", "output":
 		// module.a.local.x style
 		return rest
@@ -169,14 +179,19 @@ func resolveResourceProvider(ctx context.Context, n *gnode, ps *providerSet) hcl
 	r := n.res
 	fqn, ref := n.mod.ProviderForResource(r)
 	// A child module without its own provider block uses its ancestors'.
+	// A configuration passed in through a module call's providers map is
+	// the caller's, under the caller's name.
 	declMod := n.mod
-	key := ref.Name
-	if ref.Alias != "" {
-		key += "." + ref.Alias
+	key, alias := ref.Name, ref.Alias
+	if alias != "" {
+		key += "." + alias
 	}
 	for declMod != nil {
 		if _, ok := declMod.ProviderConfigs[key]; ok {
 			break
+		}
+		if pp := passedProvider(declMod, key); pp != nil {
+			key, alias = pp.InParent.String(), pp.InParent.Alias
 		}
 		declMod = declMod.Parent
 	}
@@ -185,7 +200,7 @@ func resolveResourceProvider(ctx context.Context, n *gnode, ps *providerSet) hcl
 		path = declMod.Path
 		n.provCfg = declMod.ProviderConfigs[key]
 	}
-	n.provider = addrs.AbsProviderConfig{Module: path, Provider: fqn, Alias: ref.Alias}
+	n.provider = addrs.AbsProviderConfig{Module: path, Provider: fqn, Alias: alias}
 	sch, err := ps.resourceSchema(ctx, fqn, r.Mode, r.Type)
 	if err != nil {
 		return hcl.Diagnostics{{
@@ -209,6 +224,24 @@ func resolveResourceProvider(ctx context.Context, n *gnode, ps *providerSet) hcl
 	}
 	n.schema = sch
 	n.spec = ps.spec(fqn, r.Mode, r.Type, sch.Block)
+	return nil
+}
+
+// passedProvider finds the entry of the providers map of m's module call
+// that gives m its provider configuration key, or nil.
+func passedProvider(m *config.Module, key string) *config.PassedProvider {
+	if m.Parent == nil || len(m.Path) == 0 {
+		return nil
+	}
+	call := m.Parent.ModuleCalls[m.Path[len(m.Path)-1]]
+	if call == nil {
+		return nil
+	}
+	for i := range call.Providers {
+		if call.Providers[i].InChild.String() == key {
+			return &call.Providers[i]
+		}
+	}
 	return nil
 }
 
@@ -260,8 +293,15 @@ func (cg *configGraph) connect(n *gnode) hcl.Diagnostics {
 		addExpr(n.local.Expr)
 	case nodeOutput:
 		addExpr(n.output.Expr)
+		addRules(addExpr, n.output.Preconditions)
 		for _, t := range n.output.DependsOn {
 			diags = append(diags, cg.dependsOnEdge(n, t)...)
+		}
+	case nodeCheck:
+		addRules(addExpr, n.check.Asserts)
+		// Assertions run after the check's own data sources are read.
+		for _, r := range n.check.DataResources {
+			cg.g.AddEdge(n.key, resourceKey(r.Addr().InModule(n.mod.Path)))
 		}
 	case nodeCall:
 		addExpr(n.call.Count)
@@ -281,6 +321,8 @@ func (cg *configGraph) connect(n *gnode) hcl.Diagnostics {
 		for _, t := range r.DependsOn {
 			diags = append(diags, cg.dependsOnEdge(n, t)...)
 		}
+		addRules(addExpr, r.Preconditions)
+		addRules(addExpr, r.Postconditions)
 		if r.Managed != nil {
 			for _, e := range r.Managed.ReplaceTriggeredBy {
 				addExpr(e)
@@ -303,6 +345,26 @@ func (cg *configGraph) connect(n *gnode) hcl.Diagnostics {
 	}
 	diags = append(diags, cg.resolve(n, n.mod, refs)...)
 	return diags
+}
+
+// inCheck reports whether node n belongs to the check block named name:
+// the block itself or one of its scoped data sources.
+func inCheck(n *gnode, name string) bool {
+	switch {
+	case n.check != nil:
+		return n.check.Name == name
+	case n.res != nil:
+		return n.res.CheckName == name
+	}
+	return false
+}
+
+// addRules adds the references of condition rules.
+func addRules(addExpr func(hcl.Expression), rules []*config.CheckRule) {
+	for _, r := range rules {
+		addExpr(r.Condition)
+		addExpr(r.ErrorMessage)
+	}
 }
 
 // dependsOnEdge adds an explicit depends_on edge.
@@ -387,6 +449,15 @@ func (cg *configGraph) resolve(n *gnode, m *config.Module, refs []*addrs.Referen
 			continue
 		}
 		if target == "" {
+			continue
+		}
+		if t := cg.nodes[target]; t != nil && t.res != nil && t.res.CheckName != "" && !inCheck(n, t.res.CheckName) {
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Reference to scoped resource",
+				Detail:   fmt.Sprintf("The data source %s is declared in check block %q and can only be referenced from inside that block. Move the data block out of the check block to use it elsewhere.", t.addr, t.res.CheckName),
+				Subject:  ref.SourceRange.Ptr(),
+			})
 			continue
 		}
 		if target == n.key {

@@ -193,7 +193,7 @@ func (w *planWalker) applyDecision(ctx context.Context, rn *resourceNode, it *in
 		}
 	}
 	if !c.After.IsNull() {
-		c.AfterSensitivePaths = echoedSensitivePaths(rn.typ, c.After, mergePaths(it.configSensitive, schemaSensitivePaths(sch.Block, c.After)))
+		c.AfterSensitivePaths = mergePaths(it.configSensitive, schemaSensitivePaths(sch.Block, c.After))
 	}
 	w.recordChange(n.key, c, d.Provenance)
 	w.recordExplanation(c, it)

@@ -78,6 +78,9 @@ func (w *planWalker) ensureProvider(ctx context.Context, addr addrs.AbsProviderC
 }
 
 func (w *planWalker) visitResource(ctx context.Context, n *gnode) hcl.Diagnostics {
+	if n.res != nil && len(n.res.Preconditions)+len(n.res.Postconditions) > 0 {
+		w.ev.checks.declare(resourceCheckable(n))
+	}
 	rn, diags := w.prepareResource(ctx, n)
 	if diags.HasErrors() || rn == nil {
 		return diags
@@ -93,6 +96,7 @@ func (w *planWalker) visitResource(ctx context.Context, n *gnode) hcl.Diagnostic
 		keys  instanceKeys
 	}
 	var expansions []modExpansion
+	total := 0 // instances over every module instance, bounded as one expansion is
 	if n.kind == nodeResource && w.opts.Mode != plan.DestroyMode {
 		for _, mi := range w.ev.exp.moduleInstances(n.mod.Path) {
 			s := &scope{ev: w.ev, mod: mi, cfg: n.mod}
@@ -102,16 +106,24 @@ func (w *planWalker) visitResource(ctx context.Context, n *gnode) hcl.Diagnostic
 				w.ev.values.module(mi).set('r', n.addr.Resource.String(), cty.DynamicVal)
 				continue
 			}
-			modID := mi.String()
-			expansions = append(expansions, modExpansion{mi: mi, modID: modID, keys: ik})
-			abs := n.addr.Resource.Absolute(mi)
-			for i, k := range ik.keys {
-				configured[instanceID{modID, k}] = true
-				items = append(items, &instPlan{addr: abs.Instance(k), modID: modID, rep: ik.reps[i], hasConfig: true})
+			total += len(ik.keys)
+			if total > maxInstances {
+				diags = append(diags, tooManyInstancesInAll(repetitionRange(n.res.Count, n.res.ForEach), repetitionName(ik.kind)))
+				return diags
 			}
+			expansions = append(expansions, modExpansion{mi: mi, modID: mi.String(), keys: ik})
 		}
 		if diags.HasErrors() {
 			return diags
+		}
+		// Instances are made once the total is known to be bounded.
+		items = make([]*instPlan, 0, total)
+		for _, ex := range expansions {
+			abs := n.addr.Resource.Absolute(ex.mi)
+			for i, k := range ex.keys.keys {
+				configured[instanceID{ex.modID, k}] = true
+				items = append(items, &instPlan{addr: abs.Instance(k), modID: ex.modID, rep: ex.keys.reps[i], hasConfig: true})
+			}
 		}
 	}
 	// Objects the state knows of.
@@ -201,7 +213,12 @@ func (w *planWalker) visitResource(ctx context.Context, n *gnode) hcl.Diagnostic
 		}
 		after, moreDiags := w.applyDecision(ctx, rn, it, d)
 		afters[i] = after
-		return append(diags, moreDiags...)
+		diags = append(diags, moreDiags...)
+		if !moreDiags.HasErrors() && it.hasConfig && it.deposed == state.NotDeposed && after != cty.NilVal && !after.IsNull() {
+			s := &scope{ev: w.ev, mod: it.addr.Module, cfg: n.mod, rep: it.rep}
+			diags = append(diags, w.resourceConditions(s, rn, it, n.res.Postconditions, after, resourcePostconditionFailed)...)
+		}
+		return diags
 	})...)
 	afterVals := make(map[instanceID]cty.Value, len(items))
 	for i, it := range items {
@@ -216,15 +233,50 @@ func (w *planWalker) visitResource(ctx context.Context, n *gnode) hcl.Diagnostic
 			vals := make([]cty.Value, len(ex.keys.keys))
 			for i, k := range ex.keys.keys {
 				v, ok := afterVals[instanceID{ex.modID, k}]
-				if !ok {
+				switch {
+				case ok:
+				case w.targets != nil:
+					// Left out by targeting: dependents see the object as
+					// it is, or nothing when there is none yet.
+					v = w.untargetedValue(ctx, rn, ex.mi, k)
+				default:
 					v = cty.DynamicVal
 				}
 				vals[i] = v
 			}
-			w.ev.values.module(ex.mi).set('r', n.addr.Resource.String(), keyedValue(ex.keys.kind, ex.keys.keys, vals))
+			w.ev.values.module(ex.mi).set('r', n.addr.Resource.String(), presentKeyedValue(ex.keys.kind, ex.keys.keys, vals))
 		}
 	}
 	return diags
+}
+
+// resourceConditions evaluates an instance's preconditions or (with self)
+// postconditions and records the instance's check status. Results that
+// are not known yet are checked again at apply.
+func (w *planWalker) resourceConditions(s *scope, rn *resourceNode, it *instPlan, rules []*config.CheckRule, self cty.Value, summary string) hcl.Diagnostics {
+	if len(rules) == 0 {
+		return nil
+	}
+	status, msgs, diags := evalConditions(s, rules, self, summary, w.ev.condSeverity)
+	w.ev.checks.report(resourceCheckable(rn.n), instanceObject(it.addr), status, msgs)
+	return diags
+}
+
+// untargetedValue is the prior object of an instance targeting left
+// alone, or cty.NilVal when it has none.
+func (w *planWalker) untargetedValue(ctx context.Context, rn *resourceNode, mi addrs.ModuleInstance, k addrs.InstanceKey) cty.Value {
+	addr := rn.n.addr.Resource.Absolute(mi).Instance(k)
+	w.mu.Lock()
+	ri := w.prior.ResourceInstance(addr)
+	w.mu.Unlock()
+	if ri == nil || ri.Current == nil {
+		return cty.NilVal
+	}
+	v, err := decodeObject(ctx, rn.provider, rn.schema, rn.typ, ri.Current)
+	if err != nil {
+		return cty.DynamicVal
+	}
+	return markPaths(v, ri.Current.SensitivePaths)
 }
 
 func rangeOf(n *gnode) *hcl.Range {
@@ -308,7 +360,15 @@ func (w *planWalker) prepareInstance(ctx context.Context, rn *resourceNode, it *
 	if d.HasErrors() {
 		return diags
 	}
+	if d := checkValueDepth(cfgVal, n.res.DeclRange.Ptr(), "The configuration of "+it.addr.String()); d.HasErrors() {
+		return append(diags, d...)
+	}
 	it.config, it.configSensitive = unmarkPaths(cfgVal)
+	d = w.resourceConditions(s, rn, it, n.res.Preconditions, cty.NilVal, resourcePreconditionFailed)
+	diags = append(diags, d...)
+	if d.HasErrors() {
+		return diags // a failed precondition stops this instance's plan
+	}
 
 	if rn.mode == addrs.DataResourceMode {
 		return diags

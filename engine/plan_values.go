@@ -68,34 +68,58 @@ func evalVariable(ev *evaluator, v *config.Variable, m addrs.ModuleInstance, raw
 	if v.Sensitive {
 		val = val.Mark(sensitiveMark)
 	}
-	// Validation rules see the variable itself.
+	return val, append(diags, validateVariable(ev, v, m, val, subject)...)
+}
+
+// validateVariable runs a variable's validation rules. They see the
+// variable itself and, since OpenTofu 1.9, the other variables, locals and
+// data of the module (the graph orders the variable after them).
+func validateVariable(ev *evaluator, v *config.Variable, m addrs.ModuleInstance, val cty.Value, subject *hcl.Range) hcl.Diagnostics {
+	if len(v.Validations) == 0 {
+		return nil
+	}
+	var diags hcl.Diagnostics
+	cfg := checkable{kind: "var", module: m.Module(), name: v.Name}
+	obj := checkedObject{module: m}
+	report := func(status string, msgs ...string) {
+		if ev.checks != nil {
+			ev.checks.report(cfg, obj, status, msgs)
+		}
+	}
 	for _, rule := range v.Validations {
-		ctx := &hcl.EvalContext{
-			Variables: map[string]cty.Value{"var": cty.ObjectVal(map[string]cty.Value{v.Name: val})},
-			Functions: ev.functions(nil),
+		ctx, d := validationContext(ev, v, m, val, rule)
+		if d.HasErrors() {
+			diags = append(diags, d...)
+			report(checkError)
+			continue
 		}
 		cond, d := rule.Condition.Value(ctx)
 		if d.HasErrors() {
 			diags = append(diags, d...)
+			report(checkError)
 			continue
 		}
 		if !cond.IsKnown() {
+			report(checkUnknown)
 			continue
 		}
 		cond, _ = cond.Unmark()
 		if cond.IsNull() {
 			diags = append(diags, errorf(rule.Condition.Range().Ptr(), "Invalid variable validation result", "The validation condition returned null; it must return true or false."))
+			report(checkError)
 			continue
 		}
 		if cond.Type() != cty.Bool {
 			cv, err := convert.Convert(cond, cty.Bool)
 			if err != nil {
 				diags = append(diags, errorf(rule.Condition.Range().Ptr(), "Invalid variable validation result", "The validation condition must return a boolean: %s.", err))
+				report(checkError)
 				continue
 			}
 			cond = cv
 		}
 		if cond.True() {
+			report(checkPass)
 			continue
 		}
 		msg := "The variable failed its validation rule."
@@ -108,6 +132,7 @@ func evalVariable(ev *evaluator, v *config.Variable, m addrs.ModuleInstance, raw
 				}
 			}
 		}
+		report(checkFail, msg)
 		diags = append(diags, &hcl.Diagnostic{
 			Severity: hcl.DiagError,
 			Summary:  "Invalid value for variable",
@@ -115,7 +140,33 @@ func evalVariable(ev *evaluator, v *config.Variable, m addrs.ModuleInstance, raw
 			Subject:  subject,
 		})
 	}
-	return val, diags
+	return diags
+}
+
+// validationContext builds the evaluation context of one validation rule
+// of v in module instance m, where v has the value val.
+func validationContext(ev *evaluator, v *config.Variable, m addrs.ModuleInstance, val cty.Value, rule *config.CheckRule) (*hcl.EvalContext, hcl.Diagnostics) {
+	refs, diags := config.ReferencesInExpr(rule.Condition)
+	msgRefs, d := config.ReferencesInExpr(rule.ErrorMessage)
+	diags = append(diags, d...)
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	mod := ev.cfg.Descendant(m.Module())
+	if mod == nil {
+		mod = ev.cfg.Root
+	}
+	ctx, d := ev.scopeFor(m, mod).evalContext(append(refs, msgRefs...))
+	diags = append(diags, d...)
+	vars := map[string]cty.Value{}
+	if obj, ok := ctx.Variables["var"]; ok && obj.Type().IsObjectType() {
+		for name, av := range obj.AsValueMap() {
+			vars[name] = av
+		}
+	}
+	vars[v.Name] = val
+	ctx.Variables["var"] = cty.ObjectVal(vars)
+	return ctx, diags
 }
 
 func (w *planWalker) visitVariable(n *gnode) hcl.Diagnostics {
@@ -192,12 +243,29 @@ func (w *planWalker) visitOutput(n *gnode) hcl.Diagnostics {
 
 func visitOutput(ev *evaluator, n *gnode) hcl.Diagnostics {
 	var diags hcl.Diagnostics
+	cfg := checkable{kind: "output", module: n.mod.Path, name: n.name}
+	if len(n.output.Preconditions) > 0 {
+		ev.checks.declare(cfg)
+	}
 	for _, mi := range ev.exp.moduleInstances(n.mod.Path) {
+		if len(n.output.Preconditions) > 0 {
+			status, msgs, d := evalConditions(ev.scopeFor(mi, n.mod), n.output.Preconditions, cty.NilVal, outputPreconditionFailed, ev.condSeverity)
+			diags = append(diags, d...)
+			ev.checks.report(cfg, checkedObject{module: mi}, status, msgs)
+			if d.HasErrors() {
+				// The value is not evaluated: what it reads may be what
+				// the precondition guards against.
+				ev.values.module(mi).set('o', n.name, cty.DynamicVal)
+				continue
+			}
+		}
 		v, d := ev.scopeFor(mi, n.mod).evalExpr(n.output.Expr, cty.DynamicPseudoType)
+		if !d.HasErrors() && mi.IsRoot() {
+			d = append(d, checkValueDepth(v, n.output.Expr.Range().Ptr(), "The value of output "+n.name)...)
+		}
 		diags = append(diags, d...)
-		if !d.HasErrors() && !n.output.Sensitive && v.ContainsMarked() && mi.IsRoot() {
-			diags = append(diags, errorf(n.output.Expr.Range().Ptr(), "Output refers to sensitive values",
-				"To reduce the risk of accidentally exporting sensitive data that was intended to be only internal, tenet requires that any root module output containing sensitive data be explicitly marked as sensitive, to confirm your intent.\n\nIf you do intend to export this data, annotate the output value as sensitive by adding the following argument:\n    sensitive = true"))
+		if !d.HasErrors() && mi.IsRoot() {
+			diags = append(diags, sensitiveOutputDiags(n, v)...)
 		}
 		if n.output.Sensitive {
 			v = v.Mark(sensitiveMark)
@@ -205,6 +273,16 @@ func visitOutput(ev *evaluator, n *gnode) hcl.Diagnostics {
 		ev.values.module(mi).set('o', n.name, v)
 	}
 	return diags
+}
+
+// sensitiveOutputDiags reports a root output that holds sensitive values
+// without saying sensitive = true.
+func sensitiveOutputDiags(n *gnode, v cty.Value) hcl.Diagnostics {
+	if n.output.Sensitive || !v.ContainsMarked() {
+		return nil
+	}
+	return hcl.Diagnostics{errorf(n.output.Expr.Range().Ptr(), "Output refers to sensitive values",
+		"To reduce the risk of accidentally exporting sensitive data that was intended to be only internal, tenet requires that any root module output containing sensitive data be explicitly marked as sensitive, to confirm your intent.\n\nIf you do intend to export this data, annotate the output value as sensitive by adding the following argument:\n    sensitive = true")}
 }
 
 func (w *planWalker) visitCall(n *gnode) hcl.Diagnostics {
@@ -225,6 +303,9 @@ func visitCall(ev *evaluator, n *gnode) hcl.Diagnostics {
 			continue
 		}
 		kind = ik.kind
+		if len(insts)+len(ik.keys) > maxInstances {
+			return append(diags, tooManyInstancesInAll(repetitionRange(n.call.Count, n.call.ForEach), repetitionName(ik.kind)))
+		}
 		for i, k := range ik.keys {
 			insts = append(insts, mi.Child(n.name, k))
 			reps = append(reps, ik.reps[i])

@@ -75,7 +75,13 @@ func (e *Engine) Plan(ctx context.Context, cfg *config.Config, prevRun *state.St
 	if e.Rules.TeamRulesLoaded() {
 		w.run.Variables = rootVariablesForRules(cfg, opts.Variables)
 	}
-	w.ev = &evaluator{cfg: cfg, fsys: e.FS, values: newValueStore(), exp: newExpansion(), rootDir: ".", cwd: e.WorkingDir, workspace: "default", pure: true, planTime: opts.Timestamp}
+	w.ev = &evaluator{cfg: cfg, fsys: e.FS, values: newValueStore(), exp: newExpansion(), rootDir: ".", cwd: e.WorkingDir, workspace: "default", pure: true, planTime: opts.Timestamp,
+		checks: &checkResults{}, condSeverity: hcl.DiagError}
+	if opts.Mode != plan.NormalMode {
+		// Refresh-only plans only report; a destroy must not be blocked by
+		// conditions on what it removes.
+		w.ev.condSeverity = hcl.DiagWarning
+	}
 	w.removed = collectRemoved(cfg, opts.Mode)
 	if moveDiags := w.applyMoves(ctx); moveDiags.HasErrors() {
 		return nil, moveDiags
@@ -191,7 +197,12 @@ func (w *planWalker) visit(ctx context.Context, n *gnode) hcl.Diagnostics {
 	case nodeCall:
 		return w.visitCall(n)
 	case nodeResource, nodeOrphan:
-		return w.visitResource(ctx, n)
+		return checkScoped(n, w.visitResource(ctx, n))
+	case nodeCheck:
+		if w.opts.Mode == plan.DestroyMode {
+			return nil
+		}
+		return visitCheck(w.ev, n)
 	}
 	return nil
 }
@@ -262,6 +273,7 @@ func (w *planWalker) assemble(errored bool) *plan.Plan {
 		TerraformVersion: w.e.Version,
 	}
 	p.RelevantAttributes = w.relevantAttributes()
+	p.Checks = w.ev.checks.planChecksJSON()
 	for _, a := range w.opts.ForceReplace {
 		p.ForceReplaceAddrs = append(p.ForceReplaceAddrs, a.String())
 	}

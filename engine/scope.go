@@ -37,8 +37,16 @@ type evaluator struct {
 	cwd       string // path.cwd
 	workspace string
 	pure      bool // impure functions return unknowns (validate)
+	// validating: module instances are stand-ins (validate_walk.go), so a
+	// repeated module call's value is unknown rather than built from them.
+	validating bool
 
 	planTime time.Time
+
+	// checks collects the results of this run's conditions; condSeverity
+	// is how their failures are reported (warnings in refresh-only plans).
+	checks       *checkResults
+	condSeverity hcl.DiagnosticSeverity
 
 	bodies bodyMemos
 
@@ -257,6 +265,9 @@ func (s *scope) callValue(name string) cty.Value {
 		} else if call.ForEach != nil {
 			kind = 'e'
 		}
+	}
+	if kind != 0 && s.ev.validating {
+		return cty.DynamicVal
 	}
 	var keys []addrs.InstanceKey
 	var vals []cty.Value

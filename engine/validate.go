@@ -12,7 +12,8 @@ import (
 
 // Validate checks what can be checked without variable values or state:
 // every reference names something declared, every resource type exists,
-// and the configuration has no dependency cycle.
+// the configuration has no dependency cycle, resource arguments fit their
+// schemas, and no root output exposes sensitive values undeclared.
 func (e *Engine) Validate(ctx context.Context, cfg *config.Config) hcl.Diagnostics {
 	ps := newProviderSet(e.Providers, e.WorkingDir)
 	defer ps.closeAll(ctx)
@@ -23,7 +24,11 @@ func (e *Engine) Validate(ctx context.Context, cfg *config.Config) hcl.Diagnosti
 	for _, err := range cg.g.Validate() {
 		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: err.Error()})
 	}
-	return diags
+	if diags.HasErrors() {
+		return diags
+	}
+	ev := &evaluator{cfg: cfg, fsys: e.FS, values: newValueStore(), exp: newExpansion(), rootDir: ".", cwd: e.WorkingDir, workspace: "default", pure: true, validating: true}
+	return append(diags, validateWalk(ctx, cg, ev)...)
 }
 
 // WriteGraphDOT writes the configuration graph, or with a plan the apply

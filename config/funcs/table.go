@@ -123,7 +123,7 @@ var staticFuncs = map[string]function.Function{
 	"rsadecrypt":       rsaDecryptFunc,
 	"sensitive":        sensitiveFunc,
 	"setintersection":  stdlib.SetIntersectionFunc,
-	"setproduct":       stdlib.SetProductFunc,
+	"setproduct":       setProductFunc,
 	"setsubtract":      stdlib.SetSubtractFunc,
 	"setunion":         stdlib.SetUnionFunc,
 	"sha1":             makeStringHashFunc(sha1Sum, encodeHex),

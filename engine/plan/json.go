@@ -219,6 +219,10 @@ func marshalFullJSON(p *Plan, types statejson.TypeLookup, want func(string) bool
 	if keep("relevant_attributes") {
 		b = appendRelevantAttributes(b, p)
 	}
+	if keep("checks") && len(p.Checks) > 0 {
+		b = appendKey(b, "checks")
+		b = appendRaw(b, p.Checks)
+	}
 
 	if keep("timestamp") {
 		b = appendKey(b, "timestamp")

@@ -96,6 +96,10 @@ type Plan struct {
 	configSource  func() json.RawMessage
 	// RelevantAttributes lists resource attributes that contribute to changes.
 	RelevantAttributes []ResourceAttr
+	// Checks is the JSON plan's `checks` array as the engine encoded it:
+	// the status of every precondition, postcondition, output precondition,
+	// check block and variable validation. Nil without checkable objects.
+	Checks json.RawMessage
 
 	// Provenance records, per change (keyed by ChangeKey), which rules made
 	// the decision; shown by explain and under the JSON plan's "tenet" key.

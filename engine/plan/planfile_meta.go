@@ -39,6 +39,7 @@ type fileMeta struct {
 	Provenance       map[string][]RuleFired `json:"provenance"`
 	Facts            factsByChange          `json:"facts,omitempty"`
 	PolicyResults    int                    `json:"policy_results"`
+	Checks           *int                   `json:"checks,omitempty"`
 	Types            []json.RawMessage      `json:"types"`
 }
 
@@ -232,6 +233,10 @@ func (e *fileEncoder) plan(p *Plan) (*fileMeta, error) {
 		Provenance:       p.Provenance,
 		Facts:            p.Facts,
 		PolicyResults:    e.values.bytes(p.PolicyResults),
+	}
+	if p.Checks != nil {
+		ref := e.values.bytes(p.Checks)
+		m.Checks = &ref
 	}
 	var err error
 	if m.Changes, err = e.changes(p.Changes); err != nil {
@@ -442,6 +447,11 @@ func (d *fileDecoder) plan(m *fileMeta) (*Plan, error) {
 	}
 	if p.PolicyResults, err = d.values.bytes(m.PolicyResults); err != nil {
 		return nil, fmt.Errorf("policy results: %w", err)
+	}
+	if m.Checks != nil {
+		if p.Checks, err = d.values.bytes(*m.Checks); err != nil {
+			return nil, fmt.Errorf("checks: %w", err)
+		}
 	}
 	if p.Changes, err = d.changes(m.Changes); err != nil {
 		return nil, err

@@ -1,0 +1,58 @@
+package config
+
+import (
+	"fmt"
+
+	"github.com/hashicorp/hcl/v2"
+)
+
+// Check is a `check` block: assertions about the whole configuration that
+// warn, never block, plus data sources read only for them.
+type Check struct {
+	Name    string
+	Asserts []*CheckRule
+	// DataResources are the check's scoped data sources, also registered
+	// in the module's DataResources with CheckName set.
+	DataResources []*Resource
+	DeclRange     hcl.Range
+}
+
+var checkBlockSchema = &hcl.BodySchema{
+	Blocks: []hcl.BlockHeaderSchema{
+		{Type: "assert"},
+		{Type: "data", LabelNames: []string{"type", "name"}},
+	},
+}
+
+func decodeCheckBlock(block *hcl.Block) (*Check, hcl.Diagnostics) {
+	c := &Check{Name: block.Labels[0], DeclRange: block.DefRange}
+	diags := checkName("Invalid check block name", "check block name", c.Name, block.LabelRanges[0])
+	content, d := block.Body.Content(checkBlockSchema)
+	diags = append(diags, d...)
+	for _, b := range content.Blocks {
+		switch b.Type {
+		case "assert":
+			rule, d := decodeCheckRule(b)
+			diags = append(diags, d...)
+			if rule != nil {
+				c.Asserts = append(c.Asserts, rule)
+			}
+		case "data":
+			r, d := decodeResourceBlock(b)
+			diags = append(diags, d...)
+			if r != nil {
+				r.CheckName = c.Name
+				c.DataResources = append(c.DataResources, r)
+			}
+		}
+	}
+	if len(c.Asserts) == 0 {
+		diags = append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Zero assert blocks",
+			Detail:   fmt.Sprintf("Check block %q has no assert blocks. A check block needs at least one assert block to check anything.", c.Name),
+			Subject:  block.DefRange.Ptr(),
+		})
+	}
+	return c, diags
+}

@@ -1,0 +1,184 @@
+package engine
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/convert"
+
+	"github.com/tenetplan/tenet/addrs"
+	"github.com/tenetplan/tenet/config"
+)
+
+// Conditions (preconditions, postconditions, output preconditions, check
+// assertions, variable validations) are evaluated where OpenTofu evaluates
+// them: they are expressions the author wrote, not planning decisions the
+// rules make, so they run in Go beside the walk and their failures are
+// diagnostics.
+
+// Summaries of a failed condition, by the kind of block it belongs to.
+const (
+	resourcePreconditionFailed  = "Resource precondition failed"
+	resourcePostconditionFailed = "Resource postcondition failed"
+	outputPreconditionFailed    = "Module output value precondition failed"
+	checkAssertionFailed        = "Check block assertion failed"
+)
+
+// Statuses of a checkable object, as the JSON plan and the state spell them.
+const (
+	checkPass    = "pass"
+	checkFail    = "fail"
+	checkError   = "error"
+	checkUnknown = "unknown"
+)
+
+// conditionResult is the outcome of one rule.
+type conditionResult struct {
+	status  string
+	message string // the error_message of a failed rule
+}
+
+// evalConditions evaluates rules in scope s (self, when not cty.NilVal,
+// is what `self` means) and reports failures as summary diagnostics of
+// the given severity. The status combines every rule: a failure wins over
+// an unknown result, which wins over a pass.
+func evalConditions(s *scope, rules []*config.CheckRule, self cty.Value, summary string, severity hcl.DiagnosticSeverity) (string, []string, hcl.Diagnostics) {
+	status := checkPass
+	var messages []string
+	var diags hcl.Diagnostics
+	for _, rule := range rules {
+		r, d := evalCondition(s, rule, self, summary, severity)
+		diags = append(diags, d...)
+		switch {
+		case r.status == checkError || status == checkError:
+			status = checkError
+		case r.status == checkFail || status == checkFail:
+			status = checkFail
+		case r.status == checkUnknown:
+			status = checkUnknown
+		}
+		if r.status == checkFail {
+			messages = append(messages, r.message)
+		}
+	}
+	return status, messages, diags
+}
+
+func evalCondition(s *scope, rule *config.CheckRule, self cty.Value, summary string, severity hcl.DiagnosticSeverity) (conditionResult, hcl.Diagnostics) {
+	refs, diags := config.ReferencesInExpr(rule.Condition)
+	msgRefs, d := config.ReferencesInExpr(rule.ErrorMessage)
+	diags = append(diags, d...)
+	if diags.HasErrors() {
+		return conditionResult{status: checkError}, downgrade(diags, severity)
+	}
+	ctx, d := s.evalContext(append(refs, msgRefs...))
+	diags = append(diags, d...)
+	if d.HasErrors() {
+		return conditionResult{status: checkError}, downgrade(diags, severity)
+	}
+	if self != cty.NilVal {
+		ctx.Variables["self"] = self
+	}
+	rng := rule.Condition.Range().Ptr()
+	v, d := rule.Condition.Value(ctx)
+	diags = append(diags, d...)
+	if d.HasErrors() {
+		return conditionResult{status: checkError}, downgrade(diags, severity)
+	}
+	if !v.IsKnown() {
+		// Decided later, at apply, once the values it needs are known.
+		return conditionResult{status: checkUnknown}, diags
+	}
+	v, _ = v.UnmarkDeep()
+	if v.IsNull() {
+		return conditionResult{status: checkError}, append(diags, &hcl.Diagnostic{
+			Severity: severity, Summary: "Invalid condition result", Subject: rng,
+			Detail: "The condition expression returned null. A condition must return either true or false.",
+		})
+	}
+	b, err := convert.Convert(v, cty.Bool)
+	if err != nil {
+		return conditionResult{status: checkError}, append(diags, &hcl.Diagnostic{
+			Severity: severity, Summary: "Invalid condition result", Subject: rng,
+			Detail: fmt.Sprintf("The condition expression must return true or false: %s.", err),
+		})
+	}
+	if b.True() {
+		return conditionResult{status: checkPass}, diags
+	}
+	msg, d := conditionMessage(rule, ctx)
+	diags = append(diags, downgrade(d, severity)...)
+	return conditionResult{status: checkFail, message: msg}, append(diags, &hcl.Diagnostic{
+		Severity: severity, Summary: summary, Detail: msg, Subject: rng,
+		Expression: rule.Condition, EvalContext: ctx,
+	})
+}
+
+// conditionMessage evaluates a failed rule's error_message.
+func conditionMessage(rule *config.CheckRule, ctx *hcl.EvalContext) (string, hcl.Diagnostics) {
+	v, diags := rule.ErrorMessage.Value(ctx)
+	if diags.HasErrors() {
+		return "Failed to evaluate the condition's error message.", diags
+	}
+	if !v.IsKnown() {
+		return "The condition's error message refers to values that are not known yet.", nil
+	}
+	if v.IsMarked() {
+		return "The error message included a sensitive value, so it will not be displayed.", nil
+	}
+	s, err := convert.Convert(v, cty.String)
+	if err != nil || s.IsNull() {
+		return "The condition's error message is not a string.", hcl.Diagnostics{errorf(rule.ErrorMessage.Range().Ptr(), "Invalid error message", "The error_message must be a string.")}
+	}
+	return strings.TrimSpace(s.AsString()), nil
+}
+
+// downgrade turns errors into diagnostics of the given severity: check
+// blocks and refresh-only plans only warn.
+func downgrade(diags hcl.Diagnostics, severity hcl.DiagnosticSeverity) hcl.Diagnostics {
+	if severity == hcl.DiagError {
+		return diags
+	}
+	out := make(hcl.Diagnostics, len(diags))
+	for i, d := range diags {
+		c := *d
+		if c.Severity == hcl.DiagError {
+			c.Severity = severity
+		}
+		out[i] = &c
+	}
+	return out
+}
+
+// visitCheck evaluates a check block's assertions in every instance of its
+// module. Failures only warn: a check never stops a plan or an apply.
+func visitCheck(ev *evaluator, n *gnode) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	cfg := checkable{kind: "check", module: n.mod.Path, name: n.name}
+	ev.checks.declare(cfg)
+	for _, mi := range ev.exp.moduleInstances(n.mod.Path) {
+		status, msgs, d := evalConditions(ev.scopeFor(mi, n.mod), n.check.Asserts, cty.NilVal, checkAssertionFailed, hcl.DiagWarning)
+		diags = append(diags, d...)
+		ev.checks.report(cfg, checkedObject{module: mi}, status, msgs)
+	}
+	return diags
+}
+
+// checkScoped downgrades the errors of a data source declared in a check
+// block to warnings: it exists only for the check, which never blocks.
+func checkScoped(n *gnode, diags hcl.Diagnostics) hcl.Diagnostics {
+	if n.res == nil || n.res.CheckName == "" {
+		return diags
+	}
+	return downgrade(diags, hcl.DiagWarning)
+}
+
+func resourceCheckable(n *gnode) checkable {
+	return checkable{kind: "resource", module: n.addr.Module, name: n.addr.Resource.Name, res: n.addr.Resource}
+}
+
+func instanceObject(addr addrs.AbsResourceInstance) checkedObject {
+	return checkedObject{module: addr.Module, key: addr.Resource.Key}
+}
