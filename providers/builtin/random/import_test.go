@@ -67,11 +67,10 @@ func TestImport(t *testing.T) {
 	h := kittest.New(t, New(), t.TempDir())
 	for _, tt := range tests {
 		t.Run(tt.typ+" "+tt.id, func(t *testing.T) {
-			resp := h.Provider.ImportResourceState(context.Background(), providers.ImportResourceStateRequest{TypeName: tt.typ, ID: tt.id})
-			if resp.Diagnostics.HasErrors() || len(resp.ImportedResources) != 1 {
-				t.Fatalf("import: %v %#v", resp.Diagnostics, resp.ImportedResources)
+			got, diags := importOne(h, tt.typ, tt.id)
+			if diags.HasErrors() {
+				t.Fatalf("import: %v", diags)
 			}
-			got := resp.ImportedResources[0].State
 			gotSome := map[string]cty.Value{}
 			for name := range tt.want {
 				gotSome[name] = got.GetAttr(name)
@@ -110,4 +109,21 @@ func TestImportErrors(t *testing.T) {
 			}
 		})
 	}
+}
+
+// importOne imports id as typ and checks that exactly one object of typ
+// comes back unless there are errors.
+func importOne(h *kittest.Harness, typ, id string) (cty.Value, providers.Diagnostics) {
+	h.T.Helper()
+	resp := h.Provider.ImportResourceState(context.Background(), providers.ImportResourceStateRequest{TypeName: typ, ID: id})
+	if resp.Diagnostics.HasErrors() {
+		if len(resp.ImportedResources) != 0 {
+			h.T.Errorf("import failed but returned objects: %#v", resp.ImportedResources)
+		}
+		return cty.NilVal, resp.Diagnostics
+	}
+	if len(resp.ImportedResources) != 1 || resp.ImportedResources[0].TypeName != typ {
+		h.T.Fatalf("import returned %#v", resp.ImportedResources)
+	}
+	return resp.ImportedResources[0].State, resp.Diagnostics
 }

@@ -27,6 +27,9 @@ func New() providers.Interface {
 			"random_password": importable(versioned(resource(stringSchema(true), stringDefaults, validateString, applyString(true)), passwordSchemaVersion), "random_password", importString(true)),
 			"random_integer":  importable(resource(integerSchema, nil, validateInteger, applyInteger), "random_integer", importInteger),
 			"random_pet":      resource(petSchema, petDefaults, validatePet, applyPet),
+			"random_shuffle":  resource(shuffleSchema, nil, validateShuffle, applyShuffle),
+			"random_uuid":     importable(resource(uuidSchema, nil, nil, applyUUID), "random_uuid", importUUID),
+			"random_bytes":    importable(resource(bytesSchema, nil, validateBytes, applyBytes), "random_bytes", importBytes),
 		},
 	}}
 }
