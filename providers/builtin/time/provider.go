@@ -25,6 +25,21 @@ func New() providers.Interface {
 	p := &Provider{now: time.Now}
 	staticPlanner := &kit.Planner{Schema: staticSchema}
 	sleepPlanner := &kit.Planner{Schema: sleepSchema, InPlace: map[string]bool{"create_duration": true, "destroy_duration": true}}
+	offset := &momentPlanner{
+		schema:    offsetSchema,
+		replacing: []string{"triggers"},
+		baseAttr:  "base_rfc3339",
+		compute: func(obj cty.Value, base time.Time) (map[string]cty.Value, error) {
+			return offsetValues(obj, base), nil
+		},
+	}
+	rotating := &momentPlanner{
+		schema:       rotatingSchema,
+		replacing:    []string{"rfc3339", "triggers"},
+		baseAttr:     "rfc3339",
+		compute:      rotatingValues,
+		extraReplace: p.rotatedReplace,
+	}
 	p.Base = kit.Base{
 		Name:   "time",
 		Config: providers.Schema{Block: &providers.Block{}},
@@ -45,6 +60,21 @@ func New() providers.Interface {
 					return sleepPlanner.Plan(req)
 				},
 				Apply: p.applySleep,
+			},
+			"time_offset": {
+				Schema:   providers.Schema{Block: offsetSchema},
+				Validate: validateOffset,
+				Plan:     offset.plan,
+				Apply:    offset.apply(func() time.Time { return p.now() }),
+				Import:   importOffset,
+			},
+			"time_rotating": {
+				Schema:   providers.Schema{Block: rotatingSchema},
+				Validate: validateRotating,
+				Plan:     rotating.plan,
+				Apply:    rotating.apply(func() time.Time { return p.now() }),
+				Read:     p.readRotating,
+				Import:   importRotating,
 			},
 		},
 	}
