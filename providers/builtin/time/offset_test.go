@@ -200,3 +200,92 @@ func TestTimeOffsetRotatingImport(t *testing.T) {
 		})
 	}
 }
+
+func TestTimeStaticMatchesHashicorpTime(t *testing.T) {
+	h := kittest.New(t, New(), t.TempDir())
+	// A configured moment is planned in full on create and described in
+	// its own zone.
+	config := h.Config("time_static", `rfc3339 = "2021-06-01T01:30:00+02:00"`)
+	plan := h.Plan("time_static", cty.NilVal, config)
+	want := map[string]cty.Value{
+		"id": cty.StringVal("2021-06-01T01:30:00+02:00"), "hour": cty.NumberIntVal(1), "day": cty.NumberIntVal(1),
+		"unix": cty.NumberIntVal(1622503800),
+	}
+	if diff := cmp.Diff(want, pick(plan.PlannedState, "id", "hour", "day", "unix"), ctyCmp); diff != "" {
+		t.Errorf("planned (-want +got):\n%s", diff)
+	}
+	got := h.Apply("time_static", cty.NilVal, plan.PlannedState, config)
+	if diff := cmp.Diff(want, pick(got, "id", "hour", "day", "unix"), ctyCmp); diff != "" {
+		t.Errorf("applied (-want +got):\n%s", diff)
+	}
+
+	resp := h.Provider.ImportResourceState(context.Background(), providers.ImportResourceStateRequest{TypeName: "time_static", ID: "2020-01-01T00:00:00Z"})
+	if resp.Diagnostics.HasErrors() || len(resp.ImportedResources) != 1 {
+		t.Fatalf("import: %v", resp.Diagnostics)
+	}
+	if tr := resp.ImportedResources[0].State.GetAttr("triggers"); !tr.RawEquals(cty.MapValEmpty(cty.String)) {
+		t.Errorf("imported triggers %#v, want an empty map", tr)
+	}
+}
+
+func TestTimeSleepMatchesHashicorpTime(t *testing.T) {
+	h := kittest.New(t, New(), t.TempDir())
+	tests := []struct{ config, wantSummary, wantPath string }{
+		{`triggers = { a = "1" }`, "Missing argument", ""},
+		{`create_duration = "1d"`, "Invalid duration", "create_duration"},
+		{`create_duration = "1m30s"`, "Invalid duration", "create_duration"},
+		{`destroy_duration = "-1s"`, "Invalid duration", "destroy_duration"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.config, func(t *testing.T) {
+			diags := h.Validate("time_sleep", h.Config("time_sleep", tt.config))
+			if len(diags) != 1 || diags[0].Summary != tt.wantSummary {
+				t.Fatalf("want %q, got %v", tt.wantSummary, diags)
+			}
+			if got := kittest.ReplacePaths([]cty.Path{diags[0].Attribute}); got[0] != tt.wantPath {
+				t.Errorf("path %q, want %q", got[0], tt.wantPath)
+			}
+		})
+	}
+	if diags := h.Validate("time_sleep", h.Config("time_sleep", `create_duration = "1.5s"`)); len(diags) > 0 {
+		t.Errorf("1.5s should be accepted: %v", diags)
+	}
+
+	p := New().(*Provider)
+	p.now = fixedClock()
+	h = kittest.New(t, p, t.TempDir())
+	imports := []struct {
+		id      string
+		want    map[string]cty.Value
+		wantErr bool
+	}{
+		{id: "30s,", want: map[string]cty.Value{
+			"create_duration": cty.StringVal("30s"), "destroy_duration": cty.NullVal(cty.String),
+			"id": cty.StringVal("2026-11-21T10:16:21Z"), "triggers": cty.MapValEmpty(cty.String),
+		}},
+		{id: ",1m", want: map[string]cty.Value{
+			"create_duration": cty.NullVal(cty.String), "destroy_duration": cty.StringVal("1m"),
+			"id": cty.StringVal("2026-11-21T10:16:21Z"), "triggers": cty.MapValEmpty(cty.String),
+		}},
+		{id: ",", wantErr: true},
+		{id: "30s", wantErr: true},
+		{id: "soon,", wantErr: true},
+	}
+	for _, tt := range imports {
+		t.Run("import "+tt.id, func(t *testing.T) {
+			resp := h.Provider.ImportResourceState(context.Background(), providers.ImportResourceStateRequest{TypeName: "time_sleep", ID: tt.id})
+			if tt.wantErr {
+				if len(resp.Diagnostics) != 1 || resp.Diagnostics[0].Summary != "Invalid import ID" {
+					t.Errorf("want an Invalid import ID error, got %v", resp.Diagnostics)
+				}
+				return
+			}
+			if resp.Diagnostics.HasErrors() || len(resp.ImportedResources) != 1 {
+				t.Fatalf("import: %v", resp.Diagnostics)
+			}
+			if diff := cmp.Diff(tt.want, pick(resp.ImportedResources[0].State, "create_duration", "destroy_duration", "id", "triggers"), ctyCmp); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+		})
+	}
+}
