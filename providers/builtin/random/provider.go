@@ -23,8 +23,8 @@ func New() providers.Interface {
 		Config: providers.Schema{Block: &providers.Block{}},
 		Resources: map[string]*kit.Resource{
 			"random_id":       importable(resource(idSchema, nil, validateID, applyID), "random_id", importID),
-			"random_string":   importable(versioned(resource(stringSchema(false), stringDefaults, validateString, applyString(false)), stringSchemaVersion), "random_string", importString(false)),
-			"random_password": importable(versioned(resource(stringSchema(true), stringDefaults, validateString, applyString(true)), passwordSchemaVersion), "random_password", importString(true)),
+			"random_string":   importable(syncNumber(versioned(resource(stringSchema(false), stringDefaults, validateString, applyString(false)), stringSchemaVersion)), "random_string", importString(false)),
+			"random_password": importable(syncNumber(versioned(resource(stringSchema(true), stringDefaults, validateString, applyString(true)), passwordSchemaVersion)), "random_password", importString(true)),
 			"random_integer":  importable(resource(integerSchema, nil, validateInteger, applyInteger), "random_integer", importInteger),
 			"random_pet":      resource(petSchema, petDefaults, validatePet, applyPet),
 			"random_shuffle":  resource(shuffleSchema, nil, validateShuffle, applyShuffle),
