@@ -137,9 +137,12 @@ func applyString(password bool) generator {
 // all enabled classes, then shuffles so the minimums are not in front.
 func randomString(planned cty.Value) (string, error) {
 	length, _ := kit.Int(planned, "length")
+	// As in hashicorp/random, an empty override_special means the
+	// default set, and each min_* is drawn from its class even when the
+	// class is otherwise disabled.
 	special := specialChars
-	if v := planned.GetAttr("override_special"); !v.IsNull() {
-		special = v.AsString()
+	if s := kit.String(planned, "override_special"); s != "" {
+		special = s
 	}
 	classes := []struct {
 		enabled bool
@@ -154,10 +157,9 @@ func randomString(planned cty.Value) (string, error) {
 	var out []byte
 	all := ""
 	for _, c := range classes {
-		if !c.enabled || c.chars == "" {
-			continue
+		if c.enabled {
+			all += c.chars
 		}
-		all += c.chars
 		n, _ := kit.Int(planned, c.min)
 		for i := int64(0); i < n; i++ {
 			ch, err := pick(c.chars)

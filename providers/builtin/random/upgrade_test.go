@@ -146,3 +146,37 @@ func TestNumberAndNumericStaySynchronised(t *testing.T) {
 		t.Errorf("want a conflict error, got %v", diags)
 	}
 }
+
+// hashicorp/random draws each min_* from its class even when the class is
+// disabled, and an empty override_special means the default set.
+func TestStringCharacterClassesMatchHashicorpRandom(t *testing.T) {
+	tests := []struct {
+		name, config string
+		check        func(string) bool
+	}{
+		{"minimum of a disabled class", "length = 6\nspecial = false\nmin_special = 2\noverride_special = \"_\"", func(s string) bool {
+			return strings.Count(s, "_") == 2
+		}},
+		{"empty override_special", "length = 8\nupper = false\nlower = false\nnumeric = false\noverride_special = \"\"", func(s string) bool {
+			return strings.Trim(s, specialChars) == ""
+		}},
+		{"override_special used", "length = 8\nupper = false\nlower = false\nnumeric = false\noverride_special = \"+\"", func(s string) bool {
+			return s == "++++++++"
+		}},
+	}
+	h := kittest.New(t, New(), t.TempDir())
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := h.Create("random_string", h.Config("random_string", tt.config)).GetAttr("result").AsString()
+			if len(got) != int(mustInt(t, h.Config("random_string", tt.config), "length")) || !tt.check(got) {
+				t.Errorf("result %q", got)
+			}
+		})
+	}
+}
+
+func mustInt(t *testing.T, v cty.Value, name string) int64 {
+	t.Helper()
+	n, _ := v.GetAttr(name).AsBigFloat().Int64()
+	return n
+}
