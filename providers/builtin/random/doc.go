@@ -12,6 +12,9 @@
 // hashicorp/random gives for it: Go's math/rand seeded with the CRC-64
 // (ISO) checksum of the seed text.
 //
-// random_pet uses its own word lists, so its names differ in vocabulary
-// from the real provider's.
+// random_pet names have the real provider's shape (adverbs, an adjective,
+// an animal) but come from tenet's own, smaller word lists.
+//
+// Not provided: the random_uuid4 and random_uuid7 resources of
+// hashicorp/random 3.8 and its ephemeral resources.
 package random

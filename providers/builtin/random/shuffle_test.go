@@ -122,3 +122,44 @@ func TestImportUUIDAndBytes(t *testing.T) {
 		})
 	}
 }
+
+// Pet names have hashicorp/random's shape: adverbs, then an adjective,
+// then an animal.
+func TestPetNameShape(t *testing.T) {
+	in := func(list []string, w string) bool {
+		for _, x := range list {
+			if x == w {
+				return true
+			}
+		}
+		return false
+	}
+	tests := []struct {
+		config string
+		want   [][]string
+	}{
+		{"length = 1", [][]string{petAnimals}},
+		{"length = 2", [][]string{petAdjectives, petAnimals}},
+		{"length = 4\nseparator = \".\"", [][]string{petAdverbs, petAdverbs, petAdjectives, petAnimals}},
+		{"prefix = \"p\"", [][]string{{"p"}, petAdjectives, petAnimals}},
+	}
+	h := kittest.New(t, New(), t.TempDir())
+	for _, tt := range tests {
+		t.Run(tt.config, func(t *testing.T) {
+			id := h.Create("random_pet", h.Config("random_pet", tt.config)).GetAttr("id").AsString()
+			sep := "-"
+			if strings.Contains(tt.config, "separator") {
+				sep = "."
+			}
+			words := strings.Split(id, sep)
+			if len(words) != len(tt.want) {
+				t.Fatalf("%q has %d words, want %d", id, len(words), len(tt.want))
+			}
+			for i, w := range words {
+				if !in(tt.want[i], w) {
+					t.Errorf("word %d of %q is not from the expected list", i, id)
+				}
+			}
+		})
+	}
+}
