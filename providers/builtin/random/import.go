@@ -78,7 +78,7 @@ func importInteger(id string) (map[string]cty.Value, providers.Diagnostics) {
 		return nil, importError("Invalid random_integer import ID",
 			fmt.Sprintf("%q does not have the form RESULT,MIN,MAX or RESULT,MIN,MAX,SEED.", id))
 	}
-	vals := map[string]cty.Value{"id": cty.StringVal(parts[0])}
+	vals := map[string]cty.Value{"id": cty.StringVal(parts[0]), "keepers": cty.MapValEmpty(cty.String)}
 	for i, name := range []string{"result", "min", "max"} {
 		n, err := strconv.ParseInt(parts[i], 10, 64)
 		if err != nil {

@@ -23,7 +23,7 @@ func TestImport(t *testing.T) {
 			want: map[string]cty.Value{
 				"id": cty.StringVal("AAEC"), "b64_url": cty.StringVal("p-AAEC"), "b64_std": cty.StringVal("p-AAEC"),
 				"hex": cty.StringVal("p-000102"), "dec": cty.StringVal("p-258"), "byte_length": cty.NumberIntVal(3),
-				"prefix": cty.StringVal("p-"),
+				"prefix": cty.StringVal("p-"), "keepers": cty.MapValEmpty(cty.String),
 			},
 		},
 		{
@@ -38,7 +38,7 @@ func TestImport(t *testing.T) {
 			typ: "random_integer", id: "15,1,20,s", config: "min = 1\nmax = 20\nseed = \"s\"",
 			want: map[string]cty.Value{
 				"id": cty.StringVal("15"), "result": cty.NumberIntVal(15), "min": cty.NumberIntVal(1),
-				"max": cty.NumberIntVal(20), "seed": cty.StringVal("s"),
+				"max": cty.NumberIntVal(20), "seed": cty.StringVal("s"), "keepers": cty.MapValEmpty(cty.String),
 			},
 		},
 		{
@@ -53,7 +53,7 @@ func TestImport(t *testing.T) {
 			want: map[string]cty.Value{
 				"id": cty.StringVal("abc!D"), "result": cty.StringVal("abc!D"), "length": cty.NumberIntVal(5),
 				"special": cty.True, "numeric": cty.True, "number": cty.True, "min_upper": cty.Zero,
-				"override_special": cty.NullVal(cty.String),
+				"override_special": cty.NullVal(cty.String), "keepers": cty.NullVal(cty.Map(cty.String)),
 			},
 		},
 		{
