@@ -13,6 +13,8 @@ import (
 )
 
 func TestLocalFileLifecycle(t *testing.T) {
+	// The modes asserted below assume the usual umask.
+	defer syscall.Umask(syscall.Umask(0o022))
 	dir := t.TempDir()
 	h := kittest.New(t, New(), dir)
 	config := h.Config("local_file", "filename = \"sub/dir/hello.txt\"\ncontent = \"hello\"\nfile_permission = \"0640\"")
@@ -73,6 +75,7 @@ func TestLocalFileLifecycle(t *testing.T) {
 }
 
 func TestLocalSensitiveFileAndBase64(t *testing.T) {
+	defer syscall.Umask(syscall.Umask(0o022))
 	dir := t.TempDir()
 	h := kittest.New(t, New(), dir)
 	config := h.Config("local_sensitive_file", "filename = \"bin\"\ncontent_base64 = \"AAEC\"")
@@ -153,8 +156,7 @@ func TestLocalFileDataSource(t *testing.T) {
 // hashicorp/local asks for the configured permissions and leaves the
 // process umask to clear bits; the default "0777" is not world-writable.
 func TestLocalFileHonoursUmask(t *testing.T) {
-	old := syscall.Umask(0o022)
-	defer syscall.Umask(old)
+	defer syscall.Umask(syscall.Umask(0o022))
 	tests := []struct {
 		name, config      string
 		wantFile, wantDir os.FileMode
