@@ -13,12 +13,15 @@ import (
 )
 
 func TestRegistry(t *testing.T) {
+	// Every resource and data source type of hashicorp/local v2.5.3,
+	// null v3.2.4, random v3.7.2 and time v0.14.2.
 	want := map[string][]string{
-		"terraform.io/builtin/terraform":         {"terraform_data"},
-		"registry.opentofu.org/hashicorp/local":  {"local_file", "local_sensitive_file"},
-		"registry.opentofu.org/hashicorp/null":   {"null_resource"},
-		"registry.opentofu.org/hashicorp/random": {"random_id", "random_integer", "random_password", "random_pet", "random_string"},
-		"registry.opentofu.org/hashicorp/time":   {"time_sleep", "time_static"},
+		"terraform.io/builtin/terraform":        {"data.terraform_remote_state", "terraform_data"},
+		"registry.opentofu.org/hashicorp/local": {"data.local_file", "data.local_sensitive_file", "local_file", "local_sensitive_file"},
+		"registry.opentofu.org/hashicorp/null":  {"data.null_data_source", "null_resource"},
+		"registry.opentofu.org/hashicorp/random": {"random_bytes", "random_id", "random_integer", "random_password", "random_pet",
+			"random_shuffle", "random_string", "random_uuid"},
+		"registry.opentofu.org/hashicorp/time": {"time_offset", "time_rotating", "time_sleep", "time_static"},
 	}
 	got := map[string][]string{}
 	for addr, factory := range Registry() {
@@ -33,13 +36,14 @@ func TestRegistry(t *testing.T) {
 			checkSchema(t, addr, name, s)
 		}
 		for name, s := range schema.DataSources {
+			types = append(types, "data."+name)
 			checkSchema(t, addr, "data."+name, s)
 		}
 		sort.Strings(types)
 		got[addr.String()] = types
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("resource types by provider (-want +got):\n%s", diff)
+		t.Errorf("resource and data source types by provider (-want +got):\n%s", diff)
 	}
 }
 

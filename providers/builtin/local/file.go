@@ -199,14 +199,12 @@ func (p *Provider) applyFile(_ context.Context, req providers.ApplyResourceChang
 		return providers.ApplyResourceChangeResponse{Diagnostics: diags.Errorf(cty.GetAttrPath("filename"),
 			"Cannot create directory", fmt.Sprintf("Creating the directory of %s failed: %s.", path, err))}
 	}
+	// As in hashicorp/local, the permissions are those asked of the
+	// operating system: the process umask still clears bits, so the
+	// default "0777" gives 0755 under the usual umask 022.
 	if err := os.WriteFile(path, data, filePerm); err != nil {
 		return providers.ApplyResourceChangeResponse{Diagnostics: diags.Errorf(cty.GetAttrPath("filename"),
 			"Cannot write file", fmt.Sprintf("Writing %s failed: %s.", path, err))}
-	}
-	// WriteFile keeps an existing file's mode and is subject to umask.
-	if err := os.Chmod(path, filePerm); err != nil {
-		return providers.ApplyResourceChangeResponse{Diagnostics: diags.Errorf(cty.GetAttrPath("file_permission"),
-			"Cannot set file permission", err.Error())}
 	}
 	vals := planned.AsValueMap()
 	for k, v := range hashes(data) {
@@ -236,13 +234,19 @@ func (p *Provider) readFile(_ context.Context, req providers.ReadResourceRequest
 	return providers.ReadResourceResponse{NewState: prior, Private: req.Private}
 }
 
-var fileDataSchema = func() *providers.Block {
+// fileDataSchema is the schema of the local_file data source, or with
+// sensitive of local_sensitive_file, whose content is hidden.
+func fileDataSchema(sensitive bool) *providers.Block {
+	desc := "Reads a file on the machine running tenet."
+	if sensitive {
+		desc = "Reads a file on the machine running tenet whose content is sensitive and never shown."
+	}
 	b := &providers.Block{
-		Description: "Reads a file on the machine running tenet.",
+		Description: desc,
 		Attributes: map[string]*providers.Attribute{
 			"filename":       {Type: cty.String, Required: true, Description: "The path of the file; relative paths start at the working directory."},
-			"content":        {Type: cty.String, Computed: true, Description: "The file's content as text."},
-			"content_base64": {Type: cty.String, Computed: true, Description: "The file's content as base64."},
+			"content":        {Type: cty.String, Computed: true, Sensitive: sensitive, Description: "The file's content as text."},
+			"content_base64": {Type: cty.String, Computed: true, Sensitive: sensitive, Description: "The file's content as base64."},
 			"id":             {Type: cty.String, Computed: true, Description: "SHA-1 of the content, hexadecimal."},
 		},
 	}
@@ -250,7 +254,7 @@ var fileDataSchema = func() *providers.Block {
 		b.Attributes[name] = &providers.Attribute{Type: cty.String, Computed: true, Description: d}
 	}
 	return b
-}()
+}
 
 func validateDataFile(config cty.Value) providers.Diagnostics {
 	var diags providers.Diagnostics

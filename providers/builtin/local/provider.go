@@ -27,7 +27,12 @@ func New() providers.Interface {
 		},
 		DataSources: map[string]*kit.DataSource{
 			"local_file": {
-				Schema:   providers.Schema{Block: fileDataSchema},
+				Schema:   providers.Schema{Block: fileDataSchema(false)},
+				Validate: validateDataFile,
+				Read:     p.readDataFile,
+			},
+			"local_sensitive_file": {
+				Schema:   providers.Schema{Block: fileDataSchema(true)},
 				Validate: validateDataFile,
 				Read:     p.readDataFile,
 			},

@@ -3,6 +3,7 @@ package local
 import (
 	"os"
 	"path/filepath"
+	"syscall"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -12,6 +13,8 @@ import (
 )
 
 func TestLocalFileLifecycle(t *testing.T) {
+	// The modes asserted below assume the usual umask.
+	defer syscall.Umask(syscall.Umask(0o022))
 	dir := t.TempDir()
 	h := kittest.New(t, New(), dir)
 	config := h.Config("local_file", "filename = \"sub/dir/hello.txt\"\ncontent = \"hello\"\nfile_permission = \"0640\"")
@@ -72,6 +75,7 @@ func TestLocalFileLifecycle(t *testing.T) {
 }
 
 func TestLocalSensitiveFileAndBase64(t *testing.T) {
+	defer syscall.Umask(syscall.Umask(0o022))
 	dir := t.TempDir()
 	h := kittest.New(t, New(), dir)
 	config := h.Config("local_sensitive_file", "filename = \"bin\"\ncontent_base64 = \"AAEC\"")
@@ -119,21 +123,64 @@ func TestLocalFileValidate(t *testing.T) {
 }
 
 func TestLocalFileDataSource(t *testing.T) {
-	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, "in.txt"), []byte("hello"), 0o644); err != nil {
-		t.Fatal(err)
+	for _, typ := range []string{"local_file", "local_sensitive_file"} {
+		t.Run(typ, func(t *testing.T) {
+			dir := t.TempDir()
+			if err := os.WriteFile(filepath.Join(dir, "in.txt"), []byte("hello"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			h := kittest.New(t, New(), dir)
+			got, diags := h.ReadData(typ, h.DataConfig(typ, `filename = "in.txt"`))
+			if diags.HasErrors() {
+				t.Fatal(diags)
+			}
+			if got.GetAttr("content").AsString() != "hello" || got.GetAttr("content_base64").AsString() != "aGVsbG8=" ||
+				got.GetAttr("id").AsString() != "aaf4c61ddcc5e8a2dabede0f3b482cd9aea9434d" {
+				t.Errorf("unexpected data %#v", got)
+			}
+			schema := h.Schema.DataSources[typ].Block
+			wantSensitive := typ == "local_sensitive_file"
+			for _, name := range []string{"content", "content_base64"} {
+				if schema.Attributes[name].Sensitive != wantSensitive {
+					t.Errorf("%s sensitive = %v, want %v", name, !wantSensitive, wantSensitive)
+				}
+			}
+			_, diags = h.ReadData(typ, h.DataConfig(typ, `filename = "missing.txt"`))
+			if len(diags) != 1 || diags[0].Summary != "Cannot read file" {
+				t.Errorf("missing file: %v", diags)
+			}
+		})
 	}
-	h := kittest.New(t, New(), dir)
-	got, diags := h.ReadData("local_file", h.DataConfig("local_file", `filename = "in.txt"`))
-	if diags.HasErrors() {
-		t.Fatal(diags)
+}
+
+// hashicorp/local asks for the configured permissions and leaves the
+// process umask to clear bits; the default "0777" is not world-writable.
+func TestLocalFileHonoursUmask(t *testing.T) {
+	defer syscall.Umask(syscall.Umask(0o022))
+	tests := []struct {
+		name, config      string
+		wantFile, wantDir os.FileMode
+	}{
+		{"defaults", `content = "x"`, 0o755, 0o755},
+		{"explicit", "content = \"x\"\nfile_permission = \"0666\"\ndirectory_permission = \"0777\"", 0o644, 0o755},
+		{"narrow", "content = \"x\"\nfile_permission = \"0600\"\ndirectory_permission = \"0700\"", 0o600, 0o700},
 	}
-	if got.GetAttr("content").AsString() != "hello" || got.GetAttr("content_base64").AsString() != "aGVsbG8=" ||
-		got.GetAttr("id").AsString() != "aaf4c61ddcc5e8a2dabede0f3b482cd9aea9434d" {
-		t.Errorf("unexpected data %#v", got)
-	}
-	_, diags = h.ReadData("local_file", h.DataConfig("local_file", `filename = "missing.txt"`))
-	if len(diags) != 1 || diags[0].Summary != "Cannot read file" {
-		t.Errorf("missing file: %v", diags)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			h := kittest.New(t, New(), dir)
+			h.Create("local_file", h.Config("local_file", "filename = \"d/f\"\n"+tt.config))
+			var got [2]os.FileMode
+			for i, p := range []string{"d/f", "d"} {
+				info, err := os.Stat(filepath.Join(dir, p))
+				if err != nil {
+					t.Fatal(err)
+				}
+				got[i] = info.Mode().Perm()
+			}
+			if diff := cmp.Diff([2]os.FileMode{tt.wantFile, tt.wantDir}, got); diff != "" {
+				t.Errorf("file, dir modes (-want +got):\n%s", diff)
+			}
+		})
 	}
 }

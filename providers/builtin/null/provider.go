@@ -42,6 +42,9 @@ func New() providers.Interface {
 				Apply: apply,
 			},
 		},
+		DataSources: map[string]*kit.DataSource{
+			"null_data_source": {Schema: providers.Schema{Block: dataSourceSchema}, Read: readDataSource},
+		},
 	}}
 }
 

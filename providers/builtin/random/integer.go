@@ -2,11 +2,8 @@ package random
 
 import (
 	"crypto/rand"
-	"crypto/sha256"
-	"encoding/binary"
 	"fmt"
 	"math/big"
-	mrand "math/rand/v2"
 	"strconv"
 
 	"github.com/zclconf/go-cty/cty"
@@ -50,10 +47,13 @@ func applyInteger(planned cty.Value) (cty.Value, providers.Diagnostics) {
 	span := new(big.Int).Sub(big.NewInt(hi), big.NewInt(lo))
 	span.Add(span, big.NewInt(1))
 	var offset *big.Int
-	if seed := planned.GetAttr("seed"); !seed.IsNull() {
-		sum := sha256.Sum256([]byte(seed.AsString()))
-		r := mrand.New(mrand.NewPCG(binary.BigEndian.Uint64(sum[:8]), binary.BigEndian.Uint64(sum[8:16])))
-		offset = new(big.Int).SetUint64(r.Uint64N(span.Uint64()))
+	if seed := kit.String(planned, "seed"); seed != "" {
+		if !span.IsInt64() {
+			var diags providers.Diagnostics
+			return cty.NilVal, diags.Errorf(cty.GetAttrPath("max"), "Range too wide for a seed",
+				"With a seed, max - min + 1 must fit in a signed 64-bit number. Narrow the range or drop the seed.")
+		}
+		offset = big.NewInt(int64(seededRand(seed).Intn(int(span.Int64()))))
 	} else {
 		var err error
 		if offset, err = rand.Int(rand.Reader, span); err != nil {

@@ -49,7 +49,27 @@ func validatePet(config cty.Value) providers.Diagnostics {
 	return diags
 }
 
-// applyPet builds the name from length-1 adjectives and an animal.
+var petAdverbs = strings.Fields(`
+	boldly briefly calmly closely deeply eagerly easily fairly freely gently gladly
+	greatly highly kindly largely lightly loudly merely mostly neatly nearly openly
+	partly plainly quickly quietly rarely really simply slowly softly surely
+	truly vastly warmly wildly wisely`)
+
+// petList gives the word list for word i of an n-word name, in the shape
+// hashicorp/random's names have: one word is an animal, two are an
+// adjective and an animal, more start with adverbs.
+func petList(i, n int64) []string {
+	switch {
+	case i == n-1:
+		return petAnimals
+	case i == n-2:
+		return petAdjectives
+	default:
+		return petAdverbs
+	}
+}
+
+// applyPet builds the name, after the prefix when there is one.
 func applyPet(planned cty.Value) (cty.Value, providers.Diagnostics) {
 	n, _ := kit.Int(planned, "length")
 	words := make([]string, 0, n+1)
@@ -57,10 +77,7 @@ func applyPet(planned cty.Value) (cty.Value, providers.Diagnostics) {
 		words = append(words, prefix)
 	}
 	for i := int64(0); i < n; i++ {
-		list := petAdjectives
-		if i == n-1 {
-			list = petAnimals
-		}
+		list := petList(i, n)
 		j, err := randIntn(len(list))
 		if err != nil {
 			return cty.NilVal, randomFailed(err)

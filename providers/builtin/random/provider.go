@@ -22,11 +22,14 @@ func New() providers.Interface {
 		Name:   "random",
 		Config: providers.Schema{Block: &providers.Block{}},
 		Resources: map[string]*kit.Resource{
-			"random_id":       resource(idSchema, nil, validateID, applyID),
-			"random_string":   versioned(resource(stringSchema(false), stringDefaults, validateString, applyString(false)), stringSchemaVersion),
-			"random_password": versioned(resource(stringSchema(true), stringDefaults, validateString, applyString(true)), passwordSchemaVersion),
-			"random_integer":  resource(integerSchema, nil, validateInteger, applyInteger),
+			"random_id":       importable(resource(idSchema, nil, validateID, applyID), "random_id", importID),
+			"random_string":   importable(syncNumber(versioned(resource(stringSchema(false), stringDefaults, validateString, applyString(false)), stringSchemaVersion)), "random_string", importString(false)),
+			"random_password": importable(syncNumber(versioned(resource(stringSchema(true), stringDefaults, validateString, applyString(true)), passwordSchemaVersion)), "random_password", importString(true)),
+			"random_integer":  importable(resource(integerSchema, nil, validateInteger, applyInteger), "random_integer", importInteger),
 			"random_pet":      resource(petSchema, petDefaults, validatePet, applyPet),
+			"random_shuffle":  resource(shuffleSchema, nil, validateShuffle, applyShuffle),
+			"random_uuid":     importable(resource(uuidSchema, nil, nil, applyUUID), "random_uuid", importUUID),
+			"random_bytes":    importable(resource(bytesSchema, nil, validateBytes, applyBytes), "random_bytes", importBytes),
 		},
 	}}
 }
@@ -40,7 +43,16 @@ func resource(schema *providers.Block, defaults map[string]cty.Value, validate f
 		Schema:   providers.Schema{Block: schema},
 		Validate: validate,
 		Plan: func(_ context.Context, req providers.PlanResourceChangeRequest) providers.PlanResourceChangeResponse {
-			return planner.Plan(req)
+			resp := planner.Plan(req)
+			if len(resp.RequiresReplace) == 1 && resp.RequiresReplace[0].Equals(cty.GetAttrPath("keepers")) &&
+				sameKeepers(req.PriorState.GetAttr("keepers"), req.ProposedNewState.GetAttr("keepers")) {
+				// Only null entries (or an empty map against none)
+				// differ: hashicorp/random updates keepers in place.
+				m := req.PriorState.AsValueMap()
+				m["keepers"] = req.ProposedNewState.GetAttr("keepers")
+				return providers.PlanResourceChangeResponse{PlannedState: cty.ObjectVal(m)}
+			}
+			return resp
 		},
 		Apply: func(_ context.Context, req providers.ApplyResourceChangeRequest) providers.ApplyResourceChangeResponse {
 			if req.PlannedState.IsNull() || req.PlannedState.IsWhollyKnown() {
@@ -55,6 +67,36 @@ func resource(schema *providers.Block, defaults map[string]cty.Value, validate f
 var keepersAttribute = &providers.Attribute{
 	Type: cty.Map(cty.String), Optional: true,
 	Description: "Arbitrary values; any change chooses a new random value.",
+}
+
+// sameKeepers reports whether two keepers maps hold the same non-null
+// entries; a null map counts as empty.
+func sameKeepers(a, b cty.Value) bool {
+	entries := func(v cty.Value) map[string]cty.Value {
+		out := map[string]cty.Value{}
+		if v.IsNull() || !v.IsKnown() {
+			return out
+		}
+		for k, e := range v.AsValueMap() {
+			if !e.IsNull() {
+				out[k] = e
+			}
+		}
+		return out
+	}
+	if !a.IsWhollyKnown() || !b.IsWhollyKnown() {
+		return false
+	}
+	ea, eb := entries(a), entries(b)
+	if len(ea) != len(eb) {
+		return false
+	}
+	for k, v := range ea {
+		if w, ok := eb[k]; !ok || !v.RawEquals(w) {
+			return false
+		}
+	}
+	return true
 }
 
 func randomFailed(err error) providers.Diagnostics {

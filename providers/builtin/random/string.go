@@ -1,6 +1,7 @@
 package random
 
 import (
+	"context"
 	"crypto/rand"
 	"fmt"
 	"math/big"
@@ -100,6 +101,11 @@ func validateString(config cty.Value) providers.Diagnostics {
 			anyClass = true
 		}
 	}
+	number, numeric := config.GetAttr("number"), config.GetAttr("numeric")
+	if number.IsKnown() && numeric.IsKnown() && !number.IsNull() && !numeric.IsNull() && number.True() != numeric.True() {
+		diags = diags.Errorf(cty.GetAttrPath("number"), "Conflicting number and numeric",
+			"number is a deprecated name for numeric, and the two are set differently. Remove number and keep numeric.")
+	}
 	if allKnown && !anyClass {
 		diags = diags.Errorf(cty.GetAttrPath("length"), "No characters to choose from",
 			"special, upper, lower and numeric are all false. Enable at least one character class.")
@@ -131,9 +137,12 @@ func applyString(password bool) generator {
 // all enabled classes, then shuffles so the minimums are not in front.
 func randomString(planned cty.Value) (string, error) {
 	length, _ := kit.Int(planned, "length")
+	// As in hashicorp/random, an empty override_special means the
+	// default set, and each min_* is drawn from its class even when the
+	// class is otherwise disabled.
 	special := specialChars
-	if v := planned.GetAttr("override_special"); !v.IsNull() {
-		special = v.AsString()
+	if s := kit.String(planned, "override_special"); s != "" {
+		special = s
 	}
 	classes := []struct {
 		enabled bool
@@ -148,10 +157,9 @@ func randomString(planned cty.Value) (string, error) {
 	var out []byte
 	all := ""
 	for _, c := range classes {
-		if !c.enabled || c.chars == "" {
-			continue
+		if c.enabled {
+			all += c.chars
 		}
-		all += c.chars
 		n, _ := kit.Int(planned, c.min)
 		for i := int64(0); i < n; i++ {
 			ch, err := pick(c.chars)
@@ -195,4 +203,26 @@ func randIntn(n int) (int, error) {
 		return 0, err
 	}
 	return int(v.Int64()), nil
+}
+
+// syncNumber keeps the deprecated number and its replacement numeric
+// equal, as hashicorp/random does: the one left unset in configuration
+// takes the other's value (both default to true).
+func syncNumber(r *kit.Resource) *kit.Resource {
+	plan := r.Plan
+	r.Plan = func(ctx context.Context, req providers.PlanResourceChangeRequest) providers.PlanResourceChangeResponse {
+		if !req.Config.IsNull() && !req.ProposedNewState.IsNull() {
+			number, numeric := req.Config.GetAttr("number"), req.Config.GetAttr("numeric")
+			switch {
+			case number.IsNull() && !numeric.IsNull():
+				req.Config = withValues(req.Config, map[string]cty.Value{"number": numeric})
+				req.ProposedNewState = withValues(req.ProposedNewState, map[string]cty.Value{"number": numeric})
+			case numeric.IsNull() && !number.IsNull():
+				req.Config = withValues(req.Config, map[string]cty.Value{"numeric": number})
+				req.ProposedNewState = withValues(req.ProposedNewState, map[string]cty.Value{"numeric": number})
+			}
+		}
+		return plan(ctx, req)
+	}
+	return r
 }

@@ -65,11 +65,40 @@ func upgradeStringState(raw json.RawMessage, password bool) (json.RawMessage, er
 	case isNull("number"):
 		fields["number"] = fields["numeric"]
 	}
-	if password && isNull("bcrypt_hash") && !isNull("result") {
-		var result string
+	// Objects imported by old provider versions lack the arguments;
+	// they take their defaults so the next plan keeps the value.
+	for _, name := range []string{"special", "upper", "lower"} {
+		if isNull(name) {
+			fields[name] = json.RawMessage("true")
+		}
+	}
+	for _, name := range minimumArgs {
+		if isNull(name) {
+			fields[name] = json.RawMessage("0")
+		}
+	}
+	var result string
+	if !isNull("result") {
 		if err := json.Unmarshal(fields["result"], &result); err != nil {
 			return nil, fmt.Errorf("result is not a string: %w", err)
 		}
+		if isNull("length") {
+			fields["length"], _ = json.Marshal(len(result))
+		}
+	}
+	// A stored hash that does not verify (some version 2 objects have
+	// one made from another value) is made anew, as hashicorp/random's
+	// upgrade to version 3 does.
+	if password && !isNull("result") && !isNull("bcrypt_hash") {
+		var hash string
+		if err := json.Unmarshal(fields["bcrypt_hash"], &hash); err != nil {
+			return nil, fmt.Errorf("bcrypt_hash is not a string: %w", err)
+		}
+		if err := bcrypt.CompareHashAndPassword([]byte(hash), []byte(result)); err != nil {
+			delete(fields, "bcrypt_hash")
+		}
+	}
+	if password && isNull("bcrypt_hash") && !isNull("result") {
 		hash, err := bcrypt.GenerateFromPassword([]byte(result), bcrypt.DefaultCost)
 		if err != nil {
 			return nil, fmt.Errorf("hashing the password: %w", err)

@@ -2,12 +2,15 @@ package random
 
 import (
 	"context"
+	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/zclconf/go-cty/cty"
 	"golang.org/x/crypto/bcrypt"
 
 	"github.com/tenetplan/tenet/providers"
+	"github.com/tenetplan/tenet/providers/builtin/internal/kittest"
 	"github.com/tenetplan/tenet/providers/objchange"
 )
 
@@ -86,4 +89,94 @@ func TestNewerStateIsRefused(t *testing.T) {
 	if !resp.Diagnostics.HasErrors() {
 		t.Fatalf("a version 3 random_string object was accepted")
 	}
+}
+
+// hashicorp/random fills arguments missing from objects imported by old
+// versions and remakes a version 2 bcrypt_hash that does not verify.
+func TestUpgradeFillsMissingArguments(t *testing.T) {
+	const imported = `{"id":"none","result":"pässword","bcrypt_hash":"$2a$10$notavalidhashnotavalidhashnotavalidhashnotavalidhash12"}`
+	resp := New().UpgradeResourceState(context.Background(), providers.UpgradeResourceStateRequest{TypeName: "random_password", Version: 2, RawJSON: []byte(imported)})
+	if resp.Diagnostics.HasErrors() {
+		t.Fatal(resp.Diagnostics)
+	}
+	v := resp.UpgradedState
+	want := map[string]cty.Value{
+		"length": cty.NumberIntVal(9), "special": cty.True, "upper": cty.True, "lower": cty.True, "numeric": cty.True, "number": cty.True,
+		"min_lower": cty.Zero, "min_upper": cty.Zero, "min_numeric": cty.Zero, "min_special": cty.Zero,
+	}
+	got := map[string]cty.Value{}
+	for name := range want {
+		got[name] = v.GetAttr(name)
+	}
+	if diff := cmp.Diff(want, got, ctyCmp); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+	if err := bcrypt.CompareHashAndPassword([]byte(v.GetAttr("bcrypt_hash").AsString()), []byte("pässword")); err != nil {
+		t.Errorf("bcrypt_hash was not remade: %v", err)
+	}
+}
+
+func TestNumberAndNumericStaySynchronised(t *testing.T) {
+	tests := []struct {
+		config     string
+		wantNumber cty.Value
+	}{
+		{"length = 4", cty.True},
+		{"length = 4\nnumber = false", cty.False},
+		{"length = 4\nnumeric = false", cty.False},
+		{"length = 4\nnumber = true\nnumeric = true", cty.True},
+	}
+	h := kittest.New(t, New(), t.TempDir())
+	for _, tt := range tests {
+		t.Run(tt.config, func(t *testing.T) {
+			config := h.Config("random_string", tt.config)
+			got := h.Create("random_string", config)
+			if diff := cmp.Diff(map[string]cty.Value{"number": tt.wantNumber, "numeric": tt.wantNumber},
+				map[string]cty.Value{"number": got.GetAttr("number"), "numeric": got.GetAttr("numeric")}, ctyCmp); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+			if tt.wantNumber.False() && strings.ContainsAny(got.GetAttr("result").AsString(), "0123456789") {
+				t.Errorf("digits in %q", got.GetAttr("result").AsString())
+			}
+			h.AssertNoOp("random_string", got, config)
+		})
+	}
+	diags := h.Validate("random_string", h.Config("random_string", "length = 4\nnumber = false\nnumeric = true"))
+	if len(diags) != 1 || diags[0].Summary != "Conflicting number and numeric" {
+		t.Errorf("want a conflict error, got %v", diags)
+	}
+}
+
+// hashicorp/random draws each min_* from its class even when the class is
+// disabled, and an empty override_special means the default set.
+func TestStringCharacterClassesMatchHashicorpRandom(t *testing.T) {
+	tests := []struct {
+		name, config string
+		check        func(string) bool
+	}{
+		{"minimum of a disabled class", "length = 6\nspecial = false\nmin_special = 2\noverride_special = \"_\"", func(s string) bool {
+			return strings.Count(s, "_") == 2
+		}},
+		{"empty override_special", "length = 8\nupper = false\nlower = false\nnumeric = false\noverride_special = \"\"", func(s string) bool {
+			return strings.Trim(s, specialChars) == ""
+		}},
+		{"override_special used", "length = 8\nupper = false\nlower = false\nnumeric = false\noverride_special = \"+\"", func(s string) bool {
+			return s == "++++++++"
+		}},
+	}
+	h := kittest.New(t, New(), t.TempDir())
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := h.Create("random_string", h.Config("random_string", tt.config)).GetAttr("result").AsString()
+			if len(got) != int(mustInt(t, h.Config("random_string", tt.config), "length")) || !tt.check(got) {
+				t.Errorf("result %q", got)
+			}
+		})
+	}
+}
+
+func mustInt(t *testing.T, v cty.Value, name string) int64 {
+	t.Helper()
+	n, _ := v.GetAttr(name).AsBigFloat().Int64()
+	return n
 }

@@ -1,4 +1,12 @@
-// Package time is the built-in provider registry.opentofu.org/hashicorp/time:
-// time_static, which records a moment once, and time_sleep, which waits
-// on creation and destruction to give other systems time to settle.
+// Package time is the built-in provider registry.opentofu.org/hashicorp/time,
+// standing for hashicorp/time v0.14.2: time_offset, time_rotating,
+// time_sleep and time_static, with the same attributes, import ID formats
+// and arithmetic (moments keep their own zone; offsets are applied days,
+// hours, minutes, months, seconds, years in that order; of several
+// rotation periods the last of days, hours, minutes, months, rfc3339,
+// years wins). time_rotating is removed on refresh once its rotation
+// moment has passed, so the next plan creates it anew.
+//
+// Not provided: the provider functions duration_parse, rfc3339_parse and
+// unix_timestamp_parse of hashicorp/time.
 package time

@@ -3,6 +3,8 @@ package time
 import (
 	"context"
 	"fmt"
+	"regexp"
+	"strings"
 	"time"
 
 	"github.com/zclconf/go-cty/cty"
@@ -25,6 +27,21 @@ func New() providers.Interface {
 	p := &Provider{now: time.Now}
 	staticPlanner := &kit.Planner{Schema: staticSchema}
 	sleepPlanner := &kit.Planner{Schema: sleepSchema, InPlace: map[string]bool{"create_duration": true, "destroy_duration": true}}
+	offset := &momentPlanner{
+		schema:    offsetSchema,
+		replacing: []string{"triggers"},
+		baseAttr:  "base_rfc3339",
+		compute: func(obj cty.Value, base time.Time) (map[string]cty.Value, error) {
+			return offsetValues(obj, base), nil
+		},
+	}
+	rotating := &momentPlanner{
+		schema:       rotatingSchema,
+		replacing:    []string{"rfc3339", "triggers"},
+		baseAttr:     "rfc3339",
+		compute:      rotatingValues,
+		extraReplace: p.rotatedReplace,
+	}
 	p.Base = kit.Base{
 		Name:   "time",
 		Config: providers.Schema{Block: &providers.Block{}},
@@ -33,7 +50,17 @@ func New() providers.Interface {
 				Schema:   providers.Schema{Block: staticSchema},
 				Validate: validateStatic,
 				Plan: func(_ context.Context, req providers.PlanResourceChangeRequest) providers.PlanResourceChangeResponse {
-					return staticPlanner.Plan(req)
+					resp := staticPlanner.Plan(req)
+					// A configured moment is known when creating, so
+					// every attribute is planned, as in hashicorp/time.
+					if req.PriorState.IsNull() && !resp.PlannedState.IsNull() {
+						if v := req.Config.GetAttr("rfc3339"); v.IsKnown() && !v.IsNull() {
+							if t, err := time.Parse(time.RFC3339, v.AsString()); err == nil && resp.PlannedState.GetAttr("triggers").IsWhollyKnown() {
+								resp.PlannedState = staticObject(t, v.AsString(), resp.PlannedState.GetAttr("triggers"))
+							}
+						}
+					}
+					return resp
 				},
 				Apply:  p.applyStatic,
 				Import: importStatic,
@@ -44,7 +71,23 @@ func New() providers.Interface {
 				Plan: func(_ context.Context, req providers.PlanResourceChangeRequest) providers.PlanResourceChangeResponse {
 					return sleepPlanner.Plan(req)
 				},
-				Apply: p.applySleep,
+				Apply:  p.applySleep,
+				Import: p.importSleep,
+			},
+			"time_offset": {
+				Schema:   providers.Schema{Block: offsetSchema},
+				Validate: validateOffset,
+				Plan:     offset.plan,
+				Apply:    offset.apply(func() time.Time { return p.now() }),
+				Import:   importOffset,
+			},
+			"time_rotating": {
+				Schema:   providers.Schema{Block: rotatingSchema},
+				Validate: validateRotating,
+				Plan:     rotating.plan,
+				Apply:    rotating.apply(func() time.Time { return p.now() }),
+				Read:     p.readRotating,
+				Import:   importRotating,
 			},
 		},
 	}
@@ -88,8 +131,9 @@ func validateStatic(config cty.Value) providers.Diagnostics {
 	return diags
 }
 
+// staticObject describes t in its own zone, as hashicorp/time does: a
+// configured "2020-01-01T01:00:00+02:00" has hour 1.
 func staticObject(t time.Time, rfc3339 string, triggers cty.Value) cty.Value {
-	t = t.UTC()
 	return cty.ObjectVal(map[string]cty.Value{
 		"id":       cty.StringVal(rfc3339),
 		"rfc3339":  cty.StringVal(rfc3339),
@@ -138,7 +182,7 @@ func importStatic(_ context.Context, req providers.ImportResourceStateRequest) p
 	}
 	return providers.ImportResourceStateResponse{ImportedResources: []providers.ImportedResource{{
 		TypeName: req.TypeName,
-		State:    staticObject(t, req.ID, cty.NullVal(cty.Map(cty.String))),
+		State:    staticObject(t, req.ID, cty.MapValEmpty(cty.String)),
 	}}}
 }
 
@@ -154,6 +198,10 @@ var sleepSchema = &providers.Block{
 	},
 }
 
+// sleepDuration is the duration form hashicorp/time accepts: a number
+// with one unit of ms, s, m or h.
+var sleepDuration = regexp.MustCompile(`^[0-9]+(\.[0-9]+)?(ms|s|m|h)$`)
+
 func validateSleep(config cty.Value) providers.Diagnostics {
 	var diags providers.Diagnostics
 	for _, name := range []string{"create_duration", "destroy_duration"} {
@@ -161,12 +209,40 @@ func validateSleep(config cty.Value) providers.Diagnostics {
 		if !ok {
 			continue
 		}
-		if d, err := time.ParseDuration(v.AsString()); err != nil || d < 0 {
+		if !sleepDuration.MatchString(v.AsString()) {
 			diags = diags.Errorf(cty.GetAttrPath(name), "Invalid duration",
-				fmt.Sprintf("%q is not a duration; write a non-negative number with a unit, such as \"30s\", \"5m\" or \"1h\".", v.AsString()))
+				fmt.Sprintf("%q is not a duration; write a number immediately followed by ms, s, m or h, such as \"30s\" or \"1.5h\".", v.AsString()))
 		}
 	}
+	c, d := config.GetAttr("create_duration"), config.GetAttr("destroy_duration")
+	if c.IsKnown() && c.IsNull() && d.IsKnown() && d.IsNull() {
+		diags = diags.Errorf(nil, "Missing argument", "Set at least one of create_duration, destroy_duration.")
+	}
 	return diags
+}
+
+// importSleep takes CREATE_DURATION,DESTROY_DURATION with at least one
+// of them given; the id is the time of the import.
+func (p *Provider) importSleep(_ context.Context, req providers.ImportResourceStateRequest) providers.ImportResourceStateResponse {
+	const format = "CREATE_DURATION,DESTROY_DURATION with at least one duration"
+	parts := strings.Split(req.ID, ",")
+	if len(parts) != 2 || parts[0]+parts[1] == "" {
+		return importFailed(format, req.ID, nil)
+	}
+	vals := map[string]cty.Value{
+		"id":       cty.StringVal(p.now().UTC().Format(time.RFC3339)),
+		"triggers": cty.MapValEmpty(cty.String),
+	}
+	for i, name := range []string{"create_duration", "destroy_duration"} {
+		if parts[i] == "" {
+			continue
+		}
+		if _, err := time.ParseDuration(parts[i]); err != nil {
+			return importFailed(format, req.ID, fmt.Errorf("%s: %w", name, err))
+		}
+		vals[name] = cty.StringVal(parts[i])
+	}
+	return imported(req.TypeName, sleepSchema, vals)
 }
 
 func (p *Provider) applySleep(ctx context.Context, req providers.ApplyResourceChangeRequest) providers.ApplyResourceChangeResponse {

@@ -1,0 +1,291 @@
+package time
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/tenetplan/tenet/providers"
+	"github.com/tenetplan/tenet/providers/builtin/internal/kittest"
+)
+
+var ctyCmp = cmp.Comparer(func(a, b cty.Value) bool { return a.RawEquals(b) })
+
+func pick(v cty.Value, names ...string) map[string]cty.Value {
+	out := map[string]cty.Value{}
+	for _, n := range names {
+		out[n] = v.GetAttr(n)
+	}
+	return out
+}
+
+func TestTimeOffset(t *testing.T) {
+	tests := []struct {
+		name, config string
+		want         map[string]cty.Value
+	}{
+		{"now plus a day", "offset_days = 1", map[string]cty.Value{
+			"base_rfc3339": cty.StringVal("2026-11-21T10:16:21Z"), "id": cty.StringVal("2026-11-21T10:16:21Z"),
+			"rfc3339": cty.StringVal("2026-11-22T10:16:21Z"), "day": cty.NumberIntVal(22), "unix": cty.NumberIntVal(1795256181 + 86400),
+		}},
+		// Days are added before months, as in hashicorp/time: Jan 31 + 1
+		// day = Feb 1, + 1 month = Mar 1.
+		{"days before months", "base_rfc3339 = \"2021-01-31T00:00:00Z\"\noffset_months = 1\noffset_days = 1\noffset_seconds = -1", map[string]cty.Value{
+			"base_rfc3339": cty.StringVal("2021-01-31T00:00:00Z"), "rfc3339": cty.StringVal("2021-02-28T23:59:59Z"),
+			"month": cty.NumberIntVal(2), "day": cty.NumberIntVal(28), "second": cty.NumberIntVal(59),
+		}},
+		{"zone kept", "base_rfc3339 = \"2021-06-01T12:00:00+02:00\"\noffset_hours = 13", map[string]cty.Value{
+			"rfc3339": cty.StringVal("2021-06-02T01:00:00+02:00"), "hour": cty.NumberIntVal(1), "day": cty.NumberIntVal(2),
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := New().(*Provider)
+			p.now = fixedClock()
+			h := kittest.New(t, p, t.TempDir())
+			config := h.Config("time_offset", tt.config)
+			plan := h.Plan("time_offset", cty.NilVal, config)
+			if plan.PlannedState.GetAttr("rfc3339").IsKnown() {
+				t.Errorf("rfc3339 should be unknown until apply")
+			}
+			got := h.Apply("time_offset", cty.NilVal, plan.PlannedState, config)
+			var names []string
+			for n := range tt.want {
+				names = append(names, n)
+			}
+			if diff := cmp.Diff(tt.want, pick(got, names...), ctyCmp); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+			h.AssertNoOp("time_offset", got, config)
+		})
+	}
+}
+
+func TestTimeOffsetUpdate(t *testing.T) {
+	p := New().(*Provider)
+	p.now = fixedClock()
+	h := kittest.New(t, p, t.TempDir())
+	created := h.Create("time_offset", h.Config("time_offset", "offset_days = 1\ntriggers = { a = \"1\" }"))
+
+	// An offset change is an in-place update computed at plan time from
+	// the kept base.
+	changed := h.Config("time_offset", "offset_days = 2\ntriggers = { a = \"1\" }")
+	plan := h.Plan("time_offset", created, changed)
+	if len(plan.RequiresReplace) > 0 {
+		t.Errorf("offset change replaces: %v", plan.RequiresReplace)
+	}
+	want := map[string]cty.Value{
+		"base_rfc3339": cty.StringVal("2026-11-21T10:16:21Z"), "rfc3339": cty.StringVal("2026-11-23T10:16:21Z"), "day": cty.NumberIntVal(23),
+	}
+	if diff := cmp.Diff(want, pick(plan.PlannedState, "base_rfc3339", "rfc3339", "day"), ctyCmp); diff != "" {
+		t.Errorf("planned (-want +got):\n%s", diff)
+	}
+	updated := h.Apply("time_offset", created, plan.PlannedState, changed)
+	h.AssertNoOp("time_offset", updated, changed)
+
+	replace := h.Plan("time_offset", updated, h.Config("time_offset", "offset_days = 2\ntriggers = { a = \"2\" }"))
+	if diff := cmp.Diff([]string{"triggers"}, kittest.ReplacePaths(replace.RequiresReplace)); diff != "" {
+		t.Errorf("requires replace (-want +got):\n%s", diff)
+	}
+	if replace.PlannedState.GetAttr("base_rfc3339").IsKnown() {
+		t.Errorf("a replacement takes a new base")
+	}
+}
+
+func TestTimeRotating(t *testing.T) {
+	p := New().(*Provider)
+	p.now = fixedClock()
+	h := kittest.New(t, p, t.TempDir())
+	config := h.Config("time_rotating", "rotation_days = 30")
+	created := h.Create("time_rotating", config)
+	want := map[string]cty.Value{
+		"rfc3339": cty.StringVal("2026-11-21T10:16:21Z"), "id": cty.StringVal("2026-11-21T10:16:21Z"),
+		"rotation_rfc3339": cty.StringVal("2026-12-21T10:16:21Z"), "month": cty.NumberIntVal(12), "day": cty.NumberIntVal(21),
+	}
+	if diff := cmp.Diff(want, pick(created, "rfc3339", "id", "rotation_rfc3339", "month", "day"), ctyCmp); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+	h.AssertNoOp("time_rotating", created, config)
+
+	// A period change is in place and counted from the same base; the
+	// later-listed period wins rather than adding up.
+	changed := h.Config("time_rotating", "rotation_days = 30\nrotation_years = 1")
+	plan := h.Plan("time_rotating", created, changed)
+	if len(plan.RequiresReplace) > 0 || !plan.PlannedState.GetAttr("rotation_rfc3339").RawEquals(cty.StringVal("2027-11-21T10:16:21Z")) {
+		t.Errorf("planned %#v, replace %v", plan.PlannedState.GetAttr("rotation_rfc3339"), plan.RequiresReplace)
+	}
+
+	// Before the rotation moment the object stays; after it, it is gone.
+	if got := h.Read("time_rotating", created); !got.RawEquals(created) {
+		t.Errorf("read before rotation changed the object: %#v", got)
+	}
+	p.now = func() time.Time { return time.Date(2026, 12, 21, 10, 16, 22, 0, time.UTC) }
+	if got := h.Read("time_rotating", created); !got.IsNull() {
+		t.Errorf("read after rotation should remove the object, got %#v", got)
+	}
+
+	replace := h.Plan("time_rotating", created, h.Config("time_rotating", "rotation_days = 30\nrfc3339 = \"2020-01-01T00:00:00Z\""))
+	if diff := cmp.Diff([]string{"rfc3339"}, kittest.ReplacePaths(replace.RequiresReplace)); diff != "" {
+		t.Errorf("requires replace (-want +got):\n%s", diff)
+	}
+}
+
+func TestTimeOffsetRotatingValidate(t *testing.T) {
+	tests := []struct{ typ, config, wantSummary, wantPath string }{
+		{"time_offset", `triggers = {}`, "Missing argument", ""},
+		{"time_offset", "offset_days = 1.5", "Invalid offset_days", "offset_days"},
+		{"time_offset", "offset_days = 1\nbase_rfc3339 = \"soon\"", "Invalid RFC 3339 timestamp", "base_rfc3339"},
+		{"time_rotating", `triggers = {}`, "Missing argument", ""},
+		{"time_rotating", "rotation_days = 0", "Invalid rotation_days", "rotation_days"},
+		{"time_rotating", `rotation_rfc3339 = "later"`, "Invalid RFC 3339 timestamp", "rotation_rfc3339"},
+	}
+	h := kittest.New(t, New(), t.TempDir())
+	for _, tt := range tests {
+		t.Run(tt.typ+" "+tt.config, func(t *testing.T) {
+			diags := h.Validate(tt.typ, h.Config(tt.typ, tt.config))
+			if len(diags) != 1 || diags[0].Summary != tt.wantSummary {
+				t.Fatalf("want %q, got %v", tt.wantSummary, diags)
+			}
+			if got := kittest.ReplacePaths([]cty.Path{diags[0].Attribute}); got[0] != tt.wantPath {
+				t.Errorf("path %q, want %q", got[0], tt.wantPath)
+			}
+		})
+	}
+}
+
+func TestTimeOffsetRotatingImport(t *testing.T) {
+	tests := []struct {
+		typ, id string
+		want    map[string]cty.Value
+		wantErr bool
+	}{
+		{typ: "time_offset", id: "2020-01-01T00:00:00Z,,,1,2,,", want: map[string]cty.Value{
+			"base_rfc3339": cty.StringVal("2020-01-01T00:00:00Z"), "rfc3339": cty.StringVal("2020-01-02T02:00:00Z"),
+			"offset_days": cty.NumberIntVal(1), "offset_hours": cty.NumberIntVal(2), "offset_years": cty.NullVal(cty.Number),
+			"triggers": cty.MapValEmpty(cty.String),
+		}},
+		{typ: "time_offset", id: "2020-01-01T00:00:00Z,,,,,,", wantErr: true},
+		{typ: "time_rotating", id: "2020-01-01T00:00:00Z,2021-01-01T00:00:00Z", want: map[string]cty.Value{
+			"rfc3339": cty.StringVal("2020-01-01T00:00:00Z"), "rotation_rfc3339": cty.StringVal("2021-01-01T00:00:00Z"),
+			"year": cty.NumberIntVal(2021), "rotation_days": cty.NullVal(cty.Number),
+		}},
+		{typ: "time_rotating", id: "2020-01-01T00:00:00Z,1,,,,", want: map[string]cty.Value{
+			"rotation_rfc3339": cty.StringVal("2021-01-01T00:00:00Z"), "rotation_years": cty.NumberIntVal(1),
+		}},
+		{typ: "time_rotating", id: "2020-01-01T00:00:00Z", wantErr: true},
+	}
+	h := kittest.New(t, New(), t.TempDir())
+	for _, tt := range tests {
+		t.Run(tt.typ+" "+tt.id, func(t *testing.T) {
+			resp := h.Provider.ImportResourceState(context.Background(), providers.ImportResourceStateRequest{TypeName: tt.typ, ID: tt.id})
+			if tt.wantErr {
+				if len(resp.Diagnostics) != 1 || resp.Diagnostics[0].Summary != "Invalid import ID" {
+					t.Errorf("want an Invalid import ID error, got %v", resp.Diagnostics)
+				}
+				return
+			}
+			if resp.Diagnostics.HasErrors() || len(resp.ImportedResources) != 1 {
+				t.Fatalf("import: %v", resp.Diagnostics)
+			}
+			var names []string
+			for n := range tt.want {
+				names = append(names, n)
+			}
+			if diff := cmp.Diff(tt.want, pick(resp.ImportedResources[0].State, names...), ctyCmp); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestTimeStaticMatchesHashicorpTime(t *testing.T) {
+	h := kittest.New(t, New(), t.TempDir())
+	// A configured moment is planned in full on create and described in
+	// its own zone.
+	config := h.Config("time_static", `rfc3339 = "2021-06-01T01:30:00+02:00"`)
+	plan := h.Plan("time_static", cty.NilVal, config)
+	want := map[string]cty.Value{
+		"id": cty.StringVal("2021-06-01T01:30:00+02:00"), "hour": cty.NumberIntVal(1), "day": cty.NumberIntVal(1),
+		"unix": cty.NumberIntVal(1622503800),
+	}
+	if diff := cmp.Diff(want, pick(plan.PlannedState, "id", "hour", "day", "unix"), ctyCmp); diff != "" {
+		t.Errorf("planned (-want +got):\n%s", diff)
+	}
+	got := h.Apply("time_static", cty.NilVal, plan.PlannedState, config)
+	if diff := cmp.Diff(want, pick(got, "id", "hour", "day", "unix"), ctyCmp); diff != "" {
+		t.Errorf("applied (-want +got):\n%s", diff)
+	}
+
+	resp := h.Provider.ImportResourceState(context.Background(), providers.ImportResourceStateRequest{TypeName: "time_static", ID: "2020-01-01T00:00:00Z"})
+	if resp.Diagnostics.HasErrors() || len(resp.ImportedResources) != 1 {
+		t.Fatalf("import: %v", resp.Diagnostics)
+	}
+	if tr := resp.ImportedResources[0].State.GetAttr("triggers"); !tr.RawEquals(cty.MapValEmpty(cty.String)) {
+		t.Errorf("imported triggers %#v, want an empty map", tr)
+	}
+}
+
+func TestTimeSleepMatchesHashicorpTime(t *testing.T) {
+	h := kittest.New(t, New(), t.TempDir())
+	tests := []struct{ config, wantSummary, wantPath string }{
+		{`triggers = { a = "1" }`, "Missing argument", ""},
+		{`create_duration = "1d"`, "Invalid duration", "create_duration"},
+		{`create_duration = "1m30s"`, "Invalid duration", "create_duration"},
+		{`destroy_duration = "-1s"`, "Invalid duration", "destroy_duration"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.config, func(t *testing.T) {
+			diags := h.Validate("time_sleep", h.Config("time_sleep", tt.config))
+			if len(diags) != 1 || diags[0].Summary != tt.wantSummary {
+				t.Fatalf("want %q, got %v", tt.wantSummary, diags)
+			}
+			if got := kittest.ReplacePaths([]cty.Path{diags[0].Attribute}); got[0] != tt.wantPath {
+				t.Errorf("path %q, want %q", got[0], tt.wantPath)
+			}
+		})
+	}
+	if diags := h.Validate("time_sleep", h.Config("time_sleep", `create_duration = "1.5s"`)); len(diags) > 0 {
+		t.Errorf("1.5s should be accepted: %v", diags)
+	}
+
+	p := New().(*Provider)
+	p.now = fixedClock()
+	h = kittest.New(t, p, t.TempDir())
+	imports := []struct {
+		id      string
+		want    map[string]cty.Value
+		wantErr bool
+	}{
+		{id: "30s,", want: map[string]cty.Value{
+			"create_duration": cty.StringVal("30s"), "destroy_duration": cty.NullVal(cty.String),
+			"id": cty.StringVal("2026-11-21T10:16:21Z"), "triggers": cty.MapValEmpty(cty.String),
+		}},
+		{id: ",1m", want: map[string]cty.Value{
+			"create_duration": cty.NullVal(cty.String), "destroy_duration": cty.StringVal("1m"),
+			"id": cty.StringVal("2026-11-21T10:16:21Z"), "triggers": cty.MapValEmpty(cty.String),
+		}},
+		{id: ",", wantErr: true},
+		{id: "30s", wantErr: true},
+		{id: "soon,", wantErr: true},
+	}
+	for _, tt := range imports {
+		t.Run("import "+tt.id, func(t *testing.T) {
+			resp := h.Provider.ImportResourceState(context.Background(), providers.ImportResourceStateRequest{TypeName: "time_sleep", ID: tt.id})
+			if tt.wantErr {
+				if len(resp.Diagnostics) != 1 || resp.Diagnostics[0].Summary != "Invalid import ID" {
+					t.Errorf("want an Invalid import ID error, got %v", resp.Diagnostics)
+				}
+				return
+			}
+			if resp.Diagnostics.HasErrors() || len(resp.ImportedResources) != 1 {
+				t.Fatalf("import: %v", resp.Diagnostics)
+			}
+			if diff := cmp.Diff(tt.want, pick(resp.ImportedResources[0].State, "create_duration", "destroy_duration", "id", "triggers"), ctyCmp); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+		})
+	}
+}
