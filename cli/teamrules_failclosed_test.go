@@ -26,7 +26,7 @@ prevent_destroy contains [i, "kept"] if {
 	to_number("ten") > 3
 }
 `,
-			expect: []string{"Planning rules failed", "team/keep.rego:5: evaluation failed: to_number"},
+			expect: []string{"Team rule failed", "team/keep.rego:5: evaluation failed: to_number"},
 		},
 		{
 			name: "prevent_destroy names the address instead of the index",
@@ -36,7 +36,7 @@ prevent_destroy contains [inst.address, "kept"] if {
 	some inst in input.instances
 }
 `,
-			expect: []string{"Planning rules failed", "team/keep.rego:3: prevent_destroy element"},
+			expect: []string{"Team rule failed", "team/keep.rego:3: prevent_destroy element"},
 		},
 		{
 			name: "prevent_destroy runs past the time limit",

@@ -113,7 +113,7 @@ func (w *planWalker) prepareIgnores(ctx context.Context, rn *resourceNode, items
 	})
 	preps, err := w.e.Rules.Prepare(ctx, w.run, batch)
 	if err != nil {
-		return append(diags, errorf(rangeOf(n), "Planning rules failed", "%s", err))
+		return append(diags, rulesFailed(err, rangeOf(n)))
 	}
 	for i, it := range which {
 		p := &preps[i]

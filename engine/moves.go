@@ -93,7 +93,7 @@ func (w *planWalker) applyMoves(ctx context.Context) hcl.Diagnostics {
 	}
 	d, err := w.e.Rules.DecideMoves(ctx, ms.facts)
 	if err != nil {
-		return hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Planning rules failed", Detail: err.Error() + "."}}
+		return hcl.Diagnostics{rulesFailed(err, nil)}
 	}
 	ms.decisions = d
 	crossType := map[int]bool{}
@@ -404,7 +404,7 @@ func (w *planWalker) validateMoves(ctx context.Context) (errs, warnings hcl.Diag
 	}
 	d, err := w.e.Rules.DecideMoves(ctx, facts)
 	if err != nil {
-		return hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Planning rules failed", Detail: err.Error() + "."}}, nil
+		return hcl.Diagnostics{rulesFailed(err, nil)}, nil
 	}
 	subject := func(i int) *hcl.Range {
 		if i < 0 || i >= len(ms.stmts) || ms.stmts[i].moved == nil {

@@ -197,7 +197,7 @@ func (w *planWalker) visitResource(ctx context.Context, n *gnode) hcl.Diagnostic
 	}
 	decisions, err := w.e.Rules.Decide(ctx, w.run, batch)
 	if err != nil {
-		return append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Planning rules failed", Detail: err.Error(), Subject: rangeOf(n)})
+		return append(diags, rulesFailed(err, rangeOf(n)))
 	}
 
 	afters := make([]cty.Value, len(items))

@@ -3,8 +3,10 @@ package engine
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"sort"
+	"strings"
 	"sync"
 	"time"
 
@@ -115,7 +117,7 @@ func (e *Engine) Plan(ctx context.Context, cfg *config.Config, prevRun *state.St
 
 	forced, err := w.forcedCreateBeforeDestroy(ctx)
 	if err != nil {
-		return nil, append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Planning rules failed", Detail: err.Error()})
+		return nil, append(diags, rulesFailed(err, nil))
 	}
 	w.forcedCBD = forced
 
@@ -332,6 +334,17 @@ func (w *planWalker) hasPendingChanges(keys []string) bool {
 		}
 	}
 	return false
+}
+
+// rulesFailed reports a failed rules evaluation. A team rule that could not
+// be evaluated is reported at the rule itself (file and line), since that is
+// what the user must fix; other failures at the block being planned.
+func rulesFailed(err error, subject *hcl.Range) *hcl.Diagnostic {
+	var re *rules.RuleError
+	if errors.As(err, &re) {
+		return re.Diagnostic()
+	}
+	return &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Planning rules failed", Detail: strings.TrimSuffix(err.Error(), ".") + ".", Subject: subject}
 }
 
 func errorf(rng *hcl.Range, summary, format string, args ...any) *hcl.Diagnostic {

@@ -98,7 +98,7 @@ func (w *planWalker) evalTriggers(ctx context.Context, rn *resourceNode, items [
 	}
 	results, err := w.e.Rules.Triggers(ctx, w.run, tb)
 	if err != nil {
-		return append(diags, errorf(rangeOf(n), "Planning rules failed", "%s", err))
+		return append(diags, rulesFailed(err, rangeOf(n)))
 	}
 	for k, r := range results {
 		if r.Triggered {
