@@ -24,8 +24,10 @@ type client struct {
 	http   *http.Client
 	token  func(host string) string
 	forced map[string]map[string]string
-	mu     sync.Mutex
-	disco  map[string]map[string]string
+	// mu is held through a discovery request, so calls that need the
+	// same host at once ask it once.
+	mu    sync.Mutex
+	disco map[string]map[string]string
 }
 
 func newClient(o *Options) *client {
@@ -84,8 +86,8 @@ func (c *client) getJSON(ctx context.Context, u *url.URL, what string, v any) er
 func (c *client) modulesService(ctx context.Context, host string) (*url.URL, error) {
 	disco := &url.URL{Scheme: "https", Host: host, Path: "/.well-known/terraform.json"}
 	c.mu.Lock()
+	defer c.mu.Unlock()
 	services, ok := c.disco[host]
-	c.mu.Unlock()
 	if !ok {
 		if f, ok := c.forced[host]; ok {
 			services = f
@@ -101,9 +103,7 @@ func (c *client) modulesService(ctx context.Context, host string) (*url.URL, err
 				}
 			}
 		}
-		c.mu.Lock()
 		c.disco[host] = services
-		c.mu.Unlock()
 	}
 	raw, ok := services["modules.v1"]
 	if !ok {
