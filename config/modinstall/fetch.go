@@ -144,7 +144,7 @@ func extract(f *os.File, size int64, format, dst string, limit int64) error {
 	if _, err := f.Seek(0, io.SeekStart); err != nil {
 		return err
 	}
-	u := &unpacker{dst: dst, left: limit}
+	u := &unpacker{dst: dst, left: limit, limit: limit}
 	switch format {
 	case "zip":
 		zr, err := zip.NewReader(f, size)
@@ -188,8 +188,8 @@ func extract(f *os.File, size int64, format, dst string, limit int64) error {
 }
 
 type unpacker struct {
-	dst  string
-	left int64
+	dst         string
+	left, limit int64
 }
 
 // target maps an entry name to its path under dst, refusing escapes.
@@ -232,7 +232,7 @@ func (u *unpacker) write(p string, r io.Reader, mode os.FileMode) error {
 	}
 	u.left -= n
 	if u.left < 0 {
-		return fmt.Errorf("the archive unpacks to more than the allowed size")
+		return fmt.Errorf("the archive unpacks to more than %d bytes", u.limit)
 	}
 	return nil
 }
