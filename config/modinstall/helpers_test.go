@@ -83,7 +83,7 @@ type entry struct {
 	dir              bool
 }
 
-func tarGz(t *testing.T, entries ...entry) []byte {
+func tarGz(t testing.TB, entries ...entry) []byte {
 	t.Helper()
 	var buf bytes.Buffer
 	gz := gzip.NewWriter(&buf)
@@ -106,7 +106,7 @@ func tarGz(t *testing.T, entries ...entry) []byte {
 	return buf.Bytes()
 }
 
-func zipArchive(t *testing.T, entries ...entry) []byte {
+func zipArchive(t testing.TB, entries ...entry) []byte {
 	t.Helper()
 	var buf bytes.Buffer
 	zw := zip.NewWriter(&buf)
