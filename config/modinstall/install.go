@@ -129,7 +129,7 @@ func Install(ctx context.Context, rootDir string, opts Options) (config.ModuleMa
 	if diags.HasErrors() {
 		return nil, diags
 	}
-	dataAbs := filepath.Join(rootDir, filepath.FromSlash(in.data))
+	dataAbs := in.onDisk(in.data)
 	if err := os.MkdirAll(dataAbs, 0o755); err != nil {
 		return nil, hcl.Diagnostics{errDiag("Cannot create the data directory", err.Error(), nil)}
 	}
@@ -175,7 +175,13 @@ func newInstaller(rootDir string, opts Options) (*installer, hcl.Diagnostics) {
 		opts: opts, root: rootDir, data: filepath.ToSlash(dataDir(&opts)),
 		client: newClient(&opts), fetched: map[string]*fetchResult{}, records: config.ModuleManifest{},
 	}
-	old, err := config.ReadModuleManifest(os.DirFS(rootDir), path.Join(in.data, "modules", "modules.json"))
+	old := config.ModuleManifest{}
+	b, err := os.ReadFile(in.onDisk(path.Join(in.data, "modules", "modules.json")))
+	if err == nil {
+		old, err = config.ParseModuleManifest(b)
+	} else if errors.Is(err, fs.ErrNotExist) {
+		err = nil
+	}
 	if err != nil {
 		if opts.Upgrade {
 			old = config.ModuleManifest{}
@@ -239,6 +245,16 @@ func (in *installer) walk(ctx context.Context) hcl.Diagnostics {
 	return diags
 }
 
+// onDisk turns a manifest Dir into a path: relative ones are relative to
+// the root directory; an absolute TF_DATA_DIR gives absolute ones.
+func (in *installer) onDisk(dir string) string {
+	d := filepath.FromSlash(dir)
+	if filepath.IsAbs(d) {
+		return d
+	}
+	return filepath.Join(in.root, d)
+}
+
 func errDiag(summary, detail string, subject *hcl.Range) *hcl.Diagnostic {
 	return &hcl.Diagnostic{Severity: hcl.DiagError, Summary: summary, Detail: detail, Subject: subject}
 }
@@ -293,7 +309,7 @@ func (in *installer) installCall(ctx context.Context, parent node, c call) (*nod
 	child := &node{path: p, dir: dir, pkgDir: keyDir}
 	if old, ok := in.reusable(key, src, constraint); ok && !in.opts.Upgrade {
 		// The recorded Dir may hold a subdirectory the registry chose.
-		oldPkg := filepath.Join(in.root, filepath.FromSlash(keyDir))
+		oldPkg := in.onDisk(keyDir)
 		sub := filepath.FromSlash(strings.TrimPrefix(strings.TrimPrefix(old.Dir, keyDir), "/"))
 		child.dir = old.Dir
 		if in.check {
@@ -418,7 +434,7 @@ func (in *installer) reusable(key string, src Source, c constraints.Intersection
 	if r.Dir != keyDir && !strings.HasPrefix(r.Dir, keyDir+"/") {
 		return r, false
 	}
-	if fi, err := os.Stat(filepath.Join(in.root, filepath.FromSlash(r.Dir))); err != nil || !fi.IsDir() {
+	if fi, err := os.Stat(in.onDisk(r.Dir)); err != nil || !fi.IsDir() {
 		return r, false
 	}
 	return r, true

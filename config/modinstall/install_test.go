@@ -250,3 +250,41 @@ func TestRegistryJSONLocation(t *testing.T) {
 		t.Errorf("version = %q, want the newest release 2.0.0", got)
 	}
 }
+
+// TestRegistryGitLocation: the registry's download location is a git
+// repository with its own subdirectory, and TF_DATA_DIR is absolute.
+func TestRegistryGitLocation(t *testing.T) {
+	repo, _ := gitRepo(t, "", commit{tag: "v2.0.0", files: map[string]string{"mods/vpc/main.tf": "module \"s\" {\n  source = \"../subnet\"\n}\n", "mods/subnet/main.tf": "#\n"}})
+	reg := newRegistry(t)
+	reg.download = func(w http.ResponseWriter, v string) {
+		w.Header().Set("X-Terraform-Get", "git::"+repo+"//mods?ref=v"+v)
+		w.WriteHeader(http.StatusNoContent)
+	}
+	root, data := t.TempDir(), filepath.Join(t.TempDir(), "tfdata")
+	writeFiles(t, root, map[string]string{"main.tf": fmt.Sprintf("module \"vpc\" {\n  source  = \"%s/ns/vpc/aws//vpc\"\n  version = \">= 2.0\"\n}\n", reg.host())})
+	opts := reg.opts()
+	opts.DataDir = data
+	m, diags := Install(context.Background(), root, opts)
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	d := filepath.ToSlash(data)
+	want := config.ModuleManifest{
+		"":      {Dir: "."},
+		"vpc":   {Key: "vpc", Source: reg.host() + "/ns/vpc/aws//vpc", Version: "2.0.0", Dir: d + "/modules/vpc/mods/vpc"},
+		"vpc.s": {Key: "vpc.s", Source: "../subnet", Dir: d + "/modules/vpc/mods/subnet"},
+	}
+	if diff := cmp.Diff(want, m); diff != "" {
+		t.Errorf("manifest (-want +got)\n%s", diff)
+	}
+	if _, err := os.Stat(filepath.Join(data, "modules", "modules.json")); err != nil {
+		t.Error(err)
+	}
+	reg.srv.Close()
+	if d := ManifestMatches(root, Options{DataDir: data}); d.HasErrors() {
+		t.Errorf("ManifestMatches: %v", d)
+	}
+	if _, diags := Install(context.Background(), root, Options{DataDir: data}); diags.HasErrors() {
+		t.Errorf("reinstall with the registry down: %v", diags)
+	}
+}
