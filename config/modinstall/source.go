@@ -124,12 +124,12 @@ func splitSubdir(s string) (pkg, subdir string, err error) {
 		pkg += subdir[q:]
 		subdir = subdir[:q]
 	}
-	_, subdir, err = cleanSubdirChecked(subdir)
+	subdir, err = cleanSubdir(subdir)
 	return pkg, subdir, err
 }
 
 func parseGit(rest string) (Source, error) {
-	pkg, sub, err := splitSubdirChecked(rest)
+	pkg, sub, err := splitSubdir(rest)
 	if err != nil {
 		return Source{}, err
 	}
@@ -181,7 +181,7 @@ func parseGit(rest string) (Source, error) {
 // parseHostShorthand turns github.com/org/repo and bitbucket.org/org/repo
 // into git over https, as OpenTofu's detectors do.
 func parseHostShorthand(raw string) (Source, error) {
-	pkg, sub, err := splitSubdirChecked(raw)
+	pkg, sub, err := splitSubdir(raw)
 	if err != nil {
 		return Source{}, err
 	}
@@ -210,7 +210,7 @@ func parseHostShorthand(raw string) (Source, error) {
 		return Source{}, err
 	}
 	if sub != "" {
-		if _, s.Subdir, err = cleanSubdirChecked(sub); err != nil {
+		if s.Subdir, err = cleanSubdir(sub); err != nil {
 			return Source{}, err
 		}
 	}
@@ -223,7 +223,7 @@ var archiveExts = []struct{ ext, format string }{
 }
 
 func parseHTTP(rest string) (Source, error) {
-	pkg, sub, err := splitSubdirChecked(rest)
+	pkg, sub, err := splitSubdir(rest)
 	if err != nil {
 		return Source{}, err
 	}
@@ -259,7 +259,7 @@ func parseHTTP(rest string) (Source, error) {
 // parseRegistry reports ok=false when raw does not look like a registry
 // address at all, so the caller can say what forms are accepted.
 func parseRegistry(raw string) (Source, bool, error) {
-	pkg, sub, err := splitSubdirChecked(raw)
+	pkg, sub, err := splitSubdir(raw)
 	if err != nil {
 		return Source{}, false, nil
 	}
@@ -299,24 +299,19 @@ func validHost(h string) bool {
 	return strings.Contains(name, ".") || name == "localhost"
 }
 
-func splitSubdirChecked(s string) (string, string, error) {
-	pkg, sub, err := splitSubdir(s)
-	return pkg, sub, err
-}
-
 // cleanSubdirChecked refuses subdirectories that climb out of the package.
-func cleanSubdirChecked(sub string) (string, string, error) {
+func cleanSubdir(sub string) (string, error) {
 	if sub == "" {
-		return "", "", nil
+		return "", nil
 	}
 	c := path.Clean(sub)
 	if c == "." {
-		return "", "", nil
+		return "", nil
 	}
 	if path.IsAbs(c) || c == ".." || strings.HasPrefix(c, "../") {
-		return "", "", fmt.Errorf("the subdirectory %q leads outside the module package", sub)
+		return "", fmt.Errorf("the subdirectory %q leads outside the module package", sub)
 	}
-	return "", c, nil
+	return c, nil
 }
 
 // PackageAddr is the address of the whole package, without the
