@@ -261,7 +261,7 @@ func parseHTTP(rest string) (Source, error) {
 func parseRegistry(raw string) (Source, bool, error) {
 	pkg, sub, err := splitSubdir(raw)
 	if err != nil {
-		return Source{}, false, nil
+		return Source{}, true, err
 	}
 	parts := strings.Split(pkg, "/")
 	s := Source{Kind: SourceRegistry, Host: DefaultRegistryHost, Subdir: sub}
@@ -299,7 +299,7 @@ func validHost(h string) bool {
 	return strings.Contains(name, ".") || name == "localhost"
 }
 
-// cleanSubdirChecked refuses subdirectories that climb out of the package.
+// cleanSubdir refuses subdirectories that climb out of the package.
 func cleanSubdir(sub string) (string, error) {
 	if sub == "" {
 		return "", nil

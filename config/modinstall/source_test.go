@@ -45,6 +45,7 @@ func TestParseSource(t *testing.T) {
 		{raw: "git::ftp://example.com/r.git", errHas: "must use"},
 		{raw: "https://example.com/x?archive=rar", errHas: "not supported"},
 		{raw: "", errHas: "empty"},
+		{raw: "ns/vpc/aws//../x", errHas: "outside the module package"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.raw, func(t *testing.T) {
