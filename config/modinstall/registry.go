@@ -43,7 +43,8 @@ func (c *client) get(ctx context.Context, u *url.URL) (*http.Response, error) {
 	if err != nil {
 		return nil, err
 	}
-	if c.token != nil {
+	// Tokens go only over https: a plain http URL would expose them.
+	if c.token != nil && u.Scheme == "https" {
 		if tok := c.token(u.Hostname()); tok != "" {
 			req.Header.Set("Authorization", "Bearer "+tok)
 		} else if tok := c.token(u.Host); tok != "" {
