@@ -469,11 +469,24 @@ func (in *installer) installLocal(parent node, c call, src Source, p []string, k
 	if fi, err := os.Stat(disk); err != nil || !fi.IsDir() {
 		return nil, hcl.Diagnostics{errDiag("Unreadable module directory", fmt.Sprintf("The module directory %s does not exist or cannot be read. Check the module's source path.", dir), c.sourceRange.Ptr())}
 	}
-	in.record(config.ModuleRecord{Key: key, Source: src.Path, Dir: dir})
+	in.record(config.ModuleRecord{Key: key, Source: normalLocal(src.Path), Dir: dir})
 	if parent.pkgDisk == "" {
 		in.progress(Event{Kind: EventInstalled, Key: key, Source: src.Path, Dir: dir})
 	}
 	return &node{path: p, disk: disk, dir: dir, pkgDisk: parent.pkgDisk, pkgDir: parent.pkgDir}, nil
+}
+
+// normalLocal is a local path as the manifest records it: cleaned,
+// keeping its "./" or "../" start.
+func normalLocal(p string) string {
+	c := path.Clean(p)
+	if c == ".." || strings.HasPrefix(c, "../") {
+		return c
+	}
+	if c == "." {
+		return "./"
+	}
+	return "./" + c
 }
 
 // swapDir replaces dst by src with renames: the old directory is moved

@@ -206,7 +206,7 @@ module "b" {
 		"":      {Dir: "."},
 		"vpc":   {Key: "vpc", Source: h + "/ns/vpc/aws", Version: "1.2.0", Dir: "data/modules/vpc"},
 		"sub":   {Key: "sub", Source: h + "/ns/vpc/aws//modules/subnet", Version: "1.0.0", Dir: "data/modules/sub/modules/subnet"},
-		"sub.x": {Key: "sub.x", Source: "../../", Dir: "data/modules/sub"},
+		"sub.x": {Key: "sub.x", Source: "../..", Dir: "data/modules/sub"},
 		"a":     {Key: "a", Source: "https://" + h + "/shared.zip//m", Dir: "data/modules/a/m"},
 		"b":     {Key: "b", Source: "https://" + h + "/shared.zip//m", Dir: "data/modules/b/m"},
 	}
