@@ -288,3 +288,21 @@ func TestRegistryGitLocation(t *testing.T) {
 		t.Errorf("reinstall with the registry down: %v", diags)
 	}
 }
+
+func TestEventString(t *testing.T) {
+	tests := []struct {
+		e    Event
+		want string
+	}{
+		{Event{Kind: EventDownloading, Key: "vpc", Source: "registry.opentofu.org/ns/vpc/aws", Version: "1.2.0"}, "Downloading registry.opentofu.org/ns/vpc/aws 1.2.0 for vpc..."},
+		{Event{Kind: EventDownloading, Key: "a.b", Source: "git::https://example.com/r.git?ref=v1"}, "Downloading git::https://example.com/r.git?ref=v1 for a.b..."},
+		{Event{Kind: EventInstalled, Key: "vpc", Dir: ".terraform/modules/vpc"}, "- vpc in .terraform/modules/vpc"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.want, func(t *testing.T) {
+			if got := tt.e.String(); got != tt.want {
+				t.Errorf("String() = %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
