@@ -24,6 +24,9 @@
 // is still declared) run in [Load]; checks that need expansion (moved
 // objects that still exist, import targets) are the engine's.
 //
-// Registry and git module sources are not supported: only local paths
-// ("./x", "../x") are loaded.
+// [Load] reads only local module sources ("./x", "../x"). Modules with
+// registry, git or https sources are read by [LoadWithModules] from the
+// directories `init` installed them in (config/modinstall), as listed by
+// the modules.json manifest ([ReadModuleManifest]); this package reads
+// that manifest but never fetches anything.
 package config

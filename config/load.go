@@ -65,17 +65,30 @@ func (c *Config) Modules() []*Module {
 const maxModuleDepth = 64
 
 type loader struct {
-	fsys   fs.FS
-	parser *hclparse.Parser
-	digest map[string][]byte
+	fsys fs.FS
+	// modules is the manifest of installed modules; nil when only local
+	// sources may be loaded. root is the directory the manifest's Dir
+	// fields are relative to.
+	modules ModuleManifest
+	root    string
+	parser  *hclparse.Parser
+	digest  map[string][]byte
 }
 
 // Load reads the root module in dir of fsys and, recursively, every module
 // it calls with a local source. It returns whatever it could decode even
 // when there are errors, so callers can still show partial results.
 func Load(fsys fs.FS, dir string) (*Config, hcl.Diagnostics) {
-	l := &loader{fsys: fsys, parser: hclparse.NewParser(), digest: map[string][]byte{}}
+	return LoadWithModules(fsys, dir, nil)
+}
+
+// LoadWithModules is [Load] that also reads modules with registry and
+// remote sources from the directories init installed them in, as listed
+// by the manifest (see [ReadModuleManifest]). A call the manifest does
+// not list is an error that tells the user to run init.
+func LoadWithModules(fsys fs.FS, dir string, installed ModuleManifest) (*Config, hcl.Diagnostics) {
 	dir = cleanDir(dir)
+	l := &loader{fsys: fsys, parser: hclparse.NewParser(), digest: map[string][]byte{}, modules: installed, root: dir}
 	root, diags := l.loadModule(dir, addrs.RootModule, nil, nil)
 	cfg := &Config{Root: root, Files: l.parser.Files(), Digest: l.sum()}
 	diags = append(diags, cfg.validateRemoved()...)
@@ -160,7 +173,7 @@ func (l *loader) loadModule(dir string, p addrs.Module, parent *Module, call *Mo
 
 	for _, name := range sortedKeys(m.ModuleCalls) {
 		mc := m.ModuleCalls[name]
-		childDir, ok, d := localSourceDir(dir, mc)
+		childDir, ok, d := l.childDir(dir, p.Child(name), mc)
 		diags = append(diags, d...)
 		if !ok {
 			continue
@@ -180,6 +193,24 @@ func (l *loader) loadModule(dir string, p addrs.Module, parent *Module, call *Mo
 		m.Children[name] = child
 	}
 	return m, diags
+}
+
+// childDir finds a called module's directory: local paths relative to
+// the caller, anything else where the manifest says it was installed.
+func (l *loader) childDir(dir string, p addrs.Module, mc *ModuleCall) (string, bool, hcl.Diagnostics) {
+	src := mc.SourceAddr
+	if l.modules == nil || src == "" || strings.HasPrefix(src, "./") || strings.HasPrefix(src, "../") {
+		return localSourceDir(dir, mc)
+	}
+	if d, ok := l.modules.installedDir(l.root, ModuleKey(p)); ok {
+		return d, true, nil
+	}
+	return "", false, hcl.Diagnostics{{
+		Severity: hcl.DiagError,
+		Summary:  "Module not installed",
+		Detail:   "This module is not yet installed. Run \"tenet init\" to install all modules required by this configuration.",
+		Subject:  mc.SourceAddrRange.Ptr(),
+	}}
 }
 
 // localSourceDir resolves a module call's source against the calling

@@ -1,0 +1,127 @@
+package modinstall
+
+import (
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclparse"
+	"github.com/zclconf/go-cty/cty"
+)
+
+// call is what installation needs of one module block.
+type call struct {
+	name         string
+	source       string
+	sourceRange  hcl.Range
+	version      string
+	versionRange *hcl.Range
+	declRange    hcl.Range
+}
+
+var fileSchema = &hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{{Type: "module", LabelNames: []string{"name"}}}}
+
+var callSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "source"}, {Name: "version"}}}
+
+// moduleCalls reads the module blocks of the module in diskDir. Files are
+// named by shown+"/"+file in diagnostics, so the user sees the path of
+// the installed module rather than a staging directory. Only source and
+// version are read: config reports every other problem when it loads.
+// An override file's source or version replaces the primary one.
+func moduleCalls(diskDir, shown string) ([]call, hcl.Diagnostics) {
+	entries, err := os.ReadDir(diskDir)
+	if err != nil {
+		return nil, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Unreadable module directory", Detail: "The module directory could not be read: " + err.Error()}}
+	}
+	var primary, overrides []string
+	for _, e := range entries {
+		n := e.Name()
+		if e.IsDir() || strings.HasPrefix(n, ".") || strings.HasPrefix(n, "#") || strings.HasSuffix(n, "~") {
+			continue
+		}
+		if !strings.HasSuffix(n, ".tf") && !strings.HasSuffix(n, ".tf.json") {
+			continue
+		}
+		base := strings.TrimSuffix(strings.TrimSuffix(n, ".json"), ".tf")
+		if base == "override" || strings.HasSuffix(base, "_override") {
+			overrides = append(overrides, n)
+		} else {
+			primary = append(primary, n)
+		}
+	}
+	sort.Strings(primary)
+	sort.Strings(overrides)
+	p := hclparse.NewParser()
+	var diags hcl.Diagnostics
+	byName := map[string]*call{}
+	var order []string
+	for i, n := range append(primary, overrides...) {
+		override := i >= len(primary)
+		src, err := os.ReadFile(filepath.Join(diskDir, n))
+		if err != nil {
+			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Unreadable configuration file", Detail: err.Error()})
+			continue
+		}
+		name := path.Join(shown, n)
+		var f *hcl.File
+		var d hcl.Diagnostics
+		if strings.HasSuffix(n, ".json") {
+			f, d = p.ParseJSON(src, name)
+		} else {
+			f, d = p.ParseHCL(src, name)
+		}
+		diags = append(diags, d...)
+		if f == nil {
+			continue
+		}
+		content, _, d := f.Body.PartialContent(fileSchema)
+		diags = append(diags, d...)
+		for _, b := range content.Blocks {
+			c := byName[b.Labels[0]]
+			if c == nil {
+				if override {
+					continue // config reports overrides of missing blocks
+				}
+				c = &call{name: b.Labels[0], declRange: b.DefRange}
+				byName[c.name] = c
+				order = append(order, c.name)
+			}
+			bc, _, d := b.Body.PartialContent(callSchema)
+			diags = append(diags, d...)
+			if a, ok := bc.Attributes["source"]; ok {
+				c.source, c.sourceRange = literalString(a, &diags), a.Expr.Range()
+			}
+			if a, ok := bc.Attributes["version"]; ok {
+				r := a.Expr.Range()
+				c.version, c.versionRange = literalString(a, &diags), &r
+			}
+		}
+	}
+	var out []call
+	for _, n := range order {
+		c := byName[n]
+		if c.source == "" {
+			continue // config reports the missing source
+		}
+		out = append(out, *c)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].name < out[j].name })
+	return out, diags
+}
+
+func literalString(a *hcl.Attribute, diags *hcl.Diagnostics) string {
+	v, d := a.Expr.Value(nil)
+	if d.HasErrors() || v.IsNull() || !v.IsKnown() || v.Type() != cty.String {
+		*diags = append(*diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Invalid module " + a.Name,
+			Detail:   "The module " + a.Name + " must be a literal string: it is read before anything is evaluated.",
+			Subject:  a.Expr.Range().Ptr(),
+		})
+		return ""
+	}
+	return v.AsString()
+}
