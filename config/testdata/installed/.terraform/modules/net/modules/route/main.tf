@@ -1,0 +1,1 @@
+output "table" { value = "rt" }

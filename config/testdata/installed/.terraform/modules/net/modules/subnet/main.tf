@@ -1,0 +1,3 @@
+module "route" {
+  source = "../route"
+}

@@ -1,0 +1,7 @@
+variable "cidr" {
+  type = string
+}
+
+output "id" {
+  value = "vpc-${var.cidr}"
+}
