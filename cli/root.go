@@ -92,6 +92,7 @@ func NewRootCommand(deps Deps) *cobra.Command {
 		newExplainCommand(g),
 		newRulesCommand(g),
 		newForceUnlockCommand(g),
+		newWorkspaceCommand(g),
 	)
 	requireSubcommand(root)
 	return root

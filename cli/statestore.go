@@ -54,6 +54,9 @@ func (f *stateFlags) registerFor(cmd *cobra.Command, backup bool) {
 // modifyState runs change on the locked state and writes the result
 // unless change says not to (a dry run, nothing to do).
 func (f *stateFlags) modifyState(ctx context.Context, u *ui, operation string, change func(st *state.State) (write bool, err error)) error {
+	if err := f.resolve(u, "state"); err != nil {
+		return err
+	}
 	f.timedBackup()
 	store := f.openStore(operation)
 	file, release, err := lockAndRead(ctx, u, store, f.path, f.lock, operation)
@@ -91,4 +94,15 @@ func (f *stateFlags) timedBackup() {
 	if f.backup == "" {
 		f.backup = fmt.Sprintf("%s.%d.backup", f.path, time.Now().Unix())
 	}
+}
+
+// resolve replaces the default -state path by the selected workspace's
+// state under the configured backend (see resolveStatePath).
+func (f *stateFlags) resolve(u *ui, command string) error {
+	p, err := u.resolveStatePath(f.path, command)
+	if err != nil {
+		return err
+	}
+	f.path = p
+	return nil
 }
