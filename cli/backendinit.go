@@ -453,24 +453,6 @@ func validWorkspaceName(name string) bool {
 	return name != "" && url.PathEscape(name) == name
 }
 
-// resolveStatePath gives the local state path for a command: the -state
-// flag when it names something other than the default, else the selected
-// workspace's state under the configured backend. A remote backend is
-// refused here until the command supports it.
-func (u *ui) resolveStatePath(path, command string) (string, error) {
-	if path != defaultStatePath {
-		return path, nil
-	}
-	loc, err := resolveBackend(u, u.env)
-	if err != nil {
-		return "", err
-	}
-	if loc.Type != "local" {
-		return "", u.errorf("Backend not yet supported by this command", "The configuration keeps its state in the %q backend, and \"tenet %s\" cannot use that backend yet. tenet will not fall back to a local state file. Run this command with OpenTofu, or against a local copy of the state with -state=FILE.", loc.Type, command)
-	}
-	return loc.Path, nil
-}
-
 // backendFlags are init's backend flags.
 type backendFlags struct {
 	configs              []string

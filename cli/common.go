@@ -154,6 +154,7 @@ type stateFlags struct {
 	lock        bool
 	lockTimeout time.Duration
 	backup      string
+	remote      *remoteState // set by resolve for a pg, s3 or http backend
 }
 
 func (f *stateFlags) register(cmd *cobra.Command) {
@@ -166,8 +167,11 @@ func (f *stateFlags) register(cmd *cobra.Command) {
 // openState opens, locks (unless disabled) and reads the state. The
 // returned release function unlocks.
 func (f *stateFlags) openState(ctx context.Context, u *ui, operation string) (*local.Manager, *state.State, func(), error) {
-	if err := f.resolve(u, operation); err != nil {
+	if err := f.resolve(ctx, u, operation); err != nil {
 		return nil, nil, nil, err
+	}
+	if f.remote != nil {
+		return f.openRemoteForRun(ctx, u, f.remote, operation)
 	}
 	if dir := filepath.Dir(f.path); dir != "." {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -224,10 +228,19 @@ func lockAndRead(ctx context.Context, u *ui, store stateStore, path string, lock
 // reporting what recovery had to say. A failure is reported too: the
 // error is the exit status.
 func readStateFile(u *ui, path string) (*statefile.File, error) {
-	path, err := u.resolveStatePath(path, "this command")
-	if err != nil {
+	sf := stateFlags{path: path}
+	if err := sf.resolve(context.Background(), u, "this command"); err != nil {
 		return nil, err
 	}
+	if sf.remote != nil {
+		defer sf.close()
+		f, d := sf.remote.m.Read(context.Background())
+		if d.HasErrors() {
+			return nil, u.fail(d)
+		}
+		return f, nil
+	}
+	path = sf.path
 	mgr := local.Open(path, local.Options{})
 	f, err := mgr.Read()
 	if err != nil {

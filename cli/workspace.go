@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -11,6 +12,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/tenetplan/tenet/state"
+	"github.com/tenetplan/tenet/state/backend"
+	"github.com/tenetplan/tenet/state/backend/backends"
 	"github.com/tenetplan/tenet/state/local"
 	"github.com/tenetplan/tenet/state/statefile"
 )
@@ -99,13 +102,17 @@ func (l localWorkspaces) remove(ctx context.Context, name string, lock bool, tim
 }
 
 // openWorkspaces gives the workspaces of the configured backend.
-func openWorkspaces(u *ui) (*stateLocation, workspaceStore, error) {
+func openWorkspaces(ctx context.Context, u *ui) (*stateLocation, workspaceStore, error) {
 	loc, err := resolveBackend(u, u.env)
 	if err != nil {
 		return nil, nil, err
 	}
 	if loc.Type != "local" {
-		return nil, nil, u.errorf("Backend not yet supported by this command", "The configuration keeps its state in the %q backend, and tenet's workspace commands cannot use that backend yet. tenet will not fall back to local workspaces. Manage this backend's workspaces with OpenTofu for now.", loc.Type)
+		b, diags := backends.Configure(ctx, loc.Type, backend.NewSettings(loc.Settings))
+		if diags.HasErrors() {
+			return nil, nil, u.fail(diags)
+		}
+		return loc, remoteWorkspaces{b: b, u: u}, nil
 	}
 	if loc.Workspace != "default" {
 		// The default workspace's path, for listing and deleting.
@@ -170,7 +177,7 @@ func newWorkspaceNewCommand(g *globals) *cobra.Command {
 			if err := overridden(u); err != nil {
 				return err
 			}
-			_, ws, err := openWorkspaces(u)
+			_, ws, err := openWorkspaces(cmd.Context(), u)
 			if err != nil {
 				return err
 			}
@@ -224,7 +231,7 @@ func newWorkspaceSelectCommand(g *globals) *cobra.Command {
 			if err := overridden(u); err != nil {
 				return err
 			}
-			loc, ws, err := openWorkspaces(u)
+			loc, ws, err := openWorkspaces(cmd.Context(), u)
 			if err != nil {
 				return err
 			}
@@ -262,7 +269,7 @@ func newWorkspaceListCommand(g *globals) *cobra.Command {
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			u := newUI(cmd, g, true, false)
-			loc, ws, err := openWorkspaces(u)
+			loc, ws, err := openWorkspaces(cmd.Context(), u)
 			if err != nil {
 				return err
 			}
@@ -315,7 +322,7 @@ func newWorkspaceDeleteCommand(g *globals) *cobra.Command {
 			if name == "default" {
 				return u.errorf("Cannot delete the default workspace", "The default workspace always exists and cannot be deleted. Remove its resources with \"tenet destroy\" instead.")
 			}
-			loc, ws, err := openWorkspaces(u)
+			loc, ws, err := openWorkspaces(cmd.Context(), u)
 			if err != nil {
 				return err
 			}
@@ -351,4 +358,68 @@ func newWorkspaceDeleteCommand(g *globals) *cobra.Command {
 	cmd.Flags().BoolVar(&lock, "lock", true, "lock the workspace's state while it is deleted")
 	cmd.Flags().DurationVar(&timeout, "lock-timeout", 0, "how long to retry acquiring the state lock")
 	return cmd
+}
+
+// remoteWorkspaces are a pg, s3 or http backend's workspaces.
+type remoteWorkspaces struct {
+	b backend.Backend
+	u *ui
+}
+
+func (r remoteWorkspaces) list(ctx context.Context) ([]string, error) {
+	names, d := r.b.Workspaces(ctx)
+	return names, diagErr(d)
+}
+
+func (r remoteWorkspaces) create(ctx context.Context, name string, initial *statefile.File, lock bool, timeout time.Duration) error {
+	if d := r.b.CreateWorkspace(ctx, name); d.HasErrors() {
+		return diagErr(d)
+	}
+	if initial == nil {
+		return nil
+	}
+	m, d := backend.Open(ctx, r.b, name, backend.Options{TerraformVersion: Version, LockTimeout: timeout})
+	if d.HasErrors() {
+		return diagErr(d)
+	}
+	if lock {
+		id, d := m.Lock(ctx, backend.NewLockInfo("OperationTypeInvalid"))
+		if d.HasErrors() {
+			return diagErr(d)
+		}
+		defer m.Unlock(context.WithoutCancel(ctx), id)
+	}
+	return diagErr(m.WriteFile(ctx, initial))
+}
+
+func (r remoteWorkspaces) stateOf(ctx context.Context, name string) (*state.State, error) {
+	m, d := backend.Open(ctx, r.b, name, backend.Options{TerraformVersion: Version})
+	if d.HasErrors() {
+		return nil, diagErr(d)
+	}
+	f, d := m.Read(ctx)
+	if d.HasErrors() || f == nil {
+		return nil, diagErr(d)
+	}
+	return f.State, nil
+}
+
+func (r remoteWorkspaces) remove(ctx context.Context, name string, lock bool, timeout time.Duration) error {
+	if !lock {
+		return errors.New("a remote backend deletes a workspace only under its lock, so -lock=false cannot be honoured; drop it")
+	}
+	// The caller has checked for resources; the backend deletes under the
+	// workspace's lock, retried here until -lock-timeout.
+	deadline := time.Now().Add(timeout)
+	for {
+		d := r.b.DeleteWorkspace(ctx, name, true)
+		if _, held := backend.Holder(d); !held || !time.Now().Before(deadline) {
+			return diagErr(d)
+		}
+		select {
+		case <-ctx.Done():
+			return diagErr(d)
+		case <-time.After(500 * time.Millisecond):
+		}
+	}
 }
