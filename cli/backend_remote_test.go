@@ -52,17 +52,25 @@ output "ws" {
 			if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(cfg), 0o644); err != nil {
 				t.Fatal(err)
 			}
+			readerDir := t.TempDir()
+			settings := be.block[strings.Index(be.block, "{"):]
+			readerCfg := fmt.Sprintf("data \"terraform_remote_state\" \"x\" {\n  backend = %q\n  config = %s\n}\noutput \"seen\" {\n  value = data.terraform_remote_state.x.outputs.ws\n}\n", be.name, settings)
+			if err := os.WriteFile(filepath.Join(readerDir, "main.tf"), []byte(readerCfg), 0o644); err != nil {
+				t.Fatal(err)
+			}
 			steps := []struct {
 				args     []string
 				ok       bool
 				stdout   string
 				stderr   string
 				noLocalF bool
+				reader   bool // run in the directory reading the state with terraform_remote_state
 			}{
 				{args: []string{"plan", "-no-color"}, stderr: `Backend initialization required`},
 				{args: []string{"init", "-no-color"}, ok: true, stdout: `Successfully configured the backend "` + be.name},
 				{args: []string{"apply", "-auto-approve", "-no-color"}, ok: true, stdout: `Apply complete! Resources: 1 added`, noLocalF: true},
 				{args: []string{"plan", "-no-color"}, ok: true, stdout: `No changes\.`},
+				{args: []string{"apply", "-auto-approve", "-no-color"}, ok: true, stdout: `seen = "default"`, reader: true},
 				{args: []string{"state", "list"}, ok: true, stdout: `(?m)^terraform_data\.a$`},
 				{args: []string{"output", "-raw", "ws"}, ok: true, stdout: `\Adefault\z`},
 				{args: []string{"state", "pull"}, ok: true, stdout: `"serial":\s*1,`},
@@ -79,6 +87,9 @@ output "ws" {
 			for _, s := range steps {
 				cmd := exec.Command(os.Args[0], s.args...)
 				cmd.Dir = dir
+				if s.reader {
+					cmd.Dir = readerDir
+				}
 				cmd.Env = []string{"TENET_SCRIPT_TEST_RUN_MAIN=1", "HOME=" + dir, "PATH=" + os.Getenv("PATH")}
 				var out, errb bytes.Buffer
 				cmd.Stdout, cmd.Stderr = &out, &errb

@@ -11,6 +11,11 @@ import (
 	"time"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/tenetplan/tenet/addrs"
+	"github.com/tenetplan/tenet/providers"
+	"github.com/tenetplan/tenet/providers/builtin/terraform"
 
 	"github.com/tenetplan/tenet/state"
 	"github.com/tenetplan/tenet/state/backend"
@@ -193,4 +198,34 @@ func (f *stateFlags) openRemoteForRun(ctx context.Context, u *ui, r *remoteState
 		os.Remove(wc + ".journal")
 	}
 	return mgr, st, release, nil
+}
+
+// withRemoteStateReader lets terraform_remote_state read the pg, s3 and
+// http backends as well as local files.
+func withRemoteStateReader(reg providers.Registry) providers.Registry {
+	newFn := terraform.NewWithStateReader(readBackendStateBytes)
+	reg[addrs.NewBuiltInProvider("terraform")] = func() (providers.Interface, error) { return newFn(), nil }
+	return reg
+}
+
+// readBackendStateBytes reads a workspace's stored state from a backend
+// for terraform_remote_state.
+func readBackendStateBytes(ctx context.Context, typ string, settings map[string]cty.Value, workspace string) ([]byte, error) {
+	b, d := backends.Configure(ctx, typ, backend.NewSettings(settings))
+	if d.HasErrors() {
+		return nil, diagErr(d)
+	}
+	defer b.Close()
+	m, d := backend.Open(ctx, b, workspace, backend.Options{TerraformVersion: Version})
+	if d.HasErrors() {
+		return nil, diagErr(d)
+	}
+	f, d := m.Read(ctx)
+	if d.HasErrors() {
+		return nil, diagErr(d)
+	}
+	if f == nil {
+		return nil, nil
+	}
+	return statefile.Marshal(f)
 }

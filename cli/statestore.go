@@ -4,6 +4,9 @@ import (
 	"bufio"
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -112,6 +115,11 @@ func (f *stateFlags) resolve(ctx context.Context, u *ui, command string) error {
 		return err
 	}
 	if loc.Type == "local" {
+		if loc.Workspace != "default" {
+			if fi, err := os.Stat(filepath.Join(loc.WorkspaceDir, loc.Workspace)); err != nil || !fi.IsDir() {
+				return noSuchWorkspace(u, loc.Workspace)
+			}
+		}
 		f.path = loc.Path
 		return nil
 	}
@@ -122,9 +130,25 @@ func (f *stateFlags) resolve(ctx context.Context, u *ui, command string) error {
 	if err != nil {
 		return err
 	}
+	if loc.Workspace != "default" {
+		names, d := r.b.Workspaces(ctx)
+		if d.HasErrors() {
+			r.b.Close()
+			return u.fail(d)
+		}
+		if !slices.Contains(names, loc.Workspace) {
+			r.b.Close()
+			return noSuchWorkspace(u, loc.Workspace)
+		}
+	}
 	f.remote = r
 	f.path = r.m.Where()
 	return nil
+}
+
+// noSuchWorkspace reports a selected workspace that does not exist.
+func noSuchWorkspace(u *ui, name string) error {
+	return u.errorf("Selected workspace does not exist", "The selected workspace %q (from TF_WORKSPACE or the last \"tenet workspace select\") does not exist. Create it with \"tenet workspace new %s\", or select an existing one (\"tenet workspace list\").", name, name)
 }
 
 // close releases the backend resolve opened.
