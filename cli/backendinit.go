@@ -301,6 +301,24 @@ func initBackend(ctx context.Context, u *ui, env []string, extra []string, recon
 		}
 		return nil
 	}
+	fmt.Fprintf(u.out, "\nInitializing the backend...\n")
+	if decl.Type != "local" {
+		// Check the settings before recording them, so a mistake shows
+		// here and the last good settings stay recorded.
+		settings, d := backend.DecodeBody(decl.Body) // keeps the block's ranges for diagnostics
+		if d.HasErrors() {
+			return u.fail(d)
+		}
+		for k, v := range vals {
+			settings.Set(k, v)
+		}
+		b, d := backends.Configure(ctx, decl.Type, settings)
+		if d.HasErrors() {
+			return u.fail(d)
+		}
+		u.diagnostics(d)
+		b.Close()
+	}
 	st := &backendState{Version: 3, Serial: 1, Lineage: uuid.NewString()}
 	if old != nil {
 		st.Lineage, st.Serial = old.Lineage, old.Serial
@@ -315,15 +333,6 @@ func initBackend(ctx context.Context, u *ui, env []string, extra []string, recon
 	b, _ := json.MarshalIndent(st, "", "  ")
 	if err := os.WriteFile(backendStatePath(env), append(b, '\n'), 0o644); err != nil {
 		return u.errorf("Failed to save the backend settings", "%s", err)
-	}
-	fmt.Fprintf(u.out, "\nInitializing the backend...\n")
-	if decl.Type != "local" {
-		// Check the settings now, so a mistake shows at init.
-		b, d := backends.Configure(ctx, decl.Type, backend.NewSettings(vals))
-		if d.HasErrors() {
-			return u.fail(d)
-		}
-		b.Close()
 	}
 	fmt.Fprintf(u.out, "Successfully configured the backend %q! tenet will keep its state there.\n", decl.Type)
 	return nil

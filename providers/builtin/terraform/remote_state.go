@@ -21,7 +21,7 @@ var remoteStateSchema = &providers.Block{
 		"backend": {
 			Type:        cty.String,
 			Required:    true,
-			Description: `The backend holding the state. Only "local" is supported.`,
+			Description: `The backend holding the state: "local", or pg, s3 or http when the CLI supplies a reader.`,
 		},
 		"config": {
 			Type:        cty.DynamicPseudoType,
