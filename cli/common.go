@@ -30,10 +30,11 @@ type ui struct {
 	color     bool
 	json      *views.JSONView // non-nil with -json
 	files     map[string]*hcl.File
+	env       []string // the process environment (Deps.Env)
 }
 
 func newUI(cmd *cobra.Command, g *globals, noColor, jsonMode bool) *ui {
-	u := &ui{out: cmd.OutOrStdout(), errw: cmd.ErrOrStderr(), color: !noColor && !envSet(g.deps.Env, "NO_COLOR") && isTerminal(cmd.OutOrStdout())}
+	u := &ui{out: cmd.OutOrStdout(), errw: cmd.ErrOrStderr(), color: !noColor && !envSet(g.deps.Env, "NO_COLOR") && isTerminal(cmd.OutOrStdout()), env: g.deps.Env}
 	if jsonMode {
 		u.json = views.NewJSONView(u.out)
 		u.json.Version(Version)
@@ -143,7 +144,8 @@ func loadRules(ctx context.Context, dirs []string, background bool) (*rules.Engi
 
 func newEngine(g *globals, r *rules.Engine, hooks engine.Hooks) *engine.Engine {
 	wd, _ := os.Getwd()
-	return &engine.Engine{Providers: g.deps.Providers, Rules: r, FS: os.DirFS("."), WorkingDir: wd, Hooks: hooks, Version: Version}
+	ws, _ := currentWorkspace(g.deps.Env) // an invalid selection fails when the state is opened
+	return &engine.Engine{Providers: g.deps.Providers, Rules: r, FS: os.DirFS("."), WorkingDir: wd, Hooks: hooks, Version: Version, Workspace: ws}
 }
 
 // stateFlags are the flags of every command that touches the state.
@@ -152,6 +154,7 @@ type stateFlags struct {
 	lock        bool
 	lockTimeout time.Duration
 	backup      string
+	remote      *remoteState // set by resolve for a pg, s3 or http backend
 }
 
 func (f *stateFlags) register(cmd *cobra.Command) {
@@ -164,6 +167,12 @@ func (f *stateFlags) register(cmd *cobra.Command) {
 // openState opens, locks (unless disabled) and reads the state. The
 // returned release function unlocks.
 func (f *stateFlags) openState(ctx context.Context, u *ui, operation string) (*local.Manager, *state.State, func(), error) {
+	if err := f.resolve(ctx, u, operation); err != nil {
+		return nil, nil, nil, err
+	}
+	if f.remote != nil {
+		return f.openRemoteForRun(ctx, u, f.remote, operation)
+	}
 	if dir := filepath.Dir(f.path); dir != "." {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			return nil, nil, nil, u.errorf("Failed to create the state directory", "%s", err)
@@ -219,6 +228,19 @@ func lockAndRead(ctx context.Context, u *ui, store stateStore, path string, lock
 // reporting what recovery had to say. A failure is reported too: the
 // error is the exit status.
 func readStateFile(u *ui, path string) (*statefile.File, error) {
+	sf := stateFlags{path: path}
+	if err := sf.resolve(context.Background(), u, "this command"); err != nil {
+		return nil, err
+	}
+	if sf.remote != nil {
+		defer sf.close()
+		f, d := sf.remote.m.Read(context.Background())
+		if d.HasErrors() {
+			return nil, u.fail(d)
+		}
+		return f, nil
+	}
+	path = sf.path
 	mgr := local.Open(path, local.Options{})
 	f, err := mgr.Read()
 	if err != nil {

@@ -21,6 +21,7 @@ import (
 func newInitCommand(g *globals) *cobra.Command {
 	var noColor bool
 	var input, upgrade bool
+	var bf backendFlags
 	cmd := &cobra.Command{
 		Use:   "init [options]",
 		Short: "Prepare the working directory",
@@ -32,6 +33,9 @@ func newInitCommand(g *globals) *cobra.Command {
 				return u.fail(diags)
 			}
 			u.diagnostics(diags)
+			if err := bf.run(cmd.Context(), u, g.deps.Env); err != nil {
+				return err
+			}
 			// Every provider the configuration needs must be built in.
 			needed := map[string]bool{}
 			for _, m := range cfg.Modules() {
@@ -70,6 +74,7 @@ func newInitCommand(g *globals) *cobra.Command {
 	cmd.Flags().BoolVar(&noColor, "no-color", false, "disable color")
 	cmd.Flags().BoolVar(&input, "input", false, "ignored")
 	cmd.Flags().BoolVar(&upgrade, "upgrade", false, "ignored: built-in providers are always current")
+	bf.register(cmd)
 	return cmd
 }
 

@@ -34,7 +34,7 @@ func (e *exitError) Error() string { return fmt.Sprintf("exit status %d", e.code
 // Main runs tenet with the given arguments and returns the exit status.
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer, env []string) int {
 	defer engine.TuneGC()()
-	deps := Deps{Stdin: stdin, Stdout: stdout, Stderr: stderr, Env: env, Providers: builtin.Registry()}
+	deps := Deps{Stdin: stdin, Stdout: stdout, Stderr: stderr, Env: env, Providers: withRemoteStateReader(builtin.Registry())}
 	root := NewRootCommand(deps)
 	root.SetArgs(NormalizeArgs(args))
 	stopProfile := startProfile(env, stderr)
@@ -92,6 +92,7 @@ func NewRootCommand(deps Deps) *cobra.Command {
 		newExplainCommand(g),
 		newRulesCommand(g),
 		newForceUnlockCommand(g),
+		newWorkspaceCommand(g),
 	)
 	requireSubcommand(root)
 	return root

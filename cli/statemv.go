@@ -115,6 +115,10 @@ func newStateMvCommand(g *globals) *cobra.Command {
 				return err
 			}
 			src, dst := targets[0].Subject, targets[1].Subject
+			if err := sf.resolve(cmd.Context(), u, "state mv"); err != nil {
+				return err
+			}
+			defer sf.close()
 			if stateOut == "" || samePath(stateOut, sf.path) {
 				return sf.modifyState(cmd.Context(), u, "OperationTypeInvalid", func(st *state.State) (bool, error) {
 					n, err := moveInState(u, st, src, dst, dryRun)
@@ -255,6 +259,9 @@ func sameKind(a, b addrs.Resource) string {
 // (-state-out): the move is made in the source state, and what then sits
 // at dst is taken out of it and added to the destination state.
 func moveBetweenStates(ctx context.Context, u *ui, from, to *stateFlags, src, dst addrs.Targetable, dryRun bool) error {
+	if err := from.resolve(ctx, u, "state mv"); err != nil {
+		return err
+	}
 	from.timedBackup()
 	to.timedBackup()
 	fromStore := from.openStore("OperationTypeInvalid")

@@ -59,6 +59,10 @@ func newStatePushCommand(g *globals) *cobra.Command {
 			if err != nil {
 				return err
 			}
+			if err := sf.resolve(cmd.Context(), u, "state push"); err != nil {
+				return err
+			}
+			defer sf.close()
 			store := sf.openStore("OperationTypeInvalid")
 			cur, release, err := lockAndRead(cmd.Context(), u, store, sf.path, sf.lock, "OperationTypeInvalid")
 			if err != nil {
@@ -185,6 +189,10 @@ func newForceUnlockCommand(g *globals) *cobra.Command {
 				return u.errorf("Wrong number of arguments", "Exactly one argument is expected: the lock ID, as printed in the \"Error acquiring the state lock\" message.")
 			}
 			id := args[0]
+			if err := sf.resolve(cmd.Context(), u, "force-unlock"); err != nil {
+				return err
+			}
+			defer sf.close()
 			if !force {
 				fmt.Fprintf(u.out, "Do you really want to force-unlock?\n  tenet will remove the lock on the state %s, so that other commands can\n  change it even if the operation holding the lock is still running.\n  Only 'yes' will be accepted to confirm.\n\n  Enter a value: ", sf.path)
 				if !readYes(cmd) {

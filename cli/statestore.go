@@ -4,6 +4,9 @@ import (
 	"bufio"
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -37,6 +40,9 @@ var _ stateStore = (*local.Manager)(nil)
 
 // openStore opens the store for the state commands.
 func (f *stateFlags) openStore(operation string) stateStore {
+	if f.remote != nil {
+		return &backendStore{r: f.remote}
+	}
 	return local.Open(f.path, local.Options{BackupPath: f.backup, Lock: f.lock, LockTimeout: f.lockTimeout, Operation: operation, TerraformVersion: Version})
 }
 
@@ -54,6 +60,10 @@ func (f *stateFlags) registerFor(cmd *cobra.Command, backup bool) {
 // modifyState runs change on the locked state and writes the result
 // unless change says not to (a dry run, nothing to do).
 func (f *stateFlags) modifyState(ctx context.Context, u *ui, operation string, change func(st *state.State) (write bool, err error)) error {
+	if err := f.resolve(ctx, u, "state"); err != nil {
+		return err
+	}
+	defer f.close()
 	f.timedBackup()
 	store := f.openStore(operation)
 	file, release, err := lockAndRead(ctx, u, store, f.path, f.lock, operation)
@@ -88,7 +98,62 @@ func readYes(cmd *cobra.Command) bool {
 // a backup named for the time, so a second change does not overwrite the
 // first one's backup.
 func (f *stateFlags) timedBackup() {
-	if f.backup == "" {
+	if f.backup == "" && f.remote == nil {
 		f.backup = fmt.Sprintf("%s.%d.backup", f.path, time.Now().Unix())
+	}
+}
+
+// resolve replaces the default -state path by the selected workspace's
+// state under the configured backend: a local file, or for pg, s3 and
+// http the opened backend (f.remote; f.path then names it in messages).
+func (f *stateFlags) resolve(ctx context.Context, u *ui, command string) error {
+	if f.path != defaultStatePath || f.remote != nil {
+		return nil
+	}
+	loc, err := resolveBackend(u, u.env)
+	if err != nil {
+		return err
+	}
+	if loc.Type == "local" {
+		if loc.Workspace != "default" {
+			if fi, err := os.Stat(filepath.Join(loc.WorkspaceDir, loc.Workspace)); err != nil || !fi.IsDir() {
+				return noSuchWorkspace(u, loc.Workspace)
+			}
+		}
+		f.path = loc.Path
+		return nil
+	}
+	if f.backup != "" && f.backup != "-" {
+		return u.errorf("Invalid -backup", "-backup names a local backup file, but the state is kept in the %q backend, which keeps no backup files. Drop -backup.", loc.Type)
+	}
+	r, err := openRemote(ctx, u, loc, f.lockTimeout)
+	if err != nil {
+		return err
+	}
+	if loc.Workspace != "default" {
+		names, d := r.b.Workspaces(ctx)
+		if d.HasErrors() {
+			r.b.Close()
+			return u.fail(d)
+		}
+		if !slices.Contains(names, loc.Workspace) {
+			r.b.Close()
+			return noSuchWorkspace(u, loc.Workspace)
+		}
+	}
+	f.remote = r
+	f.path = r.m.Where()
+	return nil
+}
+
+// noSuchWorkspace reports a selected workspace that does not exist.
+func noSuchWorkspace(u *ui, name string) error {
+	return u.errorf("Selected workspace does not exist", "The selected workspace %q (from TF_WORKSPACE or the last \"tenet workspace select\") does not exist. Create it with \"tenet workspace new %s\", or select an existing one (\"tenet workspace list\").", name, name)
+}
+
+// close releases the backend resolve opened.
+func (f *stateFlags) close() {
+	if f.remote != nil {
+		f.remote.b.Close()
 	}
 }

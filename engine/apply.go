@@ -71,7 +71,7 @@ func (e *Engine) Apply(ctx context.Context, cfg *config.Config, p *plan.Plan, op
 		deposedKeys: map[string]state.DeposedKey{},
 	}
 	defer w.ps.closeAll(ctx)
-	w.ev = &evaluator{cfg: cfg, fsys: e.FS, values: newValueStore(), exp: newExpansion(), rootDir: ".", cwd: e.WorkingDir, workspace: "default", planTime: p.Timestamp,
+	w.ev = &evaluator{cfg: cfg, fsys: e.FS, values: newValueStore(), exp: newExpansion(), rootDir: ".", cwd: e.WorkingDir, workspace: e.workspaceName(), planTime: p.Timestamp,
 		checks: &checkResults{}, condSeverity: hcl.DiagError}
 
 	var orphans []addrs.ConfigResource

@@ -22,6 +22,17 @@ type Engine struct {
 	Hooks      Hooks
 	// Version is written into plans and state ("terraform_version").
 	Version string
+	// Workspace is the selected workspace, terraform.workspace in
+	// expressions; empty means "default".
+	Workspace string
+}
+
+// workspaceName is the workspace expressions see.
+func (e *Engine) workspaceName() string {
+	if e.Workspace == "" {
+		return "default"
+	}
+	return e.Workspace
 }
 
 // PlanOpts are the single-run options of a plan.

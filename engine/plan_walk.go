@@ -77,7 +77,7 @@ func (e *Engine) Plan(ctx context.Context, cfg *config.Config, prevRun *state.St
 	if e.Rules.TeamRulesLoaded() {
 		w.run.Variables = rootVariablesForRules(cfg, opts.Variables)
 	}
-	w.ev = &evaluator{cfg: cfg, fsys: e.FS, values: newValueStore(), exp: newExpansion(), rootDir: ".", cwd: e.WorkingDir, workspace: "default", pure: true, planTime: opts.Timestamp,
+	w.ev = &evaluator{cfg: cfg, fsys: e.FS, values: newValueStore(), exp: newExpansion(), rootDir: ".", cwd: e.WorkingDir, workspace: e.workspaceName(), pure: true, planTime: opts.Timestamp,
 		checks: &checkResults{}, condSeverity: hcl.DiagError}
 	if opts.Mode != plan.NormalMode {
 		// Refresh-only plans only report; a destroy must not be blocked by

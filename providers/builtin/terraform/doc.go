@@ -2,6 +2,8 @@
 // the terraform_data resource and the terraform_remote_state data source,
 // behaving as OpenTofu's so configurations run unchanged on both.
 //
-// terraform_remote_state reads only the "local" backend, straight from
-// the state file's JSON: providers never see tenet's state package.
+// terraform_remote_state reads the "local" backend straight from the
+// state file's JSON: providers never see tenet's state package. Other
+// backends are read through a StateReader the CLI supplies
+// (NewWithStateReader); without one they are refused.
 package terraform

@@ -1,6 +1,10 @@
 package terraform
 
 import (
+	"context"
+
+	"github.com/zclconf/go-cty/cty"
+
 	"github.com/tenetplan/tenet/providers"
 	"github.com/tenetplan/tenet/providers/builtin/internal/kit"
 )
@@ -9,6 +13,23 @@ import (
 type Provider struct {
 	kit.Base
 	workingDir string
+	reader     StateReader
+}
+
+// StateReader reads the stored state of one workspace of a backend other
+// than "local", for terraform_remote_state: the state file's bytes, nil
+// when the workspace has no state. The CLI supplies it, so this package
+// needs no state backends.
+type StateReader func(ctx context.Context, backendType string, settings map[string]cty.Value, workspace string) ([]byte, error)
+
+// NewWithStateReader returns a constructor of terraform providers whose
+// terraform_remote_state also reads the backends r knows.
+func NewWithStateReader(r StateReader) func() providers.Interface {
+	return func() providers.Interface {
+		p := New().(*Provider)
+		p.reader = r
+		return p
+	}
 }
 
 var _ providers.Interface = (*Provider)(nil)
@@ -30,7 +51,7 @@ func New() providers.Interface {
 		DataSources: map[string]*kit.DataSource{
 			"terraform_remote_state": {
 				Schema:   providers.Schema{Block: remoteStateSchema},
-				Validate: validateRemoteState,
+				Validate: p.validateRemoteState,
 				Read:     p.readRemoteState,
 			},
 		},

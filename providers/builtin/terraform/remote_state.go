@@ -21,7 +21,7 @@ var remoteStateSchema = &providers.Block{
 		"backend": {
 			Type:        cty.String,
 			Required:    true,
-			Description: `The backend holding the state. Only "local" is supported.`,
+			Description: `The backend holding the state: "local", or pg, s3 or http when the CLI supplies a reader.`,
 		},
 		"config": {
 			Type:        cty.DynamicPseudoType,
@@ -49,10 +49,13 @@ var remoteStateSchema = &providers.Block{
 // localBackendSettings are the config arguments of the local backend.
 var localBackendSettings = map[string]bool{"path": true, "workspace_dir": true}
 
-func validateRemoteState(config cty.Value) providers.Diagnostics {
+func (p *Provider) validateRemoteState(config cty.Value) providers.Diagnostics {
 	var diags providers.Diagnostics
 	backend := config.GetAttr("backend")
 	if backend.IsKnown() && !backend.IsNull() && backend.AsString() != "local" {
+		if p.reader != nil {
+			return nil // the reader's backend checks its own settings
+		}
 		diags = diags.Errorf(cty.GetAttrPath("backend"), "Unsupported backend type",
 			fmt.Sprintf("tenet's terraform_remote_state reads only the \"local\" backend, not %q. Read the state through a local copy of the file instead.", backend.AsString()))
 	}
@@ -82,13 +85,38 @@ func validateRemoteState(config cty.Value) providers.Diagnostics {
 	return diags
 }
 
-func (p *Provider) readRemoteState(_ context.Context, config cty.Value) (cty.Value, providers.Diagnostics) {
-	diags := validateRemoteState(config)
+func (p *Provider) readRemoteState(ctx context.Context, config cty.Value) (cty.Value, providers.Diagnostics) {
+	diags := p.validateRemoteState(config)
 	if diags.HasErrors() {
 		return cty.NilVal, diags
 	}
 	path := p.localStatePath(config)
-	outputs, err := readStateOutputs(path)
+	var outputs map[string]cty.Value
+	var err error
+	if b := config.GetAttr("backend"); b.AsString() != "local" && p.reader != nil {
+		settings := map[string]cty.Value{}
+		if c := config.GetAttr("config"); !c.IsNull() {
+			for it := c.ElementIterator(); it.Next(); {
+				k, v := it.Element()
+				settings[k.AsString()] = v
+			}
+		}
+		ws := "default"
+		if w := config.GetAttr("workspace"); !w.IsNull() {
+			ws = w.AsString()
+		}
+		path = fmt.Sprintf("the %s backend's workspace %q", b.AsString(), ws)
+		var src []byte
+		if src, err = p.reader(ctx, b.AsString(), settings, ws); err == nil {
+			if src == nil {
+				err = fs.ErrNotExist
+			} else {
+				outputs, err = parseStateOutputs(src)
+			}
+		}
+	} else {
+		outputs, err = readStateOutputs(path)
+	}
 	if errors.Is(err, fs.ErrNotExist) {
 		return cty.NilVal, diags.Errorf(cty.GetAttrPath("config"), "Unable to find remote state",
 			fmt.Sprintf("No state file was found at %s. Check the path and workspace, or apply the other configuration first.", path))

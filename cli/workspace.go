@@ -1,0 +1,425 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/tenetplan/tenet/state"
+	"github.com/tenetplan/tenet/state/backend"
+	"github.com/tenetplan/tenet/state/backend/backends"
+	"github.com/tenetplan/tenet/state/local"
+	"github.com/tenetplan/tenet/state/statefile"
+)
+
+// newWorkspaceCommand is "tenet workspace": named states of one
+// configuration. The selection is kept in the data directory's
+// environment file; TF_WORKSPACE overrides it.
+func newWorkspaceCommand(g *globals) *cobra.Command {
+	cmd := &cobra.Command{Use: "workspace", Short: "Manage workspaces"}
+	cmd.AddCommand(newWorkspaceNewCommand(g), newWorkspaceSelectCommand(g), newWorkspaceListCommand(g), newWorkspaceShowCommand(g), newWorkspaceDeleteCommand(g))
+	requireSubcommand(cmd)
+	return cmd
+}
+
+// workspaceStore lists, creates and deletes the workspaces of the
+// configured backend.
+type workspaceStore interface {
+	list(ctx context.Context) ([]string, error)
+	// create makes an empty workspace, or one holding initial.
+	create(ctx context.Context, name string, initial *statefile.File, lock bool, timeout time.Duration) error
+	// stateOf reads a workspace's state (nil when it has none).
+	stateOf(ctx context.Context, name string) (*state.State, error)
+	remove(ctx context.Context, name string, lock bool, timeout time.Duration) error
+}
+
+// localWorkspaces are the local backend's workspaces: "default" is the
+// state path, every other one a directory under workspace_dir.
+type localWorkspaces struct{ loc *stateLocation }
+
+func (l localWorkspaces) path(name string) string {
+	if name == "default" {
+		return l.loc.Path
+	}
+	return filepath.Join(l.loc.WorkspaceDir, name, defaultStatePath)
+}
+
+func (l localWorkspaces) list(context.Context) ([]string, error) {
+	names := []string{"default"}
+	entries, err := os.ReadDir(l.loc.WorkspaceDir)
+	if err != nil && !os.IsNotExist(err) {
+		return nil, err
+	}
+	for _, e := range entries {
+		if e.IsDir() && e.Name() != "default" {
+			names = append(names, e.Name())
+		}
+	}
+	sort.Strings(names[1:])
+	return names, nil
+}
+
+func (l localWorkspaces) create(ctx context.Context, name string, initial *statefile.File, lock bool, timeout time.Duration) error {
+	if err := os.MkdirAll(filepath.Join(l.loc.WorkspaceDir, name), 0o755); err != nil {
+		return err
+	}
+	if initial == nil {
+		return nil
+	}
+	m := local.Open(l.path(name), local.Options{BackupPath: "-", Lock: lock, LockTimeout: timeout, Operation: "OperationTypeInvalid", TerraformVersion: Version})
+	if lock {
+		if err := m.Lock(ctx, local.NewLockInfo("OperationTypeInvalid")); err != nil {
+			return err
+		}
+		defer m.Unlock()
+	}
+	return m.WriteFile(initial)
+}
+
+func (l localWorkspaces) stateOf(_ context.Context, name string) (*state.State, error) {
+	f, err := local.Open(l.path(name), local.Options{}).Read()
+	if err != nil || f == nil {
+		return nil, err
+	}
+	return f.State, nil
+}
+
+func (l localWorkspaces) remove(ctx context.Context, name string, lock bool, timeout time.Duration) error {
+	if lock {
+		m := local.Open(l.path(name), local.Options{Lock: true, LockTimeout: timeout, Operation: "OperationTypeInvalid", TerraformVersion: Version})
+		if err := m.Lock(ctx, local.NewLockInfo("OperationTypeInvalid")); err != nil {
+			return err
+		}
+		defer m.Unlock()
+	}
+	return os.RemoveAll(filepath.Join(l.loc.WorkspaceDir, name))
+}
+
+// openWorkspaces gives the workspaces of the configured backend.
+func openWorkspaces(ctx context.Context, u *ui) (*stateLocation, workspaceStore, error) {
+	loc, err := resolveBackend(u, u.env)
+	if err != nil {
+		return nil, nil, err
+	}
+	if loc.Type != "local" {
+		b, diags := backends.Configure(ctx, loc.Type, backend.NewSettings(loc.Settings))
+		if diags.HasErrors() {
+			return nil, nil, u.fail(diags)
+		}
+		return loc, remoteWorkspaces{b: b, u: u}, nil
+	}
+	if loc.Workspace != "default" {
+		// The default workspace's path, for listing and deleting.
+		l2 := *loc
+		l2.Path = defaultStatePath
+		if v, ok := loc.Settings["path"]; ok && !v.IsNull() && v.AsString() != "" {
+			l2.Path = v.AsString()
+		}
+		loc = &l2
+	}
+	return loc, localWorkspaces{loc}, nil
+}
+
+func workspaceExists(ctx context.Context, ws workspaceStore, name string) (bool, error) {
+	names, err := ws.list(ctx)
+	if err != nil {
+		return false, err
+	}
+	for _, n := range names {
+		if n == name {
+			return true, nil
+		}
+	}
+	return false, nil
+}
+
+func selectWorkspace(env []string, name string) error {
+	if err := os.MkdirAll(dataDir(env), 0o755); err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(dataDir(env), "environment"), []byte(name), 0o644)
+}
+
+// overridden refuses to change the selection while TF_WORKSPACE decides it.
+func overridden(u *ui) error {
+	if ws := lookupEnv(u.env, "TF_WORKSPACE"); ws != "" {
+		return u.errorf("Workspace overridden by TF_WORKSPACE", "TF_WORKSPACE is set to %q, which overrides the selected workspace; tenet will not change a selection that would have no effect. Unset TF_WORKSPACE to select workspaces with this command.", ws)
+	}
+	return nil
+}
+
+func invalidWorkspaceName(u *ui, name string) error {
+	return u.errorf("Invalid workspace name", "The workspace name %q cannot be used: it must be non-empty and made of characters that need no escaping in a URL path (letters, digits, '-', '_', '.', '~' …; no slashes or spaces). Choose another name.", name)
+}
+
+func newWorkspaceNewCommand(g *globals) *cobra.Command {
+	var lock bool
+	var timeout time.Duration
+	var statePath string
+	cmd := &cobra.Command{
+		Use:   "new [options] NAME",
+		Short: "Create a workspace and select it",
+		RunE: func(cmd *cobra.Command, args []string) error {
+			u := newUI(cmd, g, true, false)
+			if len(args) != 1 {
+				return u.errorf("Wrong number of arguments", "Exactly one argument is expected: the name of the new workspace.")
+			}
+			name := args[0]
+			if !validWorkspaceName(name) {
+				return invalidWorkspaceName(u, name)
+			}
+			if err := overridden(u); err != nil {
+				return err
+			}
+			_, ws, err := openWorkspaces(cmd.Context(), u)
+			if err != nil {
+				return err
+			}
+			ctx := cmd.Context()
+			if ok, err := workspaceExists(ctx, ws, name); err != nil {
+				return u.errorf("Failed to list workspaces", "%s", err)
+			} else if ok {
+				return u.errorf("Workspace already exists", "The workspace %q already exists. Select it with \"tenet workspace select %s\".", name, name)
+			}
+			var initial *statefile.File
+			if statePath != "" {
+				f, err := local.Open(statePath, local.Options{}).Read()
+				if err != nil {
+					return stateLoadFailed(u, err, statePath)
+				}
+				if f == nil {
+					return u.errorf("Failed to load state", "The state file %s given with -state does not exist or is empty. Name an existing state file, or drop -state to start empty.", statePath)
+				}
+				initial = f
+			}
+			if err := ws.create(ctx, name, initial, lock, timeout); err != nil {
+				return u.errorf("Failed to create workspace", "Creating the workspace %q failed: %s.", name, err)
+			}
+			if err := selectWorkspace(u.env, name); err != nil {
+				return u.errorf("Failed to select workspace", "The workspace %q was created, but recording the selection failed: %s. Run \"tenet workspace select %s\".", name, err, name)
+			}
+			fmt.Fprintf(u.out, "Created and switched to workspace %q!\n\nThe new workspace has its own state, empty unless -state gave one, so a plan here starts from no resources.\n", name)
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&lock, "lock", true, "lock the new workspace's state while it is written")
+	cmd.Flags().DurationVar(&timeout, "lock-timeout", 0, "how long to retry acquiring the state lock")
+	cmd.Flags().StringVar(&statePath, "state", "", "a state file to copy into the new workspace")
+	return cmd
+}
+
+func newWorkspaceSelectCommand(g *globals) *cobra.Command {
+	var orCreate bool
+	cmd := &cobra.Command{
+		Use:   "select [options] NAME",
+		Short: "Select a workspace",
+		RunE: func(cmd *cobra.Command, args []string) error {
+			u := newUI(cmd, g, true, false)
+			if len(args) != 1 {
+				return u.errorf("Wrong number of arguments", "Exactly one argument is expected: the name of the workspace to select.")
+			}
+			name := args[0]
+			if !validWorkspaceName(name) {
+				return invalidWorkspaceName(u, name)
+			}
+			if err := overridden(u); err != nil {
+				return err
+			}
+			loc, ws, err := openWorkspaces(cmd.Context(), u)
+			if err != nil {
+				return err
+			}
+			if loc.Workspace == name {
+				fmt.Fprintf(u.out, "Already on workspace %q.\n", name)
+				return nil
+			}
+			ok, err := workspaceExists(cmd.Context(), ws, name)
+			if err != nil {
+				return u.errorf("Failed to list workspaces", "%s", err)
+			}
+			if !ok {
+				if !orCreate {
+					return u.errorf("Workspace doesn't exist", "There is no workspace %q. Create it with \"tenet workspace new %s\", or select with -or-create.", name, name)
+				}
+				if err := ws.create(cmd.Context(), name, nil, true, 0); err != nil {
+					return u.errorf("Failed to create workspace", "Creating the workspace %q failed: %s.", name, err)
+				}
+			}
+			if err := selectWorkspace(u.env, name); err != nil {
+				return u.errorf("Failed to select workspace", "%s", err)
+			}
+			fmt.Fprintf(u.out, "Switched to workspace %q.\n", name)
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&orCreate, "or-create", false, "create the workspace if it does not exist")
+	return cmd
+}
+
+func newWorkspaceListCommand(g *globals) *cobra.Command {
+	return &cobra.Command{
+		Use:   "list",
+		Short: "List the workspaces, marking the selected one",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			u := newUI(cmd, g, true, false)
+			loc, ws, err := openWorkspaces(cmd.Context(), u)
+			if err != nil {
+				return err
+			}
+			names, err := ws.list(cmd.Context())
+			if err != nil {
+				return u.errorf("Failed to list workspaces", "%s", err)
+			}
+			for _, n := range names {
+				mark := "  "
+				if n == loc.Workspace {
+					mark = "* "
+				}
+				fmt.Fprintf(u.out, "%s%s\n", mark, n)
+			}
+			fmt.Fprintln(u.out)
+			return nil
+		},
+	}
+}
+
+func newWorkspaceShowCommand(g *globals) *cobra.Command {
+	return &cobra.Command{
+		Use:   "show",
+		Short: "Print the selected workspace's name",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			u := newUI(cmd, g, true, false)
+			name, err := currentWorkspace(u.env)
+			if err != nil {
+				return u.errorf("Invalid workspace selection", "%s", err)
+			}
+			fmt.Fprintln(u.out, name)
+			return nil
+		},
+	}
+}
+
+func newWorkspaceDeleteCommand(g *globals) *cobra.Command {
+	var force, lock bool
+	var timeout time.Duration
+	cmd := &cobra.Command{
+		Use:   "delete [options] NAME",
+		Short: "Delete a workspace",
+		RunE: func(cmd *cobra.Command, args []string) error {
+			u := newUI(cmd, g, true, false)
+			if len(args) != 1 {
+				return u.errorf("Wrong number of arguments", "Exactly one argument is expected: the name of the workspace to delete.")
+			}
+			name := args[0]
+			if name == "default" {
+				return u.errorf("Cannot delete the default workspace", "The default workspace always exists and cannot be deleted. Remove its resources with \"tenet destroy\" instead.")
+			}
+			loc, ws, err := openWorkspaces(cmd.Context(), u)
+			if err != nil {
+				return err
+			}
+			if loc.Workspace == name {
+				return u.errorf("Workspace is currently selected", "The workspace %q is currently selected and cannot be deleted. Select another one first (\"tenet workspace select default\").", name)
+			}
+			ctx := cmd.Context()
+			ok, err := workspaceExists(ctx, ws, name)
+			if err != nil {
+				return u.errorf("Failed to list workspaces", "%s", err)
+			}
+			if !ok {
+				return u.errorf("Workspace doesn't exist", "There is no workspace %q to delete; \"tenet workspace list\" shows the ones there are.", name)
+			}
+			st, err := ws.stateOf(ctx, name)
+			if err != nil {
+				return u.errorf("Failed to load state", "Reading the state of workspace %q failed: %s. Fix or remove the state, or delete the workspace with -force.", name, err)
+			}
+			if st != nil && st.HasManagedResourceInstanceObjects() && !force {
+				return u.errorf("Workspace is not empty", "The workspace %q still tracks resources; deleting it would leave them running with no state to manage them. Destroy them first (select the workspace and run \"tenet destroy\"), or delete anyway with -force.", name)
+			}
+			if err := ws.remove(ctx, name, lock, timeout); err != nil {
+				return u.errorf("Failed to delete workspace", "Deleting the workspace %q failed: %s.", name, err)
+			}
+			fmt.Fprintf(u.out, "Deleted workspace %q!\n", name)
+			if st != nil && st.HasManagedResourceInstanceObjects() {
+				fmt.Fprintf(u.out, "\nThe workspace's state still tracked resources; tenet no longer manages them.\n")
+			}
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&force, "force", false, "delete even when the workspace's state tracks resources")
+	cmd.Flags().BoolVar(&lock, "lock", true, "lock the workspace's state while it is deleted")
+	cmd.Flags().DurationVar(&timeout, "lock-timeout", 0, "how long to retry acquiring the state lock")
+	return cmd
+}
+
+// remoteWorkspaces are a pg, s3 or http backend's workspaces.
+type remoteWorkspaces struct {
+	b backend.Backend
+	u *ui
+}
+
+func (r remoteWorkspaces) list(ctx context.Context) ([]string, error) {
+	names, d := r.b.Workspaces(ctx)
+	return names, diagErr(d)
+}
+
+func (r remoteWorkspaces) create(ctx context.Context, name string, initial *statefile.File, lock bool, timeout time.Duration) error {
+	if d := r.b.CreateWorkspace(ctx, name); d.HasErrors() {
+		return diagErr(d)
+	}
+	if initial == nil {
+		return nil
+	}
+	m, d := backend.Open(ctx, r.b, name, backend.Options{TerraformVersion: Version, LockTimeout: timeout})
+	if d.HasErrors() {
+		return diagErr(d)
+	}
+	if lock {
+		id, d := m.Lock(ctx, backend.NewLockInfo("OperationTypeInvalid"))
+		if d.HasErrors() {
+			return diagErr(d)
+		}
+		defer m.Unlock(context.WithoutCancel(ctx), id)
+	}
+	return diagErr(m.WriteFile(ctx, initial))
+}
+
+func (r remoteWorkspaces) stateOf(ctx context.Context, name string) (*state.State, error) {
+	m, d := backend.Open(ctx, r.b, name, backend.Options{TerraformVersion: Version})
+	if d.HasErrors() {
+		return nil, diagErr(d)
+	}
+	f, d := m.Read(ctx)
+	if d.HasErrors() || f == nil {
+		return nil, diagErr(d)
+	}
+	return f.State, nil
+}
+
+func (r remoteWorkspaces) remove(ctx context.Context, name string, lock bool, timeout time.Duration) error {
+	if !lock {
+		return errors.New("a remote backend deletes a workspace only under its lock, so -lock=false cannot be honoured; drop it")
+	}
+	// The caller has checked for resources; the backend deletes under the
+	// workspace's lock, retried here until -lock-timeout.
+	deadline := time.Now().Add(timeout)
+	for {
+		d := r.b.DeleteWorkspace(ctx, name, true)
+		if _, held := backend.Holder(d); !held || !time.Now().Before(deadline) {
+			return diagErr(d)
+		}
+		select {
+		case <-ctx.Done():
+			return diagErr(d)
+		case <-time.After(500 * time.Millisecond):
+		}
+	}
+}
