@@ -30,10 +30,11 @@ type ui struct {
 	color     bool
 	json      *views.JSONView // non-nil with -json
 	files     map[string]*hcl.File
+	env       []string // the process environment (Deps.Env)
 }
 
 func newUI(cmd *cobra.Command, g *globals, noColor, jsonMode bool) *ui {
-	u := &ui{out: cmd.OutOrStdout(), errw: cmd.ErrOrStderr(), color: !noColor && !envSet(g.deps.Env, "NO_COLOR") && isTerminal(cmd.OutOrStdout())}
+	u := &ui{out: cmd.OutOrStdout(), errw: cmd.ErrOrStderr(), color: !noColor && !envSet(g.deps.Env, "NO_COLOR") && isTerminal(cmd.OutOrStdout()), env: g.deps.Env}
 	if jsonMode {
 		u.json = views.NewJSONView(u.out)
 		u.json.Version(Version)
@@ -84,7 +85,7 @@ func (u *ui) errorf(summary, format string, args ...any) error {
 
 // loadConfig loads the configuration in the working directory.
 func (u *ui) loadConfig() (*config.Config, hcl.Diagnostics) {
-	cfg, diags := config.Load(os.DirFS("."), ".")
+	cfg, diags := u.loadInstalled()
 	if cfg != nil {
 		u.files = cfg.Files
 		if !diags.HasErrors() {
