@@ -85,7 +85,7 @@ func (u *ui) errorf(summary, format string, args ...any) error {
 
 // loadConfig loads the configuration in the working directory.
 func (u *ui) loadConfig() (*config.Config, hcl.Diagnostics) {
-	cfg, diags := config.Load(os.DirFS("."), ".")
+	cfg, diags := u.loadInstalled()
 	if cfg != nil {
 		u.files = cfg.Files
 		if !diags.HasErrors() {

@@ -28,6 +28,9 @@ func newInitCommand(g *globals) *cobra.Command {
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			u := newUI(cmd, g, noColor, false)
+			if err := initModules(cmd, u, g, upgrade); err != nil {
+				return err
+			}
 			cfg, diags := u.loadConfig()
 			if diags.HasErrors() {
 				return u.fail(diags)
@@ -73,7 +76,8 @@ func newInitCommand(g *globals) *cobra.Command {
 	}
 	cmd.Flags().BoolVar(&noColor, "no-color", false, "disable color")
 	cmd.Flags().BoolVar(&input, "input", false, "ignored")
-	cmd.Flags().BoolVar(&upgrade, "upgrade", false, "ignored: built-in providers are always current")
+	cmd.Flags().BoolVar(&upgrade, "upgrade", false, "install modules again at their newest allowed versions")
+	cmd.Flags().Bool("get", true, "install the modules the configuration calls")
 	bf.register(cmd)
 	return cmd
 }

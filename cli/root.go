@@ -75,6 +75,7 @@ func NewRootCommand(deps Deps) *cobra.Command {
 	root.PersistentFlags().StringVar(&g.chdir, "chdir", "", "switch to a different working directory before executing the given subcommand")
 	root.AddCommand(
 		newInitCommand(g),
+		newGetCommand(g),
 		newValidateCommand(g),
 		newFmtCommand(g),
 		newPlanCommand(g),

@@ -1,0 +1,20 @@
+package cli
+
+import "github.com/spf13/cobra"
+
+// newGetCommand is "get [-update]": init's module step alone.
+func newGetCommand(g *globals) *cobra.Command {
+	var noColor, update bool
+	cmd := &cobra.Command{
+		Use:   "get [options]",
+		Short: "Install or upgrade the modules the configuration calls",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			u := newUI(cmd, g, noColor, false)
+			return initModules(cmd, u, g, update)
+		},
+	}
+	cmd.Flags().BoolVar(&noColor, "no-color", false, "disable color")
+	cmd.Flags().BoolVar(&update, "update", false, "check installed modules for newer versions and fetch them again")
+	return cmd
+}

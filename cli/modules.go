@@ -1,0 +1,97 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"os"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/spf13/cobra"
+
+	"github.com/tenetplan/tenet/config"
+	"github.com/tenetplan/tenet/config/modinstall"
+	"github.com/tenetplan/tenet/providers/cliconfig"
+)
+
+// moduleOptions are the module installer's settings for this process:
+// the data directory from TF_DATA_DIR, and host tokens and service
+// discovery answers from the CLI configuration.
+func moduleOptions(env []string, upgrade bool) (modinstall.Options, hcl.Diagnostics) {
+	opts := modinstall.Options{Upgrade: upgrade, DataDir: envValue(env, "TF_DATA_DIR")}
+	getenv := func(k string) string { return envValue(env, k) }
+	environ := func() []string { return env }
+	if env == nil {
+		getenv, environ = os.Getenv, os.Environ
+	}
+	cc, diags := cliconfig.Load(cliconfig.Env{Getenv: getenv, Environ: environ})
+	if cc != nil {
+		opts.Token = cc.Token
+		opts.HostServices = cc.Hosts
+	}
+	return opts, diags
+}
+
+// installModules is init's and get's module step: it installs every
+// remote module the configuration in the working directory calls,
+// printing a line for each as OpenTofu does.
+func installModules(ctx context.Context, u *ui, g *globals, upgrade bool) hcl.Diagnostics {
+	opts, diags := moduleOptions(g.deps.Env, upgrade)
+	if diags.HasErrors() {
+		return diags
+	}
+	header := "Initializing modules..."
+	if upgrade {
+		header = "Upgrading modules..."
+	}
+	// The header comes with the first module, so a configuration without
+	// module calls prints nothing here.
+	opts.Progress = func(e modinstall.Event) {
+		if header != "" {
+			fmt.Fprintln(u.out, header)
+			header = ""
+		}
+		fmt.Fprintln(u.out, e.String())
+	}
+	_, more := modinstall.Install(ctx, ".", opts)
+	return append(diags, more...)
+}
+
+// loadInstalled loads the configuration with the modules init installed.
+// Without a manifest, local modules load as config.Load does and any
+// remote call is reported as not installed (the empty manifest).
+func (u *ui) loadInstalled() (*config.Config, hcl.Diagnostics) {
+	opts := modinstall.Options{DataDir: envValue(u.env, "TF_DATA_DIR")}
+	path := modinstall.ManifestPath(opts)
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return config.LoadWithModules(os.DirFS("."), ".", config.ModuleManifest{})
+	}
+	if diags := modinstall.ManifestMatches(".", opts); diags.HasErrors() {
+		// Load anyway, so the diagnostics can show their source lines.
+		cfg, _ := config.Load(os.DirFS("."), ".")
+		return cfg, diags
+	}
+	m, err := config.ParseModuleManifest(b)
+	if err != nil {
+		return nil, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Invalid module manifest", Detail: fmt.Sprintf("%s: %v. Run \"tenet init -upgrade\" to install the modules again.", path, err)}}
+	}
+	return config.LoadWithModules(os.DirFS("."), ".", m)
+}
+
+// initModules runs installModules for init and get unless -get=false,
+// printing its diagnostics; it returns init's error on failure.
+func initModules(cmd *cobra.Command, u *ui, g *globals, upgrade bool) error {
+	if get, err := cmd.Flags().GetBool("get"); err == nil && !get {
+		return nil
+	}
+	ctx := cmd.Context()
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	diags := installModules(ctx, u, g, upgrade)
+	if diags.HasErrors() {
+		return u.fail(diags)
+	}
+	u.diagnostics(diags)
+	return nil
+}
