@@ -24,6 +24,12 @@ type Interface interface {
 	ApplyResourceChange(ctx context.Context, req ApplyResourceChangeRequest) ApplyResourceChangeResponse
 	ImportResourceState(ctx context.Context, req ImportResourceStateRequest) ImportResourceStateResponse
 	ReadDataSource(ctx context.Context, req ReadDataSourceRequest) ReadDataSourceResponse
+	MoveResourceState(ctx context.Context, req MoveResourceStateRequest) MoveResourceStateResponse
+	GetFunctions(ctx context.Context) GetFunctionsResponse
+	CallFunction(ctx context.Context, req CallFunctionRequest) CallFunctionResponse
+	// StopProvider asks the provider to abandon its in-flight operations
+	// (the user interrupted). The calls in flight still return.
+	StopProvider(ctx context.Context) StopProviderResponse
 	Close(ctx context.Context) error
 }
 
@@ -66,9 +72,17 @@ type GetProviderSchemaResponse struct {
 	Provider      Schema
 	ResourceTypes map[string]Schema
 	DataSources   map[string]Schema
+	// Functions are the provider-defined functions, by name (callable as
+	// provider::NAME::FUNC in configuration).
+	Functions map[string]Function
 	// ServerCapabilities
 	PlanDestroy bool // the provider wants PlanResourceChange for deletes too
-	Diagnostics Diagnostics
+	// GetProviderSchemaOptional: a cached schema may be used instead of
+	// calling GetProviderSchema on a fresh instance.
+	GetProviderSchemaOptional bool
+	// MoveResourceState: the provider implements MoveResourceState.
+	MoveResourceState bool
+	Diagnostics       Diagnostics
 }
 
 type ValidateProviderConfigRequest struct {
@@ -76,7 +90,11 @@ type ValidateProviderConfigRequest struct {
 }
 
 type ValidateProviderConfigResponse struct {
-	Diagnostics Diagnostics
+	// PreparedConfig, when not cty.NilVal, is the configuration the
+	// provider wants ConfigureProvider to receive instead (protocol 5
+	// providers may fill in defaults here).
+	PreparedConfig cty.Value
+	Diagnostics    Diagnostics
 }
 
 type ValidateResourceConfigRequest struct {
@@ -115,6 +133,9 @@ type UpgradeResourceStateRequest struct {
 	TypeName string
 	Version  int64
 	RawJSON  json.RawMessage
+	// RawFlatmap is the legacy flat "a.b.0" = "x" encoding of very old
+	// states; used only when RawJSON is empty.
+	RawFlatmap map[string]string
 }
 
 type UpgradeResourceStateResponse struct {
@@ -148,7 +169,11 @@ type PlanResourceChangeResponse struct {
 	PlannedState    cty.Value
 	RequiresReplace []cty.Path
 	PlannedPrivate  []byte
-	Diagnostics     Diagnostics
+	// LegacyTypeSystem is set by providers built on the legacy SDK, whose
+	// answers may not follow the plan-validity rules exactly; the engine
+	// relaxes its checks to warnings for them.
+	LegacyTypeSystem bool
+	Diagnostics      Diagnostics
 }
 
 type ApplyResourceChangeRequest struct {
@@ -160,9 +185,10 @@ type ApplyResourceChangeRequest struct {
 }
 
 type ApplyResourceChangeResponse struct {
-	NewState    cty.Value
-	Private     []byte
-	Diagnostics Diagnostics
+	NewState         cty.Value
+	Private          []byte
+	LegacyTypeSystem bool // see PlanResourceChangeResponse
+	Diagnostics      Diagnostics
 }
 
 type ImportResourceStateRequest struct {
@@ -190,4 +216,78 @@ type ReadDataSourceRequest struct {
 type ReadDataSourceResponse struct {
 	State       cty.Value
 	Diagnostics Diagnostics
+}
+
+// MoveResourceStateRequest asks the provider to turn an object stored for
+// another resource type (possibly of another provider) into one of
+// TargetTypeName, for a moved block that changes the type.
+type MoveResourceStateRequest struct {
+	SourceProviderAddress string // e.g. registry.opentofu.org/hashicorp/old
+	SourceTypeName        string
+	SourceSchemaVersion   int64
+	SourceStateJSON       json.RawMessage
+	SourcePrivate         []byte
+	TargetTypeName        string
+}
+
+type MoveResourceStateResponse struct {
+	TargetState   cty.Value
+	TargetPrivate []byte
+	Diagnostics   Diagnostics
+}
+
+// Function is the signature of a provider-defined function.
+type Function struct {
+	Parameters         []FunctionParameter
+	VariadicParameter  *FunctionParameter // nil when not variadic
+	ReturnType         cty.Type
+	Summary            string
+	Description        string
+	DeprecationMessage string
+}
+
+// FunctionParameter is one parameter of a provider-defined function.
+type FunctionParameter struct {
+	Name string
+	Type cty.Type
+	// AllowNullValue: a null argument is passed on; otherwise the caller
+	// rejects it before calling.
+	AllowNullValue bool
+	// AllowUnknownValues: an unknown argument is passed on; otherwise the
+	// caller skips the call and takes an unknown result of ReturnType.
+	AllowUnknownValues bool
+	Description        string
+}
+
+type GetFunctionsResponse struct {
+	Functions   map[string]Function
+	Diagnostics Diagnostics
+}
+
+// CallFunctionRequest calls a provider-defined function. Arguments match
+// the parameters in order; variadic arguments follow one by one.
+type CallFunctionRequest struct {
+	Name      string
+	Arguments []cty.Value
+}
+
+// CallFunctionResponse carries the result or, when Err is set, the
+// function's error (FunctionError.Argument says which argument was to
+// blame, when one was).
+type CallFunctionResponse struct {
+	Result cty.Value
+	Err    *FunctionError
+}
+
+// FunctionError is an error raised by a provider-defined function.
+type FunctionError struct {
+	Text     string
+	Argument *int // index into CallFunctionRequest.Arguments, or nil
+}
+
+func (e *FunctionError) Error() string { return e.Text }
+
+type StopProviderResponse struct {
+	// Error is the provider's own report of failing to stop.
+	Error string
 }

@@ -31,6 +31,9 @@ type Attribute struct {
 	Computed    bool
 	Sensitive   bool
 	Deprecated  bool
+	// WriteOnly attributes are sent in configuration but never stored:
+	// the provider returns them null in every state.
+	WriteOnly bool
 }
 
 // Object is the body of a nested-type attribute (protocol 6).

@@ -35,6 +35,9 @@ type Provider struct {
 	ApplyResourceChangeFn        func(ctx context.Context, req providers.ApplyResourceChangeRequest) providers.ApplyResourceChangeResponse
 	ImportResourceStateFn        func(ctx context.Context, req providers.ImportResourceStateRequest) providers.ImportResourceStateResponse
 	ReadDataSourceFn             func(ctx context.Context, req providers.ReadDataSourceRequest) providers.ReadDataSourceResponse
+	MoveResourceStateFn          func(ctx context.Context, req providers.MoveResourceStateRequest) providers.MoveResourceStateResponse
+	CallFunctionFn               func(ctx context.Context, req providers.CallFunctionRequest) providers.CallFunctionResponse
+	StopProviderFn               func(ctx context.Context) providers.StopProviderResponse
 	CloseFn                      func(ctx context.Context) error
 
 	mu      sync.Mutex
@@ -228,6 +231,38 @@ func (p *Provider) ReadDataSource(ctx context.Context, req providers.ReadDataSou
 			fmt.Sprintf("The fake provider has no data source %q.", req.TypeName))}
 	}
 	return providers.ReadDataSourceResponse{State: p.FillUnknowns(objchange.PlannedDataResourceObject(schema.Block, req.Config))}
+}
+
+func (p *Provider) MoveResourceState(ctx context.Context, req providers.MoveResourceStateRequest) providers.MoveResourceStateResponse {
+	p.record("MoveResourceState", req)
+	if p.MoveResourceStateFn != nil {
+		return p.MoveResourceStateFn(ctx, req)
+	}
+	var diags providers.Diagnostics
+	return providers.MoveResourceStateResponse{Diagnostics: diags.Errorf(nil, "Move resource state not supported",
+		"The fake provider moves state only when the test sets MoveResourceStateFn.")}
+}
+
+// GetFunctions returns the functions of Schema.
+func (p *Provider) GetFunctions(ctx context.Context) providers.GetFunctionsResponse {
+	p.record("GetFunctions", nil)
+	return providers.GetFunctionsResponse{Functions: p.Schema.Functions}
+}
+
+func (p *Provider) CallFunction(ctx context.Context, req providers.CallFunctionRequest) providers.CallFunctionResponse {
+	p.record("CallFunction", req)
+	if p.CallFunctionFn != nil {
+		return p.CallFunctionFn(ctx, req)
+	}
+	return providers.CallFunctionResponse{Err: &providers.FunctionError{Text: fmt.Sprintf("the fake provider has no function %q", req.Name)}}
+}
+
+func (p *Provider) StopProvider(ctx context.Context) providers.StopProviderResponse {
+	p.record("StopProvider", nil)
+	if p.StopProviderFn != nil {
+		return p.StopProviderFn(ctx)
+	}
+	return providers.StopProviderResponse{}
 }
 
 func (p *Provider) Close(ctx context.Context) error {

@@ -163,6 +163,30 @@ func (b *Base) ReadDataSource(ctx context.Context, req providers.ReadDataSourceR
 	return providers.ReadDataSourceResponse{State: v, Diagnostics: diags}
 }
 
+// MoveResourceState refuses: no built-in resource type takes objects of
+// another type.
+func (b *Base) MoveResourceState(_ context.Context, req providers.MoveResourceStateRequest) providers.MoveResourceStateResponse {
+	var diags providers.Diagnostics
+	return providers.MoveResourceStateResponse{Diagnostics: diags.Errorf(nil, "Move resource state not supported",
+		fmt.Sprintf("The %s provider cannot turn a %s object into a %s object. Remove the moved block and let tenet replace the object instead.", b.Name, req.SourceTypeName, req.TargetTypeName))}
+}
+
+// GetFunctions reports no functions: built-in providers define none.
+func (b *Base) GetFunctions(context.Context) providers.GetFunctionsResponse {
+	return providers.GetFunctionsResponse{}
+}
+
+func (b *Base) CallFunction(_ context.Context, req providers.CallFunctionRequest) providers.CallFunctionResponse {
+	return providers.CallFunctionResponse{Err: &providers.FunctionError{
+		Text: fmt.Sprintf("the %s provider defines no function %q", b.Name, req.Name)}}
+}
+
+// StopProvider has nothing to stop: built-in operations are short and
+// watch their context.
+func (b *Base) StopProvider(context.Context) providers.StopProviderResponse {
+	return providers.StopProviderResponse{}
+}
+
 func (b *Base) Close(context.Context) error { return nil }
 
 func (b *Base) resource(typeName string) (*Resource, providers.Diagnostics) {

@@ -1,0 +1,527 @@
+package plugin
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/zclconf/go-cty/cty"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/reflect/protoreflect"
+
+	"github.com/tenetplan/tenet/providers"
+)
+
+// call makes one RPC and turns a transport failure into a diagnostic.
+func (c *Client) call(ctx context.Context, o op, req protoreflect.Message) (protoreflect.Message, providers.Diagnostics) {
+	resp, err := c.proto.invoke(ctx, c.conn, o, req)
+	if err == nil {
+		return resp, nil
+	}
+	return nil, c.transportDiags(ctx, o, err)
+}
+
+// transportDiags explains a failed call: interrupted, not implemented,
+// the plugin crashed, or the connection failed.
+func (c *Client) transportDiags(ctx context.Context, o op, err error) providers.Diagnostics {
+	var diags providers.Diagnostics
+	rpcName := c.proto.rpcs[o].name
+	switch {
+	case ctx.Err() != nil:
+		c.interrupt()
+		return diags.Errorf(nil, "Provider operation interrupted",
+			fmt.Sprintf("The %s call to provider %s was cancelled (%s). tenet asked the provider to stop, and kills it if it does not.", rpcName, c.name, ctx.Err()))
+	case status.Code(err) == codes.Unimplemented:
+		return diags.Errorf(nil, "Unsupported provider operation",
+			fmt.Sprintf("Provider %s does not implement %s. Use a newer version of the provider, or avoid the feature that needs it.", c.name, rpcName))
+	case c.exited():
+		detail := fmt.Sprintf("The plugin encountered an error, and failed to respond to the %s call. The plugin logs may contain more details; this is a bug in provider %s, report it to its developers.", rpcName, c.name)
+		if out := c.tail.panicOutput(); out != "" {
+			detail += "\n\nThe plugin's panic output was:\n" + out
+		}
+		return diags.Errorf(nil, "Plugin did not respond", detail)
+	}
+	return diags.Errorf(nil, "Failed to call provider",
+		fmt.Sprintf("The %s call to provider %s failed: %s.", rpcName, c.name, err))
+}
+
+// interrupt asks the plugin to stop its in-flight work, once, and kills
+// it when it does not answer in time.
+func (c *Client) interrupt() {
+	c.stopping.Do(func() {
+		go func() {
+			ctx, cancel := context.WithTimeout(context.Background(), c.cfg.StopTimeout)
+			defer cancel()
+			if _, err := c.proto.invoke(ctx, c.conn, opStop, c.proto.rpcs[opStop].in.New()); err != nil && c.cfg.Reattach == nil {
+				c.pc.Kill()
+			}
+		}()
+	})
+}
+
+func (c *Client) newReq(o op) protoreflect.Message { return c.proto.rpcs[o].in.New() }
+
+// setCaps tells the provider what this client can handle: write-only
+// attributes yes, deferred changes not yet.
+func setCaps(req protoreflect.Message) {
+	caps := mutable(req, "client_capabilities")
+	setBool(caps, "deferral_allowed", false)
+	setBool(caps, "write_only_attributes_allowed", true)
+}
+
+// GetProviderSchema asks the provider once per process (or takes
+// Config.CachedSchema when the provider allows) and then answers from
+// the cache, which every other call encodes its values against.
+func (c *Client) GetProviderSchema(ctx context.Context) providers.GetProviderSchemaResponse {
+	c.schemaMu.Lock()
+	s := c.schema
+	c.schemaMu.Unlock()
+	if s != nil {
+		return *s
+	}
+	s, diags := c.fetchSchema(ctx)
+	if s == nil {
+		return providers.GetProviderSchemaResponse{Diagnostics: diags}
+	}
+	return *s
+}
+
+func (c *Client) fetchSchema(ctx context.Context) (*providers.GetProviderSchemaResponse, providers.Diagnostics) {
+	resp, diags := c.call(ctx, opGetSchema, c.newReq(opGetSchema))
+	if resp == nil {
+		return nil, diags
+	}
+	s, err := decodeSchemaResponse(resp)
+	if err != nil {
+		return nil, s.Diagnostics.Errorf(nil, "Invalid provider schema",
+			fmt.Sprintf("Provider %s returned a schema tenet cannot read: %s. This is a bug in the provider; report it to its developers.", c.name, err))
+	}
+	if !s.Diagnostics.HasErrors() {
+		c.schemaMu.Lock()
+		c.schema = &s
+		c.schemaMu.Unlock()
+	}
+	return &s, nil
+}
+
+// schemaOf returns the cached schema, fetching it on first need.
+func (c *Client) schemaOf(ctx context.Context) (*providers.GetProviderSchemaResponse, providers.Diagnostics) {
+	c.schemaMu.Lock()
+	s := c.schema
+	c.schemaMu.Unlock()
+	if s != nil {
+		return s, nil
+	}
+	s, diags := c.fetchSchema(ctx)
+	if s != nil && s.Diagnostics.HasErrors() {
+		return nil, append(diags, s.Diagnostics...)
+	}
+	return s, diags
+}
+
+func (c *Client) resourceSchema(ctx context.Context, typeName string) (*providers.Schema, providers.Diagnostics) {
+	s, diags := c.schemaOf(ctx)
+	if s == nil {
+		return nil, diags
+	}
+	rs, ok := s.ResourceTypes[typeName]
+	if !ok {
+		return nil, diags.Errorf(nil, "Unsupported resource type",
+			fmt.Sprintf("Provider %s has no resource type %q. Check the resource type name and the provider version.", c.name, typeName))
+	}
+	return &rs, diags
+}
+
+func (c *Client) dataSchema(ctx context.Context, typeName string) (*providers.Schema, providers.Diagnostics) {
+	s, diags := c.schemaOf(ctx)
+	if s == nil {
+		return nil, diags
+	}
+	ds, ok := s.DataSources[typeName]
+	if !ok {
+		return nil, diags.Errorf(nil, "Unsupported data source",
+			fmt.Sprintf("Provider %s has no data source %q. Check the data source name and the provider version.", c.name, typeName))
+	}
+	return &ds, diags
+}
+
+// encodeError reports a request value that does not fit the schema: a
+// bug on tenet's side, but still a diagnostic rather than a crash.
+func encodeError(diags providers.Diagnostics, rpcName, what string, err error) providers.Diagnostics {
+	return diags.Errorf(nil, "Invalid value for provider",
+		fmt.Sprintf("tenet could not encode the %s for %s: %s. This is a bug in tenet; please report it.", what, rpcName, err))
+}
+
+func (c *Client) ValidateProviderConfig(ctx context.Context, req providers.ValidateProviderConfigRequest) providers.ValidateProviderConfigResponse {
+	s, diags := c.schemaOf(ctx)
+	if s == nil {
+		return providers.ValidateProviderConfigResponse{Diagnostics: diags}
+	}
+	ty := s.Provider.Block.ImpliedType()
+	m := c.newReq(opValidateProvider)
+	if err := setDynamic(m, "config", req.Config, ty); err != nil {
+		return providers.ValidateProviderConfigResponse{Diagnostics: encodeError(diags, c.proto.rpcs[opValidateProvider].name, "provider configuration", err)}
+	}
+	resp, diags := c.call(ctx, opValidateProvider, m)
+	if resp == nil {
+		return providers.ValidateProviderConfigResponse{Diagnostics: diags}
+	}
+	out := providers.ValidateProviderConfigResponse{Diagnostics: decodeDiagnostics(resp)}
+	// Protocol 5 lets the provider hand back a prepared configuration.
+	if hasField(resp, "prepared_config") && getMsg(resp, "prepared_config") != nil {
+		v, d := decodeField(resp, "prepared_config", ty, "PrepareProviderConfig", "prepared configuration", out.Diagnostics)
+		out.Diagnostics = d
+		if !v.IsNull() {
+			out.PreparedConfig = v
+		}
+	}
+	return out
+}
+
+func (c *Client) ValidateResourceConfig(ctx context.Context, req providers.ValidateResourceConfigRequest) providers.ValidateResourceConfigResponse {
+	s, diags := c.resourceSchema(ctx, req.TypeName)
+	if s == nil {
+		return providers.ValidateResourceConfigResponse{Diagnostics: diags}
+	}
+	m := c.newReq(opValidateResource)
+	setString(m, "type_name", req.TypeName)
+	if err := setDynamic(m, "config", req.Config, s.Block.ImpliedType()); err != nil {
+		return providers.ValidateResourceConfigResponse{Diagnostics: encodeError(diags, c.proto.rpcs[opValidateResource].name, "configuration", err)}
+	}
+	if hasField(m, "client_capabilities") {
+		setCaps(m)
+	}
+	resp, diags := c.call(ctx, opValidateResource, m)
+	if resp == nil {
+		return providers.ValidateResourceConfigResponse{Diagnostics: diags}
+	}
+	return providers.ValidateResourceConfigResponse{Diagnostics: decodeDiagnostics(resp)}
+}
+
+func (c *Client) ValidateDataResourceConfig(ctx context.Context, req providers.ValidateDataResourceConfigRequest) providers.ValidateDataResourceConfigResponse {
+	s, diags := c.dataSchema(ctx, req.TypeName)
+	if s == nil {
+		return providers.ValidateDataResourceConfigResponse{Diagnostics: diags}
+	}
+	m := c.newReq(opValidateData)
+	setString(m, "type_name", req.TypeName)
+	if err := setDynamic(m, "config", req.Config, s.Block.ImpliedType()); err != nil {
+		return providers.ValidateDataResourceConfigResponse{Diagnostics: encodeError(diags, c.proto.rpcs[opValidateData].name, "configuration", err)}
+	}
+	resp, diags := c.call(ctx, opValidateData, m)
+	if resp == nil {
+		return providers.ValidateDataResourceConfigResponse{Diagnostics: diags}
+	}
+	return providers.ValidateDataResourceConfigResponse{Diagnostics: decodeDiagnostics(resp)}
+}
+
+func (c *Client) ConfigureProvider(ctx context.Context, req providers.ConfigureProviderRequest) providers.ConfigureProviderResponse {
+	s, diags := c.schemaOf(ctx)
+	if s == nil {
+		return providers.ConfigureProviderResponse{Diagnostics: diags}
+	}
+	m := c.newReq(opConfigure)
+	setString(m, "terraform_version", c.cfg.TerraformVersion)
+	if err := setDynamic(m, "config", req.Config, s.Provider.Block.ImpliedType()); err != nil {
+		return providers.ConfigureProviderResponse{Diagnostics: encodeError(diags, c.proto.rpcs[opConfigure].name, "provider configuration", err)}
+	}
+	setCaps(m)
+	resp, diags := c.call(ctx, opConfigure, m)
+	if resp == nil {
+		return providers.ConfigureProviderResponse{Diagnostics: diags}
+	}
+	return providers.ConfigureProviderResponse{Diagnostics: decodeDiagnostics(resp)}
+}
+
+func (c *Client) UpgradeResourceState(ctx context.Context, req providers.UpgradeResourceStateRequest) providers.UpgradeResourceStateResponse {
+	s, diags := c.resourceSchema(ctx, req.TypeName)
+	if s == nil {
+		return providers.UpgradeResourceStateResponse{Diagnostics: diags}
+	}
+	m := c.newReq(opUpgrade)
+	setString(m, "type_name", req.TypeName)
+	setInt(m, "version", req.Version)
+	raw := mutable(m, "raw_state")
+	if len(req.RawJSON) > 0 {
+		setBytes(raw, "json", req.RawJSON)
+	} else {
+		fm := raw.Mutable(field(raw, "flatmap")).Map()
+		for k, v := range req.RawFlatmap {
+			fm.Set(protoreflect.ValueOfString(k).MapKey(), protoreflect.ValueOfString(v))
+		}
+	}
+	resp, diags := c.call(ctx, opUpgrade, m)
+	if resp == nil {
+		return providers.UpgradeResourceStateResponse{Diagnostics: diags}
+	}
+	out := providers.UpgradeResourceStateResponse{}
+	out.UpgradedState, out.Diagnostics = decodeField(resp, "upgraded_state", s.Block.ImpliedType(), "UpgradeResourceState", "upgraded state", decodeDiagnostics(resp))
+	return out
+}
+
+func (c *Client) ReadResource(ctx context.Context, req providers.ReadResourceRequest) providers.ReadResourceResponse {
+	s, diags := c.resourceSchema(ctx, req.TypeName)
+	if s == nil {
+		return providers.ReadResourceResponse{Diagnostics: diags}
+	}
+	ty := s.Block.ImpliedType()
+	m := c.newReq(opRead)
+	setString(m, "type_name", req.TypeName)
+	if err := setDynamic(m, "current_state", req.PriorState, ty); err != nil {
+		return providers.ReadResourceResponse{Diagnostics: encodeError(diags, "ReadResource", "current state", err)}
+	}
+	setBytes(m, "private", req.Private)
+	setCaps(m)
+	resp, diags := c.call(ctx, opRead, m)
+	if resp == nil {
+		return providers.ReadResourceResponse{Diagnostics: diags}
+	}
+	out := providers.ReadResourceResponse{Private: getBytes(resp, "private")}
+	out.NewState, out.Diagnostics = decodeField(resp, "new_state", ty, "ReadResource", "new state", decodeDiagnostics(resp))
+	return out
+}
+
+func (c *Client) PlanResourceChange(ctx context.Context, req providers.PlanResourceChangeRequest) providers.PlanResourceChangeResponse {
+	s, diags := c.resourceSchema(ctx, req.TypeName)
+	if s == nil {
+		return providers.PlanResourceChangeResponse{Diagnostics: diags}
+	}
+	ty := s.Block.ImpliedType()
+	m := c.newReq(opPlan)
+	setString(m, "type_name", req.TypeName)
+	for _, f := range []struct {
+		name string
+		v    cty.Value
+	}{{"prior_state", req.PriorState}, {"proposed_new_state", req.ProposedNewState}, {"config", req.Config}} {
+		if err := setDynamic(m, f.name, f.v, ty); err != nil {
+			return providers.PlanResourceChangeResponse{Diagnostics: encodeError(diags, "PlanResourceChange", f.name, err)}
+		}
+	}
+	setBytes(m, "prior_private", req.PriorPrivate)
+	setCaps(m)
+	resp, diags := c.call(ctx, opPlan, m)
+	if resp == nil {
+		return providers.PlanResourceChangeResponse{Diagnostics: diags}
+	}
+	out := providers.PlanResourceChangeResponse{
+		PlannedPrivate:   getBytes(resp, "planned_private"),
+		LegacyTypeSystem: getBool(resp, "legacy_type_system"),
+	}
+	out.PlannedState, out.Diagnostics = decodeField(resp, "planned_state", ty, "PlanResourceChange", "planned state", decodeDiagnostics(resp))
+	rr := getList(resp, "requires_replace")
+	for i := 0; i < rr.Len(); i++ {
+		out.RequiresReplace = append(out.RequiresReplace, decodePath(rr.Get(i).Message()))
+	}
+	return out
+}
+
+func (c *Client) ApplyResourceChange(ctx context.Context, req providers.ApplyResourceChangeRequest) providers.ApplyResourceChangeResponse {
+	s, diags := c.resourceSchema(ctx, req.TypeName)
+	if s == nil {
+		return providers.ApplyResourceChangeResponse{Diagnostics: diags}
+	}
+	ty := s.Block.ImpliedType()
+	m := c.newReq(opApply)
+	setString(m, "type_name", req.TypeName)
+	for _, f := range []struct {
+		name string
+		v    cty.Value
+	}{{"prior_state", req.PriorState}, {"planned_state", req.PlannedState}, {"config", req.Config}} {
+		if err := setDynamic(m, f.name, f.v, ty); err != nil {
+			return providers.ApplyResourceChangeResponse{Diagnostics: encodeError(diags, "ApplyResourceChange", f.name, err)}
+		}
+	}
+	setBytes(m, "planned_private", req.PlannedPrivate)
+	resp, diags := c.call(ctx, opApply, m)
+	if resp == nil {
+		return providers.ApplyResourceChangeResponse{Diagnostics: diags}
+	}
+	out := providers.ApplyResourceChangeResponse{
+		Private:          getBytes(resp, "private"),
+		LegacyTypeSystem: getBool(resp, "legacy_type_system"),
+	}
+	out.NewState, out.Diagnostics = decodeField(resp, "new_state", ty, "ApplyResourceChange", "new state", decodeDiagnostics(resp))
+	return out
+}
+
+func (c *Client) ImportResourceState(ctx context.Context, req providers.ImportResourceStateRequest) providers.ImportResourceStateResponse {
+	s, diags := c.schemaOf(ctx)
+	if s == nil {
+		return providers.ImportResourceStateResponse{Diagnostics: diags}
+	}
+	m := c.newReq(opImport)
+	setString(m, "type_name", req.TypeName)
+	setString(m, "id", req.ID)
+	setCaps(m)
+	resp, diags := c.call(ctx, opImport, m)
+	if resp == nil {
+		return providers.ImportResourceStateResponse{Diagnostics: diags}
+	}
+	out := providers.ImportResourceStateResponse{Diagnostics: decodeDiagnostics(resp)}
+	list := getList(resp, "imported_resources")
+	for i := 0; i < list.Len(); i++ {
+		ir := list.Get(i).Message()
+		typeName := getString(ir, "type_name")
+		rs, ok := s.ResourceTypes[typeName]
+		if !ok {
+			out.Diagnostics = out.Diagnostics.Errorf(nil, "Invalid response from provider",
+				fmt.Sprintf("Provider %s imported an object of resource type %q, which its schema does not define. This is a bug in the provider; report it to its developers.", c.name, typeName))
+			continue
+		}
+		var v cty.Value
+		v, out.Diagnostics = decodeField(ir, "state", rs.Block.ImpliedType(), "ImportResourceState", "imported state", out.Diagnostics)
+		out.ImportedResources = append(out.ImportedResources, providers.ImportedResource{
+			TypeName: typeName, State: v, Private: getBytes(ir, "private"),
+		})
+	}
+	return out
+}
+
+func (c *Client) ReadDataSource(ctx context.Context, req providers.ReadDataSourceRequest) providers.ReadDataSourceResponse {
+	s, diags := c.dataSchema(ctx, req.TypeName)
+	if s == nil {
+		return providers.ReadDataSourceResponse{Diagnostics: diags}
+	}
+	ty := s.Block.ImpliedType()
+	m := c.newReq(opReadData)
+	setString(m, "type_name", req.TypeName)
+	if err := setDynamic(m, "config", req.Config, ty); err != nil {
+		return providers.ReadDataSourceResponse{Diagnostics: encodeError(diags, "ReadDataSource", "configuration", err)}
+	}
+	setCaps(m)
+	resp, diags := c.call(ctx, opReadData, m)
+	if resp == nil {
+		return providers.ReadDataSourceResponse{Diagnostics: diags}
+	}
+	out := providers.ReadDataSourceResponse{}
+	out.State, out.Diagnostics = decodeField(resp, "state", ty, "ReadDataSource", "state", decodeDiagnostics(resp))
+	return out
+}
+
+func (c *Client) MoveResourceState(ctx context.Context, req providers.MoveResourceStateRequest) providers.MoveResourceStateResponse {
+	s, diags := c.resourceSchema(ctx, req.TargetTypeName)
+	if s == nil {
+		return providers.MoveResourceStateResponse{Diagnostics: diags}
+	}
+	m := c.newReq(opMove)
+	setString(m, "source_provider_address", req.SourceProviderAddress)
+	setString(m, "source_type_name", req.SourceTypeName)
+	setInt(m, "source_schema_version", req.SourceSchemaVersion)
+	setBytes(mutable(m, "source_state"), "json", req.SourceStateJSON)
+	setString(m, "target_type_name", req.TargetTypeName)
+	setBytes(m, "source_private", req.SourcePrivate)
+	resp, diags := c.call(ctx, opMove, m)
+	if resp == nil {
+		return providers.MoveResourceStateResponse{Diagnostics: diags}
+	}
+	out := providers.MoveResourceStateResponse{TargetPrivate: getBytes(resp, "target_private")}
+	out.TargetState, out.Diagnostics = decodeField(resp, "target_state", s.Block.ImpliedType(), "MoveResourceState", "target state", decodeDiagnostics(resp))
+	return out
+}
+
+// GetFunctions asks for the function signatures on their own; providers
+// too old for that RPC list them in their schema instead.
+func (c *Client) GetFunctions(ctx context.Context) providers.GetFunctionsResponse {
+	resp, err := c.proto.invoke(ctx, c.conn, opGetFunctions, c.newReq(opGetFunctions))
+	if status.Code(err) == codes.Unimplemented {
+		s, diags := c.schemaOf(ctx)
+		if s == nil {
+			return providers.GetFunctionsResponse{Diagnostics: diags}
+		}
+		return providers.GetFunctionsResponse{Functions: s.Functions}
+	}
+	if err != nil {
+		return providers.GetFunctionsResponse{Diagnostics: c.transportDiags(ctx, opGetFunctions, err)}
+	}
+	out := providers.GetFunctionsResponse{Diagnostics: decodeDiagnostics(resp)}
+	fns, ferr := decodeFunctions(getMap(resp, "functions"))
+	if ferr != nil {
+		out.Diagnostics = out.Diagnostics.Errorf(nil, "Invalid provider function signatures",
+			fmt.Sprintf("Provider %s returned function signatures tenet cannot read: %s. This is a bug in the provider; report it to its developers.", c.name, ferr))
+		return out
+	}
+	out.Functions = fns
+	return out
+}
+
+// CallFunction encodes each argument against its parameter's type (a
+// dynamic parameter carries its value's own type on the wire) and
+// decodes the result against the declared return type.
+func (c *Client) CallFunction(ctx context.Context, req providers.CallFunctionRequest) providers.CallFunctionResponse {
+	fail := func(format string, args ...any) providers.CallFunctionResponse {
+		return providers.CallFunctionResponse{Err: &providers.FunctionError{Text: fmt.Sprintf(format, args...)}}
+	}
+	s, diags := c.schemaOf(ctx)
+	if s == nil {
+		return fail("cannot read the schema of provider %s: %s", c.name, summarize(diags))
+	}
+	fn, ok := s.Functions[req.Name]
+	if !ok {
+		return fail("provider %s has no function %q", c.name, req.Name)
+	}
+	if len(req.Arguments) < len(fn.Parameters) || (fn.VariadicParameter == nil && len(req.Arguments) > len(fn.Parameters)) {
+		return fail("function %q takes %d arguments, got %d", req.Name, len(fn.Parameters), len(req.Arguments))
+	}
+	m := c.newReq(opCallFunction)
+	args := m.Mutable(field(m, "arguments")).List()
+	for i, a := range req.Arguments {
+		ty := cty.DynamicPseudoType
+		if i < len(fn.Parameters) {
+			ty = fn.Parameters[i].Type
+		} else {
+			ty = fn.VariadicParameter.Type
+		}
+		b, err := encodeValue(a, ty)
+		if err != nil {
+			arg := i
+			return providers.CallFunctionResponse{Err: &providers.FunctionError{Text: fmt.Sprintf("invalid value for function %q: %s", req.Name, err), Argument: &arg}}
+		}
+		e := args.NewElement()
+		setBytes(e.Message(), "msgpack", b)
+		args.Append(e)
+	}
+	setString(m, "name", req.Name)
+	resp, diags := c.call(ctx, opCallFunction, m)
+	if resp == nil {
+		return fail("%s", summarize(diags))
+	}
+	if fe := getMsg(resp, "error"); fe != nil {
+		out := &providers.FunctionError{Text: getString(fe, "text")}
+		if fd := field(fe, "function_argument"); fe.Has(fd) {
+			n := int(fe.Get(fd).Int())
+			out.Argument = &n
+		}
+		return providers.CallFunctionResponse{Err: out}
+	}
+	v, err := decodeDynamic(getMsg(resp, "result"), fn.ReturnType)
+	if err != nil {
+		return fail("provider %s returned a result for %q that is not a valid %s: %s; this is a bug in the provider", c.name, req.Name, fn.ReturnType.FriendlyName(), err)
+	}
+	return providers.CallFunctionResponse{Result: v}
+}
+
+func summarize(diags providers.Diagnostics) string {
+	for _, d := range diags {
+		if d.Detail != "" {
+			return d.Detail
+		}
+		return d.Summary
+	}
+	return "unknown error"
+}
+
+// StopProvider asks the plugin to abandon its in-flight operations.
+func (c *Client) StopProvider(ctx context.Context) providers.StopProviderResponse {
+	if _, ok := ctx.Deadline(); !ok {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, c.cfg.StopTimeout)
+		defer cancel()
+	}
+	start := time.Now()
+	resp, err := c.proto.invoke(ctx, c.conn, opStop, c.newReq(opStop))
+	if err != nil {
+		return providers.StopProviderResponse{Error: fmt.Sprintf("provider %s did not stop (after %s): %s", c.name, time.Since(start).Round(time.Millisecond), err)}
+	}
+	return providers.StopProviderResponse{Error: getString(resp, "Error")}
+}
