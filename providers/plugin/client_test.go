@@ -400,6 +400,25 @@ func TestFunctions(t *testing.T) {
 	}
 }
 
+// TestBoundFunction calls a plugin's function the way the engine will,
+// as a cty function made by providers.Function.Bind.
+func TestBoundFunction(t *testing.T) {
+	c := start(t, 5, "", false)
+	ctx := context.Background()
+	fns := c.GetProviderSchema(ctx).Functions
+	got, err := fns["upper"].Bind(ctx, c, "upper").Call([]cty.Value{cty.StringVal("abc").Mark("sensitive")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := cty.StringVal("ABC").Mark("sensitive"); !got.RawEquals(want) {
+		t.Errorf("upper = %#v, want %#v", got, want)
+	}
+	_, err = fns["fail"].Bind(ctx, c, "fail").Call([]cty.Value{cty.StringVal("x")})
+	if err == nil || !strings.Contains(err.Error(), "fail always fails: x") {
+		t.Errorf("fail: error = %v", err)
+	}
+}
+
 func TestCloseTwice(t *testing.T) {
 	c := start(t, 6, "", false)
 	ctx := context.Background()

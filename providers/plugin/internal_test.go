@@ -280,3 +280,64 @@ func TestTailBuffer(t *testing.T) {
 		})
 	}
 }
+
+// TestDecodeDynamic covers both encodings, absent values and the
+// failures a provider can cause.
+func TestDecodeDynamic(t *testing.T) {
+	ty := cty.Object(map[string]cty.Type{"s": cty.String, "d": cty.DynamicPseudoType})
+	mp := func(v cty.Value) []byte {
+		b, err := ctymsgpack.Marshal(v, ty)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	val := cty.ObjectVal(map[string]cty.Value{"s": cty.StringVal("x"), "d": cty.ListVal([]cty.Value{cty.True})})
+	unknown := cty.ObjectVal(map[string]cty.Value{"s": cty.UnknownVal(cty.String).RefineNotNull(), "d": cty.DynamicVal})
+	protos, err := loadProtocols()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name    string
+		msgpack []byte
+		json    []byte
+		absent  bool
+		want    cty.Value
+		wantErr string
+	}{
+		{"msgpack", mp(val), nil, false, val, ""},
+		{"msgpack unknowns with refinements", mp(unknown), nil, false, unknown, ""},
+		{"json fallback", nil, []byte(`{"s":"x","d":{"value":[true],"type":["list","bool"]}}`), false, val, ""},
+		{"absent is null", nil, nil, true, cty.NullVal(ty), ""},
+		{"empty is null", nil, nil, false, cty.NullVal(ty), ""},
+		{"truncated", mp(val)[:3], nil, false, cty.NilVal, "EOF"},
+		{"a string for an object", []byte{0xa1, 'x'}, nil, false, cty.NilVal, "object"},
+		{"an attribute missing", []byte{0x81, 0xa1, 's', 0xa1, 'x'}, nil, false, cty.NilVal, "2 attributes is required"},
+		{"no attributes", []byte{0x80}, nil, false, cty.NilVal, "missing required attribute"},
+		{"json with an unknown attribute", nil, []byte(`{"s":"x","z":true}`), false, cty.NilVal, `"z"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			resp := protos[5].rpcs[opRead].out.New()
+			if !tt.absent {
+				dv := mutable(resp, "new_state")
+				setBytes(dv, "msgpack", tt.msgpack)
+				setBytes(dv, "json", tt.json)
+			}
+			got, err := decodeDynamic(getMsg(resp, "new_state"), ty)
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Fatalf("error = %v, want one containing %q", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !got.RawEquals(tt.want) {
+				t.Errorf("got %#v, want %#v", got, tt.want)
+			}
+		})
+	}
+}
