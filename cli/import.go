@@ -37,7 +37,7 @@ func newImportCommand(g *globals) *cobra.Command {
 			if diags.HasErrors() {
 				return u.fail(diags)
 			}
-			cfg, d := u.loadConfig()
+			cfg, d := u.loadConfigAndProviders(g)
 			diags = append(diags, d...)
 			if diags.HasErrors() {
 				return u.fail(diags)

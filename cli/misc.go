@@ -81,7 +81,7 @@ func newValidateCommand(g *globals) *cobra.Command {
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			u := newUI(cmd, g, noColor, false)
-			cfg, diags := u.loadConfig()
+			cfg, diags := u.loadConfigAndProviders(g)
 			if !diags.HasErrors() {
 				ctx := cmd.Context()
 				if ctx == nil {
@@ -202,7 +202,7 @@ func newGraphCommand(g *globals) *cobra.Command {
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			u := newUI(cmd, g, true, false)
-			cfg, diags := u.loadConfig()
+			cfg, diags := u.loadConfigAndProviders(g)
 			if diags.HasErrors() {
 				return u.fail(diags)
 			}
