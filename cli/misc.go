@@ -7,7 +7,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
@@ -17,61 +16,6 @@ import (
 	"github.com/tenetplan/tenet/config"
 	"github.com/tenetplan/tenet/engine/plan"
 )
-
-func newInitCommand(g *globals) *cobra.Command {
-	var noColor bool
-	var input, upgrade bool
-	cmd := &cobra.Command{
-		Use:   "init [options]",
-		Short: "Prepare the working directory",
-		Args:  cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			u := newUI(cmd, g, noColor, false)
-			cfg, diags := u.loadConfig()
-			if diags.HasErrors() {
-				return u.fail(diags)
-			}
-			u.diagnostics(diags)
-			// Every provider the configuration needs must be built in.
-			needed := map[string]bool{}
-			for _, m := range cfg.Modules() {
-				for _, rs := range []map[string]*config.Resource{m.ManagedResources, m.DataResources} {
-					for _, r := range rs {
-						p, _ := m.ProviderForResource(r)
-						needed[p.String()] = true
-					}
-				}
-			}
-			var names []string
-			for n := range needed {
-				names = append(names, n)
-			}
-			sort.Strings(names)
-			fmt.Fprintln(u.out, "\nInitializing provider plugins...")
-			for _, n := range names {
-				found := false
-				for p := range g.deps.Providers {
-					if p.String() == n {
-						found = true
-					}
-				}
-				if !found {
-					return u.errorf("Failed to install provider", "Provider %s is not built into tenet, and tenet does not download providers.", n)
-				}
-				fmt.Fprintf(u.out, "- Using built-in provider %s\n", n)
-			}
-			if err := os.MkdirAll(".terraform", 0o755); err != nil {
-				return u.errorf("Failed to prepare the working directory", "%s", err)
-			}
-			fmt.Fprintln(u.out, "\ntenet has been successfully initialized!")
-			return nil
-		},
-	}
-	cmd.Flags().BoolVar(&noColor, "no-color", false, "disable color")
-	cmd.Flags().BoolVar(&input, "input", false, "ignored")
-	cmd.Flags().BoolVar(&upgrade, "upgrade", false, "ignored: built-in providers are always current")
-	return cmd
-}
 
 func newValidateCommand(g *globals) *cobra.Command {
 	var noColor, jsonOut bool
