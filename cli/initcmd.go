@@ -70,7 +70,6 @@ func runInit(ctx context.Context, g *globals, u *ui, reqs installer.Requirements
 	}
 	u.diagnostics(diags)
 	icfg := pe.icfg
-	explicitMethods := pe.cli.ProviderInstallation != nil
 	if len(opts.pluginDirs) > 0 {
 		icfg.Methods = nil
 		for _, d := range opts.pluginDirs {
@@ -80,7 +79,6 @@ func runInit(ctx context.Context, g *globals, u *ui, reqs installer.Requirements
 			}
 			icfg.Methods = append(icfg.Methods, getproviders.Method{Kind: getproviders.MethodFilesystemMirror, Location: abs})
 		}
-		explicitMethods = true
 	}
 	oldLocks, d := lockfile.Load(pe.lockPath)
 	if d.HasErrors() {
@@ -118,16 +116,7 @@ func runInit(ctx context.Context, g *globals, u *ui, reqs installer.Requirements
 
 	// Built-in candidates, one at a time, so that each one's progress
 	// lines are shown only when it is really installed.
-	localCfg := icfg
-	if !explicitMethods {
-		localCfg.Methods = nil
-		for _, m := range icfg.Methods {
-			if m.Kind == getproviders.MethodDirect && m.DeclRange.Filename == "" {
-				continue
-			}
-			localCfg.Methods = append(localCfg.Methods, m)
-		}
-	}
+	localCfg := namingMethods(icfg)
 	for _, p := range sortedProviders(builtinReqs) {
 		var buf strings.Builder
 		inst, d := installer.New(localCfg, pe.dataDir)

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"sync"
@@ -209,18 +208,17 @@ func readSchemaCache(path string) *providers.GetProviderSchemaResponse {
 	if err != nil {
 		return nil
 	}
-	var s providers.GetProviderSchemaResponse
-	if json.Unmarshal(b, &s) != nil {
+	s, err := decodeSchemaCache(b)
+	if err != nil {
 		return nil
 	}
-	return &s
+	return s
 }
 
 // writeSchemaCache stores a schema for later runs, atomically; failures
 // only cost the next run a launch.
 func writeSchemaCache(path string, s providers.GetProviderSchemaResponse) {
-	s.Diagnostics = nil
-	b, err := json.Marshal(s)
+	b, err := encodeSchemaCache(s)
 	if err != nil {
 		return
 	}

@@ -95,6 +95,7 @@ func NewRootCommand(deps Deps) *cobra.Command {
 		newStateCommand(g),
 		newGraphCommand(g),
 		newVersionCommand(g),
+		newProvidersCommand(g),
 		newPolicyCommand(g),
 		newExplainCommand(g),
 		newRulesCommand(g),
@@ -139,19 +140,6 @@ func NormalizeArgs(args []string) []string {
 
 func isFlagChar(c byte) bool {
 	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')
-}
-
-func newVersionCommand(g *globals) *cobra.Command {
-	cmd := &cobra.Command{
-		Use:   "version",
-		Short: "Show the tenet version",
-		RunE: func(cmd *cobra.Command, args []string) error {
-			fmt.Fprintf(cmd.OutOrStdout(), "tenet v%s\n", Version)
-			return nil
-		},
-	}
-	cmd.Flags().Bool("no-color", false, "disable color")
-	return cmd
 }
 
 // requireSubcommand makes every command that only groups subcommands
