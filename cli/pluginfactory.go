@@ -14,14 +14,37 @@ import (
 
 // pluginFactory starts one lazyPlugin per call. cacheFile, when not "",
 // holds the provider's schema from an earlier run.
+// The first schema a process returns is shared with the later instances
+// of the run too.
 func pluginFactory(cfg plugin.Config, cacheFile string) providers.Factory {
+	sh := &sharedSchema{}
 	var once sync.Once
-	var cached *providers.GetProviderSchemaResponse
 	return func() (providers.Interface, error) {
-		once.Do(func() { cached = readSchemaCache(cacheFile) })
+		once.Do(func() { sh.set(readSchemaCache(cacheFile)) })
+		cached := sh.get()
 		c := cfg
 		c.CachedSchema = cached
-		return &lazyPlugin{cfg: c, cacheFile: cacheFile, cached: cached}, nil
+		return &lazyPlugin{cfg: c, cacheFile: cacheFile, cached: cached, shared: sh}, nil
+	}
+}
+
+// sharedSchema is the schema one factory's instances share.
+type sharedSchema struct {
+	mu sync.Mutex
+	s  *providers.GetProviderSchemaResponse
+}
+
+func (sh *sharedSchema) get() *providers.GetProviderSchemaResponse {
+	sh.mu.Lock()
+	defer sh.mu.Unlock()
+	return sh.s
+}
+
+func (sh *sharedSchema) set(s *providers.GetProviderSchemaResponse) {
+	sh.mu.Lock()
+	defer sh.mu.Unlock()
+	if sh.s == nil {
+		sh.s = s
 	}
 }
 
@@ -33,6 +56,7 @@ type lazyPlugin struct {
 	cfg       plugin.Config
 	cacheFile string
 	cached    *providers.GetProviderSchemaResponse
+	shared    *sharedSchema
 
 	mu     sync.Mutex
 	client *plugin.Client
@@ -57,7 +81,12 @@ func startDiags(err error) providers.Diagnostics {
 }
 
 func (l *lazyPlugin) GetProviderSchema(ctx context.Context) providers.GetProviderSchemaResponse {
-	if s := l.cached; s != nil && s.GetProviderSchemaOptional {
+	s := l.cached
+	if s == nil {
+		// Another instance of this run may have asked since.
+		s = l.shared.get()
+	}
+	if s != nil && s.GetProviderSchemaOptional {
 		return *s
 	}
 	c, err := l.start()
@@ -65,8 +94,11 @@ func (l *lazyPlugin) GetProviderSchema(ctx context.Context) providers.GetProvide
 		return providers.GetProviderSchemaResponse{Diagnostics: startDiags(err)}
 	}
 	resp := c.GetProviderSchema(ctx)
-	if !resp.Diagnostics.HasErrors() && l.cacheFile != "" && l.cached == nil {
-		writeSchemaCache(l.cacheFile, resp)
+	if !resp.Diagnostics.HasErrors() {
+		if l.cacheFile != "" && l.cached == nil {
+			writeSchemaCache(l.cacheFile, resp)
+		}
+		l.shared.set(&resp)
 	}
 	return resp
 }
