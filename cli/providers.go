@@ -231,3 +231,18 @@ func schemaCacheFile(dataDir string, p addrs.Provider, v getproviders.Version, h
 	}
 	return filepath.Join(installer.ProvidersDir(dataDir), ".schemas", hex.EncodeToString(h.Sum(nil))[:32]+".json")
 }
+
+// resolveProvidersIfPossible resolves the providers of the configuration
+// in the working directory for commands that only need schemas (show,
+// state show) and work without a configuration too: when there is none,
+// or it or the installation has problems, the built-in schemas are used.
+func (g *globals) resolveProvidersIfPossible() {
+	if !g.deps.Plugins || g.registry != nil {
+		return
+	}
+	cfg, diags := config.Load(os.DirFS("."), ".")
+	if cfg == nil || diags.HasErrors() {
+		return
+	}
+	_ = g.resolveProviders(cfg)
+}

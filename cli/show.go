@@ -21,6 +21,7 @@ func newShowCommand(g *globals) *cobra.Command {
 		Args:  cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			u := newUI(cmd, g, noColor, false)
+			g.resolveProvidersIfPossible()
 			if len(args) == 1 {
 				p, err := plan.ReadFile(args[0])
 				if err != nil {

@@ -166,6 +166,7 @@ func writeStateObject(u *ui, g *globals, o instanceObject) error {
 	r := o.addr.Resource.Resource
 	// The schema gives the real type; without it (an unknown provider)
 	// the JSON's own shape is the best guess.
+	g.resolveProvidersIfPossible()
 	ty, known := schemaLookup{g.providerRegistry()}.types(o.provider, r.Mode, r.Type)
 	var err error
 	if !known {
