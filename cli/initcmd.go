@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/spf13/cobra"
@@ -54,6 +55,16 @@ func newInitCommand(g *globals) *cobra.Command {
 	cmd.Flags().BoolVar(&upgrade, "upgrade", false, "select the newest provider versions the constraints allow, ignoring the lock file's selections")
 	cmd.Flags().StringArrayVar(&pluginDirs, "plugin-dir", nil, "install providers only from this directory (repeatable); no other installation method is used")
 	cmd.Flags().StringVar(&lockMode, "lockfile", "", "\"readonly\": fail instead of changing the dependency lock file")
+	// Accepted with OpenTofu's defaults, as tools such as terraform-exec
+	// pass them: tenet's init configures no backend, moves no state and
+	// takes no state lock, so these have nothing to change.
+	var backend, get, forceCopy, lock bool
+	var lockTimeout time.Duration
+	cmd.Flags().BoolVar(&backend, "backend", true, "accepted; tenet's init has no backend to configure (the state is local)")
+	cmd.Flags().BoolVar(&get, "get", true, "accepted; local modules need no download")
+	cmd.Flags().BoolVar(&forceCopy, "force-copy", false, "accepted; tenet's init migrates no state")
+	cmd.Flags().BoolVar(&lock, "lock", true, "accepted; tenet's init takes no state lock")
+	cmd.Flags().DurationVar(&lockTimeout, "lock-timeout", 0, "accepted; tenet's init takes no state lock")
 	return cmd
 }
 
