@@ -79,6 +79,7 @@ func TestConformance(t *testing.T) {
 	checkKnownFailingNames(t, present)
 
 	bin := tenetBinary(t)
+	extraEnv := timeProviderMirror(t)
 	// t.Parallel runs up to -parallel (GOMAXPROCS by default) scenarios at
 	// once; the semaphore caps that when -parallel is raised, since every
 	// scenario runs a chain of child processes.
@@ -92,7 +93,7 @@ func TestConformance(t *testing.T) {
 			t.Parallel()
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			problems, logs := replayScenario(t, bin, sc.dir)
+			problems, logs := replayScenario(t, bin, sc.dir, extraEnv)
 			reason, isKnown := knownFailing[filepath.Base(sc.name)]
 			switch {
 			case isKnown && len(problems) > 0:
@@ -109,6 +110,48 @@ func TestConformance(t *testing.T) {
 			}
 		})
 	}
+}
+
+// timeProviderMirror, when TENET_TIME_PROVIDER names a hashicorp/time
+// v0.14.2 executable (scripts/build-time-provider.sh builds one), puts it
+// in a filesystem mirror and returns the environment that makes init
+// install it from there, as the OpenTofu recordings were made; tenet then
+// runs the real plugin instead of its built-in time provider. Without the
+// variable the scenarios run with the built-in.
+func timeProviderMirror(t *testing.T) []string {
+	exe := os.Getenv("TENET_TIME_PROVIDER")
+	if exe == "" {
+		return nil
+	}
+	abs, err := filepath.Abs(exe)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Stat(abs); err != nil || fi.IsDir() {
+		t.Fatalf("TENET_TIME_PROVIDER=%s is not an executable file (build one with scripts/build-time-provider.sh)", exe)
+	}
+	dir := t.TempDir()
+	pkg := filepath.Join(dir, "mirror", "registry.opentofu.org", "hashicorp", "time", "0.14.2", runtime.GOOS+"_"+runtime.GOARCH)
+	if err := os.MkdirAll(pkg, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(abs, filepath.Join(pkg, "terraform-provider-time_v0.14.2")); err != nil {
+		t.Fatal(err)
+	}
+	tfrc := filepath.Join(dir, "cli.tfrc")
+	src := fmt.Sprintf(`provider_installation {
+  filesystem_mirror {
+    path    = %q
+    include = ["registry.opentofu.org/hashicorp/time"]
+  }
+  direct { exclude = ["registry.opentofu.org/hashicorp/time"] }
+}
+`, filepath.Join(dir, "mirror"))
+	if err := os.WriteFile(tfrc, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("hashicorp/time comes from %s", abs)
+	return []string{"TF_CLI_CONFIG_FILE=" + tfrc}
 }
 
 // checkKnownFailingNames keeps the known-failing list tied to real scenarios.
@@ -250,10 +293,11 @@ func tail(b []byte, lines int) []byte {
 
 // replayScenario replays a scenario and returns the differences from what
 // OpenTofu recorded (none when it passes) and the commands' output.
-func replayScenario(t *testing.T, bin, scen string) ([]string, string) {
+func replayScenario(t *testing.T, bin, scen string, extraEnv []string) ([]string, string) {
 	tmp := t.TempDir()
 	r := &replayer{bin: bin, work: filepath.Join(tmp, "work")}
 	r.env = append(os.Environ(), "TF_INPUT=0", "TF_IN_AUTOMATION=1", "CHECKPOINT_DISABLE=1")
+	r.env = append(r.env, extraEnv...)
 	if err := os.MkdirAll(r.work, 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -330,9 +374,13 @@ func swapConfig(work, step string) error {
 		}
 	}
 	// Files copied from a read-only tree stay writable for the next step.
+	// .terraform is init's, with its executable provider packages.
 	return filepath.WalkDir(work, func(p string, d os.DirEntry, err error) error {
 		if err != nil {
 			return err
+		}
+		if d.IsDir() && d.Name() == ".terraform" {
+			return filepath.SkipDir
 		}
 		if d.IsDir() {
 			return os.Chmod(p, 0o755)

@@ -110,7 +110,7 @@ func applySavedPlan(ctx context.Context, g *globals, u *ui, f *planFlags, path s
 	if err != nil {
 		return u.errorf("Failed to load the plan file", "%s", err)
 	}
-	cfg, diags := u.loadConfig()
+	cfg, diags := u.loadConfigAndProviders(g)
 	if diags.HasErrors() {
 		return u.fail(diags)
 	}

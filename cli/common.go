@@ -83,6 +83,17 @@ func (u *ui) errorf(summary, format string, args ...any) error {
 	return u.fail(hcl.Diagnostics{{Severity: hcl.DiagError, Summary: summary, Detail: fmt.Sprintf(format, args...)}})
 }
 
+// loadConfigAndProviders loads the configuration and resolves the
+// providers it needs (see resolveProviders), for commands that run the
+// engine.
+func (u *ui) loadConfigAndProviders(g *globals) (*config.Config, hcl.Diagnostics) {
+	cfg, diags := u.loadConfig()
+	if cfg != nil && !diags.HasErrors() {
+		diags = append(diags, g.resolveProviders(cfg)...)
+	}
+	return cfg, diags
+}
+
 // loadConfig loads the configuration in the working directory.
 func (u *ui) loadConfig() (*config.Config, hcl.Diagnostics) {
 	cfg, diags := u.loadInstalled()
@@ -145,7 +156,7 @@ func loadRules(ctx context.Context, dirs []string, background bool) (*rules.Engi
 func newEngine(g *globals, r *rules.Engine, hooks engine.Hooks) *engine.Engine {
 	wd, _ := os.Getwd()
 	ws, _ := currentWorkspace(g.deps.Env) // an invalid selection fails when the state is opened
-	return &engine.Engine{Providers: g.deps.Providers, Rules: r, FS: os.DirFS("."), WorkingDir: wd, Hooks: hooks, Version: Version, Workspace: ws}
+	return &engine.Engine{Providers: g.providerRegistry(), Rules: r, FS: os.DirFS("."), WorkingDir: wd, Hooks: hooks, Version: Version, Workspace: ws}
 }
 
 // stateFlags are the flags of every command that touches the state.

@@ -97,7 +97,7 @@ func planQuietly(ctx context.Context, g *globals, u *ui, f *planFlags) (*plan.Pl
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	cfg, diags := u.loadConfig()
+	cfg, diags := u.loadConfigAndProviders(g)
 	if diags.HasErrors() {
 		return nil, nil, u.fail(diags)
 	}

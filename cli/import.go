@@ -37,7 +37,7 @@ func newImportCommand(g *globals) *cobra.Command {
 			if diags.HasErrors() {
 				return u.fail(diags)
 			}
-			cfg, d := u.loadConfig()
+			cfg, d := u.loadConfigAndProviders(g)
 			diags = append(diags, d...)
 			if diags.HasErrors() {
 				return u.fail(diags)
@@ -73,6 +73,7 @@ func newImportCommand(g *globals) *cobra.Command {
 	fl.Var(&varFlag{kind: config.ValueFromCLI, list: &vars}, "var", "set a value for a root module input variable (NAME=VALUE); repeatable")
 	fl.Var(&varFlag{kind: config.ValueFromFile, list: &vars}, "var-file", "load variable values from a file; repeatable")
 	fl.BoolVar(&noColor, "no-color", false, "disable color")
+	fl.Bool("input", false, "ask for input for variables if not set (tenet never prompts: unset variables are errors)")
 	fl.IntVar(&parallelism, "parallelism", 10, "limit the number of concurrent operations")
 	fl.StringArrayVar(&rulesDirs, "rules", nil, "directory of team planning rules; repeatable")
 	return cmd

@@ -7,7 +7,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
@@ -18,70 +17,6 @@ import (
 	"github.com/tenetplan/tenet/engine/plan"
 )
 
-func newInitCommand(g *globals) *cobra.Command {
-	var noColor bool
-	var input, upgrade bool
-	var bf backendFlags
-	cmd := &cobra.Command{
-		Use:   "init [options]",
-		Short: "Prepare the working directory",
-		Args:  cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			u := newUI(cmd, g, noColor, false)
-			if err := initModules(cmd, u, g, upgrade); err != nil {
-				return err
-			}
-			cfg, diags := u.loadConfig()
-			if diags.HasErrors() {
-				return u.fail(diags)
-			}
-			u.diagnostics(diags)
-			if err := bf.run(cmd.Context(), u, g.deps.Env); err != nil {
-				return err
-			}
-			// Every provider the configuration needs must be built in.
-			needed := map[string]bool{}
-			for _, m := range cfg.Modules() {
-				for _, rs := range []map[string]*config.Resource{m.ManagedResources, m.DataResources} {
-					for _, r := range rs {
-						p, _ := m.ProviderForResource(r)
-						needed[p.String()] = true
-					}
-				}
-			}
-			var names []string
-			for n := range needed {
-				names = append(names, n)
-			}
-			sort.Strings(names)
-			fmt.Fprintln(u.out, "\nInitializing provider plugins...")
-			for _, n := range names {
-				found := false
-				for p := range g.deps.Providers {
-					if p.String() == n {
-						found = true
-					}
-				}
-				if !found {
-					return u.errorf("Failed to install provider", "Provider %s is not built into tenet, and tenet does not download providers.", n)
-				}
-				fmt.Fprintf(u.out, "- Using built-in provider %s\n", n)
-			}
-			if err := os.MkdirAll(".terraform", 0o755); err != nil {
-				return u.errorf("Failed to prepare the working directory", "%s", err)
-			}
-			fmt.Fprintln(u.out, "\ntenet has been successfully initialized!")
-			return nil
-		},
-	}
-	cmd.Flags().BoolVar(&noColor, "no-color", false, "disable color")
-	cmd.Flags().BoolVar(&input, "input", false, "ignored")
-	cmd.Flags().BoolVar(&upgrade, "upgrade", false, "install modules again at their newest allowed versions")
-	cmd.Flags().Bool("get", true, "install the modules the configuration calls")
-	bf.register(cmd)
-	return cmd
-}
-
 func newValidateCommand(g *globals) *cobra.Command {
 	var noColor, jsonOut bool
 	cmd := &cobra.Command{
@@ -90,7 +25,7 @@ func newValidateCommand(g *globals) *cobra.Command {
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			u := newUI(cmd, g, noColor, false)
-			cfg, diags := u.loadConfig()
+			cfg, diags := u.loadConfigAndProviders(g)
 			if !diags.HasErrors() {
 				ctx := cmd.Context()
 				if ctx == nil {
@@ -216,7 +151,7 @@ func newGraphCommand(g *globals) *cobra.Command {
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			u := newUI(cmd, g, true, false)
-			cfg, diags := u.loadConfig()
+			cfg, diags := u.loadConfigAndProviders(g)
 			if diags.HasErrors() {
 				return u.fail(diags)
 			}

@@ -90,7 +90,7 @@ func planRun(ctx context.Context, g *globals, u *ui, f *planFlags, operation str
 	if paths := policySources(f.policy); len(paths) > 0 {
 		policies = loadPolicies(ctx, g, paths)
 	}
-	cfg, diags := u.loadConfig()
+	cfg, diags := u.loadConfigAndProviders(g)
 	if diags.HasErrors() {
 		return nil, u.fail(diags)
 	}
@@ -179,7 +179,7 @@ func showPlan(u *ui, g *globals, p *plan.Plan, diags hcl.Diagnostics) error {
 		}
 	}
 	if !p.Errored || len(p.Changes) > 0 {
-		if err := views.RenderPlan(u.out, js, schemaLookup{g.deps.Providers}, views.RenderOptions{Color: u.color, Mode: viewMode(p.Mode), NotApplyable: !p.CanApply()}); err != nil {
+		if err := views.RenderPlan(u.out, js, schemaLookup{g.providerRegistry()}, views.RenderOptions{Color: u.color, Mode: viewMode(p.Mode), NotApplyable: !p.CanApply()}); err != nil {
 			return u.errorf("Failed to render the plan", "%s", err)
 		}
 	}

@@ -105,7 +105,7 @@ func readPlanJSON(stdin io.Reader, name string, g *globals) ([]byte, error) {
 	}
 	// The policies see the plan as it was before any earlier check.
 	p.PolicyResults = nil
-	return plan.MarshalJSON(p, schemaLookup{g.deps.Providers}.types)
+	return plan.MarshalJSON(p, schemaLookup{g.providerRegistry()}.types)
 }
 
 func newPolicyTestCommand(g *globals) *cobra.Command {

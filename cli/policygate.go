@@ -113,7 +113,7 @@ func startPolicyGate(ctx context.Context, g *globals, f *planFlags, p *plan.Plan
 	done := make(chan checked, 1)
 	go func() {
 		rep, diags := policies.check(ctx, func(set *policy.Set) []byte {
-			js, err := plan.MarshalJSONFiltered(p, schemaLookup{g.deps.Providers}.types, set.ReadsInput, set)
+			js, err := plan.MarshalJSONFiltered(p, schemaLookup{g.providerRegistry()}.types, set.ReadsInput, set)
 			if err != nil {
 				return []byte("null")
 			}

@@ -12,6 +12,7 @@ import (
 	"github.com/tenetplan/tenet/engine"
 	"github.com/tenetplan/tenet/providers"
 	"github.com/tenetplan/tenet/providers/builtin"
+	"github.com/tenetplan/tenet/providers/plugin"
 )
 
 // Version is tenet's version, written into state and plan files.
@@ -24,6 +25,11 @@ type Deps struct {
 	Stderr    io.Writer
 	Env       []string
 	Providers providers.Registry
+	// Plugins makes commands that run the engine use installed provider
+	// plugins (and TF_REATTACH_PROVIDERS, dev_overrides) in place of, or
+	// besides, Providers. Main sets it; tests that inject their own
+	// providers leave it off.
+	Plugins bool
 }
 
 // exitError carries an exit status; the message, if any, was printed.
@@ -34,7 +40,8 @@ func (e *exitError) Error() string { return fmt.Sprintf("exit status %d", e.code
 // Main runs tenet with the given arguments and returns the exit status.
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer, env []string) int {
 	defer engine.TuneGC()()
-	deps := Deps{Stdin: stdin, Stdout: stdout, Stderr: stderr, Env: env, Providers: withRemoteStateReader(builtin.Registry())}
+	deps := Deps{Stdin: stdin, Stdout: stdout, Stderr: stderr, Env: env, Providers: withRemoteStateReader(builtin.Registry()), Plugins: true}
+	defer plugin.KillAll()
 	root := NewRootCommand(deps)
 	root.SetArgs(NormalizeArgs(args))
 	stopProfile := startProfile(env, stderr)
@@ -89,6 +96,7 @@ func NewRootCommand(deps Deps) *cobra.Command {
 		newStateCommand(g),
 		newGraphCommand(g),
 		newVersionCommand(g),
+		newProvidersCommand(g),
 		newPolicyCommand(g),
 		newExplainCommand(g),
 		newRulesCommand(g),
@@ -104,6 +112,9 @@ type globals struct {
 	deps   Deps
 	chdir  string
 	phases *phaseLog // nil unless TENET_TIMINGS is set
+	// registry is the providers of this run once resolveProviders has
+	// looked at the configuration; nil before.
+	registry providers.Registry
 }
 
 // NormalizeArgs turns tofu-style single-dash long flags (-out=F, -no-color)
@@ -131,19 +142,6 @@ func NormalizeArgs(args []string) []string {
 
 func isFlagChar(c byte) bool {
 	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')
-}
-
-func newVersionCommand(g *globals) *cobra.Command {
-	cmd := &cobra.Command{
-		Use:   "version",
-		Short: "Show the tenet version",
-		RunE: func(cmd *cobra.Command, args []string) error {
-			fmt.Fprintf(cmd.OutOrStdout(), "tenet v%s\n", Version)
-			return nil
-		},
-	}
-	cmd.Flags().Bool("no-color", false, "disable color")
-	return cmd
 }
 
 // requireSubcommand makes every command that only groups subcommands

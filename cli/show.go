@@ -21,6 +21,7 @@ func newShowCommand(g *globals) *cobra.Command {
 		Args:  cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			u := newUI(cmd, g, noColor, false)
+			g.resolveProvidersIfPossible()
 			if len(args) == 1 {
 				p, err := plan.ReadFile(args[0])
 				if err != nil {
@@ -29,7 +30,7 @@ func newShowCommand(g *globals) *cobra.Command {
 				marshal := plan.MarshalViewJSON
 				if jsonOut {
 					marshal = func(p *plan.Plan) ([]byte, error) {
-						return plan.MarshalJSON(p, schemaLookup{g.deps.Providers}.types)
+						return plan.MarshalJSON(p, schemaLookup{g.providerRegistry()}.types)
 					}
 				}
 				js, err := marshal(p)
@@ -40,7 +41,7 @@ func newShowCommand(g *globals) *cobra.Command {
 					fmt.Fprintln(u.out, string(js))
 					return nil
 				}
-				return views.RenderPlan(u.out, js, schemaLookup{g.deps.Providers}, views.RenderOptions{Color: u.color, Mode: viewMode(p.Mode)})
+				return views.RenderPlan(u.out, js, schemaLookup{g.providerRegistry()}, views.RenderOptions{Color: u.color, Mode: viewMode(p.Mode)})
 			}
 			file, err := readStateFile(u, statePath)
 			if err != nil {
@@ -51,7 +52,7 @@ func newShowCommand(g *globals) *cobra.Command {
 				if file != nil {
 					st = file.State
 				}
-				js, err := statejson.Marshal(st, Version, schemaLookup{g.deps.Providers}.types)
+				js, err := statejson.Marshal(st, Version, schemaLookup{g.providerRegistry()}.types)
 				if err != nil {
 					return u.errorf("Failed to encode the state", "%s", err)
 				}

@@ -166,7 +166,8 @@ func writeStateObject(u *ui, g *globals, o instanceObject) error {
 	r := o.addr.Resource.Resource
 	// The schema gives the real type; without it (an unknown provider)
 	// the JSON's own shape is the best guess.
-	ty, known := schemaLookup{g.deps.Providers}.types(o.provider, r.Mode, r.Type)
+	g.resolveProvidersIfPossible()
+	ty, known := schemaLookup{g.providerRegistry()}.types(o.provider, r.Mode, r.Type)
 	var err error
 	if !known {
 		ty, err = ctyjson.ImpliedType(o.obj.AttrsJSON)

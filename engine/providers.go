@@ -24,6 +24,10 @@ type providerSet struct {
 	schemas   map[addrs.Provider]*providers.GetProviderSchemaResponse
 	instances map[string]providers.Interface // AbsProviderConfig.String()
 	specs     map[string]hcldec.Spec         // provider/mode/type
+	// spares are instances started to read a schema and not configured
+	// yet: the first configuration of the provider takes one instead of
+	// starting another process.
+	spares map[addrs.Provider]providers.Interface
 }
 
 func newProviderSet(reg providers.Registry, workDir string) *providerSet {
@@ -33,11 +37,13 @@ func newProviderSet(reg providers.Registry, workDir string) *providerSet {
 		schemas:   map[addrs.Provider]*providers.GetProviderSchemaResponse{},
 		instances: map[string]providers.Interface{},
 		specs:     map[string]hcldec.Spec{},
+		spares:    map[addrs.Provider]providers.Interface{},
 	}
 }
 
-// schema returns the provider's schemas, starting a throwaway instance to
-// ask for them the first time.
+// schema returns the provider's schemas, starting an instance to ask for
+// them the first time. That instance is kept for the provider's first
+// configuration, so a plugin provider is launched once per configuration.
 func (ps *providerSet) schema(ctx context.Context, p addrs.Provider) (*providers.GetProviderSchemaResponse, error) {
 	ps.mu.Lock()
 	defer ps.mu.Unlock()
@@ -46,17 +52,18 @@ func (ps *providerSet) schema(ctx context.Context, p addrs.Provider) (*providers
 	}
 	factory, ok := ps.registry[p]
 	if !ok {
-		return nil, fmt.Errorf("provider %s is not available: tenet has only its built-in providers (%s)", p, ps.available())
+		return nil, fmt.Errorf("provider %s is neither installed nor built into tenet (built in: %s); run init to install it", p, ps.available())
 	}
 	inst, err := factory()
 	if err != nil {
 		return nil, fmt.Errorf("starting provider %s: %w", p, err)
 	}
 	resp := inst.GetProviderSchema(ctx)
-	_ = inst.Close(ctx)
 	if resp.Diagnostics.HasErrors() {
-		return nil, fmt.Errorf("provider %s could not describe itself: %s", p, resp.Diagnostics[0].Summary)
+		_ = inst.Close(ctx)
+		return nil, fmt.Errorf("provider %s could not describe itself: %s", p, diagText(resp.Diagnostics[0]))
 	}
+	ps.spares[p] = inst
 	ps.schemas[p] = &resp
 	return &resp, nil
 }
@@ -116,13 +123,18 @@ func (ps *providerSet) configure(ctx context.Context, addr addrs.AbsProviderConf
 		ps.mu.Unlock()
 		return inst, nil
 	}
+	spare := ps.spares[addr.Provider]
+	delete(ps.spares, addr.Provider)
 	ps.mu.Unlock()
 	factory, ok := ps.registry[addr.Provider]
+	if spare != nil {
+		factory, ok = func() (providers.Interface, error) { return spare, nil }, true
+	}
 	if !ok {
 		return nil, hcl.Diagnostics{{
 			Severity: hcl.DiagError,
 			Summary:  "Provider not available",
-			Detail:   fmt.Sprintf("Provider %s is not built into tenet. Available providers: %s.", addr.Provider, ps.available()),
+			Detail:   fmt.Sprintf("Provider %s is neither installed nor built into tenet (built in: %s). Run init to install it.", addr.Provider, ps.available()),
 		}}
 	}
 	inst, err := factory()
@@ -163,6 +175,17 @@ func (ps *providerSet) closeAll(ctx context.Context) {
 		_ = inst.Close(ctx)
 		delete(ps.instances, k)
 	}
+	for p, inst := range ps.spares {
+		_ = inst.Close(ctx)
+		delete(ps.spares, p)
+	}
+}
+
+func diagText(d providers.Diagnostic) string {
+	if d.Detail == "" {
+		return d.Summary
+	}
+	return d.Summary + ": " + d.Detail
 }
 
 // providerDiags turns provider diagnostics into hcl diagnostics. When the

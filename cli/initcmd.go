@@ -1,0 +1,228 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/spf13/cobra"
+
+	"github.com/tenetplan/tenet/addrs"
+	"github.com/tenetplan/tenet/providers/getproviders"
+	"github.com/tenetplan/tenet/providers/installer"
+	"github.com/tenetplan/tenet/providers/lockfile"
+)
+
+func newInitCommand(g *globals) *cobra.Command {
+	var noColor, input, upgrade bool
+	var pluginDirs []string
+	var lockMode string
+	var bf backendFlags
+	cmd := &cobra.Command{
+		Use:   "init [options]",
+		Short: "Prepare the working directory: backend, modules and providers",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			u := newUI(cmd, g, noColor, false)
+			if lockMode != "" && lockMode != "readonly" {
+				return u.errorf("Invalid -lockfile option", "The only mode -lockfile accepts is \"readonly\" (got %q).", lockMode)
+			}
+			if err := initModules(cmd, u, g, upgrade); err != nil {
+				return err
+			}
+			cfg, diags := u.loadConfig()
+			if diags.HasErrors() {
+				return u.fail(diags)
+			}
+			if err := bf.run(cmd.Context(), u, g.deps.Env); err != nil {
+				return err
+			}
+			reqs, _, d := requirementsOf(cfg)
+			diags = append(diags, d...)
+			if diags.HasErrors() {
+				return u.fail(diags)
+			}
+			u.diagnostics(diags)
+			ctx := cmd.Context()
+			if ctx == nil {
+				ctx = context.Background()
+			}
+			return runInit(ctx, g, u, reqs, initOptions{upgrade: upgrade, pluginDirs: pluginDirs, readonly: lockMode == "readonly"})
+		},
+	}
+	cmd.Flags().BoolVar(&noColor, "no-color", false, "disable color")
+	cmd.Flags().BoolVar(&input, "input", true, "ask for input (tenet's init never needs any)")
+	cmd.Flags().BoolVar(&upgrade, "upgrade", false, "select the newest provider and module versions the constraints allow, ignoring the lock file's selections and installed modules")
+	cmd.Flags().StringArrayVar(&pluginDirs, "plugin-dir", nil, "install providers only from this directory (repeatable); no other installation method is used")
+	cmd.Flags().StringVar(&lockMode, "lockfile", "", "\"readonly\": fail instead of changing the dependency lock file")
+	cmd.Flags().Bool("get", true, "install the modules the configuration calls")
+	bf.register(cmd)
+	// Accepted with OpenTofu's defaults, as tools such as terraform-exec
+	// pass them: tenet's init takes no state lock, so these have nothing
+	// to change.
+	var lock bool
+	var lockTimeout time.Duration
+	cmd.Flags().BoolVar(&lock, "lock", true, "accepted; tenet's init takes no state lock")
+	cmd.Flags().DurationVar(&lockTimeout, "lock-timeout", 0, "accepted; tenet's init takes no state lock")
+	return cmd
+}
+
+type initOptions struct {
+	upgrade    bool
+	pluginDirs []string
+	readonly   bool
+}
+
+func runInit(ctx context.Context, g *globals, u *ui, reqs installer.Requirements, opts initOptions) error {
+	pe, diags := g.loadProviderEnv()
+	if diags.HasErrors() {
+		return u.fail(diags)
+	}
+	u.diagnostics(diags)
+	icfg := pe.icfg
+	if len(opts.pluginDirs) > 0 {
+		icfg.Methods = nil
+		for _, d := range opts.pluginDirs {
+			abs, err := filepath.Abs(d)
+			if err != nil {
+				abs = d
+			}
+			icfg.Methods = append(icfg.Methods, getproviders.Method{Kind: getproviders.MethodFilesystemMirror, Location: abs})
+		}
+	}
+	oldLocks, d := lockfile.Load(pe.lockPath)
+	if d.HasErrors() {
+		return u.fail(d)
+	}
+	_, lockErr := os.Stat(pe.lockPath)
+	lockExisted := lockErr == nil
+
+	fmt.Fprintln(u.out, "\nInitializing provider plugins...")
+
+	// Providers tenet has built in are installed only when some source
+	// other than the implied public registry has them, or the lock file
+	// or dev_overrides name them (see docs/providers.md).
+	builtinReqs, otherReqs := installer.Requirements{}, installer.Requirements{}
+	for _, p := range sortedProviders(reqs) {
+		if p.IsBuiltIn() {
+			continue
+		}
+		_, builtIn := g.deps.Providers[p]
+		_, overridden := icfg.DevOverrides[p]
+		if builtIn && !overridden && oldLocks.Provider(p) == nil {
+			builtinReqs[p] = reqs[p]
+		} else {
+			otherReqs[p] = reqs[p]
+		}
+	}
+
+	newLocks := lockfile.New()
+	var allDiags hcl.Diagnostics
+	record := func(l *lockfile.Locks) {
+		for _, e := range l.AllProviders() {
+			newLocks.SetProvider(e.Provider, e.Version, e.Constraints, e.Hashes)
+		}
+	}
+
+	// Built-in candidates, one at a time, so that each one's progress
+	// lines are shown only when it is really installed.
+	localCfg := namingMethods(icfg)
+	for _, p := range sortedProviders(builtinReqs) {
+		var buf strings.Builder
+		inst, d := installer.New(localCfg, pe.dataDir)
+		if d.HasErrors() {
+			return u.fail(d)
+		}
+		_, nl, d := inst.EnsureProviders(ctx, installer.Requirements{p: reqs[p]}, oldLocks, installer.Options{Upgrade: opts.upgrade, Events: initEvents(&buf)})
+		if notFoundOnly(d) {
+			fmt.Fprintf(u.out, "- Using tenet's built-in %s (no package found in the configured installation sources)\n", p.ForDisplay())
+			continue
+		}
+		io.WriteString(u.out, buf.String())
+		allDiags = append(allDiags, d...)
+		record(nl)
+	}
+
+	if len(otherReqs) > 0 {
+		inst, d := installer.New(icfg, pe.dataDir)
+		if d.HasErrors() {
+			return u.fail(d)
+		}
+		_, nl, d := inst.EnsureProviders(ctx, otherReqs, oldLocks, installer.Options{Upgrade: opts.upgrade, Events: initEvents(u.out)})
+		allDiags = append(allDiags, d...)
+		record(nl)
+	}
+	if allDiags.HasErrors() {
+		return u.fail(allDiags)
+	}
+	u.diagnostics(allDiags)
+
+	if !newLocks.Equal(oldLocks) {
+		if opts.readonly {
+			return u.errorf("Provider dependency changes detected", "The selected providers differ from the dependency lock file %s, and -lockfile=readonly forbids changing it. Run init without -lockfile=readonly to update the file, or change the configuration to match it.", lockfile.FileName)
+		}
+		if len(newLocks.AllProviders()) > 0 || lockExisted {
+			if d := lockfile.Save(newLocks, pe.lockPath); d.HasErrors() {
+				return u.fail(d)
+			}
+			if lockExisted {
+				fmt.Fprintf(u.out, "\ntenet has updated the dependency lock file %s with the provider selections above. Review the change and commit it to version control.\n", lockfile.FileName)
+			} else {
+				fmt.Fprintf(u.out, "\ntenet has written the dependency lock file %s with the provider selections above. Commit it to version control, so that every later init selects the same versions.\n", lockfile.FileName)
+			}
+		}
+	}
+	if err := os.MkdirAll(pe.dataDir, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
+		return u.errorf("Failed to prepare the working directory", "Creating %s failed: %s.", pe.dataDir, err)
+	}
+	fmt.Fprintln(u.out, "\ntenet has been successfully initialized!")
+	return nil
+}
+
+// notFoundOnly says the only errors are "no method has this provider".
+func notFoundOnly(d hcl.Diagnostics) bool {
+	if !d.HasErrors() {
+		return false
+	}
+	for _, x := range d {
+		if x.Severity == hcl.DiagError && x.Summary != "Provider not found" {
+			return false
+		}
+	}
+	return true
+}
+
+// initEvents prints init's progress lines to w.
+func initEvents(w io.Writer) installer.Events {
+	return installer.Events{
+		FindingVersions: func(p addrs.Provider, c getproviders.Constraints) {
+			if c.IsEmpty() {
+				fmt.Fprintf(w, "- Finding latest version of %s...\n", p.ForDisplay())
+			} else {
+				fmt.Fprintf(w, "- Finding %s versions matching %q...\n", p.ForDisplay(), c.String())
+			}
+		},
+		ReusingLocked: func(p addrs.Provider, v getproviders.Version) {
+			fmt.Fprintf(w, "- Reusing previous version of %s from the dependency lock file\n", p.ForDisplay())
+		},
+		AlreadyInstalled: func(p addrs.Provider, v getproviders.Version) {
+			fmt.Fprintf(w, "- Using previously-installed %s v%s\n", p.ForDisplay(), v)
+		},
+		LinkedFromCache: func(p addrs.Provider, v getproviders.Version) {
+			fmt.Fprintf(w, "- Using %s v%s from the shared cache directory\n", p.ForDisplay(), v)
+		},
+		Installing: func(p addrs.Provider, v getproviders.Version) {
+			fmt.Fprintf(w, "- Installing %s v%s...\n", p.ForDisplay(), v)
+		},
+		Installed: func(p addrs.Provider, v getproviders.Version, auth *getproviders.AuthResult) {
+			fmt.Fprintf(w, "- Installed %s v%s (%s)\n", p.ForDisplay(), v, auth.String())
+		},
+	}
+}
