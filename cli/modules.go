@@ -10,20 +10,14 @@ import (
 
 	"github.com/tenetplan/tenet/config"
 	"github.com/tenetplan/tenet/config/modinstall"
-	"github.com/tenetplan/tenet/providers/cliconfig"
 )
 
 // moduleOptions are the module installer's settings for this process:
 // the data directory from TF_DATA_DIR, and host tokens and service
 // discovery answers from the CLI configuration.
-func moduleOptions(env []string, upgrade bool) (modinstall.Options, hcl.Diagnostics) {
-	opts := modinstall.Options{Upgrade: upgrade, DataDir: envValue(env, "TF_DATA_DIR")}
-	getenv := func(k string) string { return envValue(env, k) }
-	environ := func() []string { return env }
-	if env == nil {
-		getenv, environ = os.Getenv, os.Environ
-	}
-	cc, diags := cliconfig.Load(cliconfig.Env{Getenv: getenv, Environ: environ})
+func moduleOptions(g *globals, upgrade bool) (modinstall.Options, hcl.Diagnostics) {
+	opts := modinstall.Options{Upgrade: upgrade, DataDir: envValue(g.deps.Env, "TF_DATA_DIR")}
+	cc, diags := g.cliConfig()
 	if cc != nil {
 		opts.Token = cc.Token
 		opts.HostServices = cc.Hosts
@@ -35,7 +29,7 @@ func moduleOptions(env []string, upgrade bool) (modinstall.Options, hcl.Diagnost
 // remote module the configuration in the working directory calls,
 // printing a line for each as OpenTofu does.
 func installModules(ctx context.Context, u *ui, g *globals, upgrade bool) hcl.Diagnostics {
-	opts, diags := moduleOptions(g.deps.Env, upgrade)
+	opts, diags := moduleOptions(g, upgrade)
 	if diags.HasErrors() {
 		return diags
 	}

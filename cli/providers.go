@@ -45,6 +45,22 @@ func (g *globals) cliEnv() cliconfig.Env {
 	}
 }
 
+// cliConfig is the CLI configuration of this run, read on first use. Its
+// warnings come with the first read only, so a command that needs it for
+// modules and providers shows them once; errors come every time, since
+// every caller must stop on them.
+func (g *globals) cliConfig() (*cliconfig.Config, hcl.Diagnostics) {
+	if !g.cliRead {
+		g.cliRead = true
+		g.cli, g.cliDiags = cliconfig.Load(g.cliEnv())
+		return g.cli, g.cliDiags
+	}
+	if g.cliDiags.HasErrors() {
+		return g.cli, g.cliDiags
+	}
+	return g.cli, nil
+}
+
 // loadProviderEnv reads the CLI configuration and locates the data
 // directory and lock file of the working directory.
 func (g *globals) loadProviderEnv() (*providerEnv, hcl.Diagnostics) {
@@ -52,7 +68,7 @@ func (g *globals) loadProviderEnv() (*providerEnv, hcl.Diagnostics) {
 	if err != nil {
 		return nil, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Cannot find the working directory", Detail: err.Error()}}
 	}
-	cli, diags := cliconfig.Load(g.cliEnv())
+	cli, diags := g.cliConfig()
 	pe := &providerEnv{
 		workDir:  wd,
 		env:      g.deps.Env,

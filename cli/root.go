@@ -7,11 +7,13 @@ import (
 	"os"
 	"strings"
 
+	"github.com/hashicorp/hcl/v2"
 	"github.com/spf13/cobra"
 
 	"github.com/tenetplan/tenet/engine"
 	"github.com/tenetplan/tenet/providers"
 	"github.com/tenetplan/tenet/providers/builtin"
+	"github.com/tenetplan/tenet/providers/cliconfig"
 	"github.com/tenetplan/tenet/providers/plugin"
 )
 
@@ -115,6 +117,10 @@ type globals struct {
 	// registry is the providers of this run once resolveProviders has
 	// looked at the configuration; nil before.
 	registry providers.Registry
+	// cli is the CLI configuration, read once per run (cliConfig).
+	cli      *cliconfig.Config
+	cliDiags hcl.Diagnostics
+	cliRead  bool
 }
 
 // NormalizeArgs turns tofu-style single-dash long flags (-out=F, -no-color)
