@@ -164,27 +164,24 @@ func newProvidersSchemaCommand(g *globals) *cobra.Command {
 func providerSchemaJSON(r providers.GetProviderSchemaResponse) map[string]any {
 	m := map[string]any{"provider": schemaJSON(r.Provider)}
 	if len(r.ResourceTypes) > 0 {
-		rs := map[string]any{}
-		for n, s := range r.ResourceTypes {
-			rs[n] = schemaJSON(s)
-		}
-		m["resource_schemas"] = rs
+		m["resource_schemas"] = eachJSON(r.ResourceTypes, schemaJSON)
 	}
 	if len(r.DataSources) > 0 {
-		ds := map[string]any{}
-		for n, s := range r.DataSources {
-			ds[n] = schemaJSON(s)
-		}
-		m["data_source_schemas"] = ds
+		m["data_source_schemas"] = eachJSON(r.DataSources, schemaJSON)
 	}
 	if len(r.Functions) > 0 {
-		fs := map[string]any{}
-		for n, f := range r.Functions {
-			fs[n] = functionJSON(f)
-		}
-		m["functions"] = fs
+		m["functions"] = eachJSON(r.Functions, functionJSON)
 	}
 	return m
+}
+
+// eachJSON encodes every value of a name-keyed map with enc.
+func eachJSON[T any](in map[string]T, enc func(T) map[string]any) map[string]any {
+	out := make(map[string]any, len(in))
+	for n, v := range in {
+		out[n] = enc(v)
+	}
+	return out
 }
 
 func schemaJSON(s providers.Schema) map[string]any {
@@ -197,11 +194,7 @@ func blockJSON(b *providers.Block) map[string]any {
 		return out
 	}
 	if len(b.Attributes) > 0 {
-		as := map[string]any{}
-		for n, a := range b.Attributes {
-			as[n] = attributeJSON(a)
-		}
-		out["attributes"] = as
+		out["attributes"] = eachJSON(b.Attributes, attributeJSON)
 	}
 	if len(b.BlockTypes) > 0 {
 		bs := map[string]any{}
