@@ -162,7 +162,8 @@ func (r *registry) host() string { return r.srv.Listener.Addr().String() }
 
 func (r *registry) opts() Options {
 	return Options{HTTPClient: r.srv.Client(), Token: func(h string) string {
-		if h == "127.0.0.1" {
+		// Credentials are per host and port, as OpenTofu keys them.
+		if h == r.host() {
 			return "s3cret"
 		}
 		return ""

@@ -3,121 +3,45 @@ package modinstall
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
 	"net/url"
 	"strings"
-	"sync"
 
 	"github.com/apparentlymart/go-versions/versions"
 	"github.com/apparentlymart/go-versions/versions/constraints"
+
+	"github.com/tenetplan/tenet/internal/registryhttp"
 )
 
-// maxJSON bounds registry answers, which are small: a misbehaving server
-// must not exhaust memory.
-const maxJSON = 4 << 20
-
-// client sends every request of one installation: it adds bearer tokens
-// for hosts that have one and caches service discovery answers.
+// client asks module registries and downloads archives through the
+// shared registry client (internal/registryhttp), which owns service
+// discovery, tokens and the https-only rule for sending them.
 type client struct {
-	http   *http.Client
-	token  func(host string) string
-	forced map[string]map[string]string
-	// mu is held through a discovery request, so calls that need the
-	// same host at once ask it once.
-	mu    sync.Mutex
-	disco map[string]map[string]string
+	rc *registryhttp.Client
 }
 
 func newClient(o *Options) *client {
-	hc := o.HTTPClient
-	if hc == nil {
-		hc = http.DefaultClient
-	}
-	return &client{http: hc, token: o.Token, forced: o.HostServices, disco: map[string]map[string]string{}}
+	return &client{rc: registryhttp.New(registryhttp.Options{HTTPClient: o.HTTPClient, Token: o.Token, HostServices: o.HostServices})}
 }
 
+// get fetches u with the token of u's own host (archives, redirects).
 func (c *client) get(ctx context.Context, u *url.URL) (*http.Response, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
-	if err != nil {
-		return nil, err
-	}
-	// Tokens go only over https: a plain http URL would expose them.
-	if c.token != nil && u.Scheme == "https" {
-		if tok := c.token(u.Hostname()); tok != "" {
-			req.Header.Set("Authorization", "Bearer "+tok)
-		} else if tok := c.token(u.Host); tok != "" {
-			req.Header.Set("Authorization", "Bearer "+tok)
-		}
-	}
-	resp, err := c.http.Do(req)
-	if err != nil {
-		return nil, fmt.Errorf("cannot reach %s: %w", u.Host, err)
-	}
-	return resp, nil
-}
-
-// getJSON fetches u and decodes its JSON answer into v.
-func (c *client) getJSON(ctx context.Context, u *url.URL, what string, v any) error {
-	resp, err := c.get(ctx, u)
-	if err != nil {
-		return err
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		return fmt.Errorf("%s answered %s for %s", u.Host, resp.Status, u)
-	}
-	body, err := io.ReadAll(io.LimitReader(resp.Body, maxJSON+1))
-	if err != nil {
-		return fmt.Errorf("reading %s from %s: %w", what, u.Host, err)
-	}
-	if len(body) > maxJSON {
-		return fmt.Errorf("%s answered a %s larger than %d bytes", u.Host, what, maxJSON)
-	}
-	if err := json.Unmarshal(body, v); err != nil {
-		return fmt.Errorf("%s answered a %s that is not valid: %v", u.Host, what, err)
-	}
-	return nil
+	return c.rc.Get(ctx, u, "")
 }
 
 // modulesService finds the module registry API of host by service
 // discovery: a host block of the CLI configuration when the caller gave
 // one, else https://HOST/.well-known/terraform.json.
 func (c *client) modulesService(ctx context.Context, host string) (*url.URL, error) {
-	disco := &url.URL{Scheme: "https", Host: host, Path: "/.well-known/terraform.json"}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	services, ok := c.disco[host]
-	if !ok {
-		if f, ok := c.forced[host]; ok {
-			services = f
-		} else {
-			var raw map[string]any
-			if err := c.getJSON(ctx, disco, "service discovery document", &raw); err != nil {
-				return nil, err
-			}
-			services = map[string]string{}
-			for k, v := range raw {
-				if s, ok := v.(string); ok {
-					services[k] = s
-				}
-			}
-		}
-		c.disco[host] = services
-	}
-	raw, ok := services["modules.v1"]
-	if !ok {
+	u, err := c.rc.ServiceURL(ctx, host, "modules.v1")
+	var ns *registryhttp.NoServiceError
+	if errors.As(err, &ns) {
 		return nil, fmt.Errorf("%s is not a module registry: its service discovery document offers no modules.v1 service", host)
 	}
-	u, err := disco.Parse(raw)
-	if err != nil || (u.Scheme != "https" && u.Scheme != "http") {
-		return nil, fmt.Errorf("%s answered a service discovery document whose modules.v1 (%q) is not a URL", host, raw)
-	}
-	if !strings.HasSuffix(u.Path, "/") {
-		u.Path += "/"
-	}
-	return u, nil
+	return u, err
 }
 
 func (c *client) moduleURL(ctx context.Context, s Source, suffix string) (*url.URL, error) {
@@ -165,23 +89,13 @@ func (c *client) selectVersion(ctx context.Context, s Source, constraint string)
 	if err != nil {
 		return versions.Unspecified, err
 	}
-	resp, err := c.get(ctx, u)
-	if err != nil {
-		return versions.Unspecified, err
-	}
-	defer resp.Body.Close()
-	switch {
-	case resp.StatusCode == http.StatusNotFound:
+	body, err := c.rc.GetBytes(ctx, u, s.Host, "version list", registryhttp.MaxJSON)
+	var se *registryhttp.StatusError
+	if errors.As(err, &se) && se.Code == http.StatusNotFound {
 		return versions.Unspecified, fmt.Errorf("the registry at %s has no module %s/%s/%s", s.Host, s.Namespace, s.Name, s.System)
-	case resp.StatusCode != http.StatusOK:
-		return versions.Unspecified, fmt.Errorf("%s answered %s for %s", u.Host, resp.Status, u)
 	}
-	body, err := io.ReadAll(io.LimitReader(resp.Body, maxJSON+1))
 	if err != nil {
 		return versions.Unspecified, err
-	}
-	if len(body) > maxJSON {
-		return versions.Unspecified, fmt.Errorf("%s answered a version list larger than %d bytes", u.Host, maxJSON)
 	}
 	list, err := parseVersionsAnswer(body)
 	if err != nil {
@@ -227,7 +141,7 @@ func (c *client) downloadLocation(ctx context.Context, s Source, v versions.Vers
 	if err != nil {
 		return Source{}, err
 	}
-	resp, err := c.get(ctx, u)
+	resp, err := c.rc.Get(ctx, u, s.Host)
 	if err != nil {
 		return Source{}, err
 	}
@@ -240,7 +154,7 @@ func (c *client) downloadLocation(ctx context.Context, s Source, v versions.Vers
 			var a struct {
 				Location string `json:"location"`
 			}
-			body, _ := io.ReadAll(io.LimitReader(resp.Body, maxJSON))
+			body, _ := io.ReadAll(io.LimitReader(resp.Body, registryhttp.MaxJSON))
 			if err := json.Unmarshal(body, &a); err != nil {
 				return Source{}, fmt.Errorf("the registry at %s answered a download location for %s %s that is not valid: %v", s.Host, s.PackageAddr(), v, err)
 			}

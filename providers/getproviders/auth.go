@@ -8,7 +8,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"net/url"
 	"strings"
@@ -16,6 +15,7 @@ import (
 	"github.com/ProtonMail/go-crypto/openpgp"
 
 	"github.com/tenetplan/tenet/addrs"
+	"github.com/tenetplan/tenet/internal/registryhttp"
 )
 
 // ErrChecksumMismatch means a package's content is not what its source (or
@@ -137,9 +137,9 @@ func (a *registryAuth) fetch(ctx context.Context, u *url.URL) ([]byte, error) {
 	if resp.StatusCode != http.StatusOK {
 		return nil, ErrUnreachable{Source: a.src, Err: fmt.Errorf("%s answered %s for %s", u.Host, resp.Status, u)}
 	}
-	b, err := io.ReadAll(io.LimitReader(resp.Body, maxJSON))
+	b, err := registryhttp.ReadBounded(resp.Body, u.Host, "checksums document", maxJSON)
 	if err != nil {
-		return nil, ErrUnreachable{Source: a.src, Err: err}
+		return nil, wrapErr(err, a.src)
 	}
 	return b, nil
 }

@@ -51,7 +51,7 @@ func (m *NetworkMirror) providerURL(p addrs.Provider) *url.URL {
 // AvailableVersions reads HOST/NS/TYPE/index.json.
 func (m *NetworkMirror) AvailableVersions(ctx context.Context, p addrs.Provider) (VersionList, error) {
 	var raw json.RawMessage
-	found, err := m.c.getJSON(ctx, m.providerURL(p).JoinPath("index.json"), m.String(), "version index", &raw)
+	found, err := m.c.getJSON(ctx, m.providerURL(p).JoinPath("index.json"), "", m.String(), "version index", &raw)
 	if err != nil {
 		return nil, err
 	}
@@ -81,7 +81,7 @@ func decodeMirrorIndex(raw []byte, src string) (VersionList, error) {
 func (m *NetworkMirror) PackageMeta(ctx context.Context, p addrs.Provider, v Version, platform Platform) (PackageMeta, error) {
 	u := m.providerURL(p).JoinPath(v.String() + ".json")
 	var raw json.RawMessage
-	found, err := m.c.getJSON(ctx, u, m.String(), "version document", &raw)
+	found, err := m.c.getJSON(ctx, u, "", m.String(), "version document", &raw)
 	if err != nil {
 		return PackageMeta{}, err
 	}

@@ -85,7 +85,7 @@ func (s *RegistrySource) versions(ctx context.Context, p addrs.Provider) (Versio
 	}
 	u := base.JoinPath(p.Namespace, p.Type, "versions")
 	var raw json.RawMessage
-	found, err := s.c.getJSON(ctx, u, s.sourceName(p), "versions list", &raw)
+	found, err := s.c.getJSON(ctx, u, p.Hostname, s.sourceName(p), "versions list", &raw)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -122,7 +122,7 @@ func (s *RegistrySource) PackageMeta(ctx context.Context, p addrs.Provider, v Ve
 	src := s.sourceName(p)
 	u := base.JoinPath(p.Namespace, p.Type, v.String(), "download", platform.OS, platform.Arch)
 	var raw json.RawMessage
-	found, err := s.c.getJSON(ctx, u, src, "package description", &raw)
+	found, err := s.c.getJSON(ctx, u, p.Hostname, src, "package description", &raw)
 	if err != nil {
 		return PackageMeta{}, err
 	}
