@@ -5,7 +5,9 @@ import (
 	"encoding/hex"
 	"fmt"
 	"io/fs"
+	"os"
 	"path"
+	"path/filepath"
 	"sort"
 	"strings"
 
@@ -213,6 +215,30 @@ func (l *loader) childDir(dir string, p addrs.Module, mc *ModuleCall) (string, b
 	}}
 }
 
+// isAbsDir says dir is an absolute path: a module installed under an
+// absolute data directory (TF_DATA_DIR=/…), which the manifest records as
+// such, lies outside the fs.FS the configuration is loaded from.
+func isAbsDir(dir string) bool {
+	return path.IsAbs(dir) || filepath.IsAbs(filepath.FromSlash(dir))
+}
+
+// readDir and readFile read through the loader's fs.FS, except for
+// absolute paths, which only an installed module's directory can be and
+// which are read from the operating system.
+func (l *loader) readDir(dir string) ([]fs.DirEntry, error) {
+	if isAbsDir(dir) {
+		return os.ReadDir(filepath.FromSlash(dir))
+	}
+	return fs.ReadDir(l.fsys, dir)
+}
+
+func (l *loader) readFile(name string) ([]byte, error) {
+	if isAbsDir(name) {
+		return os.ReadFile(filepath.FromSlash(name))
+	}
+	return fs.ReadFile(l.fsys, name)
+}
+
 // localSourceDir resolves a module call's source against the calling
 // module's directory. Only local paths are supported.
 func localSourceDir(dir string, mc *ModuleCall) (string, bool, hcl.Diagnostics) {
@@ -229,6 +255,11 @@ func localSourceDir(dir string, mc *ModuleCall) (string, bool, hcl.Diagnostics) 
 		}}
 	}
 	joined := path.Join(dir, src)
+	if isAbsDir(dir) {
+		// Inside an installed package; modinstall has checked that the
+		// path stays within it.
+		return joined, true, nil
+	}
 	if !fs.ValidPath(joined) {
 		return "", false, hcl.Diagnostics{{
 			Severity: hcl.DiagError,
@@ -248,7 +279,7 @@ type parsedFile struct {
 // parseDir parses every configuration file of a module directory, primary
 // files first and override files after them, each group in name order.
 func (l *loader) parseDir(dir string, call *ModuleCall) ([]parsedFile, hcl.Diagnostics) {
-	entries, err := fs.ReadDir(l.fsys, dir)
+	entries, err := l.readDir(dir)
 	if err != nil {
 		d := &hcl.Diagnostic{
 			Severity: hcl.DiagError,
@@ -272,7 +303,7 @@ func (l *loader) parseDir(dir string, call *ModuleCall) ([]parsedFile, hcl.Diagn
 			continue
 		}
 		filename := path.Join(dir, name)
-		src, err := fs.ReadFile(l.fsys, filename)
+		src, err := l.readFile(filename)
 		if err != nil {
 			diags = append(diags, &hcl.Diagnostic{
 				Severity: hcl.DiagError,

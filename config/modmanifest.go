@@ -86,11 +86,15 @@ func (m ModuleManifest) Marshal() []byte {
 func ModuleKey(p []string) string { return strings.Join(p, ".") }
 
 // installedDir finds a non-local module call's directory in the manifest,
-// relative to the directory the configuration is loaded from.
+// relative to the directory the configuration is loaded from, or absolute
+// when the data directory was given as an absolute path.
 func (m ModuleManifest) installedDir(root string, key string) (string, bool) {
 	r, ok := m[key]
 	if !ok {
 		return "", false
+	}
+	if isAbsDir(r.Dir) {
+		return path.Clean(r.Dir), true
 	}
 	d := path.Join(root, r.Dir)
 	if !fs.ValidPath(d) {

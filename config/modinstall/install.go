@@ -9,6 +9,8 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
+	"sort"
 	"strings"
 	"sync"
 
@@ -38,7 +40,8 @@ type Options struct {
 	// HostServices are service discovery answers from host blocks of the
 	// CLI configuration, used instead of asking the host.
 	HostServices map[string]map[string]string
-	// Progress, when set, is told about each module as init shows it.
+	// Progress, when set, is told about each module init shows, in
+	// OpenTofu's order (depth first, calls by name), when the walk ends.
 	Progress func(Event)
 	// MaxArchiveBytes bounds a module archive, downloaded and unpacked;
 	// 0 means DefaultMaxArchiveBytes.
@@ -49,9 +52,11 @@ type Options struct {
 type EventKind int
 
 const (
-	// EventDownloading: a package is about to be fetched for Key.
+	// EventDownloading: a package was fetched for Key; Source is the
+	// package's address (without //subdir), Version the registry's.
 	EventDownloading EventKind = iota
-	// EventInstalled: Key is installed (or was already) in Dir.
+	// EventInstalled: Key was newly installed in Dir. Modules kept as
+	// they were installed before have no event.
 	EventInstalled
 )
 
@@ -100,6 +105,7 @@ type installer struct {
 	mu      sync.Mutex
 	fetched map[string]*fetchResult // package identity → fetch
 	records config.ModuleManifest
+	events  []pathEvent
 }
 
 type fetchResult struct {
@@ -139,6 +145,7 @@ func Install(ctx context.Context, rootDir string, opts Options) (config.ModuleMa
 	}
 	defer os.RemoveAll(stage) // gone after the swap; removes it on failure
 	in.stage = stage
+	defer in.flushProgress()
 	diags = append(diags, in.walk(ctx)...)
 	if diags.HasErrors() {
 		return nil, diags
@@ -259,13 +266,34 @@ func errDiag(summary, detail string, subject *hcl.Range) *hcl.Diagnostic {
 	return &hcl.Diagnostic{Severity: hcl.DiagError, Summary: summary, Detail: detail, Subject: subject}
 }
 
-func (in *installer) progress(e Event) {
+// progress records an event of the module at path p. Events are told to
+// Options.Progress once the walk ends, in OpenTofu's order: depth first,
+// calls in name order, whatever order the parallel downloads finished in.
+func (in *installer) progress(p []string, e Event) {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	in.events = append(in.events, pathEvent{path: p, event: e})
+}
+
+type pathEvent struct {
+	path  []string
+	event Event
+}
+
+// flushProgress tells Options.Progress the events recorded so far.
+func (in *installer) flushProgress() {
+	in.mu.Lock()
+	events := in.events
+	in.events = nil
+	in.mu.Unlock()
 	if in.opts.Progress == nil {
 		return
 	}
-	in.mu.Lock()
-	defer in.mu.Unlock()
-	in.opts.Progress(e)
+	// Stable, so a module's Downloading stays before its Installed.
+	sort.SliceStable(events, func(i, j int) bool { return slices.Compare(events[i].path, events[j].path) < 0 })
+	for _, e := range events {
+		in.opts.Progress(e.event)
+	}
 }
 
 func (in *installer) record(r config.ModuleRecord) {
@@ -321,8 +349,9 @@ func (in *installer) installCall(ctx context.Context, parent node, c call) (*nod
 			}
 			child.disk, child.pkgDisk = filepath.Join(newPkg, sub), newPkg
 		}
+		// Kept as installed: OpenTofu says nothing about it, and neither
+		// do we.
 		in.record(old)
-		in.progress(Event{Kind: EventInstalled, Key: key, Source: old.Source, Version: old.Version, Dir: old.Dir})
 		return child, nil
 	}
 	if in.check {
@@ -351,7 +380,7 @@ func (in *installer) installCall(ctx context.Context, parent node, c call) (*nod
 		}
 		child.dir = dir
 	}
-	in.progress(Event{Kind: EventDownloading, Key: key, Source: src.String(), Version: version})
+	in.progress(p, Event{Kind: EventDownloading, Key: key, Source: src.PackageAddr(), Version: version})
 	pkgID := fetchSrc.PackageAddr()
 	fetchedDir, err := in.fetchOnce(ctx, pkgID, fetchSrc)
 	if err != nil {
@@ -369,7 +398,7 @@ func (in *installer) installCall(ctx context.Context, parent node, c call) (*nod
 		return nil, hcl.Diagnostics{errDiag("Module subdirectory not found", fmt.Sprintf("The package %s has no directory %q. Check the //subdirectory part of the source.", pkgID, fetchSrc.Subdir), c.sourceRange.Ptr())}
 	}
 	in.record(config.ModuleRecord{Key: key, Source: src.String(), Version: version, Dir: dir})
-	in.progress(Event{Kind: EventInstalled, Key: key, Source: src.String(), Version: version, Dir: dir})
+	in.progress(p, Event{Kind: EventInstalled, Key: key, Source: src.String(), Version: version, Dir: dir})
 	return child, nil
 }
 
@@ -469,9 +498,12 @@ func (in *installer) installLocal(parent node, c call, src Source, p []string, k
 	if fi, err := os.Stat(disk); err != nil || !fi.IsDir() {
 		return nil, hcl.Diagnostics{errDiag("Unreadable module directory", fmt.Sprintf("The module directory %s does not exist or cannot be read. Check the module's source path.", dir), c.sourceRange.Ptr())}
 	}
-	in.record(config.ModuleRecord{Key: key, Source: normalLocal(src.Path), Dir: dir})
-	if parent.pkgDisk == "" {
-		in.progress(Event{Kind: EventInstalled, Key: key, Source: src.Path, Dir: dir})
+	rec := config.ModuleRecord{Key: key, Source: normalLocal(src.Path), Dir: dir}
+	in.record(rec)
+	// A local module already recorded at the same place is not news,
+	// unless everything is being installed again.
+	if old, ok := in.old[key]; in.opts.Upgrade || !ok || old != rec {
+		in.progress(p, Event{Kind: EventInstalled, Key: key, Source: src.Path, Dir: dir})
 	}
 	return &node{path: p, disk: disk, dir: dir, pkgDisk: parent.pkgDisk, pkgDir: parent.pkgDir}, nil
 }

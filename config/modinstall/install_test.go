@@ -58,7 +58,7 @@ module "local" {
 	}
 	want := config.ModuleManifest{
 		"":             {Key: "", Dir: "."},
-		"branch":       {Key: "branch", Source: "git::" + repo + "//shared?depth=1&ref=feature", Dir: ".terraform/modules/branch/shared"},
+		"branch":       {Key: "branch", Source: "git::" + repo + "//shared?ref=feature&depth=1", Dir: ".terraform/modules/branch/shared"},
 		"commit":       {Key: "commit", Source: "git::" + repo + "//shared?ref=" + hashes[1], Dir: ".terraform/modules/commit/shared"},
 		"local":        {Key: "local", Source: "./local", Dir: "local"},
 		"local.again":  {Key: "local.again", Source: "git::" + repo + "//shared?ref=v1.0.0", Dir: ".terraform/modules/local.again/shared"},
@@ -80,10 +80,22 @@ module "local" {
 	if _, err := os.Stat(filepath.Join(root, ".terraform/modules/branch/branch.txt")); err != nil {
 		t.Errorf("branch checkout: %v", err)
 	}
-	for _, line := range []string{"Downloading git::" + repo + "//net?ref=v1.0.0 for tagged...", "- tagged in .terraform/modules/tagged/net", "- local in local"} {
-		if !strings.Contains(strings.Join(events, "\n"), line) {
-			t.Errorf("progress has no line %q:\n%s", line, strings.Join(events, "\n"))
-		}
+	// Depth first, calls by name, whatever order the downloads finished
+	// in; a package is shown without its subdirectory.
+	wantEvents := []string{
+		"Downloading git::" + repo + "?ref=feature&depth=1 for branch...",
+		"- branch in .terraform/modules/branch/shared",
+		"Downloading git::" + repo + "?ref=" + hashes[1] + " for commit...",
+		"- commit in .terraform/modules/commit/shared",
+		"- local in local",
+		"Downloading git::" + repo + "?ref=v1.0.0 for local.again...",
+		"- local.again in .terraform/modules/local.again/shared",
+		"Downloading git::" + repo + "?ref=v1.0.0 for tagged...",
+		"- tagged in .terraform/modules/tagged/net",
+		"- tagged.inner in .terraform/modules/tagged/shared",
+	}
+	if diff := cmp.Diff(wantEvents, events); diff != "" {
+		t.Errorf("progress (-want +got)\n%s", diff)
 	}
 
 	// The loader reads what was installed.
@@ -105,8 +117,12 @@ module "local" {
 	// A second install with the repository gone keeps everything: no
 	// network (here: no git) is needed when the manifest matches.
 	os.RemoveAll(strings.TrimPrefix(repo, "file://"))
-	if _, diags := Install(context.Background(), root, Options{}); diags.HasErrors() {
+	events = nil
+	if _, diags := Install(context.Background(), root, Options{Progress: func(e Event) { events = append(events, e.String()) }}); diags.HasErrors() {
 		t.Fatalf("reinstall without the repository: %v", diags)
+	}
+	if len(events) != 0 {
+		t.Errorf("a reinstall that kept everything showed %q; OpenTofu shows nothing", events)
 	}
 	if _, diags := Install(context.Background(), root, Options{Upgrade: true}); !diags.HasErrors() {
 		t.Fatal("Upgrade without the repository succeeded; it must fetch again")

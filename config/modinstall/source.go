@@ -1,6 +1,7 @@
 package modinstall
 
 import (
+	"encoding/base64"
 	"fmt"
 	"net/url"
 	"path"
@@ -43,6 +44,13 @@ type Source struct {
 	Ref string
 	// Depth asks for a shallow git clone when > 0.
 	Depth int
+	// SSHKey is the git sshkey argument: a base64-encoded private key
+	// that ssh is told to use for this clone only.
+	SSHKey string
+	// Query is a git source's arguments as written (ref, depth, sshkey),
+	// kept so the recorded address reads as OpenTofu records it; when
+	// empty, the address is written from Ref and Depth.
+	Query string
 	// Archive is the archive format of an HTTP source ("zip", "tar.gz",
 	// "tar.bz2", "tar"), "" when the URL is expected to redirect through
 	// X-Terraform-Get.
@@ -134,9 +142,12 @@ func parseGit(rest string) (Source, error) {
 		return Source{}, err
 	}
 	base, query, _ := strings.Cut(pkg, "?")
-	s := Source{Kind: SourceGit, Subdir: sub}
+	s := Source{Kind: SourceGit, Subdir: sub, Query: query}
 	if scpLike.MatchString(base) {
-		s.URL = base
+		// user@host:path is ssh; OpenTofu records (and clones) it as the
+		// equivalent ssh:// URL.
+		userHost, p, _ := strings.Cut(base, ":")
+		s.URL = "ssh://" + userHost + "/" + strings.TrimPrefix(p, "/")
 	} else {
 		u, err := url.Parse(base)
 		if err != nil {
@@ -170,16 +181,27 @@ func parseGit(rest string) (Source, error) {
 			}
 			s.Depth = n
 		case "sshkey":
-			return Source{}, fmt.Errorf("the sshkey argument of git sources is not supported by tenet; configure the key for ssh (ssh-agent or ~/.ssh/config) instead")
+			s.SSHKey = v[len(v)-1]
+			if b, err := base64.StdEncoding.DecodeString(s.SSHKey); err != nil || len(b) == 0 {
+				return Source{}, fmt.Errorf("the sshkey argument of git source %q must be a private key encoded in base64", redactSSHKey(rest))
+			}
 		default:
-			return Source{}, fmt.Errorf("git source %q has the unknown argument %q; git sources accept ref and depth", rest, k)
+			return Source{}, fmt.Errorf("git source %q has the unknown argument %q; git sources accept ref, depth and sshkey", redactSSHKey(rest), k)
 		}
 	}
 	return s, nil
 }
 
+var sshKeyArg = regexp.MustCompile(`(sshkey=)[^&]*`)
+
+// redactSSHKey hides a private key given in a source from messages.
+func redactSSHKey(s string) string { return sshKeyArg.ReplaceAllString(s, "${1}…") }
+
 // parseHostShorthand turns github.com/org/repo and bitbucket.org/org/repo
-// into git over https, as OpenTofu's detectors do.
+// into git over https, as OpenTofu's detectors do. For bitbucket.org
+// OpenTofu first asks Bitbucket's API whether the repository is git or
+// Mercurial; Bitbucket has hosted only git since it removed Mercurial in
+// 2020, so the answer is known without asking.
 func parseHostShorthand(raw string) (Source, error) {
 	pkg, sub, err := splitSubdir(raw)
 	if err != nil {
@@ -192,6 +214,11 @@ func parseHostShorthand(raw string) (Source, error) {
 	}
 	repo := strings.TrimSuffix(parts[2], ".git")
 	u := "https://" + parts[0] + "/" + parts[1] + "/" + repo + ".git"
+	if len(parts) > 3 && parts[0] == "bitbucket.org" {
+		// OpenTofu asks Bitbucket's API about OWNER/REPO/MORE, which is no
+		// repository; only //subdir names a directory.
+		return Source{}, fmt.Errorf("%q has more than an owner and a repository; write a subdirectory after //, as in bitbucket.org/%s/%s//%s", raw, parts[1], parts[2], strings.Join(parts[3:], "/"))
+	}
 	if len(parts) > 3 {
 		// Extra path elements are a subdirectory, as go-style paths are.
 		extra := strings.Join(parts[3:], "/")
@@ -352,6 +379,9 @@ func hasArchiveExt(u string) bool {
 }
 
 func (s Source) gitQuery() string {
+	if s.Query != "" {
+		return "?" + s.Query
+	}
 	var q []string
 	if s.Depth > 0 {
 		q = append(q, "depth="+strconv.Itoa(s.Depth))

@@ -1,0 +1,7 @@
+variable "name" {
+  type = string
+}
+
+output "name" {
+  value = var.name
+}
