@@ -7,6 +7,7 @@ import (
 	"compress/bzip2"
 	"compress/gzip"
 	"context"
+	"encoding/base64"
 	"fmt"
 	"io"
 	"net/http"
@@ -52,22 +53,64 @@ func gitClone(ctx context.Context, s Source, dst string) error {
 		}
 	}
 	args = append(args, "--", url, dst)
-	if err := runGit(ctx, "", args...); err != nil {
+	var env []string
+	if s.SSHKey != "" {
+		sshEnv, cleanup, err := sshKeyEnv(s.SSHKey)
+		if err != nil {
+			return err
+		}
+		defer cleanup()
+		env = append(env, sshEnv)
+	}
+	if err := runGit(ctx, "", env, args...); err != nil {
 		return err
 	}
 	if s.Ref != "" && s.Depth == 0 {
-		if err := runGit(ctx, dst, "checkout", "--quiet", s.Ref, "--"); err != nil {
+		if err := runGit(ctx, dst, nil, "checkout", "--quiet", s.Ref, "--"); err != nil {
 			return fmt.Errorf("the ref %q does not exist in %s: %v", s.Ref, s.URL, err)
 		}
 	}
 	return nil
 }
 
-func runGit(ctx context.Context, dir string, args ...string) error {
+// sshKeyEnv writes the private key of a git source's sshkey argument to
+// a file only the user can read, in a directory of its own, and returns
+// the GIT_SSH_COMMAND that makes ssh use that key and no other. The
+// command the user set (GIT_SSH_COMMAND, else ssh) is kept. cleanup
+// removes the key.
+func sshKeyEnv(encoded string) (env string, cleanup func(), err error) {
+	key, err := base64.StdEncoding.DecodeString(encoded)
+	if err != nil {
+		return "", nil, fmt.Errorf("the sshkey argument is not base64: %v", err)
+	}
+	dir, err := os.MkdirTemp("", "tenet-sshkey-")
+	if err != nil {
+		return "", nil, err
+	}
+	cleanup = func() { os.RemoveAll(dir) }
+	file := filepath.Join(dir, "key")
+	if strings.ContainsAny(file, "'\n") {
+		cleanup()
+		return "", nil, fmt.Errorf("the temporary directory %s has a quote in its name, which the ssh command line cannot hold; set TMPDIR to another directory", dir)
+	}
+	if err := os.WriteFile(file, key, 0o600); err != nil {
+		cleanup()
+		return "", nil, err
+	}
+	ssh := os.Getenv("GIT_SSH_COMMAND")
+	if ssh == "" {
+		ssh = "ssh"
+	}
+	// git runs the command through a shell; single quotes keep the path
+	// one word.
+	return "GIT_SSH_COMMAND=" + ssh + " -i '" + filepath.ToSlash(file) + "' -o IdentitiesOnly=yes", cleanup, nil
+}
+
+func runGit(ctx context.Context, dir string, env []string, args ...string) error {
 	cmd := exec.CommandContext(ctx, "git", args...)
 	cmd.Dir = dir
 	// Never wait for a password on a terminal nobody watches.
-	cmd.Env = append(os.Environ(), "GIT_TERMINAL_PROMPT=0")
+	cmd.Env = append(append(os.Environ(), "GIT_TERMINAL_PROMPT=0"), env...)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	if err := cmd.Run(); err != nil {

@@ -387,7 +387,7 @@ func (in *installer) installCall(ctx context.Context, parent node, c call) (*nod
 		if ctx.Err() != nil {
 			return nil, hcl.Diagnostics{errDiag("Module installation interrupted", "The installation was cancelled; the modules installed before are unchanged.", c.sourceRange.Ptr())}
 		}
-		return nil, hcl.Diagnostics{errDiag("Failed to download module", fmt.Sprintf("Could not download %s for module %q: %v", src, key, err), c.sourceRange.Ptr())}
+		return nil, hcl.Diagnostics{errDiag("Failed to download module", fmt.Sprintf("Could not download %s for module %q: %v", redactSSHKey(src.String()), key, err), c.sourceRange.Ptr())}
 	}
 	newPkg := filepath.Join(in.stage, key)
 	if err := copyTree(fetchedDir, newPkg); err != nil {
@@ -395,7 +395,7 @@ func (in *installer) installCall(ctx context.Context, parent node, c call) (*nod
 	}
 	child.disk, child.pkgDisk = filepath.Join(newPkg, filepath.FromSlash(fetchSrc.Subdir)), newPkg
 	if fi, err := os.Stat(child.disk); err != nil || !fi.IsDir() {
-		return nil, hcl.Diagnostics{errDiag("Module subdirectory not found", fmt.Sprintf("The package %s has no directory %q. Check the //subdirectory part of the source.", pkgID, fetchSrc.Subdir), c.sourceRange.Ptr())}
+		return nil, hcl.Diagnostics{errDiag("Module subdirectory not found", fmt.Sprintf("The package %s has no directory %q. Check the //subdirectory part of the source.", redactSSHKey(pkgID), fetchSrc.Subdir), c.sourceRange.Ptr())}
 	}
 	in.record(config.ModuleRecord{Key: key, Source: src.String(), Version: version, Dir: dir})
 	in.progress(p, Event{Kind: EventInstalled, Key: key, Source: src.String(), Version: version, Dir: dir})

@@ -2,12 +2,14 @@ package modinstall
 
 import (
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -321,5 +323,72 @@ func TestEventString(t *testing.T) {
 				t.Errorf("String() = %q, want %q", got, tt.want)
 			}
 		})
+	}
+}
+
+// The sshkey argument hands ssh a private key for one clone: git must run
+// the ssh command with -i naming a file that holds exactly the key, only
+// readable by the user, and IdentitiesOnly; the file is gone afterwards.
+// A fake ssh records what it was given and serves the repository with
+// git-upload-pack, as sshd would.
+func TestGitSSHKey(t *testing.T) {
+	repo, _ := gitRepo(t, "", commit{tag: "v1", files: map[string]string{"main.tf": `output "x" { value = "ssh" }` + "\n"}})
+	repoPath := strings.TrimPrefix(repo, "file://")
+	bin := t.TempDir()
+	log := filepath.Join(bin, "ssh.log")
+	fake := filepath.Join(bin, "fake-ssh")
+	script := `#!/bin/sh
+for a in "$@"; do [ "$a" = -G ] && exit 1; done
+echo "ARGS $*" >> "` + log + `"
+prev=
+for a in "$@"; do
+  if [ "$prev" = -i ]; then
+    echo "MODE $(stat -c %a "$a")" >> "` + log + `"
+    echo "KEY $(cat "$a")" >> "` + log + `"
+  fi
+  prev=$a
+  last=$a
+done
+exec sh -c "$last"
+`
+	if err := os.WriteFile(fake, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("GIT_SSH_COMMAND", fake)
+	t.Setenv("GIT_SSH_VARIANT", "simple")
+	const key = "-----BEGIN OPENSSH PRIVATE KEY----- test key -----END OPENSSH PRIVATE KEY-----"
+	enc := base64.StdEncoding.EncodeToString([]byte(key))
+	root := t.TempDir()
+	writeFiles(t, root, map[string]string{"main.tf": fmt.Sprintf("module \"m\" {\n  source = \"git::ssh://git@example.test%s?sshkey=%s&ref=v1\"\n}\n", repoPath, enc)})
+	m, diags := Install(context.Background(), root, Options{})
+	if diags.HasErrors() {
+		t.Fatal(diagList(diags))
+	}
+	if b, err := os.ReadFile(filepath.Join(root, ".terraform/modules/m/main.tf")); err != nil || !strings.Contains(string(b), `"ssh"`) {
+		t.Fatalf("module not installed over ssh: %q, %v", b, err)
+	}
+	if want := "git::ssh://git@example.test" + repoPath + "?sshkey=" + enc + "&ref=v1"; m["m"].Source != want {
+		t.Errorf("recorded source %q, want %q", m["m"].Source, want)
+	}
+	b, err := os.ReadFile(log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	if len(lines) != 3 {
+		t.Fatalf("fake ssh log:\n%s", b)
+	}
+	args := regexp.MustCompile(`^ARGS -i (\S+) -o IdentitiesOnly=yes git@example\.test git-upload-pack '` + regexp.QuoteMeta(repoPath) + `'$`).FindStringSubmatch(lines[0])
+	if args == nil {
+		t.Fatalf("ssh was run as %q", lines[0])
+	}
+	if lines[1] != "MODE 600" {
+		t.Errorf("key file mode: %q, want 600", lines[1])
+	}
+	if lines[2] != "KEY "+key {
+		t.Errorf("key file held %q", lines[2])
+	}
+	if _, err := os.Stat(args[1]); !os.IsNotExist(err) {
+		t.Errorf("the key file %s is still there after the install (%v)", args[1], err)
 	}
 }
