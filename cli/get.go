@@ -11,7 +11,7 @@ func newGetCommand(g *globals) *cobra.Command {
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			u := newUI(cmd, g, noColor, false)
-			return initModules(cmd, u, g, update)
+			return initModules(cmd, u, g, update, false)
 		},
 	}
 	cmd.Flags().BoolVar(&noColor, "no-color", false, "disable color")

@@ -34,7 +34,7 @@ func newInitCommand(g *globals) *cobra.Command {
 			if lockMode != "" && lockMode != "readonly" {
 				return u.errorf("Invalid -lockfile option", "The only mode -lockfile accepts is \"readonly\" (got %q).", lockMode)
 			}
-			if err := initModules(cmd, u, g, upgrade); err != nil {
+			if err := initModules(cmd, u, g, upgrade, true); err != nil {
 				return err
 			}
 			cfg, diags := u.loadConfig()

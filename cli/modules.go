@@ -27,25 +27,23 @@ func moduleOptions(g *globals, upgrade bool) (modinstall.Options, hcl.Diagnostic
 
 // installModules is init's and get's module step: it installs every
 // remote module the configuration in the working directory calls,
-// printing a line for each as OpenTofu does.
-func installModules(ctx context.Context, u *ui, g *globals, upgrade bool) hcl.Diagnostics {
+// printing OpenTofu's lines: init's header when the root module calls
+// any module (get has none), then one line per download and per module
+// newly installed, depth first with calls by name. Modules kept as they
+// were installed show nothing.
+func installModules(ctx context.Context, u *ui, g *globals, upgrade, header bool) hcl.Diagnostics {
 	opts, diags := moduleOptions(g, upgrade)
 	if diags.HasErrors() {
 		return diags
 	}
-	header := "Initializing modules..."
-	if upgrade {
-		header = "Upgrading modules..."
-	}
-	// The header comes with the first module, so a configuration without
-	// module calls prints nothing here.
-	opts.Progress = func(e modinstall.Event) {
-		if header != "" {
-			fmt.Fprintln(u.out, header)
-			header = ""
+	if header && modinstall.HasModuleCalls(".") {
+		if upgrade {
+			fmt.Fprintln(u.out, "Upgrading modules...")
+		} else {
+			fmt.Fprintln(u.out, "Initializing modules...")
 		}
-		fmt.Fprintln(u.out, e.String())
 	}
+	opts.Progress = func(e modinstall.Event) { fmt.Fprintln(u.out, e.String()) }
 	_, more := modinstall.Install(ctx, ".", opts)
 	return append(diags, more...)
 }
@@ -73,8 +71,9 @@ func (u *ui) loadInstalled() (*config.Config, hcl.Diagnostics) {
 }
 
 // initModules runs installModules for init and get unless -get=false,
-// printing its diagnostics; it returns init's error on failure.
-func initModules(cmd *cobra.Command, u *ui, g *globals, upgrade bool) error {
+// printing its diagnostics; it returns init's error on failure. header
+// is init's "Initializing modules..." line.
+func initModules(cmd *cobra.Command, u *ui, g *globals, upgrade, header bool) error {
 	if get, err := cmd.Flags().GetBool("get"); err == nil && !get {
 		return nil
 	}
@@ -82,7 +81,7 @@ func initModules(cmd *cobra.Command, u *ui, g *globals, upgrade bool) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	diags := installModules(ctx, u, g, upgrade)
+	diags := installModules(ctx, u, g, upgrade, header)
 	if diags.HasErrors() {
 		return u.fail(diags)
 	}

@@ -125,3 +125,10 @@ func literalString(a *hcl.Attribute, diags *hcl.Diagnostics) string {
 	}
 	return v.AsString()
 }
+
+// HasModuleCalls says the module in dir calls any module. init shows its
+// "Initializing modules..." header only then, as OpenTofu does.
+func HasModuleCalls(dir string) bool {
+	calls, _ := moduleCalls(dir, ".")
+	return len(calls) > 0
+}
