@@ -161,6 +161,7 @@ func newRegistry(t *testing.T) *registry {
 		p := req.URL.Path
 		switch {
 		case p == "/.well-known/terraform.json":
+			w.Header().Set("Content-Type", "application/json")
 			fmt.Fprint(w, `{"modules.v1":"/v1/modules/"}`)
 		case p == "/v1/modules/ns/vpc/aws/versions":
 			fmt.Fprint(w, r.versions)

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"mime"
 	"net/http"
 	"net/url"
 	"strings"
@@ -229,13 +230,26 @@ func (c *Client) discover(ctx context.Context, host string, disco *url.URL) (map
 		c.services[host] = s
 		return s, nil
 	}
-	var raw map[string]any
-	found, err := c.GetJSON(ctx, disco, host, "service discovery document", &raw)
+	const what = "service discovery document"
+	resp, err := c.Get(ctx, disco, host)
 	if err != nil {
 		return nil, err
 	}
-	if !found {
-		return nil, &StatusError{URL: disco, Status: "404 Not Found", Code: http.StatusNotFound}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return nil, &StatusError{URL: disco, Status: resp.Status, Code: resp.StatusCode}
+	}
+	// OpenTofu refuses a discovery answer that does not say it is JSON.
+	if mt, _, err := mime.ParseMediaType(resp.Header.Get("Content-Type")); err != nil || mt != "application/json" {
+		return nil, &BadAnswerError{Host: host, What: what, Err: fmt.Errorf("its Content-Type is %q, not application/json", resp.Header.Get("Content-Type"))}
+	}
+	b, err := ReadBounded(resp.Body, host, what, MaxJSON)
+	if err != nil {
+		return nil, err
+	}
+	var raw map[string]any
+	if err := json.Unmarshal(b, &raw); err != nil {
+		return nil, &BadAnswerError{Host: host, What: what, Err: err}
 	}
 	services := map[string]string{}
 	for k, v := range raw {

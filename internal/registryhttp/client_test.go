@@ -83,6 +83,7 @@ func TestServiceDiscovery(t *testing.T) {
 	srv := newServer(t, true, func(w http.ResponseWriter, r *http.Request) {
 		switch r.URL.Path {
 		case "/.well-known/terraform.json":
+			w.Header().Set("Content-Type", "application/json; charset=utf-8")
 			w.Write([]byte(`{"modules.v1": "/api/modules", "providers.v1": "https://elsewhere.example/p/", "login.v1": {"client": "x"}}`))
 		default:
 			http.NotFound(w, r)
@@ -142,6 +143,7 @@ func TestBadAnswers(t *testing.T) {
 		case "/broken":
 			http.Error(w, "no", http.StatusInternalServerError)
 		case "/.well-known/terraform.json":
+			w.Header().Set("Content-Type", "application/json")
 			w.Write([]byte(`{"modules.v1": "ftp://x/"}`))
 		default:
 			http.NotFound(w, r)
@@ -191,5 +193,18 @@ func TestNormalizeHost(t *testing.T) {
 		if got := NormalizeHost(in); got != want {
 			t.Errorf("NormalizeHost(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+func TestDiscoveryWantsJSONContentType(t *testing.T) {
+	srv := newServer(t, true, func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/plain")
+		w.Write([]byte(`{"modules.v1": "/m/"}`))
+	})
+	c := New(Options{HTTPClient: srv.Client()})
+	_, err := c.ServiceURL(context.Background(), mustURL(t, srv.URL).Host, "modules.v1")
+	var bad *BadAnswerError
+	if !errors.As(err, &bad) || !strings.Contains(err.Error(), "text/plain") {
+		t.Errorf("got %v, want a refusal naming the Content-Type", err)
 	}
 }

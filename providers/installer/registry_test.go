@@ -142,6 +142,7 @@ func (r *fakeRegistry) serve(w http.ResponseWriter, req *http.Request) {
 	base := "/v1/providers/acme/" + r.typ + "/"
 	switch {
 	case p == "/.well-known/terraform.json":
+		w.Header().Set("Content-Type", "application/json") // service discovery requires it
 		fmt.Fprint(w, `{"providers.v1": "/v1/providers/", "modules.v1": "/v1/modules/"}`)
 	case p == base+"versions":
 		if r.versionsJSON != "" {
