@@ -10,8 +10,10 @@
 // safe unpacking of module archives, and the manifest's writing. Reading
 // installed modules while loading a configuration is config's job
 // ([config.LoadWithModules] with the manifest read by
-// [config.ReadModuleManifest]); where host credentials and service
-// discovery answers come from (the CLI configuration) is the caller's:
-// [Options] takes them as plain values, so this package does not depend
-// on providers.
+// [config.ReadModuleManifest]). HTTP requests, service discovery and
+// tokens go through internal/registryhttp, the client provider
+// installation uses too; where host credentials and service discovery
+// answers come from (the CLI configuration) is the caller's: [Options]
+// takes them as plain values, so this package does not depend on
+// providers.
 package modinstall
