@@ -22,8 +22,9 @@ const MaxJSON = 4 << 20
 
 // Options are a Client's settings, from the CLI configuration.
 type Options struct {
-	// HTTPClient sends every request; nil means a client with a
-	// 60-second timeout on each request. Package tests pass the client of
+	// HTTPClient sends every request; nil means Go's default transport
+	// (proxies from the environment, system roots) with a 60-second
+	// bound on waiting for an answer's headers. Package tests pass the client of
 	// an httptest TLS server; the CLI's tests trust theirs through
 	// SSL_CERT_FILE instead, as a user with a private CA would.
 	HTTPClient *http.Client
@@ -54,13 +55,23 @@ type Client struct {
 func New(o Options) *Client {
 	hc := o.HTTPClient
 	if hc == nil {
-		hc = &http.Client{Timeout: 60 * time.Second}
+		hc = defaultHTTPClient()
 	}
 	forced := map[string]map[string]string{}
 	for h, s := range o.HostServices {
 		forced[NormalizeHost(h)] = s
 	}
 	return &Client{http: hc, token: o.Token, forced: forced, services: map[string]map[string]string{}}
+}
+
+// defaultHTTPClient bounds the wait for a server to answer, not the
+// whole request: a module archive or provider package may take longer
+// than any fixed time to download over a slow link, and the caller's
+// context cancels it.
+func defaultHTTPClient() *http.Client {
+	t := http.DefaultTransport.(*http.Transport).Clone()
+	t.ResponseHeaderTimeout = 60 * time.Second
+	return &http.Client{Transport: t}
 }
 
 // NormalizeHost is a hostname (with an optional port) in the form that

@@ -11,6 +11,11 @@
 // package to disk, authenticate it, check it against locked hashes and
 // unpack it safely.
 //
+// Its HTTP requests go through internal/registryhttp, shared with module
+// installation: service discovery, host blocks, tokens (only ever over
+// https) and bounded JSON answers live there; this package gives their
+// failures its own error types.
+//
 // Choosing versions, the plugin cache and the working directory's
 // providers directory are providers/installer's; the lock file format is
 // providers/lockfile's; the CLI configuration file is providers/cliconfig's.
