@@ -27,8 +27,9 @@ type Options struct {
 	// chosen again and packages fetched again even when installed ones
 	// still match.
 	Upgrade bool
-	// DataDir replaces ".terraform" (TF_DATA_DIR); relative to the root
-	// configuration directory.
+	// DataDir replaces ".terraform" (TF_DATA_DIR): relative to the root
+	// configuration directory, or absolute, in which case the manifest
+	// records absolute directories, as OpenTofu's does.
 	DataDir string
 	// HTTPClient is used for registry and archive requests; nil means
 	// http.DefaultClient. Tests pass an httptest TLS server's client.
