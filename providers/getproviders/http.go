@@ -31,6 +31,11 @@ func wrapErr(err error, source string) error {
 	if errors.As(err, &bad) {
 		return ErrBadResponse{Source: source, What: fmt.Sprintf("%s (%s)", bad.What, bad.Err)}
 	}
+	// ErrUnreachable says "could not reach SOURCE" itself.
+	var un *registryhttp.UnreachableError
+	if errors.As(err, &un) {
+		return ErrUnreachable{Source: source, Err: un.Err}
+	}
 	return ErrUnreachable{Source: source, Err: err}
 }
 
