@@ -9,8 +9,6 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"slices"
-	"sort"
 	"strings"
 	"sync"
 
@@ -42,7 +40,8 @@ type Options struct {
 	// CLI configuration, used instead of asking the host.
 	HostServices map[string]map[string]string
 	// Progress, when set, is told about each module init shows, in
-	// OpenTofu's order (depth first, calls by name), when the walk ends.
+	// OpenTofu's order (depth first, calls by name): a line goes out as
+	// soon as every line before it in that order has.
 	Progress func(Event)
 	// MaxArchiveBytes bounds a module archive, downloaded and unpacked;
 	// 0 means DefaultMaxArchiveBytes.
@@ -106,7 +105,7 @@ type installer struct {
 	mu      sync.Mutex
 	fetched map[string]*fetchResult // package identity → fetch
 	records config.ModuleManifest
-	events  []pathEvent
+	prog    *progress
 }
 
 type fetchResult struct {
@@ -146,7 +145,7 @@ func Install(ctx context.Context, rootDir string, opts Options) (config.ModuleMa
 	}
 	defer os.RemoveAll(stage) // gone after the swap; removes it on failure
 	in.stage = stage
-	defer in.flushProgress()
+	defer in.prog.finish()
 	diags = append(diags, in.walk(ctx)...)
 	if diags.HasErrors() {
 		return nil, diags
@@ -175,6 +174,7 @@ func ManifestMatches(rootDir string, opts Options) hcl.Diagnostics {
 	}
 	in.check = true
 	in.opts.Upgrade = false
+	in.prog = newProgress(nil) // checking shows nothing
 	return append(diags, in.walk(context.Background())...)
 }
 
@@ -182,6 +182,7 @@ func newInstaller(rootDir string, opts Options) (*installer, hcl.Diagnostics) {
 	in := &installer{
 		opts: opts, root: rootDir, data: filepath.ToSlash(dataDir(&opts)),
 		client: newClient(&opts), fetched: map[string]*fetchResult{}, records: config.ModuleManifest{},
+		prog: newProgress(opts.Progress),
 	}
 	old := config.ModuleManifest{}
 	b, err := os.ReadFile(in.onDisk(path.Join(in.data, "modules", "modules.json")))
@@ -219,12 +220,17 @@ func (in *installer) walk(ctx context.Context) hcl.Diagnostics {
 		for _, n := range level {
 			calls, d := moduleCalls(n.disk, n.dir)
 			diags = append(diags, d...)
-			for _, c := range calls {
+			keys := make([]string, len(calls))
+			for i, c := range calls {
+				key := config.ModuleKey(append(append([]string{}, n.path...), c.name))
+				keys[i] = key
 				jobs = append(jobs, func() result {
 					child, d := in.installCall(ctx, n, c)
+					in.prog.callDone(key)
 					return result{child, d}
 				})
 			}
+			in.prog.callsRead(config.ModuleKey(n.path), keys)
 		}
 		results := make([]result, len(jobs))
 		var wg sync.WaitGroup
@@ -265,36 +271,6 @@ func (in *installer) onDisk(dir string) string {
 
 func errDiag(summary, detail string, subject *hcl.Range) *hcl.Diagnostic {
 	return &hcl.Diagnostic{Severity: hcl.DiagError, Summary: summary, Detail: detail, Subject: subject}
-}
-
-// progress records an event of the module at path p. Events are told to
-// Options.Progress once the walk ends, in OpenTofu's order: depth first,
-// calls in name order, whatever order the parallel downloads finished in.
-func (in *installer) progress(p []string, e Event) {
-	in.mu.Lock()
-	defer in.mu.Unlock()
-	in.events = append(in.events, pathEvent{path: p, event: e})
-}
-
-type pathEvent struct {
-	path  []string
-	event Event
-}
-
-// flushProgress tells Options.Progress the events recorded so far.
-func (in *installer) flushProgress() {
-	in.mu.Lock()
-	events := in.events
-	in.events = nil
-	in.mu.Unlock()
-	if in.opts.Progress == nil {
-		return
-	}
-	// Stable, so a module's Downloading stays before its Installed.
-	sort.SliceStable(events, func(i, j int) bool { return slices.Compare(events[i].path, events[j].path) < 0 })
-	for _, e := range events {
-		in.opts.Progress(e.event)
-	}
 }
 
 func (in *installer) record(r config.ModuleRecord) {
@@ -381,7 +357,7 @@ func (in *installer) installCall(ctx context.Context, parent node, c call) (*nod
 		}
 		child.dir = dir
 	}
-	in.progress(p, Event{Kind: EventDownloading, Key: key, Source: src.PackageAddr(), Version: version})
+	in.prog.add(key, Event{Kind: EventDownloading, Key: key, Source: src.PackageAddr(), Version: version})
 	pkgID := fetchSrc.PackageAddr()
 	fetchedDir, err := in.fetchOnce(ctx, pkgID, fetchSrc)
 	if err != nil {
@@ -399,7 +375,7 @@ func (in *installer) installCall(ctx context.Context, parent node, c call) (*nod
 		return nil, hcl.Diagnostics{errDiag("Module subdirectory not found", fmt.Sprintf("The package %s has no directory %q. Check the //subdirectory part of the source.", redactSSHKey(pkgID), fetchSrc.Subdir), c.sourceRange.Ptr())}
 	}
 	in.record(config.ModuleRecord{Key: key, Source: src.String(), Version: version, Dir: dir})
-	in.progress(p, Event{Kind: EventInstalled, Key: key, Source: src.String(), Version: version, Dir: dir})
+	in.prog.add(key, Event{Kind: EventInstalled, Key: key, Source: src.String(), Version: version, Dir: dir})
 	return child, nil
 }
 
@@ -504,7 +480,7 @@ func (in *installer) installLocal(parent node, c call, src Source, p []string, k
 	// A local module already recorded at the same place is not news,
 	// unless everything is being installed again.
 	if old, ok := in.old[key]; in.opts.Upgrade || !ok || old != rec {
-		in.progress(p, Event{Kind: EventInstalled, Key: key, Source: src.Path, Dir: dir})
+		in.prog.add(key, Event{Kind: EventInstalled, Key: key, Source: src.Path, Dir: dir})
 	}
 	return &node{path: p, disk: disk, dir: dir, pkgDisk: parent.pkgDisk, pkgDir: parent.pkgDir}, nil
 }
