@@ -106,10 +106,12 @@ func planRun(ctx context.Context, g *globals, u *ui, f *planFlags, operation str
 	if diags.HasErrors() {
 		return nil, u.fail(diags)
 	}
+	g.intr.operation()
 	mgr, prev, release, err := f.state.openState(ctx, u, operation)
 	if err != nil {
 		return nil, err
 	}
+	release = g.intr.guardRelease(release)
 	g.phases.done("read state")
 	r, d := compiled.wait()
 	diags = append(diags, d...)
@@ -124,7 +126,14 @@ func planRun(ctx context.Context, g *globals, u *ui, f *planFlags, operation str
 		hooks.refresh = true
 	}
 	eng := newEngine(g, r, hooks)
+	g.log.logf(logInfo, "%s: planning", operation)
 	p, d := eng.Plan(ctx, cfg, prev, opts)
+	if ctx.Err() != nil {
+		// Interrupted: the plan is partial, so it is neither shown nor
+		// saved, and the lock goes.
+		release()
+		return nil, interrupted(u, append(diags, d...))
+	}
 	// Team rules compiled while planning: their mistakes, not what they
 	// did to the plan, are what to report.
 	if rd := r.Diagnostics(ctx); rd.HasErrors() {
@@ -154,6 +163,26 @@ func planRun(ctx context.Context, g *globals, u *ui, f *planFlags, operation str
 	res.policy = rep
 	showPolicyReport(u, res.policy)
 	return res, nil
+}
+
+// interrupted reports a run stopped by an interrupt: its errors, led by
+// "execution halted" as in OpenTofu.
+func interrupted(u *ui, diags hcl.Diagnostics) error {
+	var errs hcl.Diagnostics
+	halted := false
+	for _, d := range diags {
+		if d.Severity != hcl.DiagError {
+			continue
+		}
+		if d.Summary == "execution halted" {
+			halted = true
+		}
+		errs = append(errs, d)
+	}
+	if !halted {
+		errs = append(hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "execution halted"}}, errs...)
+	}
+	return u.fail(errs)
 }
 
 // showPlan renders a plan (human or JSON) with its diagnostics.
