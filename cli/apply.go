@@ -36,6 +36,7 @@ func newApplyCommand(g *globals, destroy bool) *cobra.Command {
 				f.destroy = true
 			}
 			u := newUI(cmd, g, f.noColor, f.json)
+			u.compactWarnings = f.compactWarnings
 			ctx := cmd.Context()
 			if ctx == nil {
 				ctx = context.Background()
@@ -198,6 +199,11 @@ func applyPlan(ctx context.Context, g *globals, u *ui, f *planFlags, cfg *config
 	}
 	g.log.logf(logDebug, "apply: state written to %s", mgr.Path())
 	g.phases.done("write state")
+	if f.refreshCommand {
+		// A refresh has no apply step of its own in OpenTofu, so no
+		// warning about what a targeted apply may have left undone.
+		diags = withoutSummary(diags, "Applied changes may be incomplete")
+	}
 	u.diagnostics(diags)
 	summary := hooks.counts()
 	if p.Mode == plan.DestroyMode {
@@ -211,6 +217,10 @@ func applyPlan(ctx context.Context, g *globals, u *ui, f *planFlags, cfg *config
 	if u.json != nil {
 		u.json.ChangeSummary(summary)
 		u.json.ApplyOutputs(outputValues(final))
+		return nil
+	}
+	if f.refreshCommand {
+		writeOutputs(u, final)
 		return nil
 	}
 	views.WriteApplySummary(u.out, summary, u.color)

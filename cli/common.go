@@ -31,6 +31,9 @@ type ui struct {
 	json      *views.JSONView // non-nil with -json
 	files     map[string]*hcl.File
 	env       []string // the process environment (Deps.Env)
+	// compactWarnings (-compact-warnings) shows warnings that come
+	// without errors as a list of summaries (compactwarnings.go).
+	compactWarnings bool
 }
 
 func newUI(cmd *cobra.Command, g *globals, noColor, jsonMode bool) *ui {
@@ -65,9 +68,12 @@ func (u *ui) diagnostics(diags hcl.Diagnostics) bool {
 	if len(diags) == 0 {
 		return false
 	}
-	if u.json != nil {
+	switch {
+	case u.json != nil:
 		u.json.Diagnostics(diags, u.files)
-	} else {
+	case u.compactWarnings && !diags.HasErrors():
+		writeCompactWarnings(u.out, diags)
+	default:
 		views.RenderDiagnostics(u.errw, diags, u.files, u.color, 78)
 	}
 	return diags.HasErrors()

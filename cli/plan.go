@@ -27,6 +27,7 @@ func newPlanCommand(g *globals) *cobra.Command {
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			u := newUI(cmd, g, f.noColor, f.json)
+			u.compactWarnings = f.compactWarnings
 			r, err := planRun(cmd.Context(), g, u, f, "plan")
 			if err != nil {
 				return err
@@ -151,7 +152,16 @@ func planRun(ctx context.Context, g *globals, u *ui, f *planFlags, operation str
 	}
 	res := &planResult{plan: p, prev: prev, cfg: cfg, mgr: mgr, diags: diags, release: release, hooks: hooks, rules: r}
 	policyGate := startPolicyGate(ctx, g, f, p, diags, policies)
-	showErr := showPlan(u, g, p, diags)
+	var showErr error
+	if f.refreshCommand {
+		// refresh shows no plan, only what went wrong.
+		if len(prev.AllResourceInstances()) == 0 {
+			diags = append(diags, emptyStateWarning())
+		}
+		u.diagnostics(diags)
+	} else {
+		showErr = showPlan(u, g, p, diags)
+	}
 	g.phases.done("render plan")
 	rep, policyDiags := policyGate()
 	g.phases.done("policy (wait)")

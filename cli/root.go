@@ -114,6 +114,7 @@ func NewRootCommand(deps Deps) *cobra.Command {
 		newPlanCommand(g),
 		newApplyCommand(g, false),
 		newApplyCommand(g, true),
+		newRefreshCommand(g),
 		newShowCommand(g),
 		newOutputCommand(g),
 		newTaintCommand(g, true),
