@@ -34,10 +34,11 @@ type ui struct {
 	// compactWarnings (-compact-warnings) shows warnings that come
 	// without errors as a list of summaries (compactwarnings.go).
 	compactWarnings bool
+	log             *coreLog // TF_LOG; nil when off
 }
 
 func newUI(cmd *cobra.Command, g *globals, noColor, jsonMode bool) *ui {
-	u := &ui{out: cmd.OutOrStdout(), errw: cmd.ErrOrStderr(), color: !noColor && !envSet(g.deps.Env, "NO_COLOR") && isTerminal(cmd.OutOrStdout()), env: g.deps.Env}
+	u := &ui{out: cmd.OutOrStdout(), errw: cmd.ErrOrStderr(), color: !noColor && !envSet(g.deps.Env, "NO_COLOR") && isTerminal(cmd.OutOrStdout()), env: g.deps.Env, log: g.log}
 	if jsonMode {
 		u.json = views.NewJSONView(u.out)
 		u.json.Version(Version)
@@ -226,7 +227,9 @@ func lockAndRead(ctx context.Context, u *ui, store stateStore, path string, lock
 			}
 			return nil, nil, u.errorf("Error acquiring the state lock", "%s\n\ntenet acquires a state lock to protect the state from being written by multiple users at the same time. Wait for the other operation to finish and try again, or raise -lock-timeout. For most commands, you can disable locking with \"-lock=false\", but this is not recommended.", detail)
 		}
+		u.log.logf(logInfo, "state lock acquired: %s (%s)", path, operation)
 		release = func() {
+			u.log.logf(logInfo, "releasing state lock: %s", path)
 			if err := store.Unlock(); err != nil {
 				u.diagnostics(hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Error releasing the state lock", Detail: err.Error()}})
 			}
@@ -236,6 +239,9 @@ func lockAndRead(ctx context.Context, u *ui, store stateStore, path string, lock
 	if err != nil {
 		release()
 		return nil, nil, stateLoadFailed(u, err, path)
+	}
+	if file != nil && u.log.enabled(logDebug) {
+		u.log.logf(logDebug, "state read from %s: lineage %s, serial %d", path, file.Lineage, file.Serial)
 	}
 	u.stateNotices(store.Notices())
 	return file, release, nil

@@ -143,6 +143,9 @@ func planRun(ctx context.Context, g *globals, u *ui, f *planFlags, operation str
 	}
 	diags = append(diags, d...)
 	g.phases.done("plan")
+	if p != nil {
+		g.log.logf(logInfo, "%s: plan made with %d changes (errored: %t)", operation, len(p.Changes), p.Errored)
+	}
 	if p == nil {
 		release()
 		return nil, u.fail(diags)
