@@ -36,6 +36,9 @@ func newPlanCommand(g *globals) *cobra.Command {
 			if explain {
 				showExplanations(u, r.plan) // explain.go
 			}
+			if f.generatedConfig && u.json == nil {
+				cmd.Printf("\ntenet has generated configuration and written it to %s. Please review the\nconfiguration and edit it as necessary before adding it to version control.\n", f.generateConfigOut)
+			}
 			if out != "" && !r.plan.Errored {
 				if err := plan.WriteFile(out, r.plan); err != nil {
 					return u.errorf("Failed to write plan file", "%s", err)
@@ -59,6 +62,7 @@ func newPlanCommand(g *globals) *cobra.Command {
 	f.register(cmd, true)
 	cmd.Flags().StringVar(&out, "out", "", "write the plan to this file, to apply it later exactly")
 	cmd.Flags().BoolVar(&f.detailedExitcode, "detailed-exitcode", false, "exit 2 when the plan has changes")
+	cmd.Flags().StringVar(&f.generateConfigOut, "generate-config-out", "", "write resource blocks for import targets that have none to this new file, and plan with them")
 	cmd.Flags().BoolVar(&explain, "explain", false, "after the plan, explain each change: action, reason, the rules that fired and their facts")
 	return cmd
 }
@@ -91,11 +95,33 @@ func planRun(ctx context.Context, g *globals, u *ui, f *planFlags, operation str
 	if paths := policySources(f.policy); len(paths) > 0 {
 		policies = loadPolicies(ctx, g, paths)
 	}
+	if f.generateConfigOut != "" {
+		if d := checkGenerateConfigOut(f.generateConfigOut); d.HasErrors() {
+			return nil, u.fail(d)
+		}
+	}
 	cfg, diags := u.loadConfigAndProviders(g)
 	if diags.HasErrors() {
 		return nil, u.fail(diags)
 	}
 	g.phases.done("load configuration")
+	var generated hcl.Diagnostics
+	if missing := importsWithoutConfig(cfg); len(missing) > 0 && !f.destroy && !f.refreshOnly {
+		if f.generateConfigOut == "" {
+			return nil, u.fail(append(diags, missingImportConfig(missing)...))
+		}
+		generated = generateImportConfig(ctx, g.providerRegistry(), cfg, f.generateConfigOut, missing)
+		if generated.HasErrors() {
+			return nil, u.fail(append(diags, generated...))
+		}
+		f.generatedConfig = true
+		// Plan with the generated blocks in the configuration.
+		cfg, diags = u.loadConfigAndProviders(g)
+		diags = append(diags, generated...)
+		if diags.HasErrors() {
+			return nil, u.fail(diags)
+		}
+	}
 	if len(cfg.Files) == 0 && !f.destroy {
 		return nil, u.errorf("No configuration files",
 			"tenet %s requires configuration to be present. Planning without a configuration would mark everything for destruction, which is normally not what is wanted. If that is what you want, use \"tenet destroy\" (or plan -destroy).", operation)

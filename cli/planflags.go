@@ -53,6 +53,10 @@ type planFlags struct {
 	input            bool
 	detailedExitcode bool
 	compactWarnings  bool
+	// generateConfigOut (plan -generate-config-out) is where the
+	// resource blocks of import targets without one are written.
+	generateConfigOut string
+	generatedConfig   bool // set once the file was written
 	// refreshCommand is set by `tenet refresh`: no plan is shown and the
 	// apply ends with the outputs only.
 	refreshCommand bool
