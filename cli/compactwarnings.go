@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"fmt"
 	"io"
 	"strings"
 
@@ -8,18 +9,17 @@ import (
 )
 
 // writeCompactWarnings is -compact-warnings, as OpenTofu prints it on
-// standard output: each warning's summary once, then where to find the
-// rest. Only warnings that come without errors are shown this way.
+// standard output: each warning's summary, with the file and line it is
+// about, then where to find the rest. Only warnings that come without
+// errors are shown this way.
 func writeCompactWarnings(w io.Writer, diags hcl.Diagnostics) {
 	var b strings.Builder
 	b.WriteString("\nWarnings:\n\n")
-	seen := map[string]bool{}
 	for _, d := range diags {
-		if seen[d.Summary] {
-			continue
-		}
-		seen[d.Summary] = true
 		b.WriteString("- " + d.Summary + "\n")
+		if d.Subject != nil && d.Subject.Filename != "" {
+			fmt.Fprintf(&b, "  on %s line %d\n", d.Subject.Filename, d.Subject.Start.Line)
+		}
 	}
 	b.WriteString("\nTo see the full warning notes, run tenet without -compact-warnings.\n")
 	io.WriteString(w, b.String())
