@@ -293,10 +293,9 @@ resource "terraform_data" "x" {
 	time.Sleep(300 * time.Millisecond) // into the read of the FIFO
 	r.cmd.Process.Signal(syscall.SIGINT)
 	time.Sleep(300 * time.Millisecond)
-	// Let the read finish: the plan stops after it.
-	if err := os.WriteFile(fifo, []byte("data\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	// Let the read finish, if it started: the plan stops after it. If the
+	// interrupt came first, no one reads and there is nothing to write.
+	go feedFIFO(fifo, r.exited)
 	if code := r.wait(t, 30*time.Second); code != 1 {
 		t.Errorf("exit status %d, want 1\nstderr:\n%s", code, r.stderr)
 	}
@@ -312,6 +311,24 @@ resource "terraform_data" "x" {
 	for _, name := range []string{"saved.tfplan", "terraform.tfstate", ".terraform.tfstate.lock.info"} {
 		if _, err := os.Stat(filepath.Join(dir, name)); err == nil {
 			t.Errorf("an interrupted plan left %s", name)
+		}
+	}
+}
+
+// feedFIFO writes a line to the FIFO once a reader has it open, giving up
+// when done closes.
+func feedFIFO(path string, done <-chan struct{}) {
+	for {
+		fd, err := syscall.Open(path, syscall.O_WRONLY|syscall.O_NONBLOCK, 0)
+		if err == nil {
+			syscall.Write(fd, []byte("data\n"))
+			syscall.Close(fd)
+			return
+		}
+		select {
+		case <-done:
+			return
+		case <-time.After(20 * time.Millisecond):
 		}
 	}
 }
