@@ -36,6 +36,7 @@ func newApplyCommand(g *globals, destroy bool) *cobra.Command {
 				f.destroy = true
 			}
 			u := newUI(cmd, g, f.noColor, f.json)
+			u.compactWarnings = f.compactWarnings
 			ctx := cmd.Context()
 			if ctx == nil {
 				ctx = context.Background()
@@ -60,8 +61,11 @@ func newApplyCommand(g *globals, destroy bool) *cobra.Command {
 			if !r.plan.CanApply() {
 				return settleRecovered(u, r.mgr, r.prev)
 			}
+			if ctx.Err() != nil {
+				return interrupted(u, nil)
+			}
 			if !autoApprove {
-				ok, err := confirm(cmd, g, u, f.destroy)
+				ok, err := confirm(ctx, cmd, g, u, f.destroy)
 				if err != nil {
 					return err
 				}
@@ -78,8 +82,9 @@ func newApplyCommand(g *globals, destroy bool) *cobra.Command {
 	return cmd
 }
 
-// confirm asks the person to type "yes".
-func confirm(cmd *cobra.Command, g *globals, u *ui, destroy bool) (bool, error) {
+// confirm asks the person to type "yes". An interrupt while waiting is
+// a refusal, reported as OpenTofu reports it.
+func confirm(ctx context.Context, cmd *cobra.Command, g *globals, u *ui, destroy bool) (bool, error) {
 	if u.json != nil {
 		return false, u.errorf("Approval required", "Use -auto-approve with -json: a JSON stream cannot answer the approval prompt.")
 	}
@@ -90,11 +95,25 @@ func confirm(cmd *cobra.Command, g *globals, u *ui, destroy bool) (bool, error) 
 		detail = "tenet will destroy all your managed infrastructure, as shown above.\n  There is no undo. Only 'yes' will be accepted to confirm."
 	}
 	fmt.Fprintf(u.out, "\n%s\n  %s\n\n  Enter a value: ", question, detail)
-	line, err := bufio.NewReader(cmd.InOrStdin()).ReadString('\n')
-	if err != nil && line == "" {
-		return false, nil
+	type answer struct {
+		line string
+		err  error
 	}
-	return strings.TrimSpace(line) == "yes", nil
+	got := make(chan answer, 1)
+	go func() {
+		line, err := bufio.NewReader(cmd.InOrStdin()).ReadString('\n')
+		got <- answer{line, err}
+	}()
+	select {
+	case a := <-got:
+		if a.err != nil && a.line == "" {
+			return false, nil
+		}
+		return strings.TrimSpace(a.line) == "yes", nil
+	case <-ctx.Done():
+		fmt.Fprintln(u.out)
+		return false, u.errorf("error asking for approval: interrupted", "")
+	}
 }
 
 // applySavedPlan applies a plan file after checking it still fits the
@@ -117,11 +136,12 @@ func applySavedPlan(ctx context.Context, g *globals, u *ui, f *planFlags, path s
 	if p.ConfigDigest != "" && cfg.Digest != p.ConfigDigest {
 		return u.errorf("Saved plan does not match the configuration", "The configuration has changed since the plan %s was made. Create a new plan with \"tenet plan -out=%s\" and apply that.", path, path)
 	}
+	g.intr.operation()
 	mgr, _, release, err := f.state.openState(ctx, u, "apply")
 	if err != nil {
 		return err
 	}
-	defer release()
+	defer g.intr.guardRelease(release)()
 	lineage, serial, _ := mgr.Lineage()
 	if p.PriorLineage != "" && lineage != "" && lineage != p.PriorLineage {
 		return u.errorf("Saved plan is for a different state", "The plan %s was made for state lineage %s, but the current state has lineage %s. A plan can only be applied to the state it was made from.", path, p.PriorLineage, lineage)
@@ -159,12 +179,31 @@ func applyPlan(ctx context.Context, g *globals, u *ui, f *planFlags, cfg *config
 	if err != nil {
 		return u.errorf("Failed to prepare the state for writing", "%s", err)
 	}
-	final, diags := eng.Apply(ctx, cfg, p, engine.ApplyOpts{Parallelism: f.parallelism}, journalRecorder{journal})
-	g.phases.done("apply")
-	if err := journal.Finish(final); err != nil {
-		diags = append(diags, persistFailed(mgr, final, err)...)
+	// A second interrupt exits at once; this guard then folds the
+	// journal into the state file so the state on disk is complete.
+	backup := f.state.backup
+	if f.state.remote != nil {
+		backup = "-"
 	}
+	fold := g.intr.guard(func() { foldJournal(mgr.Path(), backup, journal) })
+	// The command's context (ctx) is the first interrupt: it stops the
+	// scheduling of operations. The hard stop, the second, cancels the
+	// provider calls in flight.
+	g.log.logf(logInfo, "apply: %d changes, parallelism %d", len(p.Changes), f.parallelism)
+	final, diags := eng.Apply(g.intr.hard, cfg, p, engine.ApplyOpts{Parallelism: f.parallelism, Stop: ctx}, journalRecorder{journal})
+	g.phases.done("apply")
+	var finishErr error
+	g.intr.resolve(fold, func() { finishErr = journal.Finish(final) })
+	if finishErr != nil {
+		diags = append(diags, persistFailed(mgr, final, finishErr)...)
+	}
+	g.log.logf(logDebug, "apply: state written to %s", mgr.Path())
 	g.phases.done("write state")
+	if f.refreshCommand {
+		// A refresh has no apply step of its own in OpenTofu, so no
+		// warning about what a targeted apply may have left undone.
+		diags = withoutSummary(diags, "Applied changes may be incomplete")
+	}
 	u.diagnostics(diags)
 	summary := hooks.counts()
 	if p.Mode == plan.DestroyMode {
@@ -178,6 +217,10 @@ func applyPlan(ctx context.Context, g *globals, u *ui, f *planFlags, cfg *config
 	if u.json != nil {
 		u.json.ChangeSummary(summary)
 		u.json.ApplyOutputs(outputValues(final))
+		return nil
+	}
+	if f.refreshCommand {
+		writeOutputs(u, final)
 		return nil
 	}
 	views.WriteApplySummary(u.out, summary, u.color)

@@ -31,10 +31,14 @@ type ui struct {
 	json      *views.JSONView // non-nil with -json
 	files     map[string]*hcl.File
 	env       []string // the process environment (Deps.Env)
+	// compactWarnings (-compact-warnings) shows warnings that come
+	// without errors as a list of summaries (compactwarnings.go).
+	compactWarnings bool
+	log             *coreLog // TF_LOG; nil when off
 }
 
 func newUI(cmd *cobra.Command, g *globals, noColor, jsonMode bool) *ui {
-	u := &ui{out: cmd.OutOrStdout(), errw: cmd.ErrOrStderr(), color: !noColor && !envSet(g.deps.Env, "NO_COLOR") && isTerminal(cmd.OutOrStdout()), env: g.deps.Env}
+	u := &ui{out: cmd.OutOrStdout(), errw: cmd.ErrOrStderr(), color: !noColor && !envSet(g.deps.Env, "NO_COLOR") && isTerminal(cmd.OutOrStdout()), env: g.deps.Env, log: g.log}
 	if jsonMode {
 		u.json = views.NewJSONView(u.out)
 		u.json.Version(Version)
@@ -65,9 +69,12 @@ func (u *ui) diagnostics(diags hcl.Diagnostics) bool {
 	if len(diags) == 0 {
 		return false
 	}
-	if u.json != nil {
+	switch {
+	case u.json != nil:
 		u.json.Diagnostics(diags, u.files)
-	} else {
+	case u.compactWarnings && !diags.HasErrors():
+		writeCompactWarnings(u.out, diags)
+	default:
 		views.RenderDiagnostics(u.errw, diags, u.files, u.color, 78)
 	}
 	return diags.HasErrors()
@@ -220,7 +227,9 @@ func lockAndRead(ctx context.Context, u *ui, store stateStore, path string, lock
 			}
 			return nil, nil, u.errorf("Error acquiring the state lock", "%s\n\ntenet acquires a state lock to protect the state from being written by multiple users at the same time. Wait for the other operation to finish and try again, or raise -lock-timeout. For most commands, you can disable locking with \"-lock=false\", but this is not recommended.", detail)
 		}
+		u.log.logf(logInfo, "state lock acquired: %s (%s)", path, operation)
 		release = func() {
+			u.log.logf(logInfo, "releasing state lock: %s", path)
 			if err := store.Unlock(); err != nil {
 				u.diagnostics(hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Error releasing the state lock", Detail: err.Error()}})
 			}
@@ -230,6 +239,9 @@ func lockAndRead(ctx context.Context, u *ui, store stateStore, path string, lock
 	if err != nil {
 		release()
 		return nil, nil, stateLoadFailed(u, err, path)
+	}
+	if file != nil && u.log.enabled(logDebug) {
+		u.log.logf(logDebug, "state read from %s: lineage %s, serial %d", path, file.Lineage, file.Serial)
 	}
 	u.stateNotices(store.Notices())
 	return file, release, nil

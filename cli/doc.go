@@ -4,9 +4,17 @@
 // configuration and state, runs the engine, checks policies and renders
 // the results through package cli/views.
 //
-// Commands return errors; the one os.Exit lives in main. Output goes to
-// the command's configured writers so tests can capture it. A command
-// that only groups subcommands fails on a missing or unknown one.
+// Commands return errors; os.Exit lives in main, except for the forced
+// exit at a second interrupt (interrupt.go), which runs its cleanup guards
+// first. Output goes to the command's configured writers so tests can
+// capture it. A command that only groups subcommands fails on a missing
+// or unknown one.
+//
+// Main also owns what OpenTofu's main does around a command: SIGINT and
+// SIGTERM (interrupt.go: the commands' context ends at the first, provider
+// calls' at the second), TF_CLI_ARGS and TF_CLI_ARGS_<command>
+// (envargs.go) and tenet's own log, TF_LOG/TF_LOG_CORE/TF_LOG_PATH
+// (corelog.go).
 //
 // The state commands (statecmd.go, statemv.go, statepush.go) reach the
 // state through the small stateStore interface (statestore.go), which the

@@ -27,6 +27,7 @@ func newPlanCommand(g *globals) *cobra.Command {
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			u := newUI(cmd, g, f.noColor, f.json)
+			u.compactWarnings = f.compactWarnings
 			r, err := planRun(cmd.Context(), g, u, f, "plan")
 			if err != nil {
 				return err
@@ -34,6 +35,9 @@ func newPlanCommand(g *globals) *cobra.Command {
 			defer r.release()
 			if explain {
 				showExplanations(u, r.plan) // explain.go
+			}
+			if f.generatedConfig && u.json == nil {
+				cmd.Printf("\ntenet has generated configuration and written it to %s. Please review the\nconfiguration and edit it as necessary before adding it to version control.\n", f.generateConfigOut)
 			}
 			if out != "" && !r.plan.Errored {
 				if err := plan.WriteFile(out, r.plan); err != nil {
@@ -58,6 +62,7 @@ func newPlanCommand(g *globals) *cobra.Command {
 	f.register(cmd, true)
 	cmd.Flags().StringVar(&out, "out", "", "write the plan to this file, to apply it later exactly")
 	cmd.Flags().BoolVar(&f.detailedExitcode, "detailed-exitcode", false, "exit 2 when the plan has changes")
+	cmd.Flags().StringVar(&f.generateConfigOut, "generate-config-out", "", "write resource blocks for import targets that have none to this new file, and plan with them")
 	cmd.Flags().BoolVar(&explain, "explain", false, "after the plan, explain each change: action, reason, the rules that fired and their facts")
 	return cmd
 }
@@ -90,11 +95,33 @@ func planRun(ctx context.Context, g *globals, u *ui, f *planFlags, operation str
 	if paths := policySources(f.policy); len(paths) > 0 {
 		policies = loadPolicies(ctx, g, paths)
 	}
+	if f.generateConfigOut != "" {
+		if d := checkGenerateConfigOut(f.generateConfigOut); d.HasErrors() {
+			return nil, u.fail(d)
+		}
+	}
 	cfg, diags := u.loadConfigAndProviders(g)
 	if diags.HasErrors() {
 		return nil, u.fail(diags)
 	}
 	g.phases.done("load configuration")
+	var generated hcl.Diagnostics
+	if missing := importsWithoutConfig(cfg); len(missing) > 0 && !f.destroy && !f.refreshOnly {
+		if f.generateConfigOut == "" {
+			return nil, u.fail(append(diags, missingImportConfig(missing)...))
+		}
+		generated = generateImportConfig(ctx, g.providerRegistry(), cfg, f.generateConfigOut, missing)
+		if generated.HasErrors() {
+			return nil, u.fail(append(diags, generated...))
+		}
+		f.generatedConfig = true
+		// Plan with the generated blocks in the configuration.
+		cfg, diags = u.loadConfigAndProviders(g)
+		diags = append(diags, generated...)
+		if diags.HasErrors() {
+			return nil, u.fail(diags)
+		}
+	}
 	if len(cfg.Files) == 0 && !f.destroy {
 		return nil, u.errorf("No configuration files",
 			"tenet %s requires configuration to be present. Planning without a configuration would mark everything for destruction, which is normally not what is wanted. If that is what you want, use \"tenet destroy\" (or plan -destroy).", operation)
@@ -106,10 +133,12 @@ func planRun(ctx context.Context, g *globals, u *ui, f *planFlags, operation str
 	if diags.HasErrors() {
 		return nil, u.fail(diags)
 	}
+	g.intr.operation()
 	mgr, prev, release, err := f.state.openState(ctx, u, operation)
 	if err != nil {
 		return nil, err
 	}
+	release = g.intr.guardRelease(release)
 	g.phases.done("read state")
 	r, d := compiled.wait()
 	diags = append(diags, d...)
@@ -124,7 +153,14 @@ func planRun(ctx context.Context, g *globals, u *ui, f *planFlags, operation str
 		hooks.refresh = true
 	}
 	eng := newEngine(g, r, hooks)
+	g.log.logf(logInfo, "%s: planning", operation)
 	p, d := eng.Plan(ctx, cfg, prev, opts)
+	if ctx.Err() != nil {
+		// Interrupted: the plan is partial, so it is neither shown nor
+		// saved, and the lock goes.
+		release()
+		return nil, interrupted(u, append(diags, d...))
+	}
 	// Team rules compiled while planning: their mistakes, not what they
 	// did to the plan, are what to report.
 	if rd := r.Diagnostics(ctx); rd.HasErrors() {
@@ -133,6 +169,9 @@ func planRun(ctx context.Context, g *globals, u *ui, f *planFlags, operation str
 	}
 	diags = append(diags, d...)
 	g.phases.done("plan")
+	if p != nil {
+		g.log.logf(logInfo, "%s: plan made with %d changes (errored: %t)", operation, len(p.Changes), p.Errored)
+	}
 	if p == nil {
 		release()
 		return nil, u.fail(diags)
@@ -142,7 +181,16 @@ func planRun(ctx context.Context, g *globals, u *ui, f *planFlags, operation str
 	}
 	res := &planResult{plan: p, prev: prev, cfg: cfg, mgr: mgr, diags: diags, release: release, hooks: hooks, rules: r}
 	policyGate := startPolicyGate(ctx, g, f, p, diags, policies)
-	showErr := showPlan(u, g, p, diags)
+	var showErr error
+	if f.refreshCommand {
+		// refresh shows no plan, only what went wrong.
+		if len(prev.AllResourceInstances()) == 0 {
+			diags = append(diags, emptyStateWarning())
+		}
+		u.diagnostics(diags)
+	} else {
+		showErr = showPlan(u, g, p, diags)
+	}
 	g.phases.done("render plan")
 	rep, policyDiags := policyGate()
 	g.phases.done("policy (wait)")
@@ -154,6 +202,26 @@ func planRun(ctx context.Context, g *globals, u *ui, f *planFlags, operation str
 	res.policy = rep
 	showPolicyReport(u, res.policy)
 	return res, nil
+}
+
+// interrupted reports a run stopped by an interrupt: its errors, led by
+// "execution halted" as in OpenTofu.
+func interrupted(u *ui, diags hcl.Diagnostics) error {
+	var errs hcl.Diagnostics
+	halted := false
+	for _, d := range diags {
+		if d.Severity != hcl.DiagError {
+			continue
+		}
+		if d.Summary == "execution halted" {
+			halted = true
+		}
+		errs = append(errs, d)
+	}
+	if !halted {
+		errs = append(hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "execution halted"}}, errs...)
+	}
+	return u.fail(errs)
 }
 
 // showPlan renders a plan (human or JSON) with its diagnostics.

@@ -52,7 +52,15 @@ type planFlags struct {
 	noColor          bool
 	input            bool
 	detailedExitcode bool
-	state            stateFlags
+	compactWarnings  bool
+	// generateConfigOut (plan -generate-config-out) is where the
+	// resource blocks of import targets without one are written.
+	generateConfigOut string
+	generatedConfig   bool // set once the file was written
+	// refreshCommand is set by `tenet refresh`: no plan is shown and the
+	// apply ends with the outputs only.
+	refreshCommand bool
+	state          stateFlags
 }
 
 func (f *planFlags) register(cmd *cobra.Command, withDestroy bool) {
@@ -74,6 +82,7 @@ func (f *planFlags) register(cmd *cobra.Command, withDestroy bool) {
 	fl.BoolVar(&f.json, "json", false, "machine-readable output (one JSON object per line)")
 	fl.BoolVar(&f.noColor, "no-color", false, "disable color in the output")
 	fl.BoolVar(&f.input, "input", false, "ask for input for variables if not set (tenet never prompts for variables)")
+	fl.BoolVar(&f.compactWarnings, "compact-warnings", false, "show warnings not accompanied by errors in a compact form, with their summaries only")
 	f.state.register(cmd)
 }
 

@@ -221,6 +221,7 @@ func (g *globals) resolveProviders(cfg *config.Config) hcl.Diagnostics {
 			}
 		}
 		reg[p] = pluginFactory(c, cacheFile)
+		g.log.logf(logInfo, "provider %s: plugin %s (version %s)", p, s.Executable, s.Version)
 	}
 	g.registry = reg
 	return diags

@@ -32,6 +32,11 @@ type Deps struct {
 	// besides, Providers. Main sets it; tests that inject their own
 	// providers leave it off.
 	Plugins bool
+
+	// Set by Main: the process's interrupt handling and tenet's own log
+	// (TF_LOG). NewRootCommand makes ones that never fire and read Env.
+	intr *interrupts
+	log  *coreLog
 }
 
 // exitError carries an exit status; the message, if any, was printed.
@@ -42,12 +47,24 @@ func (e *exitError) Error() string { return fmt.Sprintf("exit status %d", e.code
 // Main runs tenet with the given arguments and returns the exit status.
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer, env []string) int {
 	defer engine.TuneGC()()
-	deps := Deps{Stdin: stdin, Stdout: stdout, Stderr: stderr, Env: env, Providers: withRemoteStateReader(builtin.Registry()), Plugins: true}
+	log := newCoreLog(env, stderr)
+	defer log.finish()
+	log.logf(logInfo, "tenet version: %s", Version)
+	log.logf(logInfo, "CLI args: %q", args)
+	intr := newInterrupts(stdout, stderr, os.Exit, log)
+	defer intr.watch()()
+	deps := Deps{Stdin: stdin, Stdout: stdout, Stderr: stderr, Env: env, Providers: withRemoteStateReader(builtin.Registry()), Plugins: true, intr: intr, log: log}
 	defer plugin.KillAll()
 	root := NewRootCommand(deps)
+	args, err := withEnvArgs(root, args, env)
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return 1
+	}
+	log.logf(logInfo, "CLI command args: %q", args)
 	root.SetArgs(NormalizeArgs(args))
 	stopProfile := startProfile(env, stderr)
-	err := root.Execute()
+	err = root.ExecuteContext(intr.stop)
 	stopProfile()
 	if err == nil {
 		return 0
@@ -62,13 +79,20 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer, env []string
 
 // NewRootCommand builds the command tree.
 func NewRootCommand(deps Deps) *cobra.Command {
-	g := &globals{deps: deps, phases: newPhaseLog(deps.Env, deps.Stderr)}
+	if deps.log == nil {
+		deps.log = newCoreLog(deps.Env, deps.Stderr)
+	}
+	if deps.intr == nil {
+		deps.intr = newInterrupts(deps.Stdout, deps.Stderr, os.Exit, deps.log)
+	}
+	g := &globals{deps: deps, phases: newPhaseLog(deps.Env, deps.Stderr), intr: deps.intr, log: deps.log}
 	root := &cobra.Command{
 		Use:           "tenet",
 		Short:         "Plan and apply Terraform-language configurations with planning rules in Rego",
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		PersistentPreRunE: func(cmd *cobra.Command, args []string) error {
+			g.log.logf(logInfo, "command: %s", cmd.CommandPath())
 			if g.chdir != "" {
 				if err := os.Chdir(g.chdir); err != nil {
 					fmt.Fprintf(deps.Stderr, "Error handling -chdir option: %s\n", err)
@@ -90,6 +114,7 @@ func NewRootCommand(deps Deps) *cobra.Command {
 		newPlanCommand(g),
 		newApplyCommand(g, false),
 		newApplyCommand(g, true),
+		newRefreshCommand(g),
 		newShowCommand(g),
 		newOutputCommand(g),
 		newTaintCommand(g, true),
@@ -121,6 +146,8 @@ type globals struct {
 	cli      *cliconfig.Config
 	cliDiags hcl.Diagnostics
 	cliRead  bool
+	intr     *interrupts // SIGINT/SIGTERM handling (interrupt.go)
+	log      *coreLog    // TF_LOG (corelog.go); nil when off
 }
 
 // NormalizeArgs turns tofu-style single-dash long flags (-out=F, -no-color)

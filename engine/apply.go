@@ -38,6 +38,10 @@ type applyWalker struct {
 	ag       *applyGraph
 	recorder StateRecorder
 	sem      chan struct{}
+	// sched ends when no further operation may start: on ApplyOpts.Stop
+	// or the end of Apply's ctx. Provider calls get ctx, which only the
+	// hard stop cancels.
+	sched context.Context
 
 	mu          sync.Mutex
 	working     *state.State
@@ -61,8 +65,20 @@ func (e *Engine) Apply(ctx context.Context, cfg *config.Config, p *plan.Plan, op
 	if par <= 0 {
 		par = 10
 	}
+	// Two contexts, stopped in this order by an interrupt: sched stops
+	// scheduling (the walk starts no node, a node no operation) and asks
+	// the providers to stop what they are doing; ctx, the hard stop,
+	// cancels the provider calls themselves. Operations that complete
+	// are recorded either way, so the state written after Apply returns
+	// holds everything that happened.
+	sched, stopScheduling := context.WithCancel(ctx)
+	defer stopScheduling()
+	if opts.Stop != nil {
+		defer context.AfterFunc(opts.Stop, stopScheduling)()
+	}
 	w := &applyWalker{
 		e: e, cfg: cfg, p: p,
+		sched:       sched,
 		ps:          newProviderSet(e.Providers, e.WorkingDir),
 		recorder:    recorder,
 		sem:         make(chan struct{}, par),
@@ -71,6 +87,9 @@ func (e *Engine) Apply(ctx context.Context, cfg *config.Config, p *plan.Plan, op
 		deposedKeys: map[string]state.DeposedKey{},
 	}
 	defer w.ps.closeAll(ctx)
+	// Registered after stopScheduling's defer, so it is unregistered
+	// before the normal end of Apply cancels sched.
+	defer context.AfterFunc(sched, func() { w.ps.stopAll(ctx) })()
 	w.ev = &evaluator{cfg: cfg, fsys: e.FS, values: newValueStore(), exp: newExpansion(), rootDir: ".", cwd: e.WorkingDir, workspace: e.workspaceName(), planTime: p.Timestamp,
 		checks: &checkResults{}, condSeverity: hcl.DiagError}
 
@@ -94,10 +113,11 @@ func (e *Engine) Apply(ctx context.Context, cfg *config.Config, p *plan.Plan, op
 		return w.working, diags
 	}
 	w.ag = ag
-	res := targetedApplyGraph(ag, cg, p).Walk(ctx, par, func(ctx context.Context, key string) hcl.Diagnostics {
+	res := targetedApplyGraph(ag, cg, p).Walk(sched, par, func(_ context.Context, key string) hcl.Diagnostics {
 		return w.visit(ctx, key)
 	})
 	diags = append(diags, res.Diagnostics...)
+	diags = reportHaltOnce(diags, res.Err != nil || (opts.Stop != nil && opts.Stop.Err() != nil))
 	diags = append(diags, targetingApplyWarning(p)...)
 
 	// Root outputs are saved from the final values.
@@ -220,13 +240,45 @@ func (w *applyWalker) record(addr addrs.AbsResourceInstance, deposed state.Depos
 	}
 }
 
-func (w *applyWalker) acquire(ctx context.Context) bool {
+// acquire takes an operation slot; false when scheduling has stopped.
+func (w *applyWalker) acquire() bool {
+	if w.sched.Err() != nil {
+		return false
+	}
 	select {
 	case w.sem <- struct{}{}:
 		return true
-	case <-ctx.Done():
+	case <-w.sched.Done():
 		return false
 	}
+}
+
+// reportHaltOnce keeps one "execution halted" error however many nodes
+// were cut short, and adds it when the walk itself was cut short.
+func reportHaltOnce(diags hcl.Diagnostics, walkHalted bool) hcl.Diagnostics {
+	out := diags[:0:0]
+	halted := walkHalted
+	for _, d := range diags {
+		if d.Severity == hcl.DiagError && d.Summary == haltedSummary && d.Detail == "" {
+			halted = true
+			continue
+		}
+		out = append(out, d)
+	}
+	if halted {
+		// First, as OpenTofu lists it, before the errors of the
+		// operations the interrupt stopped.
+		out = append(hcl.Diagnostics{haltedDiag()}, out...)
+	}
+	return out
+}
+
+const haltedSummary = "execution halted"
+
+// haltedDiag reports a walk cut short by an interrupt: what did not run
+// is not in the result. OpenTofu words it the same way.
+func haltedDiag() *hcl.Diagnostic {
+	return &hcl.Diagnostic{Severity: hcl.DiagError, Summary: haltedSummary}
 }
 
 func (w *applyWalker) release() { <-w.sem }
@@ -238,6 +290,7 @@ func (w *applyWalker) forEachChange(ctx context.Context, changes []*plan.Resourc
 	// A fixed pool of workers, each taking a slot of the run-wide
 	// semaphore per operation: never a goroutine per change.
 	var next atomic.Int64
+	var skipped atomic.Bool
 	var wg sync.WaitGroup
 	for range min(cap(w.sem), len(changes)) {
 		wg.Go(func() {
@@ -251,8 +304,8 @@ func (w *applyWalker) forEachChange(ctx context.Context, changes []*plan.Resourc
 					out[i] = hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Operation skipped", Detail: fmt.Sprintf("%s was not changed because the state could not be saved.", c.Addr)}}
 					continue
 				}
-				if !w.acquire(ctx) {
-					out[i] = hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Operation cancelled", Detail: fmt.Sprintf("%s was not changed because the run was interrupted.", c.Addr)}}
+				if !w.acquire() {
+					skipped.Store(true)
 					continue
 				}
 				out[i] = fn(c)
@@ -264,6 +317,11 @@ func (w *applyWalker) forEachChange(ctx context.Context, changes []*plan.Resourc
 	var diags hcl.Diagnostics
 	for _, d := range out {
 		diags = append(diags, d...)
+	}
+	if skipped.Load() {
+		// The node fails, so nothing treats the skipped instances as
+		// applied; Apply reports the halt once.
+		diags = append(diags, haltedDiag())
 	}
 	return diags
 }

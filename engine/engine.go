@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"io/fs"
 	"time"
 
@@ -51,6 +52,13 @@ type PlanOpts struct {
 // ApplyOpts are the options of an apply.
 type ApplyOpts struct {
 	Parallelism int
+	// Stop, when it ends, stops the apply gracefully: no further
+	// operation starts, the providers are asked to stop the ones in
+	// flight (StopProvider), and Apply returns once those have returned,
+	// with every completed operation recorded and an "execution halted"
+	// error. The ctx given to Apply is the hard stop: it also cancels the
+	// provider calls in flight. Nil means only ctx stops the apply.
+	Stop context.Context
 }
 
 func (o PlanOpts) parallelism() int {

@@ -130,6 +130,9 @@ func (e *Engine) Plan(ctx context.Context, cfg *config.Config, prevRun *state.St
 		return w.visit(ctx, cg.nodes[key])
 	})
 	diags = append(diags, res.Diagnostics...)
+	// A walk cut short by ctx planned only part of the configuration:
+	// the plan must not look complete.
+	diags = reportHaltOnce(diags, res.Err != nil)
 	diags = append(diags, w.forceReplaceWarnings()...)
 	diags = w.finishMoveDiagnostics(ctx, diags)
 

@@ -226,3 +226,19 @@ func rangeOfPath(body hcl.Body, path cty.Path) (hcl.Range, bool) {
 	}
 	return hcl.Range{}, false
 }
+
+// stopAll asks every configured provider to stop its operations in
+// flight (an interrupt), all at once: each may take a while to answer.
+func (ps *providerSet) stopAll(ctx context.Context) {
+	ps.mu.Lock()
+	insts := make([]providers.Interface, 0, len(ps.instances))
+	for _, inst := range ps.instances {
+		insts = append(insts, inst)
+	}
+	ps.mu.Unlock()
+	var wg sync.WaitGroup
+	for _, inst := range insts {
+		wg.Go(func() { inst.StopProvider(ctx) })
+	}
+	wg.Wait()
+}

@@ -251,7 +251,7 @@ func (p *Provider) applySleep(ctx context.Context, req providers.ApplyResourceCh
 	switch {
 	case planned.IsNull():
 		if err := sleep(ctx, kit.String(req.PriorState, "destroy_duration")); err != nil {
-			return providers.ApplyResourceChangeResponse{NewState: req.PriorState, Diagnostics: diags.Errorf(nil, "Sleep interrupted", err.Error())}
+			return providers.ApplyResourceChangeResponse{NewState: req.PriorState, Diagnostics: diags.Errorf(nil, "Delete time sleep error", err.Error())}
 		}
 		return providers.ApplyResourceChangeResponse{NewState: planned}
 	case !req.PriorState.IsNull():
@@ -259,7 +259,7 @@ func (p *Provider) applySleep(ctx context.Context, req providers.ApplyResourceCh
 		return providers.ApplyResourceChangeResponse{NewState: planned}
 	}
 	if err := sleep(ctx, kit.String(planned, "create_duration")); err != nil {
-		return providers.ApplyResourceChangeResponse{Diagnostics: diags.Errorf(nil, "Sleep interrupted", err.Error())}
+		return providers.ApplyResourceChangeResponse{Diagnostics: diags.Errorf(nil, "Create time sleep error", err.Error())}
 	}
 	id := cty.StringVal(p.now().UTC().Format(time.RFC3339))
 	return providers.ApplyResourceChangeResponse{NewState: kit.FillUnknown(planned, func(string) cty.Value { return id })}
@@ -279,6 +279,7 @@ func sleep(ctx context.Context, duration string) error {
 	case <-timer.C:
 		return nil
 	case <-ctx.Done():
-		return fmt.Errorf("waiting %s was cancelled: %w", duration, ctx.Err())
+		// Worded as hashicorp/time words it.
+		return fmt.Errorf("Original Error: %w", ctx.Err())
 	}
 }

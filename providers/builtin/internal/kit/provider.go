@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sort"
+	"sync"
 
 	"github.com/zclconf/go-cty/cty"
 
@@ -39,6 +40,29 @@ type Base struct {
 	DataSources map[string]*DataSource
 	// Configure, when set, receives the provider configuration.
 	Configure func(req providers.ConfigureProviderRequest) providers.Diagnostics
+
+	stopMu sync.Mutex
+	stopCh chan struct{} // closed by StopProvider; nil until first needed
+}
+
+// withStop gives an operation a context that StopProvider also ends, as
+// the plugin SDKs do for their providers' operations.
+func (b *Base) withStop(ctx context.Context) (context.Context, context.CancelFunc) {
+	b.stopMu.Lock()
+	if b.stopCh == nil {
+		b.stopCh = make(chan struct{})
+	}
+	ch := b.stopCh
+	b.stopMu.Unlock()
+	ctx, cancel := context.WithCancel(ctx)
+	go func() {
+		select {
+		case <-ch:
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
+	return ctx, cancel
 }
 
 func (b *Base) GetProviderSchema(context.Context) providers.GetProviderSchemaResponse {
@@ -113,6 +137,8 @@ func (b *Base) ReadResource(ctx context.Context, req providers.ReadResourceReque
 	if r.Read == nil || req.PriorState.IsNull() {
 		return providers.ReadResourceResponse{NewState: req.PriorState, Private: req.Private}
 	}
+	ctx, cancel := b.withStop(ctx)
+	defer cancel()
 	return r.Read(ctx, req)
 }
 
@@ -135,6 +161,8 @@ func (b *Base) ApplyResourceChange(ctx context.Context, req providers.ApplyResou
 	if r.Apply == nil {
 		return providers.ApplyResourceChangeResponse{NewState: req.PlannedState}
 	}
+	ctx, cancel := b.withStop(ctx)
+	defer cancel()
 	return r.Apply(ctx, req)
 }
 
@@ -156,6 +184,8 @@ func (b *Base) ReadDataSource(ctx context.Context, req providers.ReadDataSourceR
 	if d == nil {
 		return providers.ReadDataSourceResponse{Diagnostics: diags}
 	}
+	ctx, cancel := b.withStop(ctx)
+	defer cancel()
 	v, diags := d.Read(ctx, req.Config)
 	if v == cty.NilVal {
 		v = cty.NullVal(d.Schema.Block.ImpliedType())
@@ -181,9 +211,20 @@ func (b *Base) CallFunction(_ context.Context, req providers.CallFunctionRequest
 		Text: fmt.Sprintf("the %s provider defines no function %q", b.Name, req.Name)}}
 }
 
-// StopProvider has nothing to stop: built-in operations are short and
-// watch their context.
+// StopProvider ends the context of every operation in flight (they watch
+// it: time_sleep stops waiting) and of every later one, as a plugin's
+// SDK does once asked to stop.
 func (b *Base) StopProvider(context.Context) providers.StopProviderResponse {
+	b.stopMu.Lock()
+	defer b.stopMu.Unlock()
+	if b.stopCh == nil {
+		b.stopCh = make(chan struct{})
+	}
+	select {
+	case <-b.stopCh:
+	default:
+		close(b.stopCh)
+	}
 	return providers.StopProviderResponse{}
 }
 

@@ -1,0 +1,190 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/tenetplan/tenet/state/local"
+)
+
+// interrupts turns SIGINT and SIGTERM into the two stops of a run, as
+// OpenTofu does:
+//
+//   - the first signal ends stop (the commands' context): plan and apply
+//     start no further operation, ask the providers to stop the ones in
+//     flight, wait for them, write the state and release the lock, and
+//     exit 1 with "execution halted";
+//   - the second ends hard (the provider calls' context) and exits at
+//     once, after running the guards: the state journal is folded into
+//     the state file and the lock is released, so what is on disk is a
+//     state OpenTofu can read.
+//
+// A guard is cleanup that must happen exactly once, either on the normal
+// path (resolve) or at the forced exit; mu makes the two exclusive, so the
+// forced exit waits for a normal state write that has begun.
+type interrupts struct {
+	stop, hard             context.Context
+	cancelStop, cancelHard context.CancelFunc
+	out, errw              io.Writer
+	exit                   func(int)
+	log                    *coreLog
+
+	mu      sync.Mutex
+	signals int
+	running bool // plan or apply is under way: "Stopping operation..."
+	guards  []*guard
+}
+
+// guard is one cleanup registered with interrupts.guard.
+type guard struct {
+	fn   func()
+	done bool
+}
+
+// forcedExitWait bounds the guards of a forced exit: a backend that does
+// not answer must not keep the process alive after a second interrupt.
+const forcedExitWait = 10 * time.Second
+
+func newInterrupts(out, errw io.Writer, exit func(int), log *coreLog) *interrupts {
+	i := &interrupts{out: out, errw: errw, exit: exit, log: log}
+	i.stop, i.cancelStop = context.WithCancel(context.Background())
+	i.hard, i.cancelHard = context.WithCancel(context.Background())
+	return i
+}
+
+// watch delivers SIGINT and SIGTERM to the interrupts until the returned
+// function is called. signal.Notify installs a handler even when the
+// process started with SIGINT ignored (a shell script's background job),
+// so an interrupt is never silently dropped.
+func (i *interrupts) watch() func() {
+	ch := make(chan os.Signal, 2)
+	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
+	done := make(chan struct{})
+	go func() {
+		for {
+			select {
+			case <-ch:
+				i.signal()
+			case <-done:
+				return
+			}
+		}
+	}()
+	return func() {
+		signal.Stop(ch)
+		close(done)
+	}
+}
+
+// signal handles one interrupt.
+func (i *interrupts) signal() {
+	i.mu.Lock()
+	i.signals++
+	n, running := i.signals, i.running
+	i.mu.Unlock()
+	if n == 1 {
+		fmt.Fprint(i.out, "\nInterrupt received.\nPlease wait for tenet to exit or data loss may occur.\nGracefully shutting down...\n")
+		if running {
+			fmt.Fprint(i.out, "\nStopping operation...\n")
+		}
+		i.log.logf(logWarn, "interrupt received: stopping gracefully")
+		i.cancelStop()
+		return
+	}
+	if n == 2 {
+		fmt.Fprint(i.errw, "\nTwo interrupts received. Exiting immediately. Note that data loss may have occurred.\n")
+		i.log.logf(logWarn, "second interrupt: exiting immediately")
+		i.cancelStop()
+		i.cancelHard()
+		i.forcedExit()
+	}
+}
+
+// forcedExit runs the pending guards, newest first, and exits 1.
+func (i *interrupts) forcedExit() {
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		i.mu.Lock()
+		defer i.mu.Unlock()
+		for k := len(i.guards) - 1; k >= 0; k-- {
+			if g := i.guards[k]; !g.done {
+				g.done = true
+				g.fn()
+			}
+		}
+		i.guards = nil
+	}()
+	select {
+	case <-done:
+	case <-time.After(forcedExitWait):
+	}
+	i.exit(1)
+}
+
+// operation notes that a plan or apply is under way.
+func (i *interrupts) operation() {
+	i.mu.Lock()
+	i.running = true
+	i.mu.Unlock()
+}
+
+// guard registers fn to run at a forced exit unless resolve runs first.
+func (i *interrupts) guard(fn func()) *guard {
+	g := &guard{fn: fn}
+	i.mu.Lock()
+	i.guards = append(i.guards, g)
+	i.mu.Unlock()
+	return g
+}
+
+// resolve settles g on the normal path: it runs instead (g's own fn when
+// instead is nil), unless the forced exit already ran g. While it runs, a
+// forced exit waits.
+func (i *interrupts) resolve(g *guard, instead func()) {
+	i.mu.Lock()
+	defer i.mu.Unlock()
+	if g.done {
+		return
+	}
+	g.done = true
+	for k, x := range i.guards {
+		if x == g {
+			i.guards = append(i.guards[:k], i.guards[k+1:]...)
+			break
+		}
+	}
+	if instead == nil {
+		instead = g.fn
+	}
+	instead()
+}
+
+// guardRelease wraps a state release function (unlock, write back a
+// remote working copy) so that a forced exit runs it too.
+func (i *interrupts) guardRelease(release func()) func() {
+	g := i.guard(release)
+	return func() { i.resolve(g, nil) }
+}
+
+// foldJournal is an apply's state write at a forced exit: the journal of
+// the operations completed so far is closed and folded into the state
+// file, or, if that write fails, into errored.tfstate, so OpenTofu reading
+// the directory finds every object this apply created.
+func foldJournal(path, backup string, journal *local.Journal) {
+	journal.Close()
+	m := local.Open(path, local.Options{BackupPath: backup, TerraformVersion: Version})
+	f, err := m.Read()
+	if err != nil || f == nil || f.State == nil {
+		return // nothing readable to fold; the journal stays for recovery
+	}
+	if err := m.Write(f.State); err != nil {
+		_ = writeErroredState(m, f.State)
+	}
+}
