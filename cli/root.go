@@ -104,6 +104,7 @@ func NewRootCommand(deps Deps) *cobra.Command {
 		newRulesCommand(g),
 		newForceUnlockCommand(g),
 		newWorkspaceCommand(g),
+		newTestCommand(g),
 	)
 	requireSubcommand(root)
 	return root

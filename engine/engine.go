@@ -46,11 +46,16 @@ type PlanOpts struct {
 	Parallelism  int
 	// Timestamp is the plan's time; rules see no other clock.
 	Timestamp time.Time
+	// Scope, when set, is filled in with the plan's values so the caller
+	// can evaluate expressions against them (evalscope.go).
+	Scope *Scope
 }
 
 // ApplyOpts are the options of an apply.
 type ApplyOpts struct {
 	Parallelism int
+	// Scope, when set, is filled in with the applied values (evalscope.go).
+	Scope *Scope
 }
 
 func (o PlanOpts) parallelism() int {
