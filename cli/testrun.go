@@ -153,14 +153,20 @@ func (fr *fileRun) runOne(ctx context.Context, r *testfile.Run) (runReport, bool
 	scope := &engine.Scope{}
 	opts.Scope = scope
 	p, d := eng.Plan(ctx, cfg, ts.st, opts)
-	expected, missing, d := expectFailures(r, scope, d)
+	if r.Command == "apply" && (p == nil || d.HasErrors()) {
+		// An apply run whose plan failed fails, even when the failure was
+		// expected: there is nothing applied to check (as in OpenTofu).
+		rr.diags = append(append(diags, expectedButStopped(r, scope)...), d...)
+		return rr, true
+	}
+	expected, missing, d := expectFailures(r, scope, d, r.Command == "plan")
 	diags = append(diags, d...)
 	if p == nil || diags.HasErrors() || len(missing) > 0 {
 		rr.diags = append(diags, missing...)
 		return rr, true
 	}
 	if len(expected) > 0 {
-		// The expected failures stopped the plan: nothing to apply or assert.
+		// The expected failures stopped the plan: nothing to assert.
 		rr.status = "pass"
 		rr.diags = diags
 		return rr, false
@@ -179,10 +185,16 @@ func (fr *fileRun) runOne(ctx context.Context, r *testfile.Run) (runReport, bool
 		if final != nil {
 			ts.st = final
 		}
+		expected, missing, d := expectFailures(r, scope, d, true)
 		diags = append(diags, d...)
-		if diags.HasErrors() {
-			rr.diags = diags
+		if diags.HasErrors() || len(missing) > 0 {
+			rr.diags = append(diags, missing...)
 			return rr, true
+		}
+		if len(expected) > 0 {
+			rr.status = "pass"
+			rr.diags = diags
+			return rr, false
 		}
 		fr.recordOutputs(r.Name, key, ts.st)
 		if fr.f.verbose {
@@ -332,8 +344,8 @@ var conditionSummaries = map[string][]string{
 // plan saw. It returns the expected checkables that did fail, a
 // "Missing expected failure" error for each that did not, and diags
 // without the errors the expected failures caused.
-func expectFailures(r *testfile.Run, scope *engine.Scope, diags hcl.Diagnostics) ([]string, hcl.Diagnostics, hcl.Diagnostics) {
-	if len(r.ExpectFailures) == 0 {
+func expectFailures(r *testfile.Run, scope *engine.Scope, diags hcl.Diagnostics, final bool) ([]string, hcl.Diagnostics, hcl.Diagnostics) {
+	if len(r.ExpectFailures) == 0 || !final {
 		return nil, nil, diags
 	}
 	statuses := scope.CheckStatuses()
@@ -361,6 +373,23 @@ func expectFailures(r *testfile.Run, scope *engine.Scope, diags hcl.Diagnostics)
 		kept = append(kept, d)
 	}
 	return failed, missing, kept
+}
+
+// expectedButStopped warns, for an apply run whose plan failed, about
+// each expected failure that happened: it stopped the apply, so the run
+// fails all the same.
+func expectedButStopped(r *testfile.Run, scope *engine.Scope) hcl.Diagnostics {
+	statuses := scope.CheckStatuses()
+	var diags hcl.Diagnostics
+	for _, t := range r.ExpectFailures {
+		name := traversalString(t)
+		if st := statuses[name]; st == "fail" || st == "error" {
+			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: "Expected failure stopped the apply",
+				Detail:  fmt.Sprintf("%s failed as expected, but during the plan, so the apply stage could not run and the run fails. Use command = plan for a run that expects a failure while planning.", name),
+				Subject: t.SourceRange().Ptr()})
+		}
+	}
+	return diags
 }
 
 // checkableKind is the kind of checkable block an address names.
