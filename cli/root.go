@@ -105,6 +105,7 @@ func NewRootCommand(deps Deps) *cobra.Command {
 		newForceUnlockCommand(g),
 		newWorkspaceCommand(g),
 		newTestCommand(g),
+		newConsoleCommand(g),
 	)
 	requireSubcommand(root)
 	return root

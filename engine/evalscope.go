@@ -1,11 +1,15 @@
 package engine
 
 import (
+	"fmt"
+
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/function"
 
 	"github.com/tenetplan/tenet/addrs"
 	"github.com/tenetplan/tenet/config"
+	"github.com/tenetplan/tenet/config/funcs"
 )
 
 // Scope evaluates expressions in the root module with the values one plan
@@ -17,6 +21,10 @@ import (
 // it in when it ends, and it is read-only from then on.
 type Scope struct {
 	ev *evaluator
+	// Impure makes timestamp(), uuid() and bcrypt() return fresh values,
+	// as the console has them, where a plan's values leave them unknown.
+	Impure bool
+	impure map[string]function.Function
 }
 
 // Ready reports whether a run filled the scope in.
@@ -57,6 +65,10 @@ func (s *Scope) Eval(expr hcl.Expression, extra map[string]cty.Value) (cty.Value
 		own = append(own, t)
 	}
 	refs, diags := addrs.References(own)
+	diags = append(diags, declaredInRoot(s.ev.cfg.Root, refs)...)
+	if outputs != nil {
+		diags = append(diags, declaredOutputs(s.ev.cfg.Root, expr)...)
+	}
 	if diags.HasErrors() {
 		return cty.DynamicVal, nil, diags
 	}
@@ -71,6 +83,12 @@ func (s *Scope) Eval(expr hcl.Expression, extra map[string]cty.Value) (cty.Value
 	}
 	for name, v := range extra {
 		ctx.Variables[name] = v
+	}
+	if s.Impure {
+		if s.impure == nil {
+			s.impure = funcs.Table(funcs.Options{FS: s.ev.fsys, HostDir: s.ev.cwd, PlanTimestamp: s.ev.planTime})
+		}
+		ctx.Functions = s.impure
 	}
 	v, moreDiags := expr.Value(ctx)
 	return v, ctx, append(diags, moreDiags...)
@@ -105,4 +123,63 @@ func (w *planWalker) fillScope() {
 	if w.opts.Scope != nil && w.ev != nil {
 		w.opts.Scope.ev = w.ev
 	}
+}
+
+// declaredInRoot reports references to what the root module does not
+// declare: the walk's values would only say "unknown" for them.
+func declaredInRoot(m *config.Module, refs []*addrs.Reference) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	for _, ref := range refs {
+		switch sub := ref.Subject.(type) {
+		case addrs.InputVariable:
+			if _, ok := m.Variables[sub.Name]; !ok {
+				diags = append(diags, undeclared(ref, "input variable", fmt.Sprintf("An input variable with the name %q has not been declared. This variable can be declared with a variable %q {} block.", sub.Name, sub.Name)))
+			}
+		case addrs.LocalValue:
+			if _, ok := m.Locals[sub.Name]; !ok {
+				diags = append(diags, undeclared(ref, "local value", fmt.Sprintf("A local value with the name %q has not been declared.", sub.Name)))
+			}
+		case addrs.ModuleCall:
+			if _, ok := m.ModuleCalls[sub.Name]; !ok {
+				diags = append(diags, undeclared(ref, "module", fmt.Sprintf("No module call named %q is declared in the root module.", sub.Name)))
+			}
+		case addrs.Resource:
+			diags = append(diags, declaredResource(m, sub, ref)...)
+		case addrs.ResourceInstance:
+			diags = append(diags, declaredResource(m, sub.Resource, ref)...)
+		}
+	}
+	return diags
+}
+
+func declaredResource(m *config.Module, r addrs.Resource, ref *addrs.Reference) hcl.Diagnostics {
+	if r.Mode == addrs.DataResourceMode {
+		if _, ok := m.DataResources[r.String()]; !ok {
+			return hcl.Diagnostics{undeclared(ref, "data resource", fmt.Sprintf("A data resource %q %q has not been declared in the root module.", r.Type, r.Name))}
+		}
+		return nil
+	}
+	if _, ok := m.ManagedResources[r.String()]; !ok {
+		return hcl.Diagnostics{undeclared(ref, "resource", fmt.Sprintf("A managed resource %q %q has not been declared in the root module.", r.Type, r.Name))}
+	}
+	return nil
+}
+
+// declaredOutputs reports output.NAME references to undeclared outputs.
+func declaredOutputs(m *config.Module, expr hcl.Expression) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	for _, t := range expr.Variables() {
+		if t.RootName() != "output" || len(t) < 2 {
+			continue
+		}
+		a, ok := t[1].(hcl.TraverseAttr)
+		if !ok {
+			continue
+		}
+		if _, ok := m.Outputs[a.Name]; !ok {
+			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Reference to undeclared output value",
+				Detail: fmt.Sprintf("An output value with the name %q has not been declared.", a.Name), Subject: t.SourceRange().Ptr()})
+		}
+	}
+	return diags
 }
