@@ -43,9 +43,10 @@ type fileReport struct {
 // main configuration's, or that of a module a run block names. Runs on
 // the same configuration share it, so each starts where the last ended.
 type testState struct {
-	cfg  *config.Config
-	st   *state.State
-	vars map[string]config.VariableValue // those of the last run, for the destroy
+	cfg     *config.Config
+	st      *state.State
+	vars    map[string]config.VariableValue // those of the last run, for the destroy
+	doubles *testDoubles                    // likewise its mocks and overrides
 }
 
 // fileRun runs one test file's run blocks in order.
@@ -145,11 +146,17 @@ func (fr *fileRun) runOne(ctx context.Context, r *testfile.Run) (runReport, bool
 		rr.diags = diags
 		return rr, true
 	}
+	doubles, d := fr.doubles(cfg, r)
+	diags = append(diags, d...)
+	if diags.HasErrors() {
+		rr.diags = diags
+		return rr, true
+	}
 	ts := fr.states[key]
 	if ts == nil {
 		ts = &testState{cfg: cfg, st: state.NewState()}
 	}
-	eng := fr.engine(cfg)
+	eng := fr.engine(doubles)
 	scope := &engine.Scope{}
 	opts.Scope = scope
 	p, d := eng.Plan(ctx, cfg, ts.st, opts)
@@ -179,7 +186,7 @@ func (fr *fileRun) runOne(ctx context.Context, r *testfile.Run) (runReport, bool
 			fr.states[key] = ts
 			fr.order = append(fr.order, key)
 		}
-		ts.cfg, ts.vars = cfg, vals
+		ts.cfg, ts.vars, ts.doubles = cfg, vals, doubles
 		scope = &engine.Scope{}
 		final, d := eng.Apply(ctx, cfg, p, engine.ApplyOpts{Scope: scope}, discardRecorder{})
 		if final != nil {
@@ -212,9 +219,9 @@ func (fr *fileRun) runOne(ctx context.Context, r *testfile.Run) (runReport, bool
 	return rr, false
 }
 
-func (fr *fileRun) engine(cfg *config.Config) *engine.Engine {
+func (fr *fileRun) engine(d *testDoubles) *engine.Engine {
 	wd, _ := os.Getwd()
-	return &engine.Engine{Providers: fr.providers(), Rules: fr.rules, FS: os.DirFS("."), WorkingDir: wd, Hooks: &hookAdapter{}, Version: Version, Workspace: "default"}
+	return &engine.Engine{Providers: fr.providersFor(d), Rules: fr.rules, FS: os.DirFS("."), WorkingDir: wd, Hooks: &hookAdapter{}, Version: Version, Workspace: "default"}
 }
 
 // runConfig is the configuration a run tests and the key of its state.
@@ -532,7 +539,7 @@ func (fr *fileRun) cleanup(ctx context.Context) hcl.Diagnostics {
 		if len(ts.st.AllResourceInstances()) == 0 {
 			continue
 		}
-		eng := fr.engine(ts.cfg)
+		eng := fr.engine(ts.doubles)
 		p, d := eng.Plan(ctx, ts.cfg, ts.st, engine.PlanOpts{Mode: plan.DestroyMode, Variables: ts.vars})
 		if p != nil && !d.HasErrors() {
 			var final *state.State

@@ -298,6 +298,7 @@ func (w *applyWalker) nodeProvider(ctx context.Context, n *gnode, c *plan.Resour
 // visitResource performs a resource's creates, updates, reads and the
 // create halves of its replacements, then publishes its values.
 func (w *applyWalker) visitResource(ctx context.Context, n *gnode) hcl.Diagnostics {
+	ctx = withResource(ctx, n.addr)
 	var diags hcl.Diagnostics
 	var todo []*plan.ResourceInstanceChange
 	for _, c := range w.ag.byNode[n.key] {
@@ -610,6 +611,9 @@ func (w *applyWalker) applyRead(ctx context.Context, n *gnode, p providers.Inter
 // visitDestroy performs a resource's deletes and forgets.
 func (w *applyWalker) visitDestroy(ctx context.Context, resKey string) hcl.Diagnostics {
 	n := w.cg.nodes[resKey]
+	if n != nil {
+		ctx = withResource(ctx, n.addr)
+	}
 	var todo []*plan.ResourceInstanceChange
 	for _, c := range w.ag.byNode[resKey] {
 		switch c.Action {
