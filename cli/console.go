@@ -72,12 +72,12 @@ func runConsole(ctx context.Context, cmd *cobra.Command, g *globals, u *ui, vars
 	if diags.HasErrors() {
 		return u.fail(diags)
 	}
-	// A refresh-only plan that does not refresh evaluates the whole
-	// configuration with the state's objects as they are and asks the
-	// providers to change nothing: the values OpenTofu's console shows.
+	// A refresh-only plan that neither refreshes nor reads data sources
+	// the state holds evaluates the whole configuration with the state's
+	// objects as they are: the values OpenTofu's console shows.
 	scope := &engine.Scope{Impure: true}
 	eng := newEngine(g, r, &hookAdapter{})
-	_, d = eng.Plan(ctx, cfg, st, engine.PlanOpts{Mode: plan.RefreshOnlyMode, SkipRefresh: true, Variables: vals, Scope: scope})
+	_, d = eng.Plan(ctx, cfg, st, engine.PlanOpts{Mode: plan.RefreshOnlyMode, SkipRefresh: true, DataFromState: true, Variables: vals, Scope: scope})
 	diags = append(diags, d...)
 	if diags.HasErrors() || !scope.Ready() {
 		return u.fail(diags)

@@ -46,6 +46,9 @@ type PlanOpts struct {
 	Parallelism  int
 	// Timestamp is the plan's time; rules see no other clock.
 	Timestamp time.Time
+	// DataFromState makes data sources the state already holds keep those
+	// values instead of being read again (what the console shows).
+	DataFromState bool
 	// Scope, when set, is filled in with the plan's values so the caller
 	// can evaluate expressions against them (evalscope.go).
 	Scope *Scope
