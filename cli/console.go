@@ -83,9 +83,25 @@ func runConsole(ctx context.Context, cmd *cobra.Command, g *globals, u *ui, vars
 		return u.fail(diags)
 	}
 	u.diagnostics(diags)
-	in := bufio.NewScanner(cmd.InOrStdin())
+	stdin := cmd.InOrStdin()
+	interactive := false
+	if f, ok := stdin.(*os.File); ok {
+		if fi, err := f.Stat(); err == nil && fi.Mode()&os.ModeCharDevice != 0 {
+			interactive = true
+		}
+	}
+	in := bufio.NewScanner(stdin)
 	in.Buffer(make([]byte, 64*1024), 16*1024*1024)
-	for in.Scan() {
+	for {
+		if interactive {
+			fmt.Fprint(u.out, "> ")
+		}
+		if !in.Scan() {
+			if interactive {
+				fmt.Fprintln(u.out)
+			}
+			return nil
+		}
 		line := in.Text()
 		if strings.TrimSpace(line) == "exit" {
 			return nil
@@ -94,19 +110,29 @@ func runConsole(ctx context.Context, cmd *cobra.Command, g *globals, u *ui, vars
 			fmt.Fprintln(u.out)
 			continue
 		}
-		expr, d := hclsyntax.ParseExpression([]byte(line), consoleInput, hcl.Pos{Line: 1, Column: 1, Byte: 0})
+		v, d := consoleEval(scope, line)
 		if d.HasErrors() {
-			// Not interactive: the first error ends the session, as in OpenTofu.
-			return u.fail(d)
-		}
-		v, _, d := scope.Eval(expr, nil)
-		if d.HasErrors() {
-			return u.fail(d)
+			if !interactive {
+				// Not at a terminal the first error ends the session, as
+				// in OpenTofu; at one, the person corrects and goes on.
+				return u.fail(d)
+			}
+			u.diagnostics(d)
+			continue
 		}
 		u.diagnostics(d)
 		fmt.Fprintln(u.out, formatConsoleValue(v, 0))
 	}
-	return nil
+}
+
+// consoleEval parses and evaluates one console line.
+func consoleEval(scope *engine.Scope, line string) (cty.Value, hcl.Diagnostics) {
+	expr, diags := hclsyntax.ParseExpression([]byte(line), consoleInput, hcl.Pos{Line: 1, Column: 1, Byte: 0})
+	if diags.HasErrors() {
+		return cty.DynamicVal, diags
+	}
+	v, _, d := scope.Eval(expr, nil)
+	return v, append(diags, d...)
 }
 
 // formatConsoleValue renders a value as OpenTofu's console does: HCL
