@@ -509,16 +509,13 @@ func (fr *fileRun) recordOutputs(name, key string, st *state.State) {
 	for oname, o := range st.Outputs {
 		v := o.Value
 		if o.Sensitive {
-			v = v.Mark(sensitiveMark{})
+			v = v.Mark(funcs.SensitiveMark)
 		}
 		outs[oname] = v
 	}
 	fr.runOutputs[name] = cty.ObjectVal(outs)
 	fr.runKey[name] = key
 }
-
-// sensitiveMark marks run outputs that were sensitive.
-type sensitiveMark struct{}
 
 func (fr *fileRun) renderPlan(p *plan.Plan) string {
 	js, err := plan.MarshalViewJSON(p)
