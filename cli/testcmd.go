@@ -95,6 +95,9 @@ func runTests(ctx context.Context, g *globals, u *ui, f *testFlags) error {
 		return u.fail(diags)
 	}
 	u.diagnostics(diags)
+	if u.files == nil {
+		u.files = map[string]*hcl.File{}
+	}
 	files, err := findTestFiles(f.testDir)
 	if err != nil {
 		return u.errorf("Failed to read the test directory", "%s", err)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
@@ -205,10 +206,7 @@ func (fr *fileRun) runOne(ctx context.Context, r *testfile.Run) (runReport, bool
 		}
 		fr.recordOutputs(r.Name, key, ts.st)
 		if fr.f.verbose {
-			var b bytes.Buffer
-			b.WriteString("\nOutputs:\n\n")
-			_ = views.WriteOutputs(&b, outputValues(ts.st))
-			rr.verbose = b.String()
+			rr.verbose = verboseOutputs(ts.st)
 		}
 	}
 	diags = append(diags, checkAsserts(r, scope)...)
@@ -423,7 +421,7 @@ func checkableKind(addr string) string {
 // module.m.aws_instance.web or var.name.
 func traversalString(t hcl.Traversal) string {
 	var b strings.Builder
-	for i, step := range t {
+	for _, step := range t {
 		switch s := step.(type) {
 		case hcl.TraverseRoot:
 			b.WriteString(s.Name)
@@ -435,8 +433,6 @@ func traversalString(t hcl.Traversal) string {
 			} else if s.Key.Type() == cty.Number {
 				fmt.Fprintf(&b, "[%s]", s.Key.AsBigFloat().Text('f', -1))
 			}
-		default:
-			_ = i
 		}
 	}
 	return b.String()
@@ -523,8 +519,31 @@ func (fr *fileRun) renderPlan(p *plan.Plan) string {
 		return ""
 	}
 	var b bytes.Buffer
-	b.WriteString("\n")
 	_ = views.RenderPlan(&b, js, schemaLookup{fr.providers()}, views.RenderOptions{Color: fr.u.color, Mode: viewMode(p.Mode), NotApplyable: !p.CanApply()})
+	return b.String()
+}
+
+// verboseOutputs lists an apply run's outputs for -verbose, sensitive
+// ones hidden as OpenTofu's test command hides them.
+func verboseOutputs(st *state.State) string {
+	if len(st.Outputs) == 0 {
+		return ""
+	}
+	names := make([]string, 0, len(st.Outputs))
+	for name := range st.Outputs {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	var b strings.Builder
+	b.WriteString("\nOutputs:\n\n")
+	for _, name := range names {
+		o := st.Outputs[name]
+		if o.Sensitive {
+			fmt.Fprintf(&b, "%s = (sensitive value)\n", name)
+			continue
+		}
+		fmt.Fprintf(&b, "%s = %s\n", name, views.FormatValue(o.Value, 0))
+	}
 	return b.String()
 }
 
