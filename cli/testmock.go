@@ -34,16 +34,12 @@ type mockDefaults struct {
 }
 
 // unsupportedMocks refuses what this runner does not do with mocks and
-// overrides: aliased mock providers, mock data directories, and
-// override_module.
+// overrides: aliased mock providers and override_module.
 func (fr *fileRun) unsupportedMocks() hcl.Diagnostics {
 	var diags hcl.Diagnostics
 	for _, m := range fr.file.MockProviders {
 		if m.Alias != "" {
 			diags = append(diags, refuse(fmt.Sprintf("mock_provider %q with an alias", m.Key()), m.DeclRange))
-		}
-		if m.Source != "" {
-			diags = append(diags, refuse(fmt.Sprintf("the source (mock data files) of mock_provider %q", m.Key()), m.DeclRange))
 		}
 	}
 	for _, o := range fr.file.Overrides {

@@ -74,6 +74,16 @@ func (fr *fileRun) run(ctx context.Context) fileReport {
 	fr.states = map[string]*testState{}
 	fr.runOutputs = map[string]cty.Value{}
 	fr.runKey = map[string]string{}
+	if len(fr.file.Providers) > 0 {
+		// The file's provider blocks replace the configuration's: on a
+		// copy of the configuration loaded for this file alone.
+		cfg, diags := fr.u.loadInstalled()
+		if diags.HasErrors() {
+			rep.diags, rep.failed = diags, true
+			return rep
+		}
+		fr.cfg = withTestProviders(cfg, fr.file.Providers)
+	}
 	if refused := fr.unsupported(); len(refused) > 0 {
 		rep.diags = refused
 		rep.failed = true
@@ -112,9 +122,6 @@ func (fr *fileRun) run(ctx context.Context) fileReport {
 // unsupported refuses the constructs this runner does not carry out.
 func (fr *fileRun) unsupported() hcl.Diagnostics {
 	var diags hcl.Diagnostics
-	for _, p := range fr.file.Providers {
-		diags = append(diags, refuse(fmt.Sprintf("provider block %q in a test file", p.Key()), p.DeclRange))
-	}
 	for _, r := range fr.file.Runs {
 		if r.Providers != nil {
 			diags = append(diags, refuse(fmt.Sprintf("the providers argument of run %q", r.Name), r.Providers.Range()))
@@ -242,7 +249,22 @@ func (fr *fileRun) runConfig(r *testfile.Run) (*config.Config, string, hcl.Diagn
 			Detail: fmt.Sprintf("The module source %q of run %q has no configuration files.", r.Module.Source, r.Name), Subject: r.Module.SourceRange.Ptr()}}
 	}
 	diags = append(diags, fr.g.resolveProviders(cfg)...)
-	return cfg, dir, diags
+	return withTestProviders(cfg, fr.file.Providers), dir, diags
+}
+
+// withTestProviders puts a test file's provider blocks in place of the
+// root module's. cfg must be a configuration loaded for this file only.
+func withTestProviders(cfg *config.Config, ps []*testfile.Provider) *config.Config {
+	if len(ps) == 0 {
+		return cfg
+	}
+	if cfg.Root.ProviderConfigs == nil {
+		cfg.Root.ProviderConfigs = map[string]*config.Provider{}
+	}
+	for _, p := range ps {
+		cfg.Root.ProviderConfigs[p.Key()] = &config.Provider{Name: p.Name, Alias: p.Alias, Config: p.Config, NameRange: p.DeclRange, DeclRange: p.DeclRange}
+	}
+	return cfg
 }
 
 // runVariables gathers the values of the run's root variables: those of

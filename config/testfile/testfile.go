@@ -86,7 +86,6 @@ func (p *Provider) Key() string {
 type MockProvider struct {
 	Name      string
 	Alias     string
-	Source    string // mock data directory, when given
 	Resources []*MockResource
 	Overrides []*Override
 	DeclRange hcl.Range
@@ -384,7 +383,7 @@ func decodeProvider(b *hcl.Block) (*Provider, hcl.Diagnostics) {
 func decodeMockProvider(b *hcl.Block) (*MockProvider, hcl.Diagnostics) {
 	m := &MockProvider{Name: b.Labels[0], DeclRange: b.DefRange}
 	content, diags := b.Body.Content(&hcl.BodySchema{
-		Attributes: []hcl.AttributeSchema{{Name: "alias"}, {Name: "source"}},
+		Attributes: []hcl.AttributeSchema{{Name: "alias"}},
 		Blocks: []hcl.BlockHeaderSchema{
 			{Type: "mock_resource", LabelNames: []string{"type"}},
 			{Type: "mock_data", LabelNames: []string{"type"}},
@@ -394,9 +393,6 @@ func decodeMockProvider(b *hcl.Block) (*MockProvider, hcl.Diagnostics) {
 	})
 	if a, ok := content.Attributes["alias"]; ok {
 		diags = append(diags, gohcl.DecodeExpression(a.Expr, nil, &m.Alias)...)
-	}
-	if a, ok := content.Attributes["source"]; ok {
-		diags = append(diags, gohcl.DecodeExpression(a.Expr, nil, &m.Source)...)
 	}
 	for _, blk := range content.Blocks {
 		switch blk.Type {
