@@ -123,9 +123,6 @@ func (fr *fileRun) run(ctx context.Context) fileReport {
 func (fr *fileRun) unsupported() hcl.Diagnostics {
 	var diags hcl.Diagnostics
 	for _, r := range fr.file.Runs {
-		if r.Providers != nil {
-			diags = append(diags, refuse(fmt.Sprintf("the providers argument of run %q", r.Name), r.Providers.Range()))
-		}
 		if r.Module != nil && !isLocalSource(r.Module.Source) {
 			diags = append(diags, refuse(fmt.Sprintf("module source %q (only local paths are supported in run blocks)", r.Module.Source), r.Module.SourceRange))
 		}
@@ -146,7 +143,7 @@ func (fr *fileRun) runOne(ctx context.Context, r *testfile.Run) (runReport, bool
 		rr.diags = diags
 		return rr, true
 	}
-	vals, d := fr.runVariables(cfg, r)
+	vals, d := fr.runVariables(cfg, key == "", r)
 	diags = append(diags, d...)
 	opts, d := runPlanOpts(r, vals)
 	diags = append(diags, d...)
@@ -232,7 +229,16 @@ func (fr *fileRun) engine(d *testDoubles) *engine.Engine {
 // runConfig is the configuration a run tests and the key of its state.
 func (fr *fileRun) runConfig(r *testfile.Run) (*config.Config, string, hcl.Diagnostics) {
 	if r.Module == nil {
-		return fr.cfg, "", nil
+		if r.Providers == nil {
+			return fr.cfg, "", nil
+		}
+		// The run maps providers its own way: on a fresh copy.
+		cfg, diags := fr.u.loadInstalled()
+		if diags.HasErrors() {
+			return nil, "", diags
+		}
+		cfg = withTestProviders(cfg, fr.file.Providers)
+		return cfg, "", append(diags, fr.runProviders(cfg, r)...)
 	}
 	dir := filepath.ToSlash(filepath.Clean(r.Module.Source))
 	cfg, diags := config.Load(os.DirFS("."), dir)
@@ -249,7 +255,52 @@ func (fr *fileRun) runConfig(r *testfile.Run) (*config.Config, string, hcl.Diagn
 			Detail: fmt.Sprintf("The module source %q of run %q has no configuration files.", r.Module.Source, r.Name), Subject: r.Module.SourceRange.Ptr()}}
 	}
 	diags = append(diags, fr.g.resolveProviders(cfg)...)
-	return withTestProviders(cfg, fr.file.Providers), dir, diags
+	cfg = withTestProviders(cfg, fr.file.Providers)
+	return cfg, dir, append(diags, fr.runProviders(cfg, r)...)
+}
+
+// runProviders applies a run's providers argument: each entry gives the
+// configuration's provider (key) the test file's provider block named by
+// the value.
+func (fr *fileRun) runProviders(cfg *config.Config, r *testfile.Run) hcl.Diagnostics {
+	if r.Providers == nil {
+		return nil
+	}
+	pairs, diags := hcl.ExprMap(r.Providers)
+	if diags.HasErrors() {
+		return diags
+	}
+	byKey := map[string]*testfile.Provider{}
+	for _, p := range fr.file.Providers {
+		byKey[p.Key()] = p
+	}
+	if cfg.Root.ProviderConfigs == nil {
+		cfg.Root.ProviderConfigs = map[string]*config.Provider{}
+	}
+	for _, kv := range pairs {
+		to, d1 := hcl.AbsTraversalForExpr(kv.Key)
+		from, d2 := hcl.AbsTraversalForExpr(kv.Value)
+		if d1.HasErrors() || d2.HasErrors() || len(to) > 2 || len(from) > 2 {
+			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid providers entry",
+				Detail: "Each entry of providers maps a provider of the configuration to one of the test file, such as aws = aws.test.", Subject: kv.Key.Range().Ptr()})
+			continue
+		}
+		tp := byKey[traversalString(from)]
+		if tp == nil {
+			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Provider not declared in the test file",
+				Detail: fmt.Sprintf("The test file has no provider block %q for run %q to use. Declare it with a provider block in the test file.", traversalString(from), r.Name), Subject: kv.Value.Range().Ptr()})
+			continue
+		}
+		name, alias := to.RootName(), ""
+		if len(to) == 2 {
+			if a, ok := to[1].(hcl.TraverseAttr); ok {
+				alias = a.Name
+			}
+		}
+		p := &config.Provider{Name: name, Alias: alias, Config: tp.Config, NameRange: tp.DeclRange, DeclRange: tp.DeclRange}
+		cfg.Root.ProviderConfigs[p.Key()] = p
+	}
+	return diags
 }
 
 // withTestProviders puts a test file's provider blocks in place of the
@@ -270,9 +321,9 @@ func withTestProviders(cfg *config.Config, ps []*testfile.Provider) *config.Conf
 // runVariables gathers the values of the run's root variables: those of
 // the command line and tfvars files, overridden by the file's variables
 // block, overridden by the run's own.
-func (fr *fileRun) runVariables(cfg *config.Config, r *testfile.Run) (map[string]config.VariableValue, hcl.Diagnostics) {
+func (fr *fileRun) runVariables(cfg *config.Config, main bool, r *testfile.Run) (map[string]config.VariableValue, hcl.Diagnostics) {
 	vals := map[string]config.VariableValue{}
-	if cfg == fr.cfg {
+	if main {
 		for k, v := range fr.cliVals {
 			vals[k] = v
 		}
