@@ -19,4 +19,11 @@
 // The state commands (statecmd.go, statemv.go, statepush.go) reach the
 // state through the small stateStore interface (statestore.go), which the
 // local state file implements, so other backends can slot in.
+//
+// `test` (testcmd.go, testrun.go, testmock.go) runs the run blocks that
+// config/testfile parses, each as a plan and maybe an apply on a state
+// kept in memory, checks assertions through engine.Scope, and answers for
+// mock providers and overrides by wrapping the providers it hands the
+// engine. `console` (console.go) evaluates lines through the same Scope
+// after a plan that neither refreshes nor reads data sources.
 package cli

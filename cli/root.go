@@ -129,6 +129,8 @@ func NewRootCommand(deps Deps) *cobra.Command {
 		newRulesCommand(g),
 		newForceUnlockCommand(g),
 		newWorkspaceCommand(g),
+		newTestCommand(g),
+		newConsoleCommand(g),
 	)
 	requireSubcommand(root)
 	return root

@@ -92,6 +92,9 @@ func (e *Engine) Apply(ctx context.Context, cfg *config.Config, p *plan.Plan, op
 	defer context.AfterFunc(sched, func() { w.ps.stopAll(ctx) })()
 	w.ev = &evaluator{cfg: cfg, fsys: e.FS, values: newValueStore(), exp: newExpansion(), rootDir: ".", cwd: e.WorkingDir, workspace: e.workspaceName(), planTime: p.Timestamp,
 		checks: &checkResults{}, condSeverity: hcl.DiagError}
+	if opts.Scope != nil {
+		opts.Scope.ev = w.ev
+	}
 
 	var orphans []addrs.ConfigResource
 	seen := map[string]bool{}
@@ -353,6 +356,7 @@ func (w *applyWalker) nodeProvider(ctx context.Context, n *gnode, c *plan.Resour
 // visitResource performs a resource's creates, updates, reads and the
 // create halves of its replacements, then publishes its values.
 func (w *applyWalker) visitResource(ctx context.Context, n *gnode) hcl.Diagnostics {
+	ctx = withResource(ctx, n.addr)
 	var diags hcl.Diagnostics
 	var todo []*plan.ResourceInstanceChange
 	for _, c := range w.ag.byNode[n.key] {
@@ -665,6 +669,9 @@ func (w *applyWalker) applyRead(ctx context.Context, n *gnode, p providers.Inter
 // visitDestroy performs a resource's deletes and forgets.
 func (w *applyWalker) visitDestroy(ctx context.Context, resKey string) hcl.Diagnostics {
 	n := w.cg.nodes[resKey]
+	if n != nil {
+		ctx = withResource(ctx, n.addr)
+	}
 	var todo []*plan.ResourceInstanceChange
 	for _, c := range w.ag.byNode[resKey] {
 		switch c.Action {

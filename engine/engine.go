@@ -47,6 +47,12 @@ type PlanOpts struct {
 	Parallelism  int
 	// Timestamp is the plan's time; rules see no other clock.
 	Timestamp time.Time
+	// DataFromState makes data sources the state already holds keep those
+	// values instead of being read again (what the console shows).
+	DataFromState bool
+	// Scope, when set, is filled in with the plan's values so the caller
+	// can evaluate expressions against them (evalscope.go).
+	Scope *Scope
 }
 
 // ApplyOpts are the options of an apply.
@@ -59,6 +65,8 @@ type ApplyOpts struct {
 	// error. The ctx given to Apply is the hard stop: it also cancels the
 	// provider calls in flight. Nil means only ctx stops the apply.
 	Stop context.Context
+	// Scope, when set, is filled in with the applied values (evalscope.go).
+	Scope *Scope
 }
 
 func (o PlanOpts) parallelism() int {

@@ -247,6 +247,11 @@ func (w *planWalker) applyDataDecision(ctx context.Context, rn *resourceNode, it
 // in the prior state.
 func (w *planWalker) readDataNow(ctx context.Context, rn *resourceNode, it *instPlan) (cty.Value, hcl.Diagnostics) {
 	n := rn.n
+	if w.opts.DataFromState && it.priorSrc != nil {
+		if v, err := decodeObject(ctx, rn.provider, rn.schema, rn.typ, it.priorSrc); err == nil {
+			return markPaths(v, it.priorSrc.SensitivePaths), nil
+		}
+	}
 	vresp := rn.provider.ValidateDataResourceConfig(ctx, providers.ValidateDataResourceConfigRequest{TypeName: rn.typ, Config: it.config})
 	diags := providerDiags(vresp.Diagnostics, n.res.Config)
 	if vresp.Diagnostics.HasErrors() {

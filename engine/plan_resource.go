@@ -78,6 +78,7 @@ func (w *planWalker) ensureProvider(ctx context.Context, addr addrs.AbsProviderC
 }
 
 func (w *planWalker) visitResource(ctx context.Context, n *gnode) hcl.Diagnostics {
+	ctx = withResource(ctx, n.addr)
 	if n.res != nil && len(n.res.Preconditions)+len(n.res.Postconditions) > 0 {
 		w.ev.checks.declare(resourceCheckable(n))
 	}

@@ -73,6 +73,7 @@ func (e *Engine) Plan(ctx context.Context, cfg *config.Config, prevRun *state.St
 		stateByResource: map[string][]*state.Resource{},
 	}
 	defer w.ps.closeAll(ctx)
+	defer w.fillScope()
 	w.run = rules.Run{Mode: modeName(opts.Mode), Timestamp: opts.Timestamp}
 	if e.Rules.TeamRulesLoaded() {
 		w.run.Variables = rootVariablesForRules(cfg, opts.Variables)

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs tenet end to end on the bundled example (examples/starter) with the
 # built-in providers: init, plan, apply, a second plan that must find no
-# changes, the outputs, and finally destroy. Works on a copy in a temporary
+# changes, the outputs, destroy, and finally the example's own tests. Works on a copy in a temporary
 # directory so the repository stays clean.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -22,4 +22,5 @@ echo "==> tenet output";              tenet output
 echo "==> tenet apply -var env=staging (re-renders the site for another environment)"
 tenet apply -auto-approve -var env=staging
 echo "==> tenet destroy";             tenet destroy -auto-approve
+echo "==> tenet test (the example's own tests/*.tftest.hcl)"; tenet test
 echo "==> done: the example planned, applied, converged and was destroyed"

@@ -1,0 +1,206 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/spf13/cobra"
+
+	"github.com/tenetplan/tenet/config"
+	"github.com/tenetplan/tenet/config/testfile"
+)
+
+// testFlags are the options of `tenet test`.
+type testFlags struct {
+	filters []string
+	testDir string
+	vars    []config.VarSource
+	verbose bool
+	jsonOut bool
+	noColor bool
+}
+
+func newTestCommand(g *globals) *cobra.Command {
+	f := &testFlags{}
+	cmd := &cobra.Command{
+		Use:   "test [options]",
+		Short: "Run the *.tftest.hcl tests of the configuration",
+		Long: "Runs the run blocks of every *.tftest.hcl file in the working directory and the test directory\n" +
+			"in order, checks their assertions, and destroys what they created at the end.",
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			u := newUI(cmd, g, f.noColor, false)
+			if f.jsonOut {
+				return u.errorf("The -json option of test is not supported",
+					"tenet test prints its results for people only. Run it without -json, or run \"tenet plan -json\"/\"tenet apply -json\" on the configuration instead.")
+			}
+			ctx := cmd.Context()
+			if ctx == nil {
+				ctx = context.Background()
+			}
+			return runTests(ctx, g, u, f)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringArrayVar(&f.filters, "filter", nil, "run only this test file (a path relative to the working directory); repeatable")
+	fl.StringVar(&f.testDir, "test-directory", "tests", "the directory holding test files, besides the working directory")
+	fl.Var(&varFlag{kind: config.ValueFromCLI, list: &f.vars}, "var", "set a value for a root module input variable (NAME=VALUE); repeatable")
+	fl.Var(&varFlag{kind: config.ValueFromFile, list: &f.vars}, "var-file", "load variable values from a file; repeatable")
+	fl.BoolVar(&f.verbose, "verbose", false, "print the plan or state of each run block")
+	fl.BoolVar(&f.jsonOut, "json", false, "machine-readable output (not supported: refused)")
+	fl.BoolVar(&f.noColor, "no-color", false, "disable color")
+	return cmd
+}
+
+// findTestFiles lists the test files of the working directory and of the
+// test directory, in the order OpenTofu runs them (by path).
+func findTestFiles(testDir string) ([]string, error) {
+	var out []string
+	for _, dir := range []string{".", testDir} {
+		entries, err := os.ReadDir(dir)
+		if err != nil {
+			if os.IsNotExist(err) && dir != "." {
+				continue
+			}
+			return nil, err
+		}
+		for _, e := range entries {
+			n := e.Name()
+			if e.IsDir() || !(strings.HasSuffix(n, ".tftest.hcl") || strings.HasSuffix(n, ".tftest.json")) {
+				continue
+			}
+			p := n
+			if dir != "." {
+				p = filepath.ToSlash(filepath.Join(dir, n))
+			}
+			out = append(out, p)
+		}
+	}
+	sort.Strings(out)
+	return out, nil
+}
+
+// testCounts is the tally of run blocks for the summary line.
+type testCounts struct{ pass, fail, skip int }
+
+func runTests(ctx context.Context, g *globals, u *ui, f *testFlags) error {
+	cfg, diags := u.loadConfigAndProviders(g)
+	if diags.HasErrors() {
+		return u.fail(diags)
+	}
+	u.diagnostics(diags)
+	if u.files == nil {
+		u.files = map[string]*hcl.File{}
+	}
+	files, err := findTestFiles(f.testDir)
+	if err != nil {
+		return u.errorf("Failed to read the test directory", "%s", err)
+	}
+	if len(f.filters) > 0 {
+		want := map[string]bool{}
+		for _, fl := range f.filters {
+			want[filepath.ToSlash(filepath.Clean(fl))] = true
+		}
+		var kept []string
+		for _, p := range files {
+			if want[p] {
+				kept = append(kept, p)
+			}
+		}
+		files = kept
+	}
+	cliVals, d := config.CollectVariableValues(os.DirFS("."), ".", cfg.Root, f.vars, g.deps.Env)
+	if d.HasErrors() {
+		return u.fail(d)
+	}
+	r, d := rulesEngine(ctx, nil)
+	if d.HasErrors() {
+		return u.fail(d)
+	}
+	var total testCounts
+	failed := false
+	for _, path := range files {
+		src, err := fs.ReadFile(os.DirFS("."), path)
+		if err != nil {
+			return u.errorf("Failed to read test file", "%s", err)
+		}
+		tf, hf, pd := testfile.Parse(src, path)
+		if hf != nil {
+			u.files[path] = hf
+		}
+		fr := &fileRun{g: g, u: u, f: f, cfg: cfg, cliVals: cliVals, file: tf, rules: r}
+		status := "pass"
+		var out fileReport
+		if pd.HasErrors() || tf == nil {
+			out.diags = pd
+			status = "fail"
+			failed = true
+		} else {
+			out = fr.run(ctx)
+			out.diags = append(pd, out.diags...)
+			total.pass += out.counts.pass
+			total.fail += out.counts.fail
+			total.skip += out.counts.skip
+			if out.failed {
+				status = "fail"
+				failed = true
+			}
+		}
+		fmt.Fprintf(u.out, "%s... %s\n", path, u.colorStatus(status))
+		for _, rr := range out.runs {
+			fmt.Fprintf(u.out, "  run %q... %s\n", rr.name, u.colorStatus(rr.status))
+			if rr.verbose != "" {
+				fmt.Fprint(u.out, rr.verbose)
+			}
+			u.diagnostics(rr.diags)
+		}
+		u.diagnostics(out.diags)
+	}
+	word := "Success!"
+	if failed {
+		word = "Failure!"
+	}
+	if u.color {
+		if failed {
+			word = "\x1b[31m" + word + "\x1b[0m"
+		} else {
+			word = "\x1b[32m" + word + "\x1b[0m"
+		}
+	}
+	fmt.Fprintf(u.out, "\n%s %d passed, %d failed", word, total.pass, total.fail)
+	if total.skip > 0 {
+		fmt.Fprintf(u.out, ", %d skipped", total.skip)
+	}
+	fmt.Fprintln(u.out, ".")
+	if failed {
+		return &exitError{1}
+	}
+	return nil
+}
+
+func (u *ui) colorStatus(s string) string {
+	if !u.color {
+		return s
+	}
+	switch s {
+	case "pass":
+		return "\x1b[32mpass\x1b[0m"
+	case "fail":
+		return "\x1b[31mfail\x1b[0m"
+	}
+	return "\x1b[33m" + s + "\x1b[0m"
+}
+
+// refuse is the diagnostic for a construct of the test language tenet
+// does not carry out: it names the construct and where it is.
+func refuse(what string, rng hcl.Range) *hcl.Diagnostic {
+	return &hcl.Diagnostic{Severity: hcl.DiagError, Summary: fmt.Sprintf("Unsupported test construct: %s", what),
+		Detail:  fmt.Sprintf("tenet test does not support %s yet, and will not run a test that relies on it. Remove it or run this test with OpenTofu.", what),
+		Subject: rng.Ptr()}
+}

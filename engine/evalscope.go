@@ -1,0 +1,185 @@
+package engine
+
+import (
+	"fmt"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/function"
+
+	"github.com/tenetplan/tenet/addrs"
+	"github.com/tenetplan/tenet/config"
+	"github.com/tenetplan/tenet/config/funcs"
+)
+
+// Scope evaluates expressions in the root module with the values one plan
+// or apply computed: planned values (unknowns where the plan cannot know)
+// after a plan, the new state's values after an apply. The test command
+// checks its assertions with it and the console evaluates what is typed.
+//
+// Pass a new Scope in PlanOpts.Scope or ApplyOpts.Scope; the run fills
+// it in when it ends, and it is read-only from then on.
+type Scope struct {
+	ev *evaluator
+	// Impure makes timestamp(), uuid() and bcrypt() return fresh values,
+	// as the console has them, where a plan's values leave them unknown.
+	Impure bool
+	impure map[string]function.Function
+}
+
+// Ready reports whether a run filled the scope in.
+func (s *Scope) Ready() bool { return s != nil && s.ev != nil }
+
+// Eval evaluates expr in the root module. Root outputs are visible as
+// output.NAME (the test language's name for them); extra adds variables
+// of the caller's own (the test language's run.NAME, for instance),
+// shadowing nothing the configuration names.
+// The context it evaluated in is returned too, for diagnostics that show
+// the values an expression saw.
+func (s *Scope) Eval(expr hcl.Expression, extra map[string]cty.Value) (cty.Value, *hcl.EvalContext, hcl.Diagnostics) {
+	if !s.Ready() {
+		return cty.DynamicVal, nil, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Nothing to evaluate against",
+			Detail: "The plan or apply this expression depends on did not run.", Subject: expr.Range().Ptr()}}
+	}
+	var own []hcl.Traversal
+	var outputs map[string]cty.Value
+	root := s.ev.values.module(addrs.RootModuleInstance)
+	for _, t := range expr.Variables() {
+		name := t.RootName()
+		if _, ok := extra[name]; ok {
+			continue
+		}
+		if name == "output" {
+			if outputs == nil {
+				outputs = map[string]cty.Value{}
+				for oname := range s.ev.cfg.Root.Outputs {
+					if v, ok := root.get('o', oname); ok {
+						outputs[oname] = v
+					} else {
+						outputs[oname] = cty.DynamicVal
+					}
+				}
+			}
+			continue
+		}
+		own = append(own, t)
+	}
+	refs, diags := addrs.References(own)
+	diags = append(diags, declaredInRoot(s.ev.cfg.Root, refs)...)
+	if outputs != nil {
+		diags = append(diags, declaredOutputs(s.ev.cfg.Root, expr)...)
+	}
+	if diags.HasErrors() {
+		return cty.DynamicVal, nil, diags
+	}
+	sc := &scope{ev: s.ev, mod: addrs.RootModuleInstance, cfg: s.ev.cfg.Root}
+	ctx, moreDiags := sc.evalContext(refs)
+	diags = append(diags, moreDiags...)
+	if moreDiags.HasErrors() {
+		return cty.DynamicVal, nil, diags
+	}
+	if outputs != nil {
+		ctx.Variables["output"] = cty.ObjectVal(outputs)
+	}
+	for name, v := range extra {
+		ctx.Variables[name] = v
+	}
+	if s.Impure {
+		if s.impure == nil {
+			s.impure = funcs.Table(funcs.Options{FS: s.ev.fsys, HostDir: s.ev.cwd, PlanTimestamp: s.ev.planTime})
+		}
+		ctx.Functions = s.impure
+	}
+	v, moreDiags := expr.Value(ctx)
+	return v, ctx, append(diags, moreDiags...)
+}
+
+// CheckStatuses gives the status of every checkable block the run saw
+// ("pass", "fail", "error" or "unknown"), keyed by its configuration
+// address as expect_failures names it: var.NAME, output.NAME,
+// check.NAME, TYPE.NAME, data.TYPE.NAME, each prefixed by module.NAME.
+// for blocks in child modules.
+func (s *Scope) CheckStatuses() map[string]string {
+	out := map[string]string{}
+	if !s.Ready() {
+		return out
+	}
+	for _, c := range s.ev.checks.sorted() {
+		out[c.String()] = c.status()
+	}
+	return out
+}
+
+// Config is the configuration the scope's run used.
+func (s *Scope) Config() *config.Config {
+	if !s.Ready() {
+		return nil
+	}
+	return s.ev.cfg
+}
+
+// fillScope hands the walk's evaluator to the caller's Scope, if any.
+func (w *planWalker) fillScope() {
+	if w.opts.Scope != nil && w.ev != nil {
+		w.opts.Scope.ev = w.ev
+	}
+}
+
+// declaredInRoot reports references to what the root module does not
+// declare: the walk's values would only say "unknown" for them.
+func declaredInRoot(m *config.Module, refs []*addrs.Reference) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	for _, ref := range refs {
+		switch sub := ref.Subject.(type) {
+		case addrs.InputVariable:
+			if _, ok := m.Variables[sub.Name]; !ok {
+				diags = append(diags, undeclared(ref, "input variable", fmt.Sprintf("An input variable with the name %q has not been declared. This variable can be declared with a variable %q {} block.", sub.Name, sub.Name)))
+			}
+		case addrs.LocalValue:
+			if _, ok := m.Locals[sub.Name]; !ok {
+				diags = append(diags, undeclared(ref, "local value", fmt.Sprintf("A local value with the name %q has not been declared.", sub.Name)))
+			}
+		case addrs.ModuleCall:
+			if _, ok := m.ModuleCalls[sub.Name]; !ok {
+				diags = append(diags, undeclared(ref, "module", fmt.Sprintf("No module call named %q is declared in the root module.", sub.Name)))
+			}
+		case addrs.Resource:
+			diags = append(diags, declaredResource(m, sub, ref)...)
+		case addrs.ResourceInstance:
+			diags = append(diags, declaredResource(m, sub.Resource, ref)...)
+		}
+	}
+	return diags
+}
+
+func declaredResource(m *config.Module, r addrs.Resource, ref *addrs.Reference) hcl.Diagnostics {
+	if r.Mode == addrs.DataResourceMode {
+		if _, ok := m.DataResources[r.String()]; !ok {
+			return hcl.Diagnostics{undeclared(ref, "data resource", fmt.Sprintf("A data resource %q %q has not been declared in the root module.", r.Type, r.Name))}
+		}
+		return nil
+	}
+	if _, ok := m.ManagedResources[r.String()]; !ok {
+		return hcl.Diagnostics{undeclared(ref, "resource", fmt.Sprintf("A managed resource %q %q has not been declared in the root module.", r.Type, r.Name))}
+	}
+	return nil
+}
+
+// declaredOutputs reports output.NAME references to undeclared outputs.
+func declaredOutputs(m *config.Module, expr hcl.Expression) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	for _, t := range expr.Variables() {
+		if t.RootName() != "output" || len(t) < 2 {
+			continue
+		}
+		a, ok := t[1].(hcl.TraverseAttr)
+		if !ok {
+			continue
+		}
+		if _, ok := m.Outputs[a.Name]; !ok {
+			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Reference to undeclared output value",
+				Detail: fmt.Sprintf("An output value with the name %q has not been declared.", a.Name), Subject: t.SourceRange().Ptr()})
+		}
+	}
+	return diags
+}
