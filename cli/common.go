@@ -31,10 +31,12 @@ type ui struct {
 	json      *views.JSONView // non-nil with -json
 	files     map[string]*hcl.File
 	env       []string // the process environment (Deps.Env)
+	// lateFailure marks the run failed after its result (globals.lateFailure).
+	lateFailure *bool
 }
 
 func newUI(cmd *cobra.Command, g *globals, noColor, jsonMode bool) *ui {
-	u := &ui{out: cmd.OutOrStdout(), errw: cmd.ErrOrStderr(), color: !noColor && !envSet(g.deps.Env, "NO_COLOR") && isTerminal(cmd.OutOrStdout()), env: g.deps.Env}
+	u := &ui{out: cmd.OutOrStdout(), errw: cmd.ErrOrStderr(), color: !noColor && !envSet(g.deps.Env, "NO_COLOR") && isTerminal(cmd.OutOrStdout()), env: g.deps.Env, lateFailure: &g.lateFailure}
 	if jsonMode {
 		u.json = views.NewJSONView(u.out)
 		u.json.Version(Version)

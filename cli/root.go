@@ -68,6 +68,12 @@ func NewRootCommand(deps Deps) *cobra.Command {
 		Short:         "Plan and apply Terraform-language configurations with planning rules in Rego",
 		SilenceUsage:  true,
 		SilenceErrors: true,
+		PersistentPostRunE: func(cmd *cobra.Command, args []string) error {
+			if g.lateFailure {
+				return &exitError{1}
+			}
+			return nil
+		},
 		PersistentPreRunE: func(cmd *cobra.Command, args []string) error {
 			if g.chdir != "" {
 				if err := os.Chdir(g.chdir); err != nil {
@@ -121,6 +127,9 @@ type globals struct {
 	cli      *cliconfig.Config
 	cliDiags hcl.Diagnostics
 	cliRead  bool
+	// lateFailure is set by what fails after a command's result is
+	// decided (the final write of a remote state), to exit non-zero.
+	lateFailure bool
 }
 
 // NormalizeArgs turns tofu-style single-dash long flags (-out=F, -no-color)

@@ -77,7 +77,7 @@ AND classid = $1::bigint::oid AND objid = $2::bigint::oid AND objsubid = 1)`, in
 		c.conn.Hijack().Close(ctx)
 		c.conn = nil
 		return backend.Errorf("State lock lost",
-			"The PostgreSQL session holding the lock of %s has ended (%v), so PostgreSQL released the lock and another operation may now hold it. Nothing was written; run the command again.", c.Where(), err)
+			"The PostgreSQL session holding the lock of %s has ended (%v), so PostgreSQL released the lock and another operation may now hold it. Nothing was written to the database; run the command again, or (after an apply) push the errored.tfstate it saved.", c.Where(), err)
 	}
 	return nil
 }
