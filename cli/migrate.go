@@ -162,6 +162,12 @@ func migrateState(ctx context.Context, u *ui, answers migrationAnswers, lock boo
 	if err != nil {
 		return emptySources, u.errorf("Cannot list the previous backend's workspaces", "Listing the workspaces of the %q backend failed: %s.\n\nFix the problem, or run init with -reconfigure to use the new backend without copying.", fromType, err)
 	}
+	// A workspace kept in the same file by both (a local backend whose
+	// settings did not move it) needs no copy.
+	names = slices.DeleteFunc(names, func(ws string) bool { return sameLocal(src, dst, ws) })
+	if len(names) == 0 {
+		return emptySources, nil
+	}
 	multi := len(names) > 1 || (len(names) == 1 && names[0] != backend.DefaultWorkspace)
 	if multi && dst.typ == "http" {
 		return emptySources, u.errorf("Cannot migrate workspaces to the http backend", "The %q backend has the workspaces %s, but the http backend keeps a single state. Copy the workspace you want with \"tenet state pull\" and \"tenet state push\", then run init with -reconfigure.", fromType, strings.Join(names, ", "))
