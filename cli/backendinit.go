@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -10,6 +11,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/google/uuid"
 	"github.com/hashicorp/hcl/v2"
@@ -234,7 +236,7 @@ func decodeSettings(raw json.RawMessage) (map[string]cty.Value, error) {
 
 // initBackend is init's backend step: it checks the backend block, merges
 // -backend-config, and records the result in .terraform/terraform.tfstate.
-func initBackend(ctx context.Context, u *ui, env []string, extra []string, reconfigure, migrate bool) error {
+func initBackend(ctx context.Context, u *ui, env []string, extra []string, reconfigure bool, mig migrationOptions) error {
 	decl, diags := findBackend(u)
 	if diags.HasErrors() {
 		return u.fail(diags)
@@ -287,14 +289,31 @@ func initBackend(ctx context.Context, u *ui, env []string, extra []string, recon
 		return u.errorf("Invalid backend configuration", "%s", err)
 	}
 	changed := oldType != newType || (old != nil && old.Backend != nil && (old.Backend.Hash != hash || string(old.Backend.Config) != string(raw)))
+	needMigrate := false
 	if changed && oldType != "" && !reconfigure {
-		if migrate {
-			return u.errorf("State migration is not supported yet", "The backend changed from %q to %q, and copying the state between backends (-migrate-state, -force-copy) is not yet supported by tenet. Copy each workspace's state yourself (tenet state pull with the old settings, then tenet state push with the new), then run init with -reconfigure.", oldType, newType)
+		if !mig.migrate {
+			return u.errorf("Backend configuration changed", "The backend configuration differs from the one recorded by the last init (%s). To copy the state of every workspace to the new backend, run init with -migrate-state; to use the new settings without copying anything, run init with -reconfigure.", backendStatePath(env))
 		}
-		return u.errorf("Backend configuration changed", "The backend configuration differs from the one recorded by the last init (%s). tenet does not yet copy state between backends: to use the new settings without copying anything, run init with -reconfigure; to keep the state, copy each workspace's state first (tenet state pull / state push).", backendStatePath(env))
+		needMigrate = true
+	}
+	// A state kept in the implied local backend moves into a newly
+	// declared backend, after asking, as OpenTofu does.
+	if oldType == "" && decl != nil && !reconfigure {
+		needMigrate = true
+	}
+	var oldSettings map[string]cty.Value
+	if needMigrate && old != nil && old.Backend != nil {
+		if oldSettings, err = decodeSettings(old.Backend.Config); err != nil {
+			return u.errorf("Failed to read the backend settings", "%s: %s\n\nRun init with -reconfigure to record the new settings without copying state.", backendStatePath(env), err)
+		}
 	}
 	if decl == nil {
 		if oldType != "" {
+			if needMigrate {
+				if _, err := migrateState(ctx, u, mig.answers, mig.lock, mig.lockTimeout, oldType, oldSettings, "local", vals); err != nil {
+					return err
+				}
+			}
 			if err := os.Remove(backendStatePath(env)); err != nil {
 				return u.errorf("Failed to update the backend settings", "%s", err)
 			}
@@ -319,6 +338,12 @@ func initBackend(ctx context.Context, u *ui, env []string, extra []string, recon
 		u.diagnostics(d)
 		b.Close()
 	}
+	emptySources := func() {}
+	if needMigrate {
+		if emptySources, err = migrateState(ctx, u, mig.answers, mig.lock, mig.lockTimeout, oldType, oldSettings, decl.Type, vals); err != nil {
+			return err
+		}
+	}
 	st := &backendState{Version: 3, Serial: 1, Lineage: uuid.NewString()}
 	if old != nil {
 		st.Lineage, st.Serial = old.Lineage, old.Serial
@@ -334,6 +359,7 @@ func initBackend(ctx context.Context, u *ui, env []string, extra []string, recon
 	if err := os.WriteFile(backendStatePath(env), append(b, '\n'), 0o644); err != nil {
 		return u.errorf("Failed to save the backend settings", "%s", err)
 	}
+	emptySources()
 	fmt.Fprintf(u.out, "Successfully configured the backend %q! tenet will keep its state there.\n", decl.Type)
 	return nil
 }
@@ -468,14 +494,25 @@ type backendFlags struct {
 	enabled              bool
 	reconfigure, migrate bool
 	forceCopy            bool
+	cmd                  *cobra.Command // for -input, -lock, -lock-timeout and standard input
+}
+
+// migrationOptions are init's options for copying state to a changed
+// backend.
+type migrationOptions struct {
+	migrate     bool // -migrate-state or -force-copy
+	answers     migrationAnswers
+	lock        bool
+	lockTimeout time.Duration
 }
 
 func (f *backendFlags) register(cmd *cobra.Command) {
 	cmd.Flags().StringArrayVar(&f.configs, "backend-config", nil, "a backend setting NAME=VALUE, or a file of settings (repeatable)")
 	cmd.Flags().BoolVar(&f.enabled, "backend", true, "initialize the backend (-backend=false skips it)")
 	cmd.Flags().BoolVar(&f.reconfigure, "reconfigure", false, "record the backend settings anew, ignoring the ones saved by the last init")
-	cmd.Flags().BoolVar(&f.migrate, "migrate-state", false, "copy the state to a changed backend (not supported yet)")
-	cmd.Flags().BoolVar(&f.forceCopy, "force-copy", false, "with -migrate-state, answer yes to copying (not supported yet)")
+	f.cmd = cmd
+	cmd.Flags().BoolVar(&f.migrate, "migrate-state", false, "copy every workspace's state to the changed backend, asking first")
+	cmd.Flags().BoolVar(&f.forceCopy, "force-copy", false, "copy the state to the changed backend without asking (implies -migrate-state)")
 }
 
 func (f *backendFlags) run(ctx context.Context, u *ui, env []string) error {
@@ -488,5 +525,40 @@ func (f *backendFlags) run(ctx context.Context, u *ui, env []string) error {
 	if f.reconfigure && (f.migrate || f.forceCopy) {
 		return u.errorf("Invalid init options", "-reconfigure drops the old backend settings without copying state, and -migrate-state/-force-copy copy it: choose one.")
 	}
-	return initBackend(ctx, u, env, f.configs, f.reconfigure, f.migrate || f.forceCopy)
+	return initBackend(ctx, u, env, f.configs, f.reconfigure, f.migrationOptions(u, env))
+}
+
+// migrationOptions reads the init flags migration uses besides its own:
+// -input (and TF_INPUT), -lock and -lock-timeout.
+func (f *backendFlags) migrationOptions(u *ui, env []string) migrationOptions {
+	o := migrationOptions{migrate: f.migrate || f.forceCopy, lock: true}
+	o.answers.forceCopy = f.forceCopy
+	o.answers.input = true
+	if v := strings.ToLower(lookupEnv(env, "TF_INPUT")); v == "0" || v == "false" {
+		o.answers.input = false
+	}
+	if f.cmd == nil {
+		return o
+	}
+	if fl := f.cmd.Flags().Lookup("input"); fl != nil && fl.Changed {
+		o.answers.input = fl.Value.String() == "true"
+	}
+	if v, err := f.cmd.Flags().GetBool("lock"); err == nil {
+		o.lock = v
+	}
+	if v, err := f.cmd.Flags().GetDuration("lock-timeout"); err == nil {
+		o.lockTimeout = v
+	}
+	in := bufio.NewReader(f.cmd.InOrStdin())
+	o.answers.ask = func(question, explanation string) bool {
+		fmt.Fprintf(u.out, "%s\n", question)
+		for _, line := range strings.Split(explanation, "\n") {
+			fmt.Fprintf(u.out, "  %s\n", line)
+		}
+		fmt.Fprintf(u.out, "\n  Enter a value: ")
+		line, _ := in.ReadString('\n')
+		fmt.Fprintln(u.out)
+		return strings.TrimSpace(line) == "yes"
+	}
+	return o
 }

@@ -129,6 +129,7 @@ func (f *stateFlags) openRemoteForRun(ctx context.Context, u *ui, r *remoteState
 		}
 		unlock = func() {
 			if d := r.m.Unlock(bg, id); d.HasErrors() {
+				u.failLate()
 				u.diagnostics(append(hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Error releasing the state lock", Detail: fmt.Sprintf("The lock %s on %s could not be released; remove it with \"tenet force-unlock %s\" once no operation is running.", id, r.m.Where(), id)}}, d...))
 			}
 		}
@@ -178,6 +179,7 @@ func (f *stateFlags) openRemoteForRun(ctx context.Context, u *ui, r *remoteState
 		final, err := local.Open(wc, local.Options{}).Read()
 		if err != nil {
 			u.errorf("Failed to save state", "Reading the working copy %s failed: %s. It was kept; write it to the backend with \"tenet state push %s\".", wc, err, wc)
+			u.failLate()
 			return
 		}
 		if final != nil && final.State != nil {
@@ -191,6 +193,7 @@ func (f *stateFlags) openRemoteForRun(ctx context.Context, u *ui, r *remoteState
 					diags[len(diags)-1].Detail += fmt.Sprintf("Saving it to errored.tfstate failed too; it is still in %s, which the next run continues from.", wc)
 				}
 				u.diagnostics(diags)
+				u.failLate()
 				return
 			}
 		}
@@ -228,4 +231,12 @@ func readBackendStateBytes(ctx context.Context, typ string, settings map[string]
 		return nil, nil
 	}
 	return statefile.Marshal(f)
+}
+
+// failLate makes the run exit non-zero although the command itself
+// already returned: the state could not be written back or unlocked.
+func (u *ui) failLate() {
+	if u.lateFailure != nil {
+		*u.lateFailure = true
+	}
 }

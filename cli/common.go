@@ -35,10 +35,12 @@ type ui struct {
 	// without errors as a list of summaries (compactwarnings.go).
 	compactWarnings bool
 	log             *coreLog // TF_LOG; nil when off
+	// lateFailure marks the run failed after its result (globals.lateFailure).
+	lateFailure *bool
 }
 
 func newUI(cmd *cobra.Command, g *globals, noColor, jsonMode bool) *ui {
-	u := &ui{out: cmd.OutOrStdout(), errw: cmd.ErrOrStderr(), color: !noColor && !envSet(g.deps.Env, "NO_COLOR") && isTerminal(cmd.OutOrStdout()), env: g.deps.Env, log: g.log}
+	u := &ui{out: cmd.OutOrStdout(), errw: cmd.ErrOrStderr(), color: !noColor && !envSet(g.deps.Env, "NO_COLOR") && isTerminal(cmd.OutOrStdout()), env: g.deps.Env, log: g.log, lateFailure: &g.lateFailure}
 	if jsonMode {
 		u.json = views.NewJSONView(u.out)
 		u.json.Version(Version)

@@ -58,19 +58,18 @@ func newInitCommand(g *globals) *cobra.Command {
 		},
 	}
 	cmd.Flags().BoolVar(&noColor, "no-color", false, "disable color")
-	cmd.Flags().BoolVar(&input, "input", true, "ask for input (tenet's init never needs any)")
+	cmd.Flags().BoolVar(&input, "input", true, "ask for input (state migration asks before copying; -input=false fails instead unless -force-copy)")
 	cmd.Flags().BoolVar(&upgrade, "upgrade", false, "select the newest provider and module versions the constraints allow, ignoring the lock file's selections and installed modules")
 	cmd.Flags().StringArrayVar(&pluginDirs, "plugin-dir", nil, "install providers only from this directory (repeatable); no other installation method is used")
 	cmd.Flags().StringVar(&lockMode, "lockfile", "", "\"readonly\": fail instead of changing the dependency lock file")
 	cmd.Flags().Bool("get", true, "install the modules the configuration calls")
 	bf.register(cmd)
-	// Accepted with OpenTofu's defaults, as tools such as terraform-exec
-	// pass them: tenet's init takes no state lock, so these have nothing
-	// to change.
+	// -migrate-state locks both backends' states with these (read by
+	// backendFlags.migrationOptions).
 	var lock bool
 	var lockTimeout time.Duration
-	cmd.Flags().BoolVar(&lock, "lock", true, "accepted; tenet's init takes no state lock")
-	cmd.Flags().DurationVar(&lockTimeout, "lock-timeout", 0, "accepted; tenet's init takes no state lock")
+	cmd.Flags().BoolVar(&lock, "lock", true, "lock the states while -migrate-state copies them")
+	cmd.Flags().DurationVar(&lockTimeout, "lock-timeout", 0, "how long -migrate-state retries acquiring a state lock")
 	return cmd
 }
 

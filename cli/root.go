@@ -91,6 +91,12 @@ func NewRootCommand(deps Deps) *cobra.Command {
 		Short:         "Plan and apply Terraform-language configurations with planning rules in Rego",
 		SilenceUsage:  true,
 		SilenceErrors: true,
+		PersistentPostRunE: func(cmd *cobra.Command, args []string) error {
+			if g.lateFailure {
+				return &exitError{1}
+			}
+			return nil
+		},
 		PersistentPreRunE: func(cmd *cobra.Command, args []string) error {
 			g.log.logf(logInfo, "command: %s", cmd.CommandPath())
 			if g.chdir != "" {
@@ -150,6 +156,9 @@ type globals struct {
 	cliRead  bool
 	intr     *interrupts // SIGINT/SIGTERM handling (interrupt.go)
 	log      *coreLog    // TF_LOG (corelog.go); nil when off
+	// lateFailure is set by what fails after a command's result is
+	// decided (the final write of a remote state), to exit non-zero.
+	lateFailure bool
 }
 
 // NormalizeArgs turns tofu-style single-dash long flags (-out=F, -no-color)

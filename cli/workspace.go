@@ -9,6 +9,7 @@ import (
 	"sort"
 	"time"
 
+	"github.com/hashicorp/hcl/v2"
 	"github.com/spf13/cobra"
 
 	"github.com/tenetplan/tenet/state"
@@ -372,8 +373,11 @@ func (r remoteWorkspaces) list(ctx context.Context) ([]string, error) {
 }
 
 func (r remoteWorkspaces) create(ctx context.Context, name string, initial *statefile.File, lock bool, timeout time.Duration) error {
-	if d := r.b.CreateWorkspace(ctx, name); d.HasErrors() {
-		return diagErr(d)
+	// Creating takes the backend's lock (in pg one creation lock for the
+	// whole table), so creations race: wait for the holder until
+	// -lock-timeout, as every other locked operation does.
+	if err := retryWhileLocked(ctx, timeout, func() hcl.Diagnostics { return r.b.CreateWorkspace(ctx, name) }); err != nil {
+		return err
 	}
 	if initial == nil {
 		return nil
@@ -410,16 +414,24 @@ func (r remoteWorkspaces) remove(ctx context.Context, name string, lock bool, ti
 	}
 	// The caller has checked for resources; the backend deletes under the
 	// workspace's lock, retried here until -lock-timeout.
+	return retryWhileLocked(ctx, timeout, func() hcl.Diagnostics { return r.b.DeleteWorkspace(ctx, name, true) })
+}
+
+// retryWhileLocked runs op again while someone else holds the lock it
+// needs, until timeout has passed.
+func retryWhileLocked(ctx context.Context, timeout time.Duration, op func() hcl.Diagnostics) error {
 	deadline := time.Now().Add(timeout)
+	delay := 100 * time.Millisecond
 	for {
-		d := r.b.DeleteWorkspace(ctx, name, true)
+		d := op()
 		if _, held := backend.Holder(d); !held || !time.Now().Before(deadline) {
 			return diagErr(d)
 		}
 		select {
 		case <-ctx.Done():
 			return diagErr(d)
-		case <-time.After(500 * time.Millisecond):
+		case <-time.After(min(delay, time.Until(deadline))):
 		}
+		delay = min(2*delay, time.Second)
 	}
 }

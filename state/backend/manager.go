@@ -35,9 +35,13 @@ type Manager struct {
 	// parsed; the manager then refuses to write over it.
 	readDiags hcl.Diagnostics
 	// current is the metadata of the stored snapshot (nil: none); its
-	// State is nil, the content is currentState.
+	// State is nil. The content is currentState once this manager wrote
+	// it, else the stored bytes currentRaw, parsed again only when a
+	// write must compare with them (so a read costs one parse, not a
+	// parse and an encoding).
 	current      *statefile.File
-	currentState []byte // statefile.MarshalState of the stored state
+	currentState []byte // statefile.MarshalState of the state this manager wrote
+	currentRaw   []byte // the stored snapshot as read
 	lock         *LockInfo
 }
 
@@ -70,7 +74,7 @@ func (m *Manager) readLocked(ctx context.Context) (*statefile.File, hcl.Diagnost
 		return nil, diags
 	}
 	if len(bytes.TrimSpace(data)) == 0 {
-		m.readDiags, m.current, m.currentState = nil, nil, nil
+		m.readDiags, m.current, m.currentState, m.currentRaw = nil, nil, nil, nil
 		return nil, diags
 	}
 	f, err := statefile.Parse(data)
@@ -81,16 +85,24 @@ func (m *Manager) readLocked(ctx context.Context) (*statefile.File, hcl.Diagnost
 		m.readDiags = d
 		return nil, append(diags, d...)
 	}
-	encoded, err := statefile.MarshalState(f.State)
-	if err != nil {
-		d := Errorf("Stored state is corrupt", "The state stored at %s cannot be encoded again: %s.", m.client.Where(), err)
-		m.readDiags = d
-		return nil, append(diags, d...)
-	}
 	meta := *f
 	meta.State = nil
-	m.readDiags, m.current, m.currentState = nil, &meta, encoded
+	m.readDiags, m.current, m.currentState, m.currentRaw = nil, &meta, nil, data
 	return f, diags
+}
+
+// sameAsCurrent reports whether s, encoded as encoded, is the stored
+// content: equal encodings against what this manager wrote, state
+// equality against a snapshot read (whose layout may be another tool's).
+func (m *Manager) sameAsCurrent(s *state.State, encoded []byte) (bool, error) {
+	if m.currentState != nil {
+		return bytes.Equal(m.currentState, encoded), nil
+	}
+	f, err := statefile.Parse(m.currentRaw)
+	if err != nil {
+		return false, err
+	}
+	return f.State.Equal(s), nil
 }
 
 // Write stores s as the workspace's state: an unchanged state is not
@@ -117,7 +129,11 @@ func (m *Manager) Write(ctx context.Context, s *state.State) hcl.Diagnostics {
 	}
 	next := statefile.File{Serial: 1, Lineage: statefile.NewLineage()}
 	if m.current != nil {
-		if bytes.Equal(encoded, m.currentState) {
+		same, err := m.sameAsCurrent(s, encoded)
+		if err != nil {
+			return Errorf("Stored state is corrupt", "The state stored at %s cannot be read again: %s. Nothing was written.", m.client.Where(), err)
+		}
+		if same {
 			return nil
 		}
 		next = statefile.File{Serial: m.current.Serial + 1, Lineage: m.current.Lineage, TerraformVersion: m.current.TerraformVersion}
@@ -151,7 +167,7 @@ func (m *Manager) putLocked(ctx context.Context, meta *statefile.File, encoded [
 		return diags
 	}
 	m.readDone, m.readDiags = true, nil
-	m.current, m.currentState = meta, encoded
+	m.current, m.currentState, m.currentRaw = meta, encoded, nil
 	return nil
 }
 

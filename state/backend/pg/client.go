@@ -33,7 +33,7 @@ func (c *client) Where() string {
 }
 
 func (c *client) Get(ctx context.Context) ([]byte, hcl.Diagnostics) {
-	var data *string
+	var data []byte // scanned as is: a state can be tens of megabytes
 	err := c.b.pool.QueryRow(ctx, fmt.Sprintf("SELECT data FROM %s WHERE name = $1", c.b.table), c.name).Scan(&data)
 	switch {
 	case errors.Is(err, pgx.ErrNoRows):
@@ -43,7 +43,7 @@ func (c *client) Get(ctx context.Context) ([]byte, hcl.Diagnostics) {
 	case data == nil:
 		return nil, nil
 	}
-	return []byte(*data), nil
+	return data, nil
 }
 
 // Put upserts the row in one statement, so a failure leaves the old data.
@@ -53,7 +53,7 @@ func (c *client) Put(ctx context.Context, data []byte) hcl.Diagnostics {
 	}
 	q := fmt.Sprintf(`INSERT INTO %[1]s (name, data) VALUES ($1, $2)
 ON CONFLICT (name) DO UPDATE SET data = excluded.data`, c.b.table)
-	if _, err := c.b.pool.Exec(ctx, q, c.name, string(data)); err != nil {
+	if _, err := c.b.pool.Exec(ctx, q, c.name, data); err != nil {
 		return c.b.queryDiags("writing the state", err)
 	}
 	return nil
@@ -77,7 +77,7 @@ AND classid = $1::bigint::oid AND objid = $2::bigint::oid AND objsubid = 1)`, in
 		c.conn.Hijack().Close(ctx)
 		c.conn = nil
 		return backend.Errorf("State lock lost",
-			"The PostgreSQL session holding the lock of %s has ended (%v), so PostgreSQL released the lock and another operation may now hold it. Nothing was written; run the command again.", c.Where(), err)
+			"The PostgreSQL session holding the lock of %s has ended (%v), so PostgreSQL released the lock and another operation may now hold it. Nothing was written to the database; run the command again, or (after an apply) push the errored.tfstate it saved.", c.Where(), err)
 	}
 	return nil
 }
