@@ -68,7 +68,14 @@ func (u *ui) diagnostics(diags hcl.Diagnostics) bool {
 	if u.json != nil {
 		u.json.Diagnostics(diags, u.files)
 	} else {
-		views.RenderDiagnostics(u.errw, diags, u.files, u.color, 78)
+		// As OpenTofu: warnings go to stdout, errors to stderr.
+		for _, d := range diags {
+			w := u.errw
+			if d.Severity == hcl.DiagWarning {
+				w = u.out
+			}
+			views.RenderDiagnostics(w, hcl.Diagnostics{d}, u.files, u.color, 78)
+		}
 	}
 	return diags.HasErrors()
 }

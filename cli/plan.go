@@ -35,12 +35,15 @@ func newPlanCommand(g *globals) *cobra.Command {
 			if explain {
 				showExplanations(u, r.plan) // explain.go
 			}
+			if out == "" && u.json == nil && r.plan.CanApply() {
+				views.WriteNoOutNote(u.out)
+			}
 			if out != "" && !r.plan.Errored {
 				if err := plan.WriteFile(out, r.plan); err != nil {
 					return u.errorf("Failed to write plan file", "%s", err)
 				}
 				if u.json == nil {
-					cmd.Printf("\nSaved the plan to: %s\n\nTo perform exactly these actions, run the following command to apply:\n    tenet apply %q\n", out, out)
+					views.WriteSavedPlanNote(u.out, out)
 				}
 			}
 			if r.diags.HasErrors() {
@@ -118,10 +121,11 @@ func planRun(ctx context.Context, g *globals, u *ui, f *planFlags, operation str
 		release()
 		return nil, u.fail(diags)
 	}
-	hooks := &hookAdapter{}
+	hooks := &hookAdapter{refresh: true}
 	if u.json != nil {
 		hooks.p = u.json
-		hooks.refresh = true
+	} else {
+		hooks.p = views.NewHumanHooks(u.out, u.color) // "Refreshing state..." lines
 	}
 	eng := newEngine(g, r, hooks)
 	p, d := eng.Plan(ctx, cfg, prev, opts)

@@ -206,11 +206,20 @@ func renderDiagnostic(b *strings.Builder, d *hcl.Diagnostic, files map[string]*h
 	if d.Detail != "" {
 		body.WriteString("\n")
 		detailWidth := 0
-		if width > 2 {
+		switch {
+		case !color && width > 1:
+			detailWidth = width - 1
+		case width > 2:
 			detailWidth = width - 2
 		}
 		body.WriteString(wrapDetail(d.Detail, detailWidth))
 		body.WriteString("\n")
+	}
+	if !color {
+		// Without colour, as OpenTofu: no frame, a blank line before.
+		b.WriteString("\n")
+		b.WriteString(body.String())
+		return
 	}
 	b.WriteString(paint(frameColor, "╷"))
 	b.WriteString("\n")
