@@ -51,6 +51,9 @@ func newApplyCommand(g *globals, destroy bool) *cobra.Command {
 				return err
 			}
 			defer r.release()
+			// Warnings held back for after the apply are shown even when
+			// nothing is applied.
+			defer func() { u.diagnostics(u.planWarnings) }()
 			if r.diags.HasErrors() {
 				return &exitError{1}
 			}
@@ -58,7 +61,23 @@ func newApplyCommand(g *globals, destroy bool) *cobra.Command {
 				return err
 			}
 			if !r.plan.CanApply() {
-				return settleRecovered(u, r.mgr, r.prev)
+				if err := settleRecovered(u, r.mgr, r.prev); err != nil {
+					return err
+				}
+				if u.json == nil {
+					// Nothing to do is still a complete apply (as OpenTofu).
+					op := views.OperationApply
+					if f.destroy {
+						op = views.OperationDestroy
+					}
+					u.diagnostics(u.planWarnings)
+					u.planWarnings = nil
+					views.WriteApplySummary(u.out, views.ChangeSummary{Operation: op}, u.color)
+					if !f.destroy {
+						writeOutputs(u, r.prev)
+					}
+				}
+				return nil
 			}
 			if !autoApprove {
 				ok, err := confirm(cmd, g, u, f.destroy)
@@ -165,7 +184,8 @@ func applyPlan(ctx context.Context, g *globals, u *ui, f *planFlags, cfg *config
 		diags = append(diags, persistFailed(mgr, final, err)...)
 	}
 	g.phases.done("write state")
-	u.diagnostics(diags)
+	u.diagnostics(append(u.planWarnings, diags...))
+	u.planWarnings = nil
 	summary := hooks.counts()
 	if p.Mode == plan.DestroyMode {
 		summary.Operation = "destroy"

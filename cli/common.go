@@ -27,10 +27,13 @@ const defaultStatePath = "terraform.tfstate"
 // ui is how one command run talks to the person or program running it.
 type ui struct {
 	out, errw io.Writer
-	color     bool
-	json      *views.JSONView // non-nil with -json
-	files     map[string]*hcl.File
-	env       []string // the process environment (Deps.Env)
+	// planWarnings are a plan's warnings held back by apply, which shows
+	// them with the apply's own diagnostics (as OpenTofu).
+	planWarnings hcl.Diagnostics
+	color        bool
+	json         *views.JSONView // non-nil with -json
+	files        map[string]*hcl.File
+	env          []string // the process environment (Deps.Env)
 }
 
 func newUI(cmd *cobra.Command, g *globals, noColor, jsonMode bool) *ui {

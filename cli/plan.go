@@ -146,7 +146,7 @@ func planRun(ctx context.Context, g *globals, u *ui, f *planFlags, operation str
 	}
 	res := &planResult{plan: p, prev: prev, cfg: cfg, mgr: mgr, diags: diags, release: release, hooks: hooks, rules: r}
 	policyGate := startPolicyGate(ctx, g, f, p, diags, policies)
-	showErr := showPlan(u, g, p, diags)
+	showErr := showPlan(u, g, p, diags, operation != "plan")
 	g.phases.done("render plan")
 	rep, policyDiags := policyGate()
 	g.phases.done("policy (wait)")
@@ -161,7 +161,8 @@ func planRun(ctx context.Context, g *globals, u *ui, f *planFlags, operation str
 }
 
 // showPlan renders a plan (human or JSON) with its diagnostics.
-func showPlan(u *ui, g *globals, p *plan.Plan, diags hcl.Diagnostics) error {
+// Apply (holdWarnings) shows the warnings after applying, errors at once.
+func showPlan(u *ui, g *globals, p *plan.Plan, diags hcl.Diagnostics, holdWarnings bool) error {
 	js, err := plan.MarshalViewJSON(p) // only what the views read
 	if err != nil {
 		return u.errorf("Failed to encode the plan", "%s", err)
@@ -187,7 +188,11 @@ func showPlan(u *ui, g *globals, p *plan.Plan, diags hcl.Diagnostics) error {
 			return u.errorf("Failed to render the plan", "%s", err)
 		}
 	}
-	u.diagnostics(warnings)
+	if holdWarnings && !p.Errored && !errs.HasErrors() {
+		u.planWarnings = warnings
+	} else {
+		u.diagnostics(warnings)
+	}
 	u.diagnostics(errs)
 	return nil
 }

@@ -144,6 +144,12 @@ func excerptOf(d *hcl.Diagnostic, files map[string]*hcl.File) *excerpt {
 	}
 	if nav, ok := f.Nav.(interface{ ContextString(int) string }); ok {
 		ex.context = nav.ContextString(d.Subject.Start.Byte)
+		// A subject that is the block's own header names no context (as
+		// OpenTofu): the excerpt already shows it.
+		if ex.context != "" && bytes.HasPrefix(bytes.TrimLeft(src[d.Subject.Start.Byte:lineEnd], " \t"), []byte(ex.context)) &&
+			len(bytes.TrimSpace(src[lineStart:d.Subject.Start.Byte])) == 0 {
+			ex.context = ""
+		}
 	}
 	return ex
 }

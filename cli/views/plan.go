@@ -370,10 +370,11 @@ func (r *planRenderer) renderResource(rc *resourceChangeDoc, act action, drift b
 func (r *planRenderer) writeResource(rc *resourceChangeDoc, act action, node *diffNode, drift bool) {
 	p := r.p
 	r.writeResourceComment(rc, act, drift)
+	sym := p.symbolField(act)
+	// A forgotten object's body is drawn without symbol columns.
 	p.hideSymbols = act == actForget
 	p.noNullSuffix = act == actForget
 	p.showUnchanged = rc.importing()
-	sym := p.symbolField(act)
 	p.WriteString(sym[:len(sym)-1])
 	p.WriteString(" ")
 	if rc.Mode == "data" {

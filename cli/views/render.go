@@ -54,7 +54,10 @@ func (p *printer) indent(level int) {
 
 // symbolField is the four-column symbol of an action, with colour.
 func (p *printer) symbolField(a action) string {
-	if p.hideSymbols || a < 0 || int(a) >= len(plainSymbols) {
+	if p.hideSymbols {
+		return "" // as OpenTofu draws a forgotten object
+	}
+	if a < 0 || int(a) >= len(plainSymbols) {
 		return "    "
 	}
 	if p.color {
@@ -220,6 +223,9 @@ func (r sensitiveRenderer) warning() string {
 
 func (r sensitiveRenderer) writeValue(p *printer, n *diffNode, level int) {
 	p.WriteString(sensitiveText)
+	if n.act == actDelete && !p.noNullSuffix {
+		p.WriteString(" -> null")
+	}
 	p.forces(n)
 }
 
