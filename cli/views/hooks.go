@@ -165,6 +165,22 @@ func (h *HumanHooks) RefreshStart(addr, idKey, idValue string) {
 // HumanHooks and JSONView offer the same methods.
 func (h *HumanHooks) RefreshComplete(addr, idKey, idValue string) {}
 
+// PrepareImport writes `addr: Preparing import... [id=…]` (planning).
+func (h *HumanHooks) PrepareImport(addr, id string) {
+	h.line(addr, "Preparing import..."+idSuffix("id", id))
+}
+
+// ImportStart writes `addr: Importing... [id=…]`.
+func (h *HumanHooks) ImportStart(addr, id string) {
+	h.line(addr, "Importing..."+idSuffix("id", id))
+}
+
+// ImportComplete writes `addr: Import complete [id=…]` and counts it.
+func (h *HumanHooks) ImportComplete(addr, id string) {
+	h.Imported()
+	h.line(addr, "Import complete"+idSuffix("id", id))
+}
+
 // Imported counts an object imported by the apply.
 func (h *HumanHooks) Imported() {
 	h.mu.Lock()
