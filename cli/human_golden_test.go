@@ -31,6 +31,10 @@ import (
 //	                   set an attribute of ADDR's (single) instance in
 //	                   terraform.tfstate, standing for a change made outside
 //	                   the tool (drift)
+//	real-time-provider use the real hashicorp/time plugin from the mirror
+//	                   scripts/build-time-provider.sh builds (for resources
+//	                   tenet's built-in time provider lacks); without the
+//	                   mirror the scenario is skipped
 //	rm FILE            remove a file
 //	known NN REASON    golden/NN differs for the reason given: its
 //	                   difference is logged, not failed, and the test
@@ -138,6 +142,22 @@ func runHumanScript(t *testing.T, tool string, isTenet bool, ar *txtar.Archive) 
 						fail(err)
 					}
 				}
+			}
+		case "real-time-provider":
+			if isTenet {
+				mirror, err := filepath.Abs(filepath.Join("..", ".cache", "time-provider", "mirror"))
+				if err != nil {
+					fail(err)
+				}
+				if _, err := os.Stat(mirror); err != nil {
+					t.Skip("needs the real hashicorp/time plugin: run scripts/build-time-provider.sh")
+				}
+				rc := filepath.Join(t.TempDir(), "tenetrc")
+				text := fmt.Sprintf("provider_installation {\n  filesystem_mirror {\n    path = %q\n  }\n}\n", mirror)
+				if err := os.WriteFile(rc, []byte(text), 0o644); err != nil {
+					fail(err)
+				}
+				env = append(env, "TF_CLI_CONFIG_FILE="+rc) // the last one counts
 			}
 		case "known":
 			// Read by checkHumanScenario.

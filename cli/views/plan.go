@@ -340,7 +340,7 @@ func (r *planRenderer) renderDrift(planEmpty bool) (bool, error) {
 		p.WriteString("\n")
 		r.writeResource(it.rc, it.act, it.node, true)
 	}
-	p.WriteString("\n")
+	p.WriteString("\n\n")
 	if refreshOnly {
 		p.WriteString(wordWrap("This is a refresh-only plan, so tenet will not take any actions to undo these. If you were expecting these changes then you can apply this plan to record the updated values in the tenet state without changing any remote objects.", r.opts.Width-1))
 	} else {
