@@ -29,7 +29,7 @@ func applyStartText(action, idKey, idValue string) string {
 	case HookDelete:
 		return "Destroying..." + idSuffix(idKey, idValue)
 	case HookRead:
-		return "Refreshing..." + idSuffix(idKey, idValue)
+		return "Reading..." // as OpenTofu: no id for a data source read
 	case HookForget:
 		return "Removing..." + idSuffix(idKey, idValue)
 	}
@@ -45,7 +45,7 @@ func progressVerb(action string) string {
 	case HookDelete:
 		return "destroying"
 	case HookRead:
-		return "refreshing"
+		return "reading"
 	case HookForget:
 		return "removing"
 	}
@@ -65,7 +65,7 @@ func completionNoun(action string) string {
 	case HookDelete:
 		return "Destruction"
 	case HookRead:
-		return "Refresh"
+		return "Read"
 	case HookForget:
 		return "Removal"
 	}

@@ -441,11 +441,11 @@ func (r *planRenderer) writeResourceComment(rc *resourceChangeDoc, act action, d
 		head("will be read during apply")
 		switch rc.ActionReason {
 		case "read_because_config_unknown":
-			note("(config refers to values that are not known yet)")
+			note("(config refers to values not yet known)")
 		case "read_because_dependency_pending":
-			note("(depends on a resource or module with pending changes)")
+			note("(depends on a resource or a module with changes pending)")
 		case "read_because_check_nested":
-			note("(read again during apply to verify a check block)")
+			note("(config will be reloaded to verify a check block)")
 		}
 	case actUpdate:
 		if drift {
