@@ -183,7 +183,7 @@ func showPlan(u *ui, g *globals, p *plan.Plan, diags hcl.Diagnostics, holdWarnin
 			warnings = append(warnings, d)
 		}
 	}
-	if !p.Errored || len(p.Changes) > 0 {
+	{ // an errored plan says so ("Planning failed"), as OpenTofu's does
 		if err := views.RenderPlan(u.out, js, schemaLookup{g.providerRegistry()}, views.RenderOptions{Color: u.color, Mode: viewMode(p.Mode), NotApplyable: !p.CanApply()}); err != nil {
 			return u.errorf("Failed to render the plan", "%s", err)
 		}

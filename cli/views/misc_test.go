@@ -11,6 +11,8 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
+
+	"github.com/tenetplan/tenet/config/funcs"
 )
 
 func TestRenderDiagnostics(t *testing.T) {
@@ -222,4 +224,29 @@ func FuzzRenderPlan(f *testing.F) {
 		var buf bytes.Buffer
 		_ = RenderPlan(&buf, src, builtinSchemas, RenderOptions{})
 	})
+}
+
+func TestDiagnosticExpressionValues(t *testing.T) {
+	expr, diags := hclsyntax.ParseExpression([]byte(`var.n > 5 && var.s != "" && var.l != null && var.secret != "" && var.later != ""`), "main.tf", hcl.InitialPos)
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	ctx := &hcl.EvalContext{Variables: map[string]cty.Value{"var": cty.ObjectVal(map[string]cty.Value{
+		"n":      cty.NumberIntVal(1),
+		"s":      cty.StringVal("x"),
+		"l":      cty.ListVal([]cty.Value{cty.StringVal("a"), cty.StringVal("b")}),
+		"secret": cty.StringVal("hunter2").Mark(funcs.SensitiveMark),
+		"later":  cty.UnknownVal(cty.String),
+	})}}
+	got := expressionValues(&hcl.Diagnostic{Expression: expr, EvalContext: ctx})
+	want := []string{
+		"var.l is list of string with 2 elements",
+		"var.later is a string",
+		"var.n is 1",
+		`var.s is "x"`,
+		"var.secret has a sensitive value",
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
 }

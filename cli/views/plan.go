@@ -246,7 +246,7 @@ func (r *planRenderer) renderNoChanges(drifted bool) {
 	if r.doc.Errored {
 		p.WriteString("\n")
 		p.WriteString(p.bold("Planning failed."))
-		p.WriteString(" tenet encountered an error while generating this plan.\n")
+		p.WriteString(" tenet encountered an error while generating this plan.\n\n")
 		return
 	}
 	switch r.opts.Mode {
