@@ -52,6 +52,9 @@ func newApplyCommand(g *globals, destroy bool) *cobra.Command {
 				return err
 			}
 			defer r.release()
+			// Warnings held back for after the apply are shown even when
+			// nothing is applied.
+			defer func() { u.diagnostics(u.planWarnings) }()
 			if r.diags.HasErrors() {
 				return &exitError{1}
 			}
@@ -59,7 +62,23 @@ func newApplyCommand(g *globals, destroy bool) *cobra.Command {
 				return err
 			}
 			if !r.plan.CanApply() {
-				return settleRecovered(u, r.mgr, r.prev)
+				if err := settleRecovered(u, r.mgr, r.prev); err != nil {
+					return err
+				}
+				if u.json == nil {
+					// Nothing to do is still a complete apply (as OpenTofu).
+					op := views.OperationApply
+					if f.destroy {
+						op = views.OperationDestroy
+					}
+					u.diagnostics(u.planWarnings)
+					u.planWarnings = nil
+					views.WriteApplySummary(u.out, views.ChangeSummary{Operation: op}, u.color)
+					if !f.destroy {
+						writeOutputs(u, r.prev)
+					}
+				}
+				return nil
 			}
 			if ctx.Err() != nil {
 				return interrupted(u, nil)
@@ -204,7 +223,8 @@ func applyPlan(ctx context.Context, g *globals, u *ui, f *planFlags, cfg *config
 		// warning about what a targeted apply may have left undone.
 		diags = withoutSummary(diags, "Applied changes may be incomplete")
 	}
-	u.diagnostics(diags)
+	u.diagnostics(append(u.planWarnings, diags...))
+	u.planWarnings = nil
 	summary := hooks.counts()
 	if p.Mode == plan.DestroyMode {
 		summary.Operation = "destroy"

@@ -27,10 +27,13 @@ const defaultStatePath = "terraform.tfstate"
 // ui is how one command run talks to the person or program running it.
 type ui struct {
 	out, errw io.Writer
-	color     bool
-	json      *views.JSONView // non-nil with -json
-	files     map[string]*hcl.File
-	env       []string // the process environment (Deps.Env)
+	// planWarnings are a plan's warnings held back by apply, which shows
+	// them with the apply's own diagnostics (as OpenTofu).
+	planWarnings hcl.Diagnostics
+	color        bool
+	json         *views.JSONView // non-nil with -json
+	files        map[string]*hcl.File
+	env          []string // the process environment (Deps.Env)
 	// compactWarnings (-compact-warnings) shows warnings that come
 	// without errors as a list of summaries (compactwarnings.go).
 	compactWarnings bool
@@ -77,7 +80,14 @@ func (u *ui) diagnostics(diags hcl.Diagnostics) bool {
 	case u.compactWarnings && !diags.HasErrors():
 		writeCompactWarnings(u.out, diags)
 	default:
-		views.RenderDiagnostics(u.errw, diags, u.files, u.color, 78)
+		// As OpenTofu: warnings go to stdout, errors to stderr.
+		for _, d := range diags {
+			w := u.errw
+			if d.Severity == hcl.DiagWarning {
+				w = u.out
+			}
+			views.RenderDiagnostics(w, hcl.Diagnostics{d}, u.files, u.color, 78)
+		}
 	}
 	return diags.HasErrors()
 }

@@ -76,6 +76,36 @@ func (h *hookAdapter) PostRefresh(addr addrs.AbsResourceInstance, deposed state.
 
 func (h *hookAdapter) PlannedChange(*plan.ResourceInstanceChange) {}
 
+// importProgress is what a view shows of imports (the human view does).
+type importProgress interface {
+	PrepareImport(addr, id string)
+	ImportStart(addr, id string)
+	ImportComplete(addr, id string)
+}
+
+var _ engine.ImportHooks = (*hookAdapter)(nil)
+
+func (h *hookAdapter) PrepareImport(addr addrs.AbsResourceInstance, id string) {
+	if v, ok := h.p.(importProgress); ok && h.refresh {
+		v.PrepareImport(addr.String(), id)
+	}
+}
+
+func (h *hookAdapter) ImportStart(addr addrs.AbsResourceInstance, id string) {
+	if v, ok := h.p.(importProgress); ok {
+		v.ImportStart(addr.String(), id)
+	}
+}
+
+func (h *hookAdapter) ImportComplete(addr addrs.AbsResourceInstance, id string) {
+	if v, ok := h.p.(importProgress); ok {
+		v.ImportComplete(addr.String(), id)
+	}
+	h.mu.Lock()
+	h.summary.Import++
+	h.mu.Unlock()
+}
+
 func (h *hookAdapter) counts() views.ChangeSummary {
 	h.mu.Lock()
 	defer h.mu.Unlock()

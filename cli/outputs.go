@@ -106,7 +106,7 @@ func newOutputCommand(g *globals) *cobra.Command {
 					}
 					fmt.Fprint(u.out, s)
 				default:
-					fmt.Fprintln(u.out, views.FormatValue(o.Value, 0))
+					fmt.Fprintln(u.out, views.FormatOutputValue(o.Value))
 				}
 				return nil
 			}

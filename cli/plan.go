@@ -39,12 +39,15 @@ func newPlanCommand(g *globals) *cobra.Command {
 			if f.generatedConfig && u.json == nil {
 				cmd.Printf("\ntenet has generated configuration and written it to %s. Please review the\nconfiguration and edit it as necessary before adding it to version control.\n", f.generateConfigOut)
 			}
+			if out == "" && u.json == nil && r.plan.CanApply() {
+				views.WriteNoOutNote(u.out)
+			}
 			if out != "" && !r.plan.Errored {
 				if err := plan.WriteFile(out, r.plan); err != nil {
 					return u.errorf("Failed to write plan file", "%s", err)
 				}
 				if u.json == nil {
-					cmd.Printf("\nSaved the plan to: %s\n\nTo perform exactly these actions, run the following command to apply:\n    tenet apply %q\n", out, out)
+					views.WriteSavedPlanNote(u.out, out)
 				}
 			}
 			if r.diags.HasErrors() {
@@ -147,10 +150,11 @@ func planRun(ctx context.Context, g *globals, u *ui, f *planFlags, operation str
 		release()
 		return nil, u.fail(diags)
 	}
-	hooks := &hookAdapter{}
+	hooks := &hookAdapter{refresh: true}
 	if u.json != nil {
 		hooks.p = u.json
-		hooks.refresh = true
+	} else {
+		hooks.p = views.NewHumanHooks(u.out, u.color) // "Refreshing state..." lines
 	}
 	eng := newEngine(g, r, hooks)
 	g.log.logf(logInfo, "%s: planning", operation)
@@ -189,7 +193,7 @@ func planRun(ctx context.Context, g *globals, u *ui, f *planFlags, operation str
 		}
 		u.diagnostics(diags)
 	} else {
-		showErr = showPlan(u, g, p, diags)
+		showErr = showPlan(u, g, p, diags, operation != "plan")
 	}
 	g.phases.done("render plan")
 	rep, policyDiags := policyGate()
@@ -225,7 +229,8 @@ func interrupted(u *ui, diags hcl.Diagnostics) error {
 }
 
 // showPlan renders a plan (human or JSON) with its diagnostics.
-func showPlan(u *ui, g *globals, p *plan.Plan, diags hcl.Diagnostics) error {
+// Apply (holdWarnings) shows the warnings after applying, errors at once.
+func showPlan(u *ui, g *globals, p *plan.Plan, diags hcl.Diagnostics, holdWarnings bool) error {
 	js, err := plan.MarshalViewJSON(p) // only what the views read
 	if err != nil {
 		return u.errorf("Failed to encode the plan", "%s", err)
@@ -246,12 +251,16 @@ func showPlan(u *ui, g *globals, p *plan.Plan, diags hcl.Diagnostics) error {
 			warnings = append(warnings, d)
 		}
 	}
-	if !p.Errored || len(p.Changes) > 0 {
+	{ // an errored plan says so ("Planning failed"), as OpenTofu's does
 		if err := views.RenderPlan(u.out, js, schemaLookup{g.providerRegistry()}, views.RenderOptions{Color: u.color, Mode: viewMode(p.Mode), NotApplyable: !p.CanApply()}); err != nil {
 			return u.errorf("Failed to render the plan", "%s", err)
 		}
 	}
-	u.diagnostics(warnings)
+	if holdWarnings && !p.Errored && !errs.HasErrors() {
+		u.planWarnings = warnings
+	} else {
+		u.diagnostics(warnings)
+	}
 	u.diagnostics(errs)
 	return nil
 }

@@ -152,7 +152,8 @@ func TestPluginFromMirror(t *testing.T) {
 	out = w.mustRun("plan", "-no-color")
 	mustContain(t, "plan with a cached schema", out, "No changes.")
 	out = w.mustRun("state", "show", "-no-color", "test_thing.a")
-	mustContain(t, "state show of a plugin's resource", out, `name         = "a"`, "blk_list")
+	// Drawn with the plugin's schema: blk_group is a nested block.
+	mustContain(t, "state show of a plugin's resource", out, `    name = "a"`, "    blk_group {")
 	out = w.mustRun("show", "-json")
 	mustContain(t, "show -json", out, `"provider_name":"registry.opentofu.org/tenet/test"`)
 

@@ -12,7 +12,7 @@ import (
 
 	"github.com/tenetplan/tenet/addrs"
 	"github.com/tenetplan/tenet/cli/views"
-	"github.com/tenetplan/tenet/config/funcs"
+	"github.com/tenetplan/tenet/engine/plan"
 	"github.com/tenetplan/tenet/state"
 	"github.com/tenetplan/tenet/state/statefile"
 )
@@ -190,10 +190,6 @@ func writeStateObject(u *ui, g *globals, o instanceObject) error {
 		}
 		return u.errorf("Invalid attributes in the state", "The attributes stored for %s do not decode as a %s of provider %s: %s.\n\ntenet plan rejects them too. Correct them in the state file, or remove the object from the state with \"tenet state rm\" and import it again.", what, r.Type, o.provider, err)
 	}
-	kind := "resource"
-	if r.Mode == addrs.DataResourceMode {
-		kind = "data"
-	}
 	header := "# " + o.addr.String() + ":"
 	if o.deposed != state.NotDeposed {
 		header = fmt.Sprintf("# %s: (deposed object %s)", o.addr, o.deposed)
@@ -201,30 +197,20 @@ func writeStateObject(u *ui, g *globals, o instanceObject) error {
 		header = "# " + o.addr.String() + ": (tainted)"
 	}
 	fmt.Fprintln(u.out, header)
-	fmt.Fprintf(u.out, "%s %q %q {\n", kind, r.Type, r.Name)
-	// Mark what the state records as sensitive, at any depth, so
-	// FormatValue masks it.
-	if len(o.obj.SensitivePaths) > 0 {
-		pvm := make([]cty.PathValueMarks, len(o.obj.SensitivePaths))
-		for i, p := range o.obj.SensitivePaths {
-			pvm[i] = cty.PathValueMarks{Path: p, Marks: cty.NewValueMarks(funcs.SensitiveMark)}
-		}
-		v = v.MarkWithPaths(pvm)
+	// Drawn from the decoded value (so it is known to fit the schema),
+	// with what the state records as sensitive hidden.
+	attrs, err := ctyjson.Marshal(v, v.Type())
+	if err != nil {
+		return u.errorf("Invalid attributes in the state", "The attributes stored for %s cannot be encoded: %s.", o.addr, err)
 	}
-	var names []string
-	width := 0
-	for name := range v.Type().AttributeTypes() {
-		if v.GetAttr(name).IsNull() {
-			continue
-		}
-		names = append(names, name)
-		width = max(width, len(name))
+	mode := "managed"
+	if r.Mode == addrs.DataResourceMode {
+		mode = "data"
 	}
-	sort.Strings(names)
-	for _, name := range names {
-		fmt.Fprintf(u.out, "    %-*s = %s\n", width, name, views.FormatValue(v.GetAttr(name), 4))
+	sens := plan.AppendSensitiveJSON(nil, v, o.obj.SensitivePaths)
+	if err := views.RenderStateObject(u.out, schemaLookup{g.providerRegistry()}, o.provider.String(), mode, r.Type, r.Name, attrs, sens); err != nil {
+		return u.errorf("Failed to render the state", "%s", err)
 	}
-	fmt.Fprintln(u.out, "}")
 	return nil
 }
 
@@ -240,7 +226,9 @@ func showStateHuman(u *ui, g *globals, file *statefile.File) error {
 	if len(file.State.Outputs) > 0 {
 		fmt.Fprintln(u.out, "\n\nOutputs:")
 		fmt.Fprintln(u.out)
-		views.WriteOutputs(u.out, outputValues(file.State))
+		if err := views.WriteStateOutputs(u.out, outputValues(file.State)); err != nil {
+			return u.errorf("Failed to render the outputs", "%s", err)
+		}
 	}
 	return nil
 }

@@ -116,6 +116,15 @@ func (e *Engine) Apply(ctx context.Context, cfg *config.Config, p *plan.Plan, op
 		return w.working, diags
 	}
 	w.ag = ag
+	// The plan already read the imported objects: applying takes them in.
+	if h, ok := e.Hooks.(ImportHooks); ok {
+		for _, c := range p.Changes {
+			if c.Importing != nil && c.DeposedKey == state.NotDeposed {
+				h.ImportStart(c.Addr, c.Importing.ID)
+				h.ImportComplete(c.Addr, c.Importing.ID)
+			}
+		}
+	}
 	res := targetedApplyGraph(ag, cg, p).Walk(sched, par, func(_ context.Context, key string) hcl.Diagnostics {
 		return w.visit(ctx, key)
 	})

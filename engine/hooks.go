@@ -30,6 +30,17 @@ type Hooks interface {
 	PlannedChange(c *plan.ResourceInstanceChange)
 }
 
+// ImportHooks is implemented by Hooks that also show imports: PrepareImport
+// when planning asks the provider for an object to import, ImportStart and
+// ImportComplete when an apply takes an imported object into the state
+// (before the instance's other operations). Hooks without them miss nothing
+// else.
+type ImportHooks interface {
+	PrepareImport(addr addrs.AbsResourceInstance, id string)
+	ImportStart(addr addrs.AbsResourceInstance, id string)
+	ImportComplete(addr addrs.AbsResourceInstance, id string)
+}
+
 // NoHooks ignores every event.
 type NoHooks struct{}
 

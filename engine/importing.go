@@ -296,6 +296,9 @@ func (w *planWalker) importInstances(ctx context.Context, rn *resourceNode, item
 // importInstance imports and reads one object and records it as prior.
 func (w *planWalker) importInstance(ctx context.Context, rn *resourceNode, it *instPlan, t importTarget) hcl.Diagnostics {
 	rng := t.rng.Ptr()
+	if h, ok := w.e.Hooks.(ImportHooks); ok {
+		h.PrepareImport(it.addr, t.id)
+	}
 	resp := rn.provider.ImportResourceState(ctx, providers.ImportResourceStateRequest{TypeName: rn.typ, ID: t.id})
 	diags := providerDiags(resp.Diagnostics, nil)
 	if resp.Diagnostics.HasErrors() {

@@ -138,6 +138,9 @@ func validateVariable(ev *evaluator, v *config.Variable, m addrs.ModuleInstance,
 			Summary:  "Invalid value for variable",
 			Detail:   fmt.Sprintf("%s\n\nThis was checked by the validation rule at %s.", msg, rule.DeclRange.String()),
 			Subject:  subject,
+			// The values the condition saw, shown under the excerpt.
+			Expression:  rule.Condition,
+			EvalContext: ctx,
 		})
 	}
 	return diags

@@ -73,15 +73,11 @@ func (w *planWalker) forgetWarnings() hcl.Diagnostics {
 		if c.Action != plan.Forget || c.DeposedKey != state.NotDeposed {
 			continue
 		}
-		var subject *hcl.Range
-		if t := w.removedTarget(c.Addr); t != nil {
-			subject = t.block.DeclRange.Ptr()
-		}
+		// No source range: OpenTofu names none for this warning.
 		diags = append(diags, &hcl.Diagnostic{
 			Severity: hcl.DiagWarning,
 			Summary:  "Resource going to be removed from the state",
-			Detail:   fmt.Sprintf("After this plan is applied, %s is no longer managed by tenet; the remote object is left as it is. To manage it again, import it.", c.Addr),
-			Subject:  subject,
+			Detail:   fmt.Sprintf("After this plan gets applied, the resource %s will not be managed anymore by tenet.\n\nIn case you want to manage the resource again, you will have to import it.", c.Addr),
 		})
 	}
 	return diags

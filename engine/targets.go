@@ -49,7 +49,7 @@ func (w *planWalker) targetGraph() (*graphsolve.Graph[string], hcl.Diagnostics) 
 	diags = append(diags, &hcl.Diagnostic{
 		Severity: hcl.DiagWarning,
 		Summary:  "Resource targeting is in effect",
-		Detail:   "This plan was made with -target or -exclude, so it may not contain every change the configuration asks for.\n\nThese options are meant for exceptional situations such as recovering from mistakes, not for routine use.",
+		Detail:   "You are creating a plan with either the -target option or the -exclude option, which means that the result of this plan may not represent all of the changes requested by the current configuration.\n\nThe -target and -exclude options are not for routine use, and are provided only for exceptional situations such as recovering from errors or mistakes, or when tenet specifically suggests to use it as part of an error message.",
 	})
 	f := &targetFilter{change: map[string]bool{}, only: map[string][]addrs.Targetable{}, except: map[string][]addrs.Targetable{}}
 	w.targets = f
@@ -294,7 +294,7 @@ func targetingApplyWarning(p *plan.Plan) hcl.Diagnostics {
 	return hcl.Diagnostics{{
 		Severity: hcl.DiagWarning,
 		Summary:  "Applied changes may be incomplete",
-		Detail:   "The plan was made with -target or -exclude, so this apply may not have made every change the configuration asks for. Run a plan without those options to check whether anything is left to do.",
+		Detail:   "The plan was created with the -target or the -exclude option in effect, so some changes requested in the configuration may have been ignored and the output values may not be fully updated. Run the following command to verify that no other changes are pending:\n    tenet plan\n\t\nNote that the -target and -exclude options are not suitable for routine use, and are provided only for exceptional situations such as recovering from errors or mistakes, or when tenet specifically suggests to use it as part of an error message.",
 	}}
 }
 

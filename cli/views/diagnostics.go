@@ -5,9 +5,11 @@ import (
 	"fmt"
 	"io"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
 )
 
 // DiagnosticAddresser is implemented by a diagnostic's Extra when the
@@ -144,6 +146,12 @@ func excerptOf(d *hcl.Diagnostic, files map[string]*hcl.File) *excerpt {
 	}
 	if nav, ok := f.Nav.(interface{ ContextString(int) string }); ok {
 		ex.context = nav.ContextString(d.Subject.Start.Byte)
+		// A subject that is the block's own header names no context (as
+		// OpenTofu): the excerpt already shows it.
+		if ex.context != "" && bytes.HasPrefix(bytes.TrimLeft(src[d.Subject.Start.Byte:lineEnd], " \t"), []byte(ex.context)) &&
+			len(bytes.TrimSpace(src[lineStart:d.Subject.Start.Byte])) == 0 {
+			ex.context = ""
+		}
 	}
 	return ex
 }
@@ -199,6 +207,14 @@ func renderDiagnostic(b *strings.Builder, d *hcl.Diagnostic, files map[string]*h
 			fmt.Fprintf(&body, "%4d: %s\n", ex.startLine+i, text)
 			offset += len(line) + 1
 		}
+		if values := expressionValues(d); len(values) > 0 {
+			body.WriteString("    ├────────────────\n")
+			for _, v := range values {
+				body.WriteString("    │ ")
+				body.WriteString(v)
+				body.WriteString("\n")
+			}
+		}
 	} else if d.Subject != nil {
 		body.WriteString("\n")
 		fmt.Fprintf(&body, "  on %s line %d:\n", d.Subject.Filename, d.Subject.Start.Line)
@@ -206,11 +222,20 @@ func renderDiagnostic(b *strings.Builder, d *hcl.Diagnostic, files map[string]*h
 	if d.Detail != "" {
 		body.WriteString("\n")
 		detailWidth := 0
-		if width > 2 {
+		switch {
+		case !color && width > 1:
+			detailWidth = width - 1
+		case width > 2:
 			detailWidth = width - 2
 		}
 		body.WriteString(wrapDetail(d.Detail, detailWidth))
 		body.WriteString("\n")
+	}
+	if !color {
+		// Without colour, as OpenTofu: no frame, a blank line before.
+		b.WriteString("\n")
+		b.WriteString(body.String())
+		return
 	}
 	b.WriteString(paint(frameColor, "╷"))
 	b.WriteString("\n")
@@ -258,4 +283,111 @@ func SortDiagnostics(diags hcl.Diagnostics) {
 		}
 		return diags[i].Severity < diags[j].Severity
 	})
+}
+
+// expressionValues describes the values the references in a diagnostic's
+// expression had, e.g. `var.n is 1`, sorted and each once.
+func expressionValues(d *hcl.Diagnostic) []string {
+	if d.Expression == nil || d.EvalContext == nil {
+		return nil
+	}
+	seen := map[string]bool{}
+	var out []string
+	for _, tr := range d.Expression.Variables() {
+		name := traversalString(tr)
+		if name == "" || seen[name] {
+			continue
+		}
+		seen[name] = true
+		v, diags := tr.TraverseAbs(d.EvalContext)
+		if diags.HasErrors() {
+			continue
+		}
+		out = append(out, name+" "+describeValue(v))
+	}
+	sort.Strings(out)
+	return out
+}
+
+func traversalString(tr hcl.Traversal) string {
+	var b strings.Builder
+	for _, step := range tr {
+		switch s := step.(type) {
+		case hcl.TraverseRoot:
+			b.WriteString(s.Name)
+		case hcl.TraverseAttr:
+			b.WriteString(".")
+			b.WriteString(s.Name)
+		case hcl.TraverseIndex:
+			k := s.Key
+			switch {
+			case k.Type() == cty.String && k.IsKnown() && !k.IsNull():
+				fmt.Fprintf(&b, "[%q]", k.AsString())
+			case k.Type() == cty.Number && k.IsKnown() && !k.IsNull():
+				fmt.Fprintf(&b, "[%s]", k.AsBigFloat().Text('f', -1))
+			default:
+				return ""
+			}
+		default:
+			return ""
+		}
+	}
+	return b.String()
+}
+
+// describeValue says what a value is, as in "is 1", "is a string" (not
+// known yet) or "has a sensitive value".
+func describeValue(v cty.Value) string {
+	if v.IsMarked() {
+		return "has a sensitive value"
+	}
+	ty := v.Type()
+	if !v.IsKnown() {
+		if ty == cty.DynamicPseudoType {
+			return "will be known only after apply"
+		}
+		return "is a " + ty.FriendlyName()
+	}
+	if v.IsNull() {
+		return "is null"
+	}
+	switch {
+	case ty == cty.String:
+		return "is " + strconv.Quote(v.AsString())
+	case ty == cty.Number:
+		return "is " + v.AsBigFloat().Text('f', -1)
+	case ty == cty.Bool:
+		return "is " + strconv.FormatBool(v.True())
+	case ty.IsListType() || ty.IsSetType() || ty.IsMapType():
+		n := v.LengthInt()
+		if n == 0 {
+			return "is empty " + ty.FriendlyName()
+		}
+		noun := "elements"
+		if n == 1 {
+			noun = "element"
+		}
+		return fmt.Sprintf("is %s with %d %s", ty.FriendlyName(), n, noun)
+	case ty.IsTupleType():
+		n := v.LengthInt()
+		if n == 0 {
+			return "is empty tuple"
+		}
+		noun := "elements"
+		if n == 1 {
+			noun = "element"
+		}
+		return fmt.Sprintf("is tuple with %d %s", n, noun)
+	case ty.IsObjectType():
+		n := len(ty.AttributeTypes())
+		if n == 0 {
+			return "is object with no attributes"
+		}
+		noun := "attributes"
+		if n == 1 {
+			noun = "attribute"
+		}
+		return fmt.Sprintf("is object with %d %s", n, noun)
+	}
+	return "is a " + ty.FriendlyName()
 }

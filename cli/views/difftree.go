@@ -92,6 +92,11 @@ func diffBlock(c valueChange, schema *blockInfo) *diffNode {
 		for i := range schema.attrs {
 			a := &schema.attrs[i]
 			child := c.attr(a.name)
+			if a.ty == cty.DynamicPseudoType {
+				// OpenTofu marks no "# forces replacement" inside
+				// dynamically typed attributes (terraform_data's).
+				child.replace = pathMatcher{}
+			}
 			if a.sensitive && !child.bothNull() {
 				child.beforeSensitive, child.afterSensitive = true, true
 			}
@@ -220,6 +225,11 @@ func fillAttribute(n *diffNode, c valueChange, ty cty.Type) *diffNode {
 		}, false)
 	}
 	n.act = primitiveAction(c)
+	if before, after, ok := jsonStrings(c.before, c.after); ok {
+		inner := diffAttribute(valueChange{before: before, after: after}, cty.DynamicPseudoType)
+		n.r = jsonRenderer{inner: inner}
+		return n
+	}
 	if s, ok := multilineString(c.before, c.after); ok && s {
 		n.r = heredocRenderer{before: c.before, after: c.after}
 	} else {
@@ -275,7 +285,7 @@ func diffMapOrObject(c valueChange, n *diffNode, typeOf func(string) cty.Type, i
 		if isMap {
 			display = quoteString(key)
 		}
-		or.attrs = append(or.attrs, namedNode{key: display, node: cn})
+		or.attrs = append(or.attrs, namedNode{key: display, node: cn, important: !isMap && isImportant(key)})
 	}
 	n.act = nullAction(c)
 	if n.act == actNoOp && changed {
@@ -295,7 +305,10 @@ func diffSequence(c valueChange, ty cty.Type, n *diffNode) *diffNode {
 		}
 		return cty.DynamicPseudoType
 	}
-	objects := ty.IsListType() && ty.ElementType().IsObjectType()
+	// Objects changed in place pair up as one changed element; in a
+	// dynamically typed array, elements that are objects do.
+	objects := ty.IsListType() && ty.ElementType().IsObjectType() ||
+		ty.IsTupleType() && ty.Length() == 0 && allObjects(c.before) && allObjects(c.after)
 	lr := &listRenderer{}
 	changed := false
 	for _, op := range sequenceOps(c.before, c.after, c.unknown, objects) {
@@ -558,4 +571,52 @@ func canonicalJSON(v any) string {
 		return ""
 	}
 	return string(out)
+}
+
+// allObjects reports whether v is a JSON array of objects (or not an array).
+func allObjects(v any) bool {
+	elems, _ := v.([]any)
+	for _, e := range elems {
+		if _, ok := e.(map[string]any); !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// jsonStrings decodes strings holding JSON objects or arrays, so they are
+// drawn as jsonencode(...) with a diff of their content; ok is false
+// unless every non-null side is such a string.
+func jsonStrings(before, after any) (b, a any, ok bool) {
+	decode := func(v any) (any, bool) {
+		s, isString := v.(string)
+		if !isString {
+			return nil, false
+		}
+		t := strings.TrimSpace(s)
+		if t == "" || (t[0] != '{' && t[0] != '[') {
+			return nil, false
+		}
+		dec := json.NewDecoder(strings.NewReader(t))
+		dec.UseNumber()
+		var out any
+		if dec.Decode(&out) != nil || dec.More() {
+			return nil, false
+		}
+		return out, true
+	}
+	if before == nil && after == nil {
+		return nil, nil, false
+	}
+	if before != nil {
+		if b, ok = decode(before); !ok {
+			return nil, nil, false
+		}
+	}
+	if after != nil {
+		if a, ok = decode(after); !ok {
+			return nil, nil, false
+		}
+	}
+	return b, a, true
 }

@@ -10,6 +10,13 @@
 // RenderDiagnostics and the output helpers. Commands, flags, prompts and
 // choosing between human and JSON output belong to the cli package.
 //
+// What people see matches OpenTofu 1.10 line for line apart from the
+// product name: wording, line breaks (prose is wrapped where OpenTofu's
+// is, measuring "tenet" as "OpenTofu"), which unchanged values are shown
+// or counted as hidden, jsonencode() for JSON strings, plain diagnostics
+// without colour. The goldens under testdata/human, recorded from OpenTofu
+// by scripts/record-human-goldens.sh, check it (cli/human_golden_test.go).
+//
 // Plans of 100,000 changes must render in a fraction of a second: the plan
 // document is read by a hand-written decoder (plandecode.go) that hands
 // anything unusual to encoding/json, long change arrays are decoded and

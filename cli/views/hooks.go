@@ -29,7 +29,7 @@ func applyStartText(action, idKey, idValue string) string {
 	case HookDelete:
 		return "Destroying..." + idSuffix(idKey, idValue)
 	case HookRead:
-		return "Refreshing..." + idSuffix(idKey, idValue)
+		return "Reading..." // as OpenTofu: no id for a data source read
 	case HookForget:
 		return "Removing..." + idSuffix(idKey, idValue)
 	}
@@ -45,7 +45,7 @@ func progressVerb(action string) string {
 	case HookDelete:
 		return "destroying"
 	case HookRead:
-		return "refreshing"
+		return "reading"
 	case HookForget:
 		return "removing"
 	}
@@ -65,7 +65,7 @@ func completionNoun(action string) string {
 	case HookDelete:
 		return "Destruction"
 	case HookRead:
-		return "Refresh"
+		return "Read"
 	case HookForget:
 		return "Removal"
 	}
@@ -164,6 +164,22 @@ func (h *HumanHooks) RefreshStart(addr, idKey, idValue string) {
 // RefreshComplete writes nothing for people (as OpenTofu); present so
 // HumanHooks and JSONView offer the same methods.
 func (h *HumanHooks) RefreshComplete(addr, idKey, idValue string) {}
+
+// PrepareImport writes `addr: Preparing import... [id=…]` (planning).
+func (h *HumanHooks) PrepareImport(addr, id string) {
+	h.line(addr, "Preparing import..."+idSuffix("id", id))
+}
+
+// ImportStart writes `addr: Importing... [id=…]`.
+func (h *HumanHooks) ImportStart(addr, id string) {
+	h.line(addr, "Importing..."+idSuffix("id", id))
+}
+
+// ImportComplete writes `addr: Import complete [id=…]` and counts it.
+func (h *HumanHooks) ImportComplete(addr, id string) {
+	h.Imported()
+	h.line(addr, "Import complete"+idSuffix("id", id))
+}
 
 // Imported counts an object imported by the apply.
 func (h *HumanHooks) Imported() {

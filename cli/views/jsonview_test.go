@@ -61,7 +61,7 @@ func TestJSONViewHooks(t *testing.T) {
 				"addr": "terraform_data.a[1]", "module": "", "resource": "terraform_data.a[1]",
 				"implied_provider": "terraform", "resource_type": "terraform_data", "resource_name": "a", "resource_key": 1.0}}}},
 		{"apply_complete", func(v *JSONView) { v.ApplyComplete("data.x_y.z", HookRead, "id", "1", 2500*time.Millisecond) }, map[string]any{
-			"@level": "info", "@message": "data.x_y.z: Refresh complete after 2s [id=1]", "type": "apply_complete",
+			"@level": "info", "@message": "data.x_y.z: Read complete after 2s [id=1]", "type": "apply_complete",
 			"hook": map[string]any{"action": "read", "id_key": "id", "id_value": "1", "elapsed_seconds": 2.0, "resource": map[string]any{
 				"addr": "data.x_y.z", "module": "", "resource": "data.x_y.z",
 				"implied_provider": "x", "resource_type": "x_y", "resource_name": "z", "resource_key": nil}}}},

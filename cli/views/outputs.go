@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/zclconf/go-cty/cty"
@@ -89,7 +90,7 @@ func writeOutputLines(b *strings.Builder, outputs map[string]OutputValue) {
 		if o.Sensitive {
 			b.WriteString("<sensitive>")
 		} else {
-			b.WriteString(FormatValue(o.Value, 0))
+			b.WriteString(FormatOutputValue(o.Value))
 		}
 		b.WriteString("\n")
 	}
@@ -264,4 +265,109 @@ func OutputsJSON(outputs map[string]OutputValue) ([]byte, error) {
 		return nil, err
 	}
 	return append(out, '\n'), nil
+}
+
+// FormatOutputValue renders an output value as `output` and apply show it
+// (as OpenTofu does): nested lines indented by two spaces, every object and
+// map key quoted and unaligned, lists, sets and maps with their conversion
+// function (tolist, toset, tomap), multi-line strings as heredocs.
+func FormatOutputValue(v cty.Value) string {
+	var b strings.Builder
+	formatOutputValue(&b, v, 0)
+	return b.String()
+}
+
+func formatOutputValue(b *strings.Builder, v cty.Value, indent int) {
+	if v.IsMarked() {
+		if _, marks := v.Unmark(); len(marks) > 0 {
+			b.WriteString(sensitiveText)
+			return
+		}
+	}
+	if !v.IsKnown() {
+		b.WriteString(unknownText)
+		return
+	}
+	if v.IsNull() {
+		b.WriteString("null")
+		return
+	}
+	ty := v.Type()
+	pad := strings.Repeat("  ", indent+1)
+	closePad := strings.Repeat("  ", indent)
+	switch {
+	case ty == cty.String:
+		s := v.AsString()
+		if !strings.Contains(s, "\n") {
+			b.WriteString(strconv.Quote(s))
+			return
+		}
+		if indent == 0 {
+			b.WriteString("<<EOT\n")
+			b.WriteString(s)
+			b.WriteString("\nEOT")
+			return
+		}
+		b.WriteString("<<-EOT\n")
+		for _, line := range strings.Split(s, "\n") {
+			b.WriteString(closePad)
+			b.WriteString(line)
+			b.WriteString("\n")
+		}
+		b.WriteString(closePad)
+		b.WriteString("EOT")
+	case ty == cty.Number:
+		b.WriteString(v.AsBigFloat().Text('f', -1))
+	case ty == cty.Bool:
+		b.WriteString(strconv.FormatBool(v.True()))
+	case ty.IsListType() || ty.IsSetType() || ty.IsTupleType():
+		prefix, suffix := "", ""
+		switch {
+		case ty.IsListType():
+			prefix, suffix = "tolist(", ")"
+		case ty.IsSetType():
+			prefix, suffix = "toset(", ")"
+		}
+		b.WriteString(prefix)
+		if v.LengthInt() == 0 {
+			b.WriteString("[]")
+			b.WriteString(suffix)
+			return
+		}
+		b.WriteString("[\n")
+		for it := v.ElementIterator(); it.Next(); {
+			_, e := it.Element()
+			b.WriteString(pad)
+			formatOutputValue(b, e, indent+1)
+			b.WriteString(",\n")
+		}
+		b.WriteString(closePad)
+		b.WriteString("]")
+		b.WriteString(suffix)
+	case ty.IsMapType() || ty.IsObjectType():
+		prefix, suffix := "", ""
+		if ty.IsMapType() {
+			prefix, suffix = "tomap(", ")"
+		}
+		b.WriteString(prefix)
+		if v.LengthInt() == 0 {
+			b.WriteString("{}")
+			b.WriteString(suffix)
+			return
+		}
+		b.WriteString("{\n")
+		for it := v.ElementIterator(); it.Next(); {
+			k, e := it.Element()
+			b.WriteString(pad)
+			b.WriteString(strconv.Quote(k.AsString()))
+			b.WriteString(" = ")
+			formatOutputValue(b, e, indent+1)
+			b.WriteString("\n")
+		}
+		b.WriteString(closePad)
+		b.WriteString("}")
+		b.WriteString(suffix)
+	default:
+		b.WriteString(ty.FriendlyName())
+	}
 }

@@ -161,12 +161,12 @@ func (r *planRenderer) render() error {
 	}
 	if drifted {
 		p.WriteString("\n")
-		p.WriteString(strings.Repeat("─", r.opts.Width))
+		p.WriteString(strings.Repeat("─", r.opts.Width-1))
 		p.WriteString("\n")
 	}
 	if anyAction {
 		p.WriteString("\n")
-		p.WriteString(wordWrap("tenet generated the following execution plan using the selected providers. Resource actions are shown with these symbols:", r.opts.Width))
+		p.WriteString(wordWrap("tenet used the selected providers to generate the following execution plan. Resource actions are indicated with the following symbols:", r.opts.Width-1))
 		p.WriteString("\n")
 		legend := []struct {
 			acts []action
@@ -213,7 +213,7 @@ func (r *planRenderer) render() error {
 		r.renderOutputs(outputs)
 		if !anyAction {
 			p.WriteString("\n")
-			p.WriteString(wordWrap("Applying this plan only saves these new output values to the tenet state; no real infrastructure changes.", r.opts.Width))
+			p.WriteString(wordWrap("You can apply this plan to save these new output values to the tenet state, without changing any real infrastructure.", r.opts.Width-1))
 			p.WriteString("\n")
 		}
 	}
@@ -246,7 +246,7 @@ func (r *planRenderer) renderNoChanges(drifted bool) {
 	if r.doc.Errored {
 		p.WriteString("\n")
 		p.WriteString(p.bold("Planning failed."))
-		p.WriteString(" tenet encountered an error while generating this plan.\n")
+		p.WriteString(" tenet encountered an error while generating this plan.\n\n")
 		return
 	}
 	switch r.opts.Mode {
@@ -255,30 +255,30 @@ func (r *planRenderer) renderNoChanges(drifted bool) {
 			return
 		}
 		headline("Your infrastructure still matches the configuration.")
-		p.WriteString(wordWrap("tenet checked the real remote objects against the result of your most recent changes and found no differences.", width))
+		p.WriteString(wordWrap("tenet has checked that the real remote objects still match the result of your most recent changes, and found no differences.", width-1))
 	case ModeDestroy:
 		if drifted {
 			p.WriteString("\n")
-			p.WriteString(strings.Repeat("─", width))
+			p.WriteString(strings.Repeat("─", width-1))
 			p.WriteString("\n")
 		}
 		headline("No objects need to be destroyed.")
-		p.WriteString(wordWrap("Either nothing has been created yet or the existing objects were already deleted outside of tenet.", width))
+		p.WriteString(wordWrap("Either you have not created any objects yet or the existing objects were already deleted outside of tenet.", width-1))
 	default:
 		if drifted {
 			p.WriteString("\n")
-			p.WriteString(strings.Repeat("─", width))
+			p.WriteString(strings.Repeat("─", width-1))
 			p.WriteString("\n")
 		}
 		headline("Your infrastructure matches the configuration.")
 		switch {
 		case drifted && !r.opts.NotApplyable:
-			p.WriteString(wordWrap("Your configuration already matches the changes detected above. To update the tenet state to match, create and apply a refresh-only plan:", width))
+			p.WriteString(wordWrap("Your configuration already matches the changes detected above. If you'd like to update the tenet state to match, create and apply a refresh-only plan:", width-1))
 			p.WriteString("\n  tenet apply -refresh-only")
 		case drifted:
-			p.WriteString(wordWrap("Your configuration already matches the changes detected above.", width))
+			p.WriteString(wordWrap("Your configuration already matches the changes detected above.", width-1))
 		default:
-			p.WriteString(wordWrap("tenet compared your real infrastructure against your configuration and found nothing to change.", width))
+			p.WriteString(wordWrap("tenet has compared your real infrastructure against your configuration and found no differences, so no changes are needed.", width-1))
 		}
 	}
 	p.WriteString("\n")
@@ -334,17 +334,17 @@ func (r *planRenderer) renderDrift(planEmpty bool) (bool, error) {
 	p.WriteString("\n")
 	p.WriteString(p.bold("Note: Objects have changed outside of tenet"))
 	p.WriteString("\n\n")
-	p.WriteString(wordWrap("tenet found these changes made outside of tenet since the last apply, which may affect this plan:", r.opts.Width))
+	p.WriteString(wordWrap(`tenet detected the following changes made outside of tenet since the last "tenet apply" which may have affected this plan:`, r.opts.Width-1))
 	p.WriteString("\n")
 	for _, it := range items {
 		p.WriteString("\n")
 		r.writeResource(it.rc, it.act, it.node, true)
 	}
-	p.WriteString("\n")
+	p.WriteString("\n\n")
 	if refreshOnly {
-		p.WriteString(wordWrap("This is a refresh-only plan, so tenet will not undo these changes. Applying it records the updated values in the tenet state without changing any remote objects.", r.opts.Width))
+		p.WriteString(wordWrap("This is a refresh-only plan, so tenet will not take any actions to undo these. If you were expecting these changes then you can apply this plan to record the updated values in the tenet state without changing any remote objects.", r.opts.Width-1))
 	} else {
-		p.WriteString(wordWrap("Unless your configuration already makes equivalent changes, or ignores these attributes with ignore_changes, the plan below may include actions that undo or respond to them.", r.opts.Width))
+		p.WriteString(wordWrap("Unless you have made equivalent changes to your configuration, or ignored the relevant attributes using ignore_changes, the following plan may include actions to undo or respond to these changes.", r.opts.Width-1))
 	}
 	p.WriteString("\n")
 	return true, nil
@@ -370,10 +370,11 @@ func (r *planRenderer) renderResource(rc *resourceChangeDoc, act action, drift b
 func (r *planRenderer) writeResource(rc *resourceChangeDoc, act action, node *diffNode, drift bool) {
 	p := r.p
 	r.writeResourceComment(rc, act, drift)
+	sym := p.symbolField(act)
+	// A forgotten object's body is drawn without symbol columns.
 	p.hideSymbols = act == actForget
 	p.noNullSuffix = act == actForget
 	p.showUnchanged = rc.importing()
-	sym := p.symbolField(act)
 	p.WriteString(sym[:len(sym)-1])
 	p.WriteString(" ")
 	if rc.Mode == "data" {
@@ -440,11 +441,11 @@ func (r *planRenderer) writeResourceComment(rc *resourceChangeDoc, act action, d
 		head("will be read during apply")
 		switch rc.ActionReason {
 		case "read_because_config_unknown":
-			note("(config refers to values that are not known yet)")
+			note("(config refers to values not yet known)")
 		case "read_because_dependency_pending":
-			note("(depends on a resource or module with pending changes)")
+			note("(depends on a resource or a module with changes pending)")
 		case "read_because_check_nested":
-			note("(read again during apply to verify a check block)")
+			note("(config will be reloaded to verify a check block)")
 		}
 	case actUpdate:
 		if drift {
@@ -596,7 +597,10 @@ func (r *planRenderer) renderOutputs(outputs []outputChange) {
 	}
 }
 
-// wordWrap breaks prose at spaces so lines stay within width.
+// wordWrap breaks prose at spaces so lines stay within width. Lines break
+// where OpenTofu's do: the product name is measured as long as OpenTofu's
+// ("tenet" as "OpenTofu", the command "tenet" as "tofu"), so that the
+// output matches OpenTofu's line for line apart from the name.
 func wordWrap(s string, width int) string {
 	var b strings.Builder
 	for i, para := range strings.Split(s, "\n") {
@@ -605,8 +609,9 @@ func wordWrap(s string, width int) string {
 		}
 		col := 0
 		for j, word := range strings.Fields(para) {
+			n := proseLen(word)
 			if j > 0 {
-				if col+1+len(word) > width {
+				if col+1+n > width {
 					b.WriteString("\n")
 					col = 0
 				} else {
@@ -615,8 +620,39 @@ func wordWrap(s string, width int) string {
 				}
 			}
 			b.WriteString(word)
-			col += len(word)
+			col += n
 		}
 	}
 	return b.String()
+}
+
+// proseLen is the length word would have in OpenTofu's wording.
+func proseLen(word string) int {
+	n := len(word)
+	for rest := word; ; {
+		i := strings.Index(rest, "tenet")
+		if i < 0 {
+			return n
+		}
+		if i > 0 && rest[i-1] == '"' {
+			n-- // a command line: "tofu apply"
+		} else {
+			n += 3 // the name: OpenTofu
+		}
+		rest = rest[i+len("tenet"):]
+	}
+}
+
+// WriteNoOutNote writes the note that closes a plan made without -out.
+func WriteNoOutNote(w io.Writer) error {
+	_, err := io.WriteString(w, "\n"+strings.Repeat("─", defaultWidth-1)+"\n\n"+
+		wordWrap(`Note: You didn't use the -out option to save this plan, so tenet can't guarantee to take exactly these actions if you run "tenet apply" now.`, defaultWidth-1)+"\n")
+	return err
+}
+
+// WriteSavedPlanNote writes the note that closes a plan saved with -out.
+func WriteSavedPlanNote(w io.Writer, path string) error {
+	_, err := fmt.Fprintf(w, "\n%s\n\nSaved the plan to: %s\n\nTo perform exactly these actions, run the following command to apply:\n    tenet apply %q\n",
+		strings.Repeat("─", defaultWidth-1), path, path)
+	return err
 }

@@ -54,7 +54,10 @@ func (p *printer) indent(level int) {
 
 // symbolField is the four-column symbol of an action, with colour.
 func (p *printer) symbolField(a action) string {
-	if p.hideSymbols || a < 0 || int(a) >= len(plainSymbols) {
+	if p.hideSymbols {
+		return "" // as OpenTofu draws a forgotten object
+	}
+	if a < 0 || int(a) >= len(plainSymbols) {
 		return "    "
 	}
 	if p.color {
@@ -220,6 +223,9 @@ func (r sensitiveRenderer) warning() string {
 
 func (r sensitiveRenderer) writeValue(p *printer, n *diffNode, level int) {
 	p.WriteString(sensitiveText)
+	if n.act == actDelete && !p.noNullSuffix {
+		p.WriteString(" -> null")
+	}
 	p.forces(n)
 }
 
@@ -357,14 +363,17 @@ func (r *objectRenderer) writeValue(p *printer, n *diffNode, level int) {
 		width = max(width, len(a.key))
 	}
 	saved := p.noNullSuffix
-	p.noNullSuffix = saved || n.act == actDelete
+	// An object's members are drawn without "-> null" (their "-" says
+	// it); a map's elements have it unless the map itself goes away.
+	p.noNullSuffix = saved || n.act == actDelete || !r.isMap
 	hidden := 0
 	for _, a := range r.attrs {
-		if !p.shows(a.node, false) {
+		important := !r.isMap && a.important
+		if !p.shows(a.node, important) {
 			hidden++
 			continue
 		}
-		writeNamed(p, level+1, a, width)
+		writeNamedShowing(p, level+1, a, width, important)
 	}
 	p.noNullSuffix = saved
 	noun := "attribute"
@@ -373,6 +382,15 @@ func (r *objectRenderer) writeValue(p *printer, n *diffNode, level int) {
 	}
 	p.hiddenNote(level+1, hidden, noun)
 	p.closing(level, n, "}")
+}
+
+// writeNamedShowing is writeNamed, drawing the whole value, unchanged
+// parts included, when all is set (important attributes).
+func writeNamedShowing(p *printer, level int, a namedNode, width int, all bool) {
+	saved := p.showUnchanged
+	p.showUnchanged = saved || all
+	writeNamed(p, level, a, width)
+	p.showUnchanged = saved
 }
 
 // writeNamed writes `sym key = value` at level.
@@ -427,7 +445,11 @@ func (r *listRenderer) writeValue(p *printer, n *diffNode, level int) {
 		p.hiddenNote(level+1, hidden, "element")
 		hidden = 0
 		p.linePrefix(level+1, e.act)
+		// An unchanged element shown for context is shown whole.
+		savedShow := p.showUnchanged
+		p.showUnchanged = savedShow || e.act == actNoOp
 		e.r.writeValue(p, e, level+1)
+		p.showUnchanged = savedShow
 		p.WriteString(",\n")
 	}
 	p.noNullSuffix = saved
@@ -463,7 +485,7 @@ func (r *blockRenderer) writeValue(p *printer, n *diffNode, level int) {
 			hidden++
 			continue
 		}
-		writeNamed(p, level+1, a, width)
+		writeNamedShowing(p, level+1, a, width, a.important)
 	}
 	p.hiddenNote(level+1, hidden, "attribute")
 	wroteSomething := len(r.attrs) > 0
@@ -507,4 +529,30 @@ func (sensitiveBlockRenderer) writeValue(p *printer, n *diffNode, level int) {
 	p.linePrefix(level+1, actNoOp)
 	p.WriteString("# (this block holds sensitive values, so its contents are not shown)\n")
 	p.closing(level, n, "}")
+}
+
+// jsonRenderer draws a string holding JSON as jsonencode(...) around the
+// diff of the decoded values.
+type jsonRenderer struct{ inner *diffNode }
+
+func (r jsonRenderer) writeValue(p *printer, n *diffNode, level int) {
+	p.WriteString("jsonencode(")
+	p.forces(n)
+	p.WriteString("\n")
+	// The content's own symbol shows only for a change inside it.
+	sym := actNoOp
+	if n.act == actUpdate {
+		sym = r.inner.act
+	}
+	p.linePrefix(level+1, sym)
+	saved := p.noNullSuffix
+	p.noNullSuffix = true
+	r.inner.r.writeValue(p, r.inner, level+1)
+	p.noNullSuffix = saved
+	p.WriteString("\n")
+	p.linePrefix(level, actNoOp)
+	p.WriteString(")")
+	if n.act == actDelete && !p.noNullSuffix {
+		p.WriteString(" -> null")
+	}
 }

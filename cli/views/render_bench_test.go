@@ -47,8 +47,8 @@ func TestFlatCreatePlanRenders(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := `
-tenet generated the following execution plan using the selected providers.
-Resource actions are shown with these symbols:
+tenet used the selected providers to generate the following execution
+plan. Resource actions are indicated with the following symbols:
   + create
 
 tenet will perform the following actions:

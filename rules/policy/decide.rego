@@ -543,7 +543,7 @@ errors contains [i, {
 	"rule": "tenet.decide.prevent_destroy",
 	"summary": "Instance cannot be destroyed",
 	"detail": sprintf(
-		"Resource %s has lifecycle.prevent_destroy set, but this plan would destroy it. To continue, remove the prevent_destroy setting or limit the plan with -target so that it leaves this resource alone.",
+		"Resource %s has lifecycle.prevent_destroy set, but the plan calls for this resource to be destroyed. To avoid this error and continue with the plan, either disable lifecycle.prevent_destroy or reduce the scope of the plan using the -target flag.",
 		[inst.address],
 	),
 }] if {
