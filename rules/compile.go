@@ -7,6 +7,7 @@ import (
 	"path"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/hashicorp/hcl/v2"
 
@@ -22,10 +23,17 @@ type query struct {
 	ready chan struct{}
 	q     rego.PreparedEvalQuery
 	err   error
+	// start, if set, begins compiling on the first get: a stage most runs
+	// never evaluate is not compiled in every run.
+	start     func()
+	startOnce sync.Once
 }
 
 // get waits until the query is compiled.
 func (q *query) get(ctx context.Context) (rego.PreparedEvalQuery, error) {
+	if q.start != nil {
+		q.startOnce.Do(q.start)
+	}
 	select {
 	case <-q.ready:
 		return q.q, q.err
@@ -43,26 +51,32 @@ type defaultStage struct {
 	files string
 	query string
 	dest  func(e *Engine) **query
+	// onDemand stages compile when first evaluated rather than at start.
+	onDemand bool
 }
 
 // defaultStages are the default rule packages, each compiled on its own:
 // they never refer to one another. files is the prefix of their files'
-// names in rules/policy.
+// names in rules/policy. The moves stage is evaluated only when the
+// configuration has moved blocks or count/for_each changes imply moves,
+// and compiling it is a third of the default rules' compile time, so it
+// compiles on demand.
 var defaultStages = []defaultStage{
-	{"decide", "data.tenet.decide.result", func(e *Engine) **query { return &e.decide }},
-	{"cbd", "data.tenet.cbd.forced", func(e *Engine) **query { return &e.cbd }},
-	{"prepare", "data.tenet.prepare.result", func(e *Engine) **query { return &e.prepareQ }},
-	{"triggers", "data.tenet.triggers.result", func(e *Engine) **query { return &e.triggersQ }},
-	{"moves", "data.tenet.moves.result", func(e *Engine) **query { return &e.moves }},
+	{"decide", "data.tenet.decide.result", func(e *Engine) **query { return &e.decide }, false},
+	{"cbd", "data.tenet.cbd.forced", func(e *Engine) **query { return &e.cbd }, false},
+	{"prepare", "data.tenet.prepare.result", func(e *Engine) **query { return &e.prepareQ }, false},
+	{"triggers", "data.tenet.triggers.result", func(e *Engine) **query { return &e.triggersQ }, false},
+	{"moves", "data.tenet.moves.result", func(e *Engine) **query { return &e.moves }, true},
 }
 
-// compileDefaultsInBackground starts one goroutine per default stage.
+// compileDefaultsInBackground starts one goroutine per default stage, or
+// for an on-demand stage arranges for its first evaluation to start it.
 func (e *Engine) compileDefaultsInBackground(ctx context.Context) {
 	for _, st := range defaultStages {
 		q := &query{ready: make(chan struct{})}
 		*st.dest(e) = q
 		isDecide := st.files == "decide"
-		go func() {
+		compile := func() {
 			defer close(q.ready)
 			c, err := compileDefaultFiles(st.files)
 			if err == nil {
@@ -76,7 +90,12 @@ func (e *Engine) compileDefaultsInBackground(ctx context.Context) {
 			if err != nil {
 				q.err = fmt.Errorf("compiling the default %s rules: %w", st.files, err)
 			}
-		}()
+		}
+		if st.onDemand {
+			q.start = func() { go compile() }
+			continue
+		}
+		go compile()
 	}
 }
 
