@@ -57,15 +57,16 @@ type defaultStage struct {
 
 // defaultStages are the default rule packages, each compiled on its own:
 // they never refer to one another. files is the prefix of their files'
-// names in rules/policy. The moves stage is evaluated only when the
-// configuration has moved blocks or count/for_each changes imply moves,
-// and compiling it is a third of the default rules' compile time, so it
-// compiles on demand.
+// names in rules/policy. Only decide and cbd are evaluated in every plan;
+// moves only with moved blocks or implied count/for_each moves (and
+// compiling it is a third of the default rules' compile time), prepare only
+// with ignore_changes, triggers only with replace_triggered_by: those
+// compile on demand.
 var defaultStages = []defaultStage{
 	{"decide", "data.tenet.decide.result", func(e *Engine) **query { return &e.decide }, false},
 	{"cbd", "data.tenet.cbd.forced", func(e *Engine) **query { return &e.cbd }, false},
-	{"prepare", "data.tenet.prepare.result", func(e *Engine) **query { return &e.prepareQ }, false},
-	{"triggers", "data.tenet.triggers.result", func(e *Engine) **query { return &e.triggersQ }, false},
+	{"prepare", "data.tenet.prepare.result", func(e *Engine) **query { return &e.prepareQ }, true},
+	{"triggers", "data.tenet.triggers.result", func(e *Engine) **query { return &e.triggersQ }, true},
 	{"moves", "data.tenet.moves.result", func(e *Engine) **query { return &e.moves }, true},
 }
 
@@ -113,13 +114,23 @@ func compileDefaultFiles(prefix string) (*ast.Compiler, error) {
 	for _, m := range defaults {
 		modules[m.Package.Location.File] = m
 	}
-	c := newCompiler()
+	c := newCompiler().WithSkipStages(defaultsSkippedChecks...)
 	c.Compile(modules)
 	if c.Failed() {
 		return nil, c.Errors
 	}
 	return c, nil
 }
+
+// defaultsSkippedChecks are the compiler's checks the embedded default
+// rules skip: type checking and the recursion check are two fifths of
+// compiling the decision table, the largest fixed cost of a small plan, and
+// only report errors (evaluation does not use the types of rules that no
+// `with` replaces, and the default rules have none). The default rules are
+// fixed at build time and TestDefaultRulesPassSkippedChecks compiles them
+// with every check; team rules, and the default rules compiled with them,
+// get every check.
+var defaultsSkippedChecks = []ast.StageID{ast.StageCheckTypes, ast.StageCheckRecursion}
 
 // Eval waits for the query and evaluates it.
 func (q *query) Eval(ctx context.Context, opts ...rego.EvalOption) (rego.ResultSet, error) {
