@@ -62,7 +62,11 @@ if [ -n "$build_tofu" ]; then
 	tofu=$repo/.cache/tofu/tofu-$tofu_version
 	if [ ! -x "$tofu" ]; then
 		echo "building OpenTofu $tofu_version into $tofu (takes minutes)" >&2
-		src=$(go mod download -json "github.com/opentofu/opentofu@v$tofu_version" | sed -n 's/^\t"Dir": "\(.*\)",$/\1/p')
+		src=$(cd "$repo" && go mod download -json "github.com/opentofu/opentofu@v$tofu_version" | sed -n 's/^\t"Dir": "\(.*\)",$/\1/p')
+		if [ -z "$src" ]; then
+			echo "the Go module proxy gave no source for OpenTofu $tofu_version" >&2
+			exit 1
+		fi
 		mkdir -p "$repo/.cache/tofu"
 		(cd "$src" && go build -o "$tofu" ./cmd/tofu)
 	fi
