@@ -198,7 +198,7 @@ var buildOnce struct {
 }
 
 // tenetBinary builds tenet once per test process, or uses TENET_BIN.
-func tenetBinary(t *testing.T) string {
+func tenetBinary(t testing.TB) string {
 	t.Helper()
 	if p := os.Getenv("TENET_BIN"); p != "" {
 		abs, err := filepath.Abs(p)
@@ -227,6 +227,9 @@ func TestMain(m *testing.M) {
 	code := m.Run()
 	if buildOnce.path != "" {
 		os.RemoveAll(filepath.Dir(buildOnce.path))
+	}
+	if refOnce.bins.opa != "" {
+		os.RemoveAll(filepath.Dir(refOnce.bins.opa))
 	}
 	os.Exit(code)
 }

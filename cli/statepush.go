@@ -7,6 +7,7 @@ import (
 	"os"
 	"regexp"
 	"sort"
+	"sync"
 
 	"github.com/spf13/cobra"
 
@@ -218,12 +219,18 @@ func newForceUnlockCommand(g *globals) *cobra.Command {
 }
 
 var (
-	providerPart = regexp.MustCompile(`^[a-z0-9]([a-z0-9-]*[a-z0-9])?$`)
-	providerHost = regexp.MustCompile(`^[a-z0-9]([a-z0-9.-]*[a-z0-9])?(:[0-9]+)?$`)
+	providerPart = lazyRegexp(`^[a-z0-9]([a-z0-9-]*[a-z0-9])?$`)
+	providerHost = lazyRegexp(`^[a-z0-9]([a-z0-9.-]*[a-z0-9])?(:[0-9]+)?$`)
 )
 
 // validProviderParts reports whether p is a well-formed provider address,
 // which ParseProviderSource, made for configuration, does not check.
 func validProviderParts(p addrs.Provider) bool {
-	return providerHost.MatchString(p.Hostname) && providerPart.MatchString(p.Namespace) && providerPart.MatchString(p.Type)
+	return providerHost().MatchString(p.Hostname) && providerPart().MatchString(p.Namespace) && providerPart().MatchString(p.Type)
+}
+
+// lazyRegexp compiles expr on first use rather than at process start,
+// where every command, even "version", would pay for it.
+func lazyRegexp(expr string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
 }

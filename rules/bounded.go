@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/big"
 	"strings"
+	"sync"
 
 	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/open-policy-agent/opa/v1/rego"
@@ -92,15 +93,16 @@ var boundedBuiltins = map[string]resultSize{
 	},
 }
 
-// boundedDecls declares the bounded copies to the compiler.
-var boundedDecls = func() map[string]*ast.Builtin {
+// boundedDecls declares the bounded copies to the compiler; built when
+// team rules first need it, not at every process start.
+var boundedDecls = sync.OnceValue(func() map[string]*ast.Builtin {
 	out := map[string]*ast.Builtin{}
 	for name := range boundedBuiltins {
 		orig := ast.BuiltinMap[name]
 		out[boundedPrefix+name] = &ast.Builtin{Name: boundedPrefix + name, Decl: orig.Decl}
 	}
 	return out
-}()
+})
 
 // boundedFunctions implements the bounded copies: refuse a result
 // estimated larger than limit bytes, else call the built-in itself.
@@ -108,7 +110,7 @@ func boundedFunctions(limit int64) []func(*rego.Rego) {
 	var opts []func(*rego.Rego)
 	for name, size := range boundedBuiltins {
 		orig := topdown.GetBuiltin(name)
-		decl := boundedDecls[boundedPrefix+name]
+		decl := boundedDecls()[boundedPrefix+name]
 		opts = append(opts, rego.FunctionDyn(&rego.Function{Name: decl.Name, Decl: decl.Decl},
 			func(bctx rego.BuiltinContext, args []*ast.Term) (*ast.Term, error) {
 				if n := size(args, limit); n > limit {

@@ -7,6 +7,7 @@ import (
 	"path"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/hashicorp/hcl/v2"
 
@@ -22,10 +23,17 @@ type query struct {
 	ready chan struct{}
 	q     rego.PreparedEvalQuery
 	err   error
+	// start, if set, begins compiling on the first get: a stage most runs
+	// never evaluate is not compiled in every run.
+	start     func()
+	startOnce sync.Once
 }
 
 // get waits until the query is compiled.
 func (q *query) get(ctx context.Context) (rego.PreparedEvalQuery, error) {
+	if q.start != nil {
+		q.startOnce.Do(q.start)
+	}
 	select {
 	case <-q.ready:
 		return q.q, q.err
@@ -43,26 +51,33 @@ type defaultStage struct {
 	files string
 	query string
 	dest  func(e *Engine) **query
+	// onDemand stages compile when first evaluated rather than at start.
+	onDemand bool
 }
 
 // defaultStages are the default rule packages, each compiled on its own:
 // they never refer to one another. files is the prefix of their files'
-// names in rules/policy.
+// names in rules/policy. Only decide and cbd are evaluated in every plan;
+// moves only with moved blocks or implied count/for_each moves (and
+// compiling it is a third of the default rules' compile time), prepare only
+// with ignore_changes, triggers only with replace_triggered_by: those
+// compile on demand.
 var defaultStages = []defaultStage{
-	{"decide", "data.tenet.decide.result", func(e *Engine) **query { return &e.decide }},
-	{"cbd", "data.tenet.cbd.forced", func(e *Engine) **query { return &e.cbd }},
-	{"prepare", "data.tenet.prepare.result", func(e *Engine) **query { return &e.prepareQ }},
-	{"triggers", "data.tenet.triggers.result", func(e *Engine) **query { return &e.triggersQ }},
-	{"moves", "data.tenet.moves.result", func(e *Engine) **query { return &e.moves }},
+	{"decide", "data.tenet.decide.result", func(e *Engine) **query { return &e.decide }, false},
+	{"cbd", "data.tenet.cbd.forced", func(e *Engine) **query { return &e.cbd }, false},
+	{"prepare", "data.tenet.prepare.result", func(e *Engine) **query { return &e.prepareQ }, true},
+	{"triggers", "data.tenet.triggers.result", func(e *Engine) **query { return &e.triggersQ }, true},
+	{"moves", "data.tenet.moves.result", func(e *Engine) **query { return &e.moves }, true},
 }
 
-// compileDefaultsInBackground starts one goroutine per default stage.
+// compileDefaultsInBackground starts one goroutine per default stage, or
+// for an on-demand stage arranges for its first evaluation to start it.
 func (e *Engine) compileDefaultsInBackground(ctx context.Context) {
 	for _, st := range defaultStages {
 		q := &query{ready: make(chan struct{})}
 		*st.dest(e) = q
 		isDecide := st.files == "decide"
-		go func() {
+		compile := func() {
 			defer close(q.ready)
 			c, err := compileDefaultFiles(st.files)
 			if err == nil {
@@ -76,7 +91,12 @@ func (e *Engine) compileDefaultsInBackground(ctx context.Context) {
 			if err != nil {
 				q.err = fmt.Errorf("compiling the default %s rules: %w", st.files, err)
 			}
-		}()
+		}
+		if st.onDemand {
+			q.start = func() { go compile() }
+			continue
+		}
+		go compile()
 	}
 }
 
@@ -94,13 +114,23 @@ func compileDefaultFiles(prefix string) (*ast.Compiler, error) {
 	for _, m := range defaults {
 		modules[m.Package.Location.File] = m
 	}
-	c := newCompiler()
+	c := newCompiler().WithSkipStages(defaultsSkippedChecks...)
 	c.Compile(modules)
 	if c.Failed() {
 		return nil, c.Errors
 	}
 	return c, nil
 }
+
+// defaultsSkippedChecks are the compiler's checks the embedded default
+// rules skip: type checking and the recursion check are two fifths of
+// compiling the decision table, the largest fixed cost of a small plan, and
+// only report errors (evaluation does not use the types of rules that no
+// `with` replaces, and the default rules have none). The default rules are
+// fixed at build time and TestDefaultRulesPassSkippedChecks compiles them
+// with every check; team rules, and the default rules compiled with them,
+// get every check.
+var defaultsSkippedChecks = []ast.StageID{ast.StageCheckTypes, ast.StageCheckRecursion}
 
 // Eval waits for the query and evaluates it.
 func (q *query) Eval(ctx context.Context, opts ...rego.EvalOption) (rego.ResultSet, error) {

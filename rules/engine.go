@@ -195,7 +195,7 @@ func prepareQuery(ctx context.Context, c *ast.Compiler, query string, extra ...f
 // (bounded.go).
 func newTeamCompiler() *ast.Compiler {
 	builtins := map[string]*ast.Builtin{reachableBuiltin.Name: reachableBuiltin}
-	for name, b := range boundedDecls {
+	for name, b := range boundedDecls() {
 		builtins[name] = b
 	}
 	return ast.NewCompiler().

@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // SourceKind says how a module package is obtained.
@@ -72,9 +73,9 @@ func (e ErrUnsupported) Error() string {
 const acceptedForms = `Accepted forms are local paths ("./x", "../x"), registry addresses ("NAMESPACE/NAME/SYSTEM" or "HOST/NAMESPACE/NAME/SYSTEM"), git repositories ("git::https://…", "git::ssh://…", "git::file://…", "git@host:org/repo.git", "github.com/org/repo", "bitbucket.org/org/repo", with optional ?ref=, ?depth= and //subdir) and https archives (.zip, .tar.gz, .tgz, .tar.bz2, .tar or ?archive=FORMAT).`
 
 var (
-	registryNamePart = regexp.MustCompile(`^[0-9A-Za-z](?:[0-9A-Za-z_-]{0,62}[0-9A-Za-z])?$`)
-	registrySystem   = regexp.MustCompile(`^[0-9a-z]{1,64}$`)
-	scpLike          = regexp.MustCompile(`^[A-Za-z0-9._-]+@[A-Za-z0-9.-]+:[^/]`)
+	registryNamePart = lazyRegexp(`^[0-9A-Za-z](?:[0-9A-Za-z_-]{0,62}[0-9A-Za-z])?$`)
+	registrySystem   = lazyRegexp(`^[0-9a-z]{1,64}$`)
+	scpLike          = lazyRegexp(`^[A-Za-z0-9._-]+@[A-Za-z0-9.-]+:[^/]`)
 )
 
 // ParseSource reads a module source address as OpenTofu 1.10 accepts it.
@@ -104,7 +105,7 @@ func ParseSource(raw string) (Source, error) {
 	switch {
 	case strings.HasPrefix(raw, "https://"), strings.HasPrefix(raw, "http://"):
 		return parseHTTP(raw)
-	case scpLike.MatchString(raw):
+	case scpLike().MatchString(raw):
 		return parseGit(raw)
 	case strings.HasPrefix(raw, "github.com/"), strings.HasPrefix(raw, "bitbucket.org/"):
 		return parseHostShorthand(raw)
@@ -143,7 +144,7 @@ func parseGit(rest string) (Source, error) {
 	}
 	base, query, _ := strings.Cut(pkg, "?")
 	s := Source{Kind: SourceGit, Subdir: sub, Query: query}
-	if scpLike.MatchString(base) {
+	if scpLike().MatchString(base) {
 		// user@host:path is ssh; OpenTofu records (and clones) it as the
 		// equivalent ssh:// URL.
 		userHost, p, _ := strings.Cut(base, ":")
@@ -304,22 +305,22 @@ func parseRegistry(raw string) (Source, bool, error) {
 	default:
 		return Source{}, false, nil
 	}
-	if !registryNamePart.MatchString(parts[0]) || !registryNamePart.MatchString(parts[1]) {
+	if !registryNamePart().MatchString(parts[0]) || !registryNamePart().MatchString(parts[1]) {
 		return Source{}, false, nil
 	}
-	if !registrySystem.MatchString(parts[2]) {
+	if !registrySystem().MatchString(parts[2]) {
 		return Source{}, true, fmt.Errorf("%q looks like a registry address, but its target system %q must be lowercase letters and digits, such as \"aws\"", raw, parts[2])
 	}
 	s.Namespace, s.Name, s.System = parts[0], parts[1], parts[2]
 	return s, true, nil
 }
 
-var hostPattern = regexp.MustCompile(`^[a-z0-9](?:[a-z0-9.-]*[a-z0-9])?(?::[0-9]{1,5})?$`)
+var hostPattern = lazyRegexp(`^[a-z0-9](?:[a-z0-9.-]*[a-z0-9])?(?::[0-9]{1,5})?$`)
 
 // validHost accepts hostnames with a dot (or localhost) and an optional
 // port; it keeps "org/name/system/extra" from being read as a host.
 func validHost(h string) bool {
-	if !hostPattern.MatchString(h) {
+	if !hostPattern().MatchString(h) {
 		return false
 	}
 	name, _, _ := strings.Cut(h, ":")
@@ -412,4 +413,10 @@ func (s Source) String() string {
 		out += "?" + query
 	}
 	return out
+}
+
+// lazyRegexp compiles expr on first use rather than at process start,
+// where every command, even "version", would pay for it.
+func lazyRegexp(expr string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/zclconf/go-cty/cty"
@@ -200,7 +201,7 @@ var sleepSchema = &providers.Block{
 
 // sleepDuration is the duration form hashicorp/time accepts: a number
 // with one unit of ms, s, m or h.
-var sleepDuration = regexp.MustCompile(`^[0-9]+(\.[0-9]+)?(ms|s|m|h)$`)
+var sleepDuration = lazyRegexp(`^[0-9]+(\.[0-9]+)?(ms|s|m|h)$`)
 
 func validateSleep(config cty.Value) providers.Diagnostics {
 	var diags providers.Diagnostics
@@ -209,7 +210,7 @@ func validateSleep(config cty.Value) providers.Diagnostics {
 		if !ok {
 			continue
 		}
-		if !sleepDuration.MatchString(v.AsString()) {
+		if !sleepDuration().MatchString(v.AsString()) {
 			diags = diags.Errorf(cty.GetAttrPath(name), "Invalid duration",
 				fmt.Sprintf("%q is not a duration; write a number immediately followed by ms, s, m or h, such as \"30s\" or \"1.5h\".", v.AsString()))
 		}
@@ -282,4 +283,10 @@ func sleep(ctx context.Context, duration string) error {
 		// Worded as hashicorp/time words it.
 		return fmt.Errorf("Original Error: %w", ctx.Err())
 	}
+}
+
+// lazyRegexp compiles expr on first use rather than at process start,
+// where every command, even "version", would pay for it.
+func lazyRegexp(expr string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
 }
