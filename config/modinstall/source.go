@@ -193,10 +193,10 @@ func parseGit(rest string) (Source, error) {
 	return s, nil
 }
 
-var sshKeyArg = regexp.MustCompile(`(sshkey=)[^&]*`)
+var sshKeyArg = lazyRegexp(`(sshkey=)[^&]*`)
 
 // redactSSHKey hides a private key given in a source from messages.
-func redactSSHKey(s string) string { return sshKeyArg.ReplaceAllString(s, "${1}…") }
+func redactSSHKey(s string) string { return sshKeyArg().ReplaceAllString(s, "${1}…") }
 
 // parseHostShorthand turns github.com/org/repo and bitbucket.org/org/repo
 // into git over https, as OpenTofu's detectors do. For bitbucket.org
