@@ -31,6 +31,7 @@ type ui struct {
 	json      *views.JSONView // non-nil with -json
 	files     map[string]*hcl.File
 	env       []string // the process environment (Deps.Env)
+	configDir string   // the configuration's directory when not the working directory (import -config)
 }
 
 func newUI(cmd *cobra.Command, g *globals, noColor, jsonMode bool) *ui {

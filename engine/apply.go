@@ -72,7 +72,8 @@ func (e *Engine) Apply(ctx context.Context, cfg *config.Config, p *plan.Plan, op
 	}
 	defer w.ps.closeAll(ctx)
 	w.ev = &evaluator{cfg: cfg, fsys: e.FS, values: newValueStore(), exp: newExpansion(), rootDir: ".", cwd: e.WorkingDir, workspace: e.workspaceName(), planTime: p.Timestamp,
-		checks: &checkResults{}, condSeverity: hcl.DiagError}
+		checks: &checkResults{}, condSeverity: hcl.DiagError, provFuncs: newProviderFunctions(ctx, w.ps)}
+	defer w.ev.provFuncs.closeAll(ctx)
 
 	var orphans []addrs.ConfigResource
 	seen := map[string]bool{}

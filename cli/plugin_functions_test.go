@@ -1,0 +1,106 @@
+package cli_test
+
+import (
+	"strings"
+	"testing"
+)
+
+const functionsConfig = `terraform {
+  required_providers {
+    test = { source = "tenet/test", version = "~> 1.0" }
+  }
+}
+resource "terraform_data" "a" {
+  input = provider::test::upper("x")
+}
+output "up" {
+  value = provider::test::upper("abc")
+}
+output "sum" {
+  value = provider::test::sum(1, 2, 3.5)
+}
+output "none" {
+  value = provider::test::sum()
+}
+output "null_allowed" {
+  value = provider::test::echo(null) == null
+}
+output "unknown_allowed" {
+  value = provider::test::echo(terraform_data.a.id) != ""
+}
+output "unknown_short_circuits" {
+  value = provider::test::upper(terraform_data.a.output)
+}
+`
+
+// Provider-defined functions are called in a real plugin process, over
+// both protocols, with their declared parameter and return types.
+func TestPluginFunctions(t *testing.T) {
+	for _, proto := range []string{"5", "6"} {
+		t.Run("protocol"+proto, func(t *testing.T) {
+			w := newPluginWorkspace(t, functionsConfig)
+			w.env = append(w.env, "TENET_TEST_PROVIDER_PROTOCOL="+proto)
+			w.mustRun("init", "-no-color")
+			out := w.mustRun("validate", "-no-color")
+			mustContain(t, "validate", out, "The configuration is valid")
+			out = w.mustRun("plan", "-no-color")
+			mustContain(t, "plan", out,
+				`+ input  = "X"`,
+				`+ up                     = "ABC"`,
+				`+ sum                    = 6.5`,
+				`+ none                   = 0`,
+				`+ null_allowed           = true`,
+				`+ unknown_allowed        = (known after apply)`,
+				`+ unknown_short_circuits = (known after apply)`,
+			)
+			out = w.mustRun("apply", "-auto-approve", "-no-color")
+			mustContain(t, "apply", out, `up = "ABC"`, "unknown_allowed = true", `unknown_short_circuits = "X"`)
+		})
+	}
+}
+
+// A function's failures are errors at the call, naming the argument a
+// provider blames; unknown functions and providers are refused.
+func TestPluginFunctionErrors(t *testing.T) {
+	w := newPluginWorkspace(t, `terraform {
+  required_providers {
+    test = { source = "tenet/test" }
+  }
+}
+output "f" {
+  value = provider::test::fail("boom")
+}
+output "n" {
+  value = provider::test::upper(null)
+}
+output "t" {
+  value = provider::test::upper(["a"])
+}
+output "x" {
+  value = provider::test::nope(1)
+}
+output "y" {
+  value = provider::other::nope(1)
+}
+`)
+	w.mustRun("init", "-no-color")
+	code, _, errOut := w.run("plan", "-no-color")
+	if code != 1 {
+		t.Fatalf("plan: exit %d", code)
+	}
+	for _, want := range []string{
+		"on main.tf line 7, in output \"f\":\n│    7:   value = provider::test::fail(\"boom\")",
+		"fail always fails: boom",
+		"on main.tf line 10, in output \"n\":",
+		"argument must not be null",
+		"on main.tf line 13, in output \"t\":",
+		"string required",
+		"on main.tf line 16, in output \"x\":",
+		`no function named "nope"`,
+		"on main.tf line 19, in output \"y\":",
+	} {
+		if !strings.Contains(errOut, want) {
+			t.Errorf("plan errors lack %q:\n%s", want, errOut)
+		}
+	}
+}
