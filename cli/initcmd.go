@@ -54,6 +54,9 @@ func newInitCommand(g *globals) *cobra.Command {
 			if ctx == nil {
 				ctx = context.Background()
 			}
+			if err := addInitStateRequirements(ctx, u, reqs); err != nil {
+				return err
+			}
 			return runInit(ctx, g, u, reqs, initOptions{upgrade: upgrade, pluginDirs: pluginDirs, readonly: lockMode == "readonly"})
 		},
 	}
@@ -225,4 +228,19 @@ func initEvents(w io.Writer) installer.Events {
 			fmt.Fprintf(w, "- Installed %s v%s (%s)\n", p.ForDisplay(), v, auth.String())
 		},
 	}
+}
+
+// addInitStateRequirements adds the providers the current workspace's
+// state needs to reqs (see addStateRequirements); the state is read
+// without locking, as init changes nothing in it.
+func addInitStateRequirements(ctx context.Context, u *ui, reqs installer.Requirements) error {
+	sf := stateFlags{path: defaultStatePath}
+	_, st, release, err := sf.openState(ctx, u, "init")
+	if err != nil {
+		return err
+	}
+	release()
+	sf.close()
+	addStateRequirements(reqs, st)
+	return nil
 }

@@ -1,6 +1,8 @@
 package cli_test
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -102,5 +104,39 @@ output "y" {
 		if !strings.Contains(errOut, want) {
 			t.Errorf("plan errors lack %q:\n%s", want, errOut)
 		}
+	}
+}
+
+// A resource removed from the configuration together with its provider
+// is destroyed through the provider's plugin: init keeps the provider
+// the state needs installed and locked, and plan and apply start it.
+func TestPluginRequiredOnlyByState(t *testing.T) {
+	w := newPluginWorkspace(t, `terraform {
+  required_providers {
+    test = { source = "tenet/test" }
+  }
+}
+resource "test_thing" "a" {
+  name = "a"
+}
+`)
+	w.mustRun("init", "-no-color")
+	w.mustRun("apply", "-auto-approve", "-no-color")
+
+	writeFile(t, filepath.Join(w.dir, "main.tf"), "resource \"terraform_data\" \"x\" {}\n")
+	out := w.mustRun("init", "-no-color")
+	mustContain(t, "init with the provider only in the state", out, "tenet/test v1.0.0")
+	lock, err := os.ReadFile(filepath.Join(w.dir, ".terraform.lock.hcl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustContain(t, "lock file", string(lock), `provider "registry.opentofu.org/tenet/test"`)
+	out = w.mustRun("plan", "-no-color")
+	mustContain(t, "plan", out, "test_thing.a will be destroyed", "Plan: 1 to add, 0 to change, 1 to destroy.")
+	out = w.mustRun("apply", "-auto-approve", "-no-color")
+	mustContain(t, "apply", out, "test_thing.a: Destruction complete", "Resources: 1 added, 0 changed, 1 destroyed.")
+	out = w.mustRun("state", "list")
+	if strings.Contains(out, "test_thing") {
+		t.Errorf("state still lists the destroyed object:\n%s", out)
 	}
 }
