@@ -140,3 +140,36 @@ resource "test_thing" "a" {
 		t.Errorf("state still lists the destroyed object:\n%s", out)
 	}
 }
+
+// An update planned with unknown values whose final plan at apply time
+// equals the prior object is not applied: no apply messages, not counted
+// as changed, the object left as it was.
+func TestPluginApplySkipsNoOpUpdate(t *testing.T) {
+	w := newPluginWorkspace(t, `terraform {
+  required_providers {
+    test = { source = "tenet/test" }
+  }
+}
+variable "n" {
+  default = 1
+}
+resource "terraform_data" "t" {
+  input            = "same"
+  triggers_replace = var.n
+}
+resource "test_thing" "b" {
+  name = terraform_data.t.output
+}
+`)
+	w.mustRun("init", "-no-color")
+	w.mustRun("apply", "-auto-approve", "-no-color")
+	before := w.mustRun("state", "show", "-no-color", "test_thing.b")
+	out := w.mustRun("apply", "-auto-approve", "-no-color", "-var", "n=2")
+	mustContain(t, "apply", out, "test_thing.b will be updated in-place", "Resources: 1 added, 0 changed, 1 destroyed.")
+	if strings.Contains(out, "test_thing.b: Modif") {
+		t.Errorf("apply reported applying the no-op update:\n%s", out)
+	}
+	if after := w.mustRun("state", "show", "-no-color", "test_thing.b"); after != before {
+		t.Errorf("the object changed:\n%s\nthen\n%s", before, after)
+	}
+}
