@@ -33,6 +33,12 @@ output "unknown_allowed" {
 output "unknown_short_circuits" {
   value = provider::test::upper(terraform_data.a.output)
 }
+provider "test" {
+  alias = "b"
+}
+output "through_alias" {
+  value = provider::test::b::upper("def")
+}
 `
 
 // Provider-defined functions are called in a real plugin process, over
@@ -50,6 +56,7 @@ func TestPluginFunctions(t *testing.T) {
 				`+ input  = "X"`,
 				`+ up                     = "ABC"`,
 				`+ sum                    = 6.5`,
+				`+ through_alias          = "DEF"`,
 				`+ none                   = 0`,
 				`+ null_allowed           = true`,
 				`+ unknown_allowed        = (known after apply)`,
@@ -86,7 +93,12 @@ output "y" {
 }
 `)
 	w.mustRun("init", "-no-color")
-	code, _, errOut := w.run("plan", "-no-color")
+	code, _, errOut := w.run("validate", "-no-color")
+	if code != 1 {
+		t.Fatalf("validate: exit %d", code)
+	}
+	mustContain(t, "validate", errOut, "Unknown function provider", "on main.tf line 19, in output \"y\":", `Provider "other" does not exist within the required_providers of this`)
+	code, _, errOut = w.run("plan", "-no-color")
 	if code != 1 {
 		t.Fatalf("plan: exit %d", code)
 	}

@@ -2,9 +2,15 @@ package engine
 
 import (
 	"context"
+	"fmt"
+	"path"
+	"path/filepath"
 	"sort"
+	"strings"
 	"sync"
 
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty/function"
 
 	"github.com/tenetplan/tenet/addrs"
@@ -53,14 +59,84 @@ func (pf *providerFunctions) forModule(mod *config.Module) map[string]function.F
 			continue
 		}
 		inst := &functionInstance{pf: pf, p: p}
+		if out == nil {
+			out = map[string]function.Function{}
+		}
+		// provider::LOCAL::ALIAS::FUNC names a configuration of the
+		// provider; the call is the same, since a provider function
+		// sees its arguments only.
+		prefixes := append([]string{"provider::" + local + "::"}, aliasPrefixes(mod, local)...)
 		for name, fn := range s.Functions {
-			if out == nil {
-				out = map[string]function.Function{}
+			bound := fn.Bind(pf.ctx, inst, name)
+			for _, pre := range prefixes {
+				out[pre+name] = bound
 			}
-			out["provider::"+local+"::"+name] = fn.Bind(pf.ctx, inst, name)
 		}
 	}
 	return out
+}
+
+// aliasPrefixes are the provider::LOCAL::ALIAS:: namespaces of the
+// aliased configurations of local the module declares or receives.
+func aliasPrefixes(mod *config.Module, local string) []string {
+	var out []string
+	for _, pc := range mod.ProviderConfigs {
+		if pc.Name == local && pc.Alias != "" {
+			out = append(out, "provider::"+local+"::"+pc.Alias+"::")
+		}
+	}
+	if rp := mod.RequiredProviders[local]; rp != nil {
+		for _, a := range rp.ConfigurationAliases {
+			if a.Alias != "" {
+				out = append(out, "provider::"+local+"::"+a.Alias+"::")
+			}
+		}
+	}
+	return out
+}
+
+// checkCalls reports, without evaluating anything, each call of a
+// provider function whose provider is not in the calling module's
+// required_providers (validate's check; an unknown function of a known
+// provider is found when the call is evaluated).
+func checkCalls(cfg *config.Config) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	byDir := map[string]*config.Module{}
+	for _, m := range cfg.Modules() {
+		byDir[path.Clean(m.SourceDir)] = m
+	}
+	names := make([]string, 0, len(cfg.Files))
+	for name := range cfg.Files {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		m := byDir[path.Dir(filepath.ToSlash(name))]
+		body, ok := cfg.Files[name].Body.(*hclsyntax.Body)
+		if m == nil || !ok {
+			continue
+		}
+		_ = hclsyntax.VisitAll(body, func(n hclsyntax.Node) hcl.Diagnostics {
+			call, ok := n.(*hclsyntax.FunctionCallExpr)
+			if !ok || !strings.HasPrefix(call.Name, "provider::") {
+				return nil
+			}
+			parts := strings.Split(call.Name, "::")
+			if len(parts) < 3 {
+				return nil
+			}
+			if _, ok := m.RequiredProviders[parts[1]]; !ok {
+				diags = append(diags, &hcl.Diagnostic{
+					Severity: hcl.DiagError,
+					Summary:  "Unknown function provider",
+					Detail:   fmt.Sprintf("Provider %q does not exist within the required_providers of this module. Add it to the module's required_providers block to call its functions.", parts[1]),
+					Subject:  call.NameRange.Ptr(),
+				})
+			}
+			return nil
+		})
+	}
+	return diags
 }
 
 // instance starts (once) the instance that serves p's function calls.

@@ -18,6 +18,7 @@ func (e *Engine) Validate(ctx context.Context, cfg *config.Config) hcl.Diagnosti
 	ps := newProviderSet(e.Providers, e.WorkingDir)
 	defer ps.closeAll(ctx)
 	cg, diags := buildGraph(ctx, cfg, ps, nil)
+	diags = append(diags, checkCalls(cfg)...)
 	if diags.HasErrors() {
 		return diags
 	}
