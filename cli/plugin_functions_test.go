@@ -185,3 +185,40 @@ resource "test_thing" "b" {
 		t.Errorf("the object changed:\n%s\nthen\n%s", before, after)
 	}
 }
+
+// import -config=DIR reads the configuration from DIR, keeping the
+// working directory's installed providers and state, as
+// terraform-plugin-testing's import steps need.
+func TestPluginImportConfigDir(t *testing.T) {
+	w := newPluginWorkspace(t, `terraform {
+  required_providers {
+    test = { source = "tenet/test" }
+  }
+}
+resource "test_other" "x" {}
+`)
+	writeFile(t, filepath.Join(w.dir, "alt", "main.tf"), `terraform {
+  required_providers {
+    test = { source = "tenet/test" }
+  }
+}
+resource "test_other" "y" {
+  value = "imported"
+}
+resource "test_other" "z" {
+  value = "imported"
+}
+`)
+	w.mustRun("init", "-no-color")
+	if code, _, errOut := w.run("import", "-no-color", "test_other.y", "id-y"); code == 0 {
+		t.Fatalf("import of a resource only alt/ declares succeeded without -config:\n%s", errOut)
+	}
+	out := w.mustRun("import", "-no-color", "-config=alt", "test_other.y", "id-y")
+	mustContain(t, "import -config", out, "Import successful!")
+	out = w.mustRun("import", "-no-color", "-config="+filepath.Join(w.dir, "alt"), "test_other.z", "id-z")
+	mustContain(t, "import -config=ABSOLUTE", out, "Import successful!")
+	out = w.mustRun("state", "show", "-no-color", "test_other.y")
+	mustContain(t, "state show", out, `id    = "id-y"`)
+	out = w.mustRun("state", "show", "-no-color", "test_other.z")
+	mustContain(t, "state show", out, `id    = "id-z"`)
+}
