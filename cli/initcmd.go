@@ -54,9 +54,7 @@ func newInitCommand(g *globals) *cobra.Command {
 			if ctx == nil {
 				ctx = context.Background()
 			}
-			if err := addInitStateRequirements(ctx, u, reqs); err != nil {
-				return err
-			}
+			addInitStateRequirements(ctx, u, reqs)
 			return runInit(ctx, g, u, reqs, initOptions{upgrade: upgrade, pluginDirs: pluginDirs, readonly: lockMode == "readonly"})
 		},
 	}
@@ -231,16 +229,19 @@ func initEvents(w io.Writer) installer.Events {
 }
 
 // addInitStateRequirements adds the providers the current workspace's
-// state needs to reqs (see addStateRequirements); the state is read
-// without locking, as init changes nothing in it.
-func addInitStateRequirements(ctx context.Context, u *ui, reqs installer.Requirements) error {
+// state needs to reqs (see addStateRequirements). The state is read
+// without locking, as init changes nothing in it, and quietly: a state
+// init cannot read is not init's error (the commands that use it report
+// it), so it only adds nothing.
+func addInitStateRequirements(ctx context.Context, u *ui, reqs installer.Requirements) {
+	quiet := *u
+	quiet.out, quiet.errw, quiet.json = io.Discard, io.Discard, nil
 	sf := stateFlags{path: defaultStatePath}
-	_, st, release, err := sf.openState(ctx, u, "init")
+	defer sf.close()
+	_, st, release, err := sf.openState(ctx, &quiet, "init")
 	if err != nil {
-		return err
+		return
 	}
 	release()
-	sf.close()
 	addStateRequirements(reqs, st)
-	return nil
 }
