@@ -40,6 +40,7 @@ type ui struct {
 	log             *coreLog // TF_LOG; nil when off
 	// lateFailure marks the run failed after its result (globals.lateFailure).
 	lateFailure *bool
+	configDir   string // the configuration's directory when not the working directory (import -config)
 }
 
 func newUI(cmd *cobra.Command, g *globals, noColor, jsonMode bool) *ui {

@@ -22,6 +22,7 @@ func newImportCommand(g *globals) *cobra.Command {
 		noColor     bool
 		parallelism int
 		rulesDirs   []string
+		configDir   string
 	)
 	cmd := &cobra.Command{
 		Use:   "import [options] ADDR ID",
@@ -29,6 +30,7 @@ func newImportCommand(g *globals) *cobra.Command {
 		Args:  cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			u := newUI(cmd, g, noColor, false)
+			u.configDir = configDir
 			ctx := cmd.Context()
 			if ctx == nil {
 				ctx = context.Background()
@@ -75,6 +77,7 @@ func newImportCommand(g *globals) *cobra.Command {
 	fl.BoolVar(&noColor, "no-color", false, "disable color")
 	fl.Bool("input", false, "ask for input for variables if not set (tenet never prompts: unset variables are errors)")
 	fl.IntVar(&parallelism, "parallelism", 10, "limit the number of concurrent operations")
+	fl.StringVar(&configDir, "config", "", "directory of the configuration to import into (default: the working directory)")
 	fl.StringArrayVar(&rulesDirs, "rules", nil, "directory of team planning rules; repeatable")
 	return cmd
 }

@@ -54,6 +54,7 @@ func newInitCommand(g *globals) *cobra.Command {
 			if ctx == nil {
 				ctx = context.Background()
 			}
+			addInitStateRequirements(ctx, u, reqs)
 			return runInit(ctx, g, u, reqs, initOptions{upgrade: upgrade, pluginDirs: pluginDirs, readonly: lockMode == "readonly"})
 		},
 	}
@@ -224,4 +225,22 @@ func initEvents(w io.Writer) installer.Events {
 			fmt.Fprintf(w, "- Installed %s v%s (%s)\n", p.ForDisplay(), v, auth.String())
 		},
 	}
+}
+
+// addInitStateRequirements adds the providers the current workspace's
+// state needs to reqs (see addStateRequirements). The state is read
+// without locking, as init changes nothing in it, and quietly: a state
+// init cannot read is not init's error (the commands that use it report
+// it), so it only adds nothing.
+func addInitStateRequirements(ctx context.Context, u *ui, reqs installer.Requirements) {
+	quiet := *u
+	quiet.out, quiet.errw, quiet.json = io.Discard, io.Discard, nil
+	sf := stateFlags{path: defaultStatePath}
+	defer sf.close()
+	_, st, release, err := sf.openState(ctx, &quiet, "init")
+	if err != nil {
+		return
+	}
+	release()
+	addStateRequirements(reqs, st)
 }

@@ -3,7 +3,10 @@ package cli
 import (
 	"context"
 	"fmt"
+	"io/fs"
 	"os"
+	"path/filepath"
+	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/spf13/cobra"
@@ -52,22 +55,42 @@ func installModules(ctx context.Context, u *ui, g *globals, upgrade, header bool
 // Without a manifest, local modules load as config.Load does and any
 // remote call is reported as not installed (the empty manifest).
 func (u *ui) loadInstalled() (*config.Config, hcl.Diagnostics) {
+	fsys, dir, rootDir := os.DirFS("."), ".", "."
+	if u.configDir != "" {
+		fsys, dir = configFS(u.configDir)
+		rootDir = u.configDir
+	}
 	opts := modinstall.Options{DataDir: envValue(u.env, "TF_DATA_DIR")}
 	path := modinstall.ManifestPath(opts)
 	b, err := os.ReadFile(path)
 	if err != nil {
-		return config.LoadWithModules(os.DirFS("."), ".", config.ModuleManifest{})
+		return config.LoadWithModules(fsys, dir, config.ModuleManifest{})
 	}
-	if diags := modinstall.ManifestMatches(".", opts); diags.HasErrors() {
+	if diags := modinstall.ManifestMatches(rootDir, opts); diags.HasErrors() {
 		// Load anyway, so the diagnostics can show their source lines.
-		cfg, _ := config.Load(os.DirFS("."), ".")
+		cfg, _ := config.Load(fsys, dir)
 		return cfg, diags
 	}
 	m, err := config.ParseModuleManifest(b)
 	if err != nil {
 		return nil, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Invalid module manifest", Detail: fmt.Sprintf("%s: %v. Run \"tenet init -upgrade\" to install the modules again.", path, err)}}
 	}
-	return config.LoadWithModules(os.DirFS("."), ".", m)
+	return config.LoadWithModules(fsys, dir, m)
+}
+
+// configFS is where a configuration directory named on the command line
+// is read from: through the working directory when it lies inside it
+// (so file names in diagnostics stay relative), else from the directory
+// itself.
+func configFS(dir string) (fs.FS, string) {
+	wd, err := os.Getwd()
+	abs, aerr := filepath.Abs(dir)
+	if err == nil && aerr == nil {
+		if rel, rerr := filepath.Rel(wd, abs); rerr == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			return os.DirFS("."), filepath.ToSlash(rel)
+		}
+	}
+	return os.DirFS(dir), "."
 }
 
 // initModules runs installModules for init and get unless -get=false,

@@ -267,3 +267,7 @@ func writeSchemaCache(path string, s providers.GetProviderSchemaResponse) {
 		_ = os.Remove(tmp.Name())
 	}
 }
+
+// OutOfProcess tells the engine that calls wait on another process, so
+// it keeps up to -parallelism of them in flight.
+func (l *lazyPlugin) OutOfProcess() bool { return true }

@@ -19,6 +19,7 @@ import (
 	"github.com/tenetplan/tenet/providers/installer"
 	"github.com/tenetplan/tenet/providers/lockfile"
 	"github.com/tenetplan/tenet/providers/plugin"
+	"github.com/tenetplan/tenet/state"
 )
 
 // LanguageVersion is the OpenTofu version whose language, state, plan
@@ -212,6 +213,26 @@ func (g *globals) resolveProviders(cfg *config.Config) hcl.Diagnostics {
 	if d.HasErrors() {
 		return diags
 	}
+	// A provider the configuration no longer names may still own objects
+	// in the state (init keeps it locked for them): its plugin is what
+	// plans and applies their destruction. Such an entry that is not
+	// installed is no error unless the state needs it (the engine then
+	// reports the provider missing).
+	stateOnly := installer.Requirements{}
+	for _, l := range locks.AllProviders() {
+		if _, ok := reqs[l.Provider]; !ok && !l.Provider.IsBuiltIn() {
+			if _, reattached := reattach[l.Provider]; !reattached {
+				stateOnly[l.Provider] = getproviders.Constraints{}
+			}
+		}
+	}
+	if len(stateOnly) > 0 {
+		if more, d := installer.Installed(pe.dataDir, stateOnly, locks, pe.icfg); !d.HasErrors() {
+			for p, s := range more {
+				sels[p] = s
+			}
+		}
+	}
 	for p, s := range sels {
 		c := plugin.Config{Name: p.String(), Path: s.Executable, TerraformVersion: LanguageVersion}
 		cacheFile := ""
@@ -262,4 +283,25 @@ func (g *globals) resolveProvidersIfPossible() {
 		return
 	}
 	_ = g.resolveProviders(cfg)
+}
+
+// addStateRequirements adds the providers of the objects in st to reqs,
+// with no version constraint: init installs and locks them, as the
+// objects of resources removed from the configuration are destroyed
+// through the provider that created them.
+func addStateRequirements(reqs installer.Requirements, st *state.State) {
+	if st == nil {
+		return
+	}
+	for _, m := range st.Modules {
+		for _, r := range m.Resources {
+			p := r.ProviderConfig.Provider
+			if p.IsZero() || p.IsBuiltIn() {
+				continue
+			}
+			if _, ok := reqs[p]; !ok {
+				reqs[p] = getproviders.Constraints{}
+			}
+		}
+	}
 }

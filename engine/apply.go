@@ -91,7 +91,8 @@ func (e *Engine) Apply(ctx context.Context, cfg *config.Config, p *plan.Plan, op
 	// before the normal end of Apply cancels sched.
 	defer context.AfterFunc(sched, func() { w.ps.stopAll(ctx) })()
 	w.ev = &evaluator{cfg: cfg, fsys: e.FS, values: newValueStore(), exp: newExpansion(), rootDir: ".", cwd: e.WorkingDir, workspace: e.workspaceName(), planTime: p.Timestamp,
-		checks: &checkResults{}, condSeverity: hcl.DiagError}
+		checks: &checkResults{}, condSeverity: hcl.DiagError, provFuncs: newProviderFunctions(ctx, w.ps)}
+	defer w.ev.provFuncs.closeAll(ctx)
 	if opts.Scope != nil {
 		opts.Scope.ev = w.ev
 	}
@@ -558,6 +559,28 @@ func (w *applyWalker) applyInstance(ctx context.Context, n *gnode, p providers.I
 		w.deposedKeys[c.ChangeKey()] = key
 		w.mu.Unlock()
 	}
+	// The final plan comes before any apply message: an update whose
+	// final plan equals the prior object is not applied at all.
+	config = w.ignoreForApply(ctx, n, sch, c, prior, config)
+	proposed := objchange.ProposedNew(sch.Block, prior, config)
+	presp := p.PlanResourceChange(ctx, providers.PlanResourceChangeRequest{
+		TypeName: c.Addr.Resource.Resource.Type, PriorState: prior, ProposedNewState: proposed, Config: config, PriorPrivate: priorPrivate,
+	})
+	diags = append(diags, providerDiags(presp.Diagnostics, n.res.Config)...)
+	if presp.Diagnostics.HasErrors() {
+		w.restoreDeposed(c)
+		return cty.NilVal, diags
+	}
+	if d := w.checkFinalPlan(n, sch, c, prior, config, presp); d.HasErrors() {
+		w.restoreDeposed(c)
+		return cty.NilVal, append(diags, d...)
+	}
+	if c.Action == plan.Update && finalPlanIsNoOp(prior, presp.PlannedState) {
+		sens := mergePaths(cfgSensitive, schemaSensitivePaths(sch.Block, prior))
+		diags = append(diags, w.resourceConditions(s, n, c, n.res.Postconditions, markPaths(prior, sens), resourcePostconditionFailed)...)
+		return markPaths(prior, sens), diags
+	}
+
 	hookAction := HookCreate
 	if c.Action == plan.Update {
 		hookAction = HookUpdate
@@ -573,18 +596,6 @@ func (w *applyWalker) applyInstance(ctx context.Context, n *gnode, p providers.I
 		}
 		w.restoreDeposed(c)
 		return cty.NilVal, d
-	}
-	config = w.ignoreForApply(ctx, n, sch, c, prior, config)
-	proposed := objchange.ProposedNew(sch.Block, prior, config)
-	presp := p.PlanResourceChange(ctx, providers.PlanResourceChangeRequest{
-		TypeName: c.Addr.Resource.Resource.Type, PriorState: prior, ProposedNewState: proposed, Config: config, PriorPrivate: priorPrivate,
-	})
-	diags = append(diags, providerDiags(presp.Diagnostics, n.res.Config)...)
-	if presp.Diagnostics.HasErrors() {
-		return fail(diags)
-	}
-	if d := w.checkFinalPlan(n, sch, c, prior, config, presp); d.HasErrors() {
-		return fail(append(diags, d...))
 	}
 	final := presp.PlannedState
 	aresp := p.ApplyResourceChange(ctx, providers.ApplyResourceChangeRequest{
@@ -831,4 +842,18 @@ func checkApplyResult(rng *hcl.Range, sch *providers.Schema, c *plan.ResourceIns
 		return v, inconsistentResultDiags(rng, provider, c.Addr, errs)
 	}
 	return v, nil
+}
+
+// finalPlanIsNoOp reports whether an update's final plan leaves the
+// object as it is: the provider planned the prior object itself.
+// OpenTofu then applies nothing and says nothing, keeping the object and
+// its private data as they were, and so does tenet.
+func finalPlanIsNoOp(prior, planned cty.Value) bool {
+	if !planned.IsWhollyKnown() {
+		return false
+	}
+	p, _ := prior.UnmarkDeep()
+	n, _ := planned.UnmarkDeep()
+	eq := p.Equals(n)
+	return eq.IsKnown() && eq.True()
 }

@@ -25,9 +25,35 @@ func eachParallel(n int, fn func(i int) hcl.Diagnostics) hcl.Diagnostics {
 
 // eachParallelN is eachParallel with at most workers goroutines.
 func eachParallelN(n, workers int, fn func(i int) hcl.Diagnostics) hcl.Diagnostics {
+	return eachChunked(n, workers, parallelChunk, parallelMin, fn)
+}
+
+// remoteChunk is how many instances a worker takes at a time when each
+// waits on a provider plugin: small, so that up to -parallelism calls
+// are in flight even for a few hundred instances.
+const remoteChunk = 4
+
+// eachProviderCall is eachParallel for per-instance work that calls the
+// provider. A provider in another process (a plugin) spends its time
+// there, not on this process's cores, so up to par (-parallelism) calls
+// run at once, as OpenTofu does; an in-process provider is CPU work and
+// gets one goroutine per core.
+func eachProviderCall(p any, par, n int, fn func(i int) hcl.Diagnostics) hcl.Diagnostics {
+	if r, ok := p.(outOfProcess); ok && r.OutOfProcess() {
+		return eachChunked(n, max(par, runtime.GOMAXPROCS(0)), remoteChunk, 2, fn)
+	}
+	return eachParallel(n, fn)
+}
+
+// outOfProcess is implemented by providers whose calls cross a process
+// boundary (provider plugins).
+type outOfProcess interface{ OutOfProcess() bool }
+
+func eachChunked(n, workers, chunk, minItems int, fn func(i int) hcl.Diagnostics) hcl.Diagnostics {
+	parallelChunk := chunk
 	chunks := (n + parallelChunk - 1) / parallelChunk
 	workers = min(workers, chunks)
-	if n < parallelMin || workers <= 1 {
+	if n < minItems || workers <= 1 {
 		var diags hcl.Diagnostics
 		for i := range n {
 			diags = append(diags, fn(i)...)

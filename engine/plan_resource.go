@@ -70,6 +70,9 @@ type resourceNode struct {
 	// addrStr is n.addr.String(), which facts and preparation need once
 	// per instance.
 	addrStr string
+	// validated remembers the provider's verdict on each distinct
+	// configuration of the node's instances.
+	validated validationCache
 }
 
 // ensureProvider configures (once) the provider configuration a node uses.
@@ -169,14 +172,15 @@ func (w *planWalker) visitResource(ctx context.Context, n *gnode) hcl.Diagnostic
 	if diags.HasErrors() {
 		return diags
 	}
-	diags = append(diags, eachParallel(len(items), func(i int) hcl.Diagnostics {
+	par := w.opts.parallelism()
+	diags = append(diags, eachProviderCall(rn.provider, par, len(items), func(i int) hcl.Diagnostics {
 		return w.prepareInstance(ctx, rn, items[i])
 	})...)
 	if diags.HasErrors() {
 		return diags
 	}
 	diags = append(diags, w.prepareIgnores(ctx, rn, items)...)
-	diags = append(diags, eachParallel(len(items), func(i int) hcl.Diagnostics {
+	diags = append(diags, eachProviderCall(rn.provider, par, len(items), func(i int) hcl.Diagnostics {
 		if !items[i].readyToPlan {
 			return nil
 		}
@@ -202,7 +206,7 @@ func (w *planWalker) visitResource(ctx context.Context, n *gnode) hcl.Diagnostic
 	}
 
 	afters := make([]cty.Value, len(items))
-	diags = append(diags, eachParallel(len(items), func(i int) hcl.Diagnostics {
+	diags = append(diags, eachProviderCall(rn.provider, par, len(items), func(i int) hcl.Diagnostics {
 		var diags hcl.Diagnostics
 		it, d := items[i], decisions[i]
 		it.fact = batch[i]
@@ -377,9 +381,9 @@ func (w *planWalker) prepareInstance(ctx context.Context, rn *resourceNode, it *
 	if w.opts.Mode == plan.RefreshOnlyMode {
 		return diags
 	}
-	vresp := rn.provider.ValidateResourceConfig(ctx, providers.ValidateResourceConfigRequest{TypeName: rn.typ, Config: it.config})
-	diags = append(diags, providerDiags(vresp.Diagnostics, n.res.Config)...)
-	if vresp.Diagnostics.HasErrors() {
+	vdiags := rn.validated.validate(ctx, rn.provider, rn.typ, it.config)
+	diags = append(diags, providerDiags(vdiags, n.res.Config)...)
+	if vdiags.HasErrors() {
 		return diags
 	}
 	it.readyToPlan = true

@@ -79,7 +79,8 @@ func (e *Engine) Plan(ctx context.Context, cfg *config.Config, prevRun *state.St
 		w.run.Variables = rootVariablesForRules(cfg, opts.Variables)
 	}
 	w.ev = &evaluator{cfg: cfg, fsys: e.FS, values: newValueStore(), exp: newExpansion(), rootDir: ".", cwd: e.WorkingDir, workspace: e.workspaceName(), pure: true, planTime: opts.Timestamp,
-		checks: &checkResults{}, condSeverity: hcl.DiagError}
+		checks: &checkResults{}, condSeverity: hcl.DiagError, provFuncs: newProviderFunctions(ctx, w.ps)}
+	defer w.ev.provFuncs.closeAll(ctx)
 	if opts.Mode != plan.NormalMode {
 		// Refresh-only plans only report; a destroy must not be blocked by
 		// conditions on what it removes.

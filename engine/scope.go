@@ -50,8 +50,13 @@ type evaluator struct {
 
 	bodies bodyMemos
 
-	funcsMu sync.Mutex
-	funcs   map[string]function.Function
+	// provFuncs gives each module its provider-defined functions (nil:
+	// none); modFuncs caches the table of a module that has some.
+	provFuncs *providerFunctions
+
+	funcsMu  sync.Mutex
+	funcs    map[string]function.Function
+	modFuncs map[*config.Module]map[string]function.Function
 }
 
 func (ev *evaluator) functions(mod *config.Module) map[string]function.Function {
@@ -62,7 +67,27 @@ func (ev *evaluator) functions(mod *config.Module) map[string]function.Function 
 		// in OpenTofu (modules use path.module), so one table serves all.
 		ev.funcs = funcs.Table(funcs.Options{FS: ev.fsys, HostDir: ev.cwd, Pure: ev.pure, PlanTimestamp: ev.planTime})
 	}
-	return ev.funcs
+	if ev.provFuncs == nil || mod == nil {
+		return ev.funcs
+	}
+	if t, ok := ev.modFuncs[mod]; ok {
+		return t
+	}
+	t := ev.funcs
+	if pf := ev.provFuncs.forModule(mod); len(pf) > 0 {
+		t = make(map[string]function.Function, len(ev.funcs)+len(pf))
+		for k, f := range ev.funcs {
+			t[k] = f
+		}
+		for k, f := range pf {
+			t[k] = f
+		}
+	}
+	if ev.modFuncs == nil {
+		ev.modFuncs = map[*config.Module]map[string]function.Function{}
+	}
+	ev.modFuncs[mod] = t
+	return t
 }
 
 // scope is where an expression is evaluated: a module instance plus the

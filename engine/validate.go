@@ -18,6 +18,7 @@ func (e *Engine) Validate(ctx context.Context, cfg *config.Config) hcl.Diagnosti
 	ps := newProviderSet(e.Providers, e.WorkingDir)
 	defer ps.closeAll(ctx)
 	cg, diags := buildGraph(ctx, cfg, ps, nil)
+	diags = append(diags, checkCalls(cfg)...)
 	if diags.HasErrors() {
 		return diags
 	}
@@ -27,7 +28,9 @@ func (e *Engine) Validate(ctx context.Context, cfg *config.Config) hcl.Diagnosti
 	if diags.HasErrors() {
 		return diags
 	}
-	ev := &evaluator{cfg: cfg, fsys: e.FS, values: newValueStore(), exp: newExpansion(), rootDir: ".", cwd: e.WorkingDir, workspace: "default", pure: true, validating: true}
+	ev := &evaluator{cfg: cfg, fsys: e.FS, values: newValueStore(), exp: newExpansion(), rootDir: ".", cwd: e.WorkingDir, workspace: "default", pure: true, validating: true,
+		provFuncs: newProviderFunctions(ctx, ps)}
+	defer ev.provFuncs.closeAll(ctx)
 	return append(diags, validateWalk(ctx, cg, ev)...)
 }
 

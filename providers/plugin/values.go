@@ -19,7 +19,10 @@ func encodeValue(v cty.Value, ty cty.Type) ([]byte, error) {
 	if v == cty.NilVal {
 		v = cty.NullVal(ty)
 	}
-	v, _ = v.UnmarkDeep()
+	if v.ContainsMarked() {
+		// Unmarking copies the whole value; most values carry no marks.
+		v, _ = v.UnmarkDeep()
+	}
 	return ctymsgpack.Marshal(v, ty)
 }
 

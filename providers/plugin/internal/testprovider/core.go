@@ -147,7 +147,7 @@ func (c *core) plan(ctx context.Context, req providers.PlanResourceChangeRequest
 		vals["id"] = cty.UnknownVal(cty.String).RefineNotNull()
 	} else {
 		vals["id"] = req.PriorState.GetAttr("id")
-		if !req.PriorState.GetAttr("size").RawEquals(req.ProposedNewState.GetAttr("size")) {
+		if req.PriorState.Type().HasAttribute("size") && !req.PriorState.GetAttr("size").RawEquals(req.ProposedNewState.GetAttr("size")) {
 			replace = append(replace, cty.GetAttrPath("size"))
 			vals["id"] = cty.UnknownVal(cty.String)
 		}

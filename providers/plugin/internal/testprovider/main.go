@@ -14,13 +14,19 @@ import (
 
 // Main runs the test provider as a plugin. Flags:
 //
-//	-protocol 5|6   which protocol to serve
+//	-protocol 5|6   which protocol to serve (default: 6, or the
+//	                TENET_TEST_PROVIDER_PROTOCOL environment variable,
+//	                for tests where tenet launches the plugin)
 //	-misbehave M    panic (PlanResourceChange panics), wrongtype (it
 //	                returns a string), hang (it and StopProvider never
 //	                return), exit (exit before the handshake), proto4
 //	                (announce protocol 4 only)
 func Main() {
-	protocol := flag.Int("protocol", 6, "plugin protocol to serve")
+	def := 6
+	if os.Getenv("TENET_TEST_PROVIDER_PROTOCOL") == "5" {
+		def = 5
+	}
+	protocol := flag.Int("protocol", def, "plugin protocol to serve")
 	misbehave := flag.String("misbehave", "", "how to misbehave")
 	flag.Parse()
 
