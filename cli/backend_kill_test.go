@@ -78,7 +78,7 @@ func TestBackendKillDuringApply(t *testing.T) {
 	if err != nil {
 		t.Fatalf("the apply after the kill failed: %v\n%s\n%s", err, out, stderr)
 	}
-	if !strings.Contains(stderr, "Continuing from an interrupted run") {
+	if !strings.Contains(out+stderr, "Continuing from an interrupted run") { // a warning: on stdout, as OpenTofu prints warnings
 		t.Fatalf("the next run did not say it continues the interrupted one:\n%s", stderr)
 	}
 	m := regexp.MustCompile(`Resources: (\d+) added`).FindStringSubmatch(out)

@@ -51,7 +51,7 @@ func missingImportConfig(missing []*config.Import) hcl.Diagnostics {
 	for _, imp := range missing {
 		rng := imp.DeclRange
 		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Configuration for import target does not exist",
-			Detail:  fmt.Sprintf("The configuration for the given import %s does not exist. All target instances must have an associated configuration to be imported. To have tenet write it, plan with -generate-config-out=FILE.", imp.ToResource),
+			Detail:  fmt.Sprintf("The configuration for the given import %s does not exist. All target instances must have an associated configuration to be imported.", imp.ToResource),
 			Subject: &rng})
 	}
 	return diags
