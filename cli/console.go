@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"strconv"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
@@ -13,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/zclconf/go-cty/cty"
 
+	"github.com/tenetplan/tenet/cli/views"
 	"github.com/tenetplan/tenet/config"
 	"github.com/tenetplan/tenet/engine"
 	"github.com/tenetplan/tenet/engine/plan"
@@ -121,7 +121,7 @@ func runConsole(ctx context.Context, cmd *cobra.Command, g *globals, u *ui, vars
 			continue
 		}
 		u.diagnostics(d)
-		fmt.Fprintln(u.out, formatConsoleValue(v, 0))
+		fmt.Fprintln(u.out, views.FormatValue(v, views.ConsoleStyle, 0))
 	}
 }
 
@@ -133,97 +133,4 @@ func consoleEval(scope *engine.Scope, line string) (cty.Value, hcl.Diagnostics) 
 	}
 	v, _, d := scope.Eval(expr, nil)
 	return v, append(diags, d...)
-}
-
-// formatConsoleValue renders a value as OpenTofu's console does: HCL
-// syntax with every object key quoted, collections' types shown
-// (tolist, tomap, toset), multi-line strings as heredocs.
-func formatConsoleValue(v cty.Value, indent int) string {
-	var b strings.Builder
-	writeConsoleValue(&b, v, indent)
-	return b.String()
-}
-
-func writeConsoleValue(b *strings.Builder, v cty.Value, indent int) {
-	if v.IsMarked() {
-		b.WriteString("(sensitive value)")
-		return
-	}
-	if !v.IsKnown() {
-		b.WriteString("(known after apply)")
-		return
-	}
-	if v.IsNull() {
-		b.WriteString("null")
-		return
-	}
-	ty := v.Type()
-	pad := strings.Repeat("  ", indent+1)
-	closePad := strings.Repeat("  ", indent)
-	switch {
-	case ty == cty.String:
-		s := v.AsString()
-		if strings.Contains(s, "\n") {
-			b.WriteString("<<EOT\n")
-			b.WriteString(s)
-			if !strings.HasSuffix(s, "\n") {
-				b.WriteString("\n")
-			}
-			b.WriteString("EOT")
-			return
-		}
-		b.WriteString(consoleQuote(s))
-	case ty == cty.Number:
-		b.WriteString(v.AsBigFloat().Text('f', -1))
-	case ty == cty.Bool:
-		b.WriteString(strconv.FormatBool(v.True()))
-	case ty.IsListType() || ty.IsSetType() || ty.IsTupleType():
-		prefix, suffix := "", ""
-		if ty.IsListType() {
-			prefix, suffix = "tolist(", ")"
-		} else if ty.IsSetType() {
-			prefix, suffix = "toset(", ")"
-		}
-		b.WriteString(prefix)
-		if v.LengthInt() == 0 {
-			b.WriteString("[]" + suffix)
-			return
-		}
-		b.WriteString("[\n")
-		for it := v.ElementIterator(); it.Next(); {
-			_, e := it.Element()
-			b.WriteString(pad)
-			writeConsoleValue(b, e, indent+1)
-			b.WriteString(",\n")
-		}
-		b.WriteString(closePad + "]" + suffix)
-	case ty.IsMapType() || ty.IsObjectType():
-		prefix, suffix := "", ""
-		if ty.IsMapType() {
-			prefix, suffix = "tomap(", ")"
-		}
-		b.WriteString(prefix)
-		if v.LengthInt() == 0 {
-			b.WriteString("{}" + suffix)
-			return
-		}
-		b.WriteString("{\n")
-		for it := v.ElementIterator(); it.Next(); {
-			k, e := it.Element()
-			b.WriteString(pad)
-			b.WriteString(consoleQuote(k.AsString()))
-			b.WriteString(" = ")
-			writeConsoleValue(b, e, indent+1)
-			b.WriteString("\n")
-		}
-		b.WriteString(closePad + "}" + suffix)
-	default:
-		b.WriteString(ty.FriendlyName())
-	}
-}
-
-// consoleQuote quotes a string. Template sequences stay as they are:
-// OpenTofu's console shows "${x}", not the "$${x}" HCL would need.
-func consoleQuote(s string) string {
-	return strconv.Quote(s)
 }

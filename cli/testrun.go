@@ -615,7 +615,7 @@ func verboseOutputs(st *state.State) string {
 			fmt.Fprintf(&b, "%s = (sensitive value)\n", name)
 			continue
 		}
-		fmt.Fprintf(&b, "%s = %s\n", name, views.FormatValue(o.Value, 0))
+		fmt.Fprintf(&b, "%s = %s\n", name, views.FormatValue(o.Value, views.AttributeStyle, 0))
 	}
 	return b.String()
 }
