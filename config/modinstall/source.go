@@ -149,6 +149,9 @@ func parseGit(rest string) (Source, error) {
 		// equivalent ssh:// URL.
 		userHost, p, _ := strings.Cut(base, ":")
 		s.URL = "ssh://" + userHost + "/" + strings.TrimPrefix(p, "/")
+		if _, err := url.Parse(s.URL); err != nil {
+			return Source{}, fmt.Errorf("invalid git address %q: %v", base, err)
+		}
 	} else {
 		u, err := url.Parse(base)
 		if err != nil {
