@@ -229,7 +229,7 @@ resource "time_sleep" "slow" {
 }
 `)
 		cmd := tenetCmd(t, dir, "apply", "-auto-approve", "-no-color")
-		var out bytes.Buffer
+		var out syncBuffer // written by exec's copying goroutine while read here
 		cmd.Stdout, cmd.Stderr = &out, &out
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
