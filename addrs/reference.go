@@ -2,8 +2,10 @@ package addrs
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
 )
 
 // Referenceable is anything an expression can refer to.
@@ -201,4 +203,28 @@ func References(traversals []hcl.Traversal) ([]*Reference, hcl.Diagnostics) {
 		}
 	}
 	return refs, diags
+}
+
+// TraversalString writes a traversal as it reads in configuration, e.g.
+// module.m.aws_instance.web, var.name or .tags["Name"] for relative steps.
+// Index keys other than strings and numbers (and splats) are left out.
+func TraversalString(t hcl.Traversal) string {
+	var b strings.Builder
+	for _, step := range t {
+		switch s := step.(type) {
+		case hcl.TraverseRoot:
+			b.WriteString(s.Name)
+		case hcl.TraverseAttr:
+			b.WriteByte('.')
+			b.WriteString(s.Name)
+		case hcl.TraverseIndex:
+			switch s.Key.Type() {
+			case cty.String:
+				fmt.Fprintf(&b, "[%q]", s.Key.AsString())
+			case cty.Number:
+				fmt.Fprintf(&b, "[%s]", s.Key.AsBigFloat().Text('f', -1))
+			}
+		}
+	}
+	return b.String()
 }

@@ -285,10 +285,10 @@ func (fr *fileRun) runProviders(cfg *config.Config, r *testfile.Run) hcl.Diagnos
 				Detail: "Each entry of providers maps a provider of the configuration to one of the test file, such as aws = aws.test.", Subject: kv.Key.Range().Ptr()})
 			continue
 		}
-		tp := byKey[traversalString(from)]
+		tp := byKey[addrs.TraversalString(from)]
 		if tp == nil {
 			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Provider not declared in the test file",
-				Detail: fmt.Sprintf("The test file has no provider block %q for run %q to use. Declare it with a provider block in the test file.", traversalString(from), r.Name), Subject: kv.Value.Range().Ptr()})
+				Detail: fmt.Sprintf("The test file has no provider block %q for run %q to use. Declare it with a provider block in the test file.", addrs.TraversalString(from), r.Name), Subject: kv.Value.Range().Ptr()})
 			continue
 		}
 		name, alias := to.RootName(), ""
@@ -431,7 +431,7 @@ func expectFailures(r *testfile.Run, scope *engine.Scope, diags hcl.Diagnostics,
 	var missing hcl.Diagnostics
 	drop := map[string]bool{}
 	for _, t := range r.ExpectFailures {
-		name := traversalString(t)
+		name := addrs.TraversalString(t)
 		if st := statuses[name]; st == "fail" || st == "error" {
 			failed = append(failed, name)
 			for _, s := range conditionSummaries[checkableKind(name)] {
@@ -460,7 +460,7 @@ func expectedButStopped(r *testfile.Run, scope *engine.Scope) hcl.Diagnostics {
 	statuses := scope.CheckStatuses()
 	var diags hcl.Diagnostics
 	for _, t := range r.ExpectFailures {
-		name := traversalString(t)
+		name := addrs.TraversalString(t)
 		if st := statuses[name]; st == "fail" || st == "error" {
 			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: "Expected failure stopped the apply",
 				Detail:  fmt.Sprintf("%s failed as expected, but during the plan, so the apply stage could not run and the run fails. Use command = plan for a run that expects a failure while planning.", name),
@@ -488,27 +488,6 @@ func checkableKind(addr string) string {
 		return "check"
 	}
 	return "resource"
-}
-
-// traversalString writes a reference as its address, e.g.
-// module.m.aws_instance.web or var.name.
-func traversalString(t hcl.Traversal) string {
-	var b strings.Builder
-	for _, step := range t {
-		switch s := step.(type) {
-		case hcl.TraverseRoot:
-			b.WriteString(s.Name)
-		case hcl.TraverseAttr:
-			b.WriteString("." + s.Name)
-		case hcl.TraverseIndex:
-			if s.Key.Type() == cty.String {
-				fmt.Fprintf(&b, "[%q]", s.Key.AsString())
-			} else if s.Key.Type() == cty.Number {
-				fmt.Fprintf(&b, "[%s]", s.Key.AsBigFloat().Text('f', -1))
-			}
-		}
-	}
-	return b.String()
 }
 
 // checkAsserts evaluates the run's assertions in the scope of its plan

@@ -417,32 +417,12 @@ func ignoreChangesWarnings(n *gnode) hcl.Diagnostics {
 			diags = append(diags, &hcl.Diagnostic{
 				Severity: hcl.DiagWarning,
 				Summary:  "Redundant ignore_changes element",
-				Detail:   fmt.Sprintf("Adding an attribute name to ignore_changes tells tenet to ignore future changes to the argument in configuration after the object has been created, retaining the value originally configured.\n\nThe attribute %s is decided by the provider alone and therefore there can be no configured value to compare with. Including this attribute in ignore_changes has no effect. Remove the attribute from ignore_changes to quiet this warning.", strings.TrimPrefix(traversalString(t), ".")),
+				Detail:   fmt.Sprintf("Adding an attribute name to ignore_changes tells tenet to ignore future changes to the argument in configuration after the object has been created, retaining the value originally configured.\n\nThe attribute %s is decided by the provider alone and therefore there can be no configured value to compare with. Including this attribute in ignore_changes has no effect. Remove the attribute from ignore_changes to quiet this warning.", strings.TrimPrefix(addrs.TraversalString(t), ".")),
 				Subject:  t.SourceRange().Ptr(),
 			})
 		}
 	}
 	return diags
-}
-
-func traversalString(t hcl.Traversal) string {
-	var b strings.Builder
-	for _, s := range t {
-		switch s := s.(type) {
-		case hcl.TraverseRoot:
-			b.WriteString(s.Name)
-		case hcl.TraverseAttr:
-			b.WriteByte('.')
-			b.WriteString(s.Name)
-		case hcl.TraverseIndex:
-			if s.Key.Type() == cty.String {
-				fmt.Fprintf(&b, "[%q]", s.Key.AsString())
-			} else if s.Key.Type() == cty.Number {
-				fmt.Fprintf(&b, "[%s]", s.Key.AsBigFloat().Text('f', -1))
-			}
-		}
-	}
-	return b.String()
 }
 
 // ignoreForApply applies ignore_changes again when an update is re-planned

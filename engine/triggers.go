@@ -126,7 +126,7 @@ func (w *planWalker) triggerRef(s *scope, expr hcl.Expression, cache map[string]
 	if d.HasErrors() {
 		return out, diags
 	}
-	cacheKey := s.mod.String() + "\x00" + ref.Subject.String() + traversalString(ref.Remaining)
+	cacheKey := s.mod.String() + "\x00" + ref.Subject.String() + addrs.TraversalString(ref.Remaining)
 	if r, ok := cache[cacheKey]; ok {
 		return r, diags
 	}
@@ -167,7 +167,7 @@ func (w *planWalker) triggerRef(s *scope, expr hcl.Expression, cache map[string]
 			"No planned change was found for %s in %s, so tenet cannot tell whether it changes. Reference a managed resource that is planned in the same run.", name, where))
 	}
 	sortChanges(changes)
-	out.Ref = name + traversalString(ref.Remaining)
+	out.Ref = name + addrs.TraversalString(ref.Remaining)
 	if len(ref.Remaining) == 0 {
 		for _, c := range changes {
 			out.Actions = append(out.Actions, ruleActionNames[c.Action])
