@@ -189,6 +189,9 @@ func ParseSHA256SUMS(b []byte) (map[string][sha256.Size]byte, error) {
 			return nil, fmt.Errorf("line %d: %s", line, err)
 		}
 		name := strings.TrimPrefix(fields[1], "*")
+		if name == "" {
+			return nil, fmt.Errorf("line %d: the checksum has no file name after the binary-mode marker", line)
+		}
 		if prev, dup := out[name]; dup && prev != sum {
 			return nil, fmt.Errorf("line %d: %s is listed twice with different checksums", line, name)
 		}
