@@ -3,7 +3,7 @@
 # configurations: plan from an empty state, apply, and a no-change plan
 # (plan -detailed-exitcode, which must exit 0).
 #
-# Usage: scripts/perf.sh [-n RUNS] [-b BINARY] [-x | -X] [-t TOFU | -T] [-c] [SHAPE-SIZE ...]
+# Usage: scripts/perf.sh [-n RUNS] [-b BINARY] [-x | -X] [-t TOFU | -T | -B BEFORE] [-c] [SHAPE-SIZE ...]
 #   SHAPE is flat, pairs, fan or chain; e.g. scripts/perf.sh flat-1000 chain-10000
 #   Without shapes it runs the issue's table (side by side) or the issue's
 #   table plus the 10k and 100k cases (tenet alone).
@@ -18,6 +18,11 @@
 #       machine. Prints both medians (wall and CPU) and their ratios.
 #   -T  as -t, with OpenTofu 1.10.6 built from the Go module proxy's copy of
 #       its module into .cache/tofu/ (once; takes minutes).
+#   -B BEFORE  before and after: time another tenet binary (BEFORE, built
+#       from an earlier commit) against this build on the same
+#       configurations, interleaved step by step as with -t, and print both
+#       medians and after / before (a refactoring must keep every cell
+#       within 10%). With -x both run the team rules and policies.
 #   -c  the 100k checks: tenet alone on flat-10000 and flat-100000, then
 #       PASS or FAIL for each target (apply <= 5 s, peak RSS <= 1.5 GiB,
 #       no-change plan <= 3 s, each step's cost per instance at 100k within
@@ -37,8 +42,9 @@ both=""
 tofu=${TOFU:-}
 build_tofu=""
 check=""
-usage="usage: $0 [-n RUNS] [-b BINARY] [-x | -X] [-t TOFU | -T] [-c] [SHAPE-SIZE ...]"
-while getopts "n:b:xXt:Tc" opt; do
+before=""
+usage="usage: $0 [-n RUNS] [-b BINARY] [-x | -X] [-t TOFU | -T | -B BEFORE] [-c] [SHAPE-SIZE ...]"
+while getopts "n:b:xXt:TB:c" opt; do
 	case $opt in
 	n) runs=$OPTARG ;;
 	b) bin=$OPTARG ;;
@@ -46,6 +52,7 @@ while getopts "n:b:xXt:Tc" opt; do
 	X) both=1 ;;
 	t) tofu=$OPTARG ;;
 	T) build_tofu=1 ;;
+	B) before=$OPTARG ;;
 	c) check=1 ;;
 	*) echo "$usage" >&2; exit 2 ;;
 	esac
@@ -71,6 +78,10 @@ if [ -n "$build_tofu" ]; then
 		(cd "$src" && go build -o "$tofu" ./cmd/tofu)
 	fi
 fi
+if [ -n "$before" ] && [ -n "$tofu$build_tofu$both$check" ]; then
+	echo "-B compares two tenet builds; it takes no -t, -T, -X or -c" >&2
+	exit 2
+fi
 if [ -n "$both" ] && [ -z "$tofu" ]; then
 	echo "-X compares with OpenTofu: give -t TOFU or -T" >&2
 	exit 2
@@ -84,7 +95,7 @@ if [ ${#cases[@]} -eq 0 ]; then
 	cases=(flat-1000 flat-5000 pairs-1000 fan-1000 chain-1000)
 	if [ -n "$check" ]; then
 		cases=(flat-10000 flat-100000)
-	elif [ -z "$tofu" ]; then
+	elif [ -z "$tofu$before" ]; then
 		cases+=(flat-10000 pairs-10000 fan-10000 chain-10000 flat-100000)
 	fi
 fi
@@ -123,6 +134,10 @@ if [ -n "$extras" ]; then
 elif [ -n "$both" ]; then
 	tools=(tenet tenet-x)
 fi
+if [ -n "$before" ]; then
+	before=$(cd "$(dirname "$before")" && pwd)/$(basename "$before")
+	tools=("before${extras:+-x}" "${tools[@]}")
+fi
 if [ -n "$tofu" ]; then
 	tofu=$(cd "$(dirname "$tofu")" && pwd)/$(basename "$tofu")
 	tools+=(tofu)
@@ -159,18 +174,19 @@ generate() {
 
 # prepare TOOL SHAPE N DIR generates DIR for TOOL and initialises it.
 prepare() {
-	local tool=$1 shape=$2 n=$3 dir=$4
+	local tool=$1 shape=$2 n=$3 dir=$4 exe=$bin
 	rm -rf "$dir"
 	generate "$shape" "$n" "$dir"
+	case $tool in before*) exe=$before ;; esac
 	case $tool in
-	tenet-x)
+	tenet-x | before-x)
 		mkdir -p "$dir/.tenet/rules" "$dir/.tenet/policy"
 		cp "$repo"/examples/rules/*.rego "$dir/.tenet/rules/"
 		cp "$repo"/examples/policies/*.rego "$repo"/examples/policies/*.yaml "$dir/.tenet/policy/"
 		rm -f "$dir"/.tenet/policy/*_test.rego
-		(cd "$dir" && "$bin" init >/dev/null)
+		(cd "$dir" && "$exe" init >/dev/null)
 		;;
-	tenet) (cd "$dir" && "$bin" init >/dev/null) ;;
+	tenet | before) (cd "$dir" && "$exe" init >/dev/null) ;;
 	tofu) (cd "$dir" && "$tofu" init -input=false >/dev/null) ;;
 	esac
 }
@@ -187,6 +203,7 @@ step_command() {
 		exe=$tofu
 		extra=(-input=false)
 	fi
+	case $tool in before*) exe=$before ;; esac
 	case $step in
 	plan) cmdline=("$exe" plan -no-color "${extra[@]}" "${par[@]}") ;;
 	apply) cmdline=("$exe" apply -auto-approve -no-color "${extra[@]}" "${par[@]}") ;;
@@ -222,6 +239,7 @@ median() {
 # fmt_s SECONDS: 3 significant digits, enough for both 0.031 s and 61.2 s.
 fmt_s() { awk -v v="$1" 'BEGIN { if (v < 1) printf "%.3f", v; else if (v < 10) printf "%.2f", v; else printf "%.1f", v }'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b <= 0) print "-"; else { r = a / b; if (r < 10) printf "%.1fx", r; else printf "%.0fx", r } }'; }
+ratio2() { awk -v a="$1" -v b="$2" 'BEGIN { if (b <= 0) print "-"; else printf "%.2f", a / b }'; }
 load() { cut -d' ' -f1-3 /proc/loadavg; }
 
 # run_case CASE times every step of every tool RUNS times, interleaved:
@@ -248,6 +266,25 @@ run_case() {
 		done
 	done
 }
+
+if [ -n "$before" ]; then
+	# One line per case and step: both builds' wall and CPU medians and
+	# after / before (below 1 is faster).
+	echo "before: $before; after: $bin; medians of $runs; ratio = after / before"
+	echo "load at start: $(load)"
+	echo "| configuration | step | before s (cpu) | after s (cpu) | after / before (cpu) | peak MiB before / after | load |"
+	echo "|---|---|---|---|---|---|---|"
+	for c in "${cases[@]}"; do
+		run_case "$c"
+		for step in plan apply noop; do
+			f=$work/$c.${tools[0]}.$step g=$work/$c.${tools[1]}.$step
+			bw=$(median "$f" 1) bc=$(median "$f" 3) aw=$(median "$g" 1) ac=$(median "$g" 3)
+			echo "| $c | $step | $(fmt_s "$bw") ($(fmt_s "$bc")) | $(fmt_s "$aw") ($(fmt_s "$ac")) | $(ratio2 "$aw" "$bw") ($(ratio2 "$ac" "$bc")) | $(printf '%.0f' "$(median "$f" 2)") / $(printf '%.0f' "$(median "$g" 2)") | $(cut -d' ' -f1 /proc/loadavg) |"
+		done
+	done
+	echo "load at end: $(load)"
+	exit 0
+fi
 
 if [ -n "$tofu" ]; then
 	# One line per case and step: for each tenet variant its wall and CPU
