@@ -1,11 +1,13 @@
 package cli
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"sort"
 	"strings"
 
+	"github.com/hashicorp/hcl/v2"
 	"github.com/spf13/cobra"
 	"github.com/zclconf/go-cty/cty"
 	ctyjson "github.com/zclconf/go-cty/cty/json"
@@ -67,7 +69,7 @@ func stateObjects(s *state.State) []instanceObject {
 }
 
 func newStateListCommand(g *globals) *cobra.Command {
-	var statePath string
+	var statePath, id string
 	cmd := &cobra.Command{
 		Use:   "list [options] [ADDRESS...]",
 		Short: "List resources in the state",
@@ -81,19 +83,28 @@ func newStateListCommand(g *globals) *cobra.Command {
 			if file != nil {
 				st = file.State
 			}
+			objects := stateObjects(st)
 			var filters []*addrs.Target
 			for _, a := range args {
 				t, diags := addrs.ParseTargetStr(a)
 				if diags.HasErrors() {
 					return u.fail(diags)
 				}
+				// Like OpenTofu, an address the state does not hold is an
+				// error before anything is listed, not an empty answer.
+				if d := unknownInState(t, objects); d != nil {
+					return u.fail(hcl.Diagnostics{d})
+				}
 				filters = append(filters, t)
 			}
-			for _, o := range stateObjects(st) {
+			for _, o := range objects {
 				if o.deposed != state.NotDeposed {
 					continue
 				}
 				if len(filters) > 0 && !matchesAny(filters, o.addr) {
+					continue
+				}
+				if id != "" && objectID(o.obj) != id {
 					continue
 				}
 				fmt.Fprintln(u.out, o.addr.String())
@@ -102,8 +113,46 @@ func newStateListCommand(g *globals) *cobra.Command {
 		},
 	}
 	cmd.Flags().StringVar(&statePath, "state", defaultStatePath, "path to the state file")
+	cmd.Flags().StringVar(&id, "id", "", "list only the objects whose id attribute is this value")
 	cmd.Flags().Bool("no-color", false, "disable color (output is never colored)")
 	return cmd
+}
+
+// objectID is the string value of an object's "id" attribute, or "" when it
+// has none (or the attribute is not a string).
+func objectID(o *state.ObjectSrc) string {
+	var attrs struct {
+		ID *string `json:"id"`
+	}
+	if o == nil || json.Unmarshal(o.AttrsJSON, &attrs) != nil || attrs.ID == nil {
+		return ""
+	}
+	return *attrs.ID
+}
+
+// unknownInState returns the error for a state list address that names
+// nothing in the state, or nil when some object lies within it.
+func unknownInState(t *addrs.Target, objects []instanceObject) *hcl.Diagnostic {
+	for _, o := range objects {
+		if matchesAny([]*addrs.Target{t}, o.addr) {
+			return nil
+		}
+	}
+	d := &hcl.Diagnostic{Severity: hcl.DiagError}
+	switch s := t.Subject.(type) {
+	case addrs.AbsResourceInstance:
+		d.Summary = "Unknown resource instance"
+		d.Detail = fmt.Sprintf("The current state contains no resource instance %s. If you've just added its resource to the configuration or have changed the count or for_each arguments, you must run \"tenet apply\" first to update the resource's entry in the state.", s)
+	case addrs.AbsResource:
+		d.Summary = "Unknown resource"
+		d.Detail = fmt.Sprintf("The current state contains no resource %s. If you've just added this resource to the configuration, you must run \"tenet apply\" first to create the resource's entry in the state.", s)
+	case addrs.ModuleInstance:
+		d.Summary = "Unknown module"
+		d.Detail = fmt.Sprintf("The current state contains no module at %s. If you've just added this module to the configuration, you must run \"tenet apply\" first to create the module's entry in the state.", s)
+	default:
+		return nil
+	}
+	return d
 }
 
 // matchesAny reports whether addr lies within any of the targets.
