@@ -92,22 +92,33 @@ func runConsole(ctx context.Context, cmd *cobra.Command, g *globals, u *ui, vars
 	}
 	in := bufio.NewScanner(stdin)
 	in.Buffer(make([]byte, 64*1024), 16*1024*1024)
+	var pending string // the lines of an expression whose brackets are still open
 	for {
 		if interactive {
 			fmt.Fprint(u.out, "> ")
 		}
 		if !in.Scan() {
+			// An expression still open at the end of input is dropped
+			// without a word, as OpenTofu does.
 			if interactive {
 				fmt.Fprintln(u.out)
 			}
 			return nil
 		}
 		line := in.Text()
-		if strings.TrimSpace(line) == "exit" {
+		if pending == "" && strings.TrimSpace(line) == "exit" {
 			return nil
 		}
-		if strings.TrimSpace(line) == "" {
+		if pending == "" && strings.TrimSpace(line) == "" {
 			fmt.Fprintln(u.out)
+			continue
+		}
+		if pending != "" {
+			line = pending + "\n" + line
+			pending = ""
+		}
+		if openBrackets(line) > 0 {
+			pending = line
 			continue
 		}
 		v, d := consoleEval(scope, line)
@@ -123,6 +134,23 @@ func runConsole(ctx context.Context, cmd *cobra.Command, g *globals, u *ui, vars
 		u.diagnostics(d)
 		fmt.Fprintln(u.out, views.FormatValue(v, views.ConsoleStyle, 0))
 	}
+}
+
+// openBrackets counts the parentheses, brackets and braces line opens and
+// does not close: while some are open the console reads on, so that an
+// expression may span lines.
+func openBrackets(line string) int {
+	tokens, _ := hclsyntax.LexExpression([]byte(line), consoleInput, hcl.Pos{Line: 1, Column: 1})
+	depth := 0
+	for _, t := range tokens {
+		switch t.Type {
+		case hclsyntax.TokenOParen, hclsyntax.TokenOBrack, hclsyntax.TokenOBrace, hclsyntax.TokenTemplateInterp, hclsyntax.TokenTemplateControl:
+			depth++
+		case hclsyntax.TokenCParen, hclsyntax.TokenCBrack, hclsyntax.TokenCBrace, hclsyntax.TokenTemplateSeqEnd:
+			depth--
+		}
+	}
+	return depth
 }
 
 // consoleEval parses and evaluates one console line.

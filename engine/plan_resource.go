@@ -226,9 +226,17 @@ func (w *planWalker) visitResource(ctx context.Context, n *gnode) hcl.Diagnostic
 		return diags
 	})...)
 	afterVals := make(map[instanceID]cty.Value, len(items))
+	refreshOnly := w.opts.Mode == plan.RefreshOnlyMode && rn.mode == addrs.ManagedResourceMode
 	for i, it := range items {
 		if it.hasConfig && it.deposed == state.NotDeposed {
-			afterVals[instanceID{it.modID, it.addr.Resource.Key}] = afters[i]
+			after := afters[i]
+			if refreshOnly && (after == cty.NilVal || after.IsNull()) {
+				// A refresh-only plan creates nothing: an object the
+				// state lacks (or that was deleted outside) is not known
+				// yet, as in OpenTofu, rather than null.
+				after = cty.DynamicVal
+			}
+			afterVals[instanceID{it.modID, it.addr.Resource.Key}] = after
 		}
 	}
 
