@@ -35,6 +35,12 @@ fi
 echo "==> fuzz targets (each ${TENET_FUZZTIME:-5s})"
 bash scripts/fuzz.sh
 
+# Tests that drive the real hashicorp/time plugin (the human-output
+# goldens, the plugin conformance steps) skip without it; CI builds it
+# first so that they run.
+echo "==> hashicorp/time v0.14.2 plugin"
+bash scripts/build-time-provider.sh
+
 echo "==> go test ./..."
 go test -count=1 ./...
 
