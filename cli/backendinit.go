@@ -320,7 +320,6 @@ func initBackend(ctx context.Context, u *ui, env []string, extra []string, recon
 		}
 		return nil
 	}
-	fmt.Fprintf(u.out, "\nInitializing the backend...\n")
 	if decl.Type != "local" {
 		// Check the settings before recording them, so a mistake shows
 		// here and the last good settings stay recorded.
@@ -360,7 +359,9 @@ func initBackend(ctx context.Context, u *ui, env []string, extra []string, recon
 		return u.errorf("Failed to save the backend settings", "%s", err)
 	}
 	emptySources()
-	fmt.Fprintf(u.out, "Successfully configured the backend %q! tenet will keep its state there.\n", decl.Type)
+	if changed || old == nil || old.Backend == nil {
+		fmt.Fprintf(u.out, "\nSuccessfully configured the backend %q! tenet will automatically\nuse this backend unless the backend configuration changes.\n", decl.Type)
+	}
 	return nil
 }
 
@@ -525,6 +526,7 @@ func (f *backendFlags) run(ctx context.Context, u *ui, env []string) error {
 	if f.reconfigure && (f.migrate || f.forceCopy) {
 		return u.errorf("Invalid init options", "-reconfigure drops the old backend settings without copying state, and -migrate-state/-force-copy copy it: choose one.")
 	}
+	fmt.Fprintf(u.out, "\nInitializing the backend...\n")
 	return initBackend(ctx, u, env, f.configs, f.reconfigure, f.migrationOptions(u, env))
 }
 

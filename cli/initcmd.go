@@ -8,6 +8,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
+	"slices"
 	"strings"
 	"time"
 
@@ -105,6 +107,11 @@ func runInit(ctx context.Context, g *globals, u *ui, reqs installer.Requirements
 	lockExisted := lockErr == nil
 
 	fmt.Fprintln(u.out, "\nInitializing provider plugins...")
+	for _, p := range sortedProviders(reqs) {
+		if p.IsBuiltIn() {
+			fmt.Fprintf(u.out, "- %s is built in to tenet\n", p)
+		}
+	}
 
 	// Providers tenet has built in are installed only when some source
 	// other than the implied public registry has them, or the lock file
@@ -173,17 +180,59 @@ func runInit(ctx context.Context, g *globals, u *ui, reqs installer.Requirements
 				return u.fail(d)
 			}
 			if lockExisted {
-				fmt.Fprintf(u.out, "\ntenet has updated the dependency lock file %s with the provider selections above. Review the change and commit it to version control.\n", lockfile.FileName)
+				fmt.Fprintf(u.out, "\ntenet has made some changes to the provider dependency selections recorded\nin the %s file. Review those changes and commit them to your\nversion control system if they represent changes you intended to make.\n", lockfile.FileName)
 			} else {
-				fmt.Fprintf(u.out, "\ntenet has written the dependency lock file %s with the provider selections above. Commit it to version control, so that every later init selects the same versions.\n", lockfile.FileName)
+				fmt.Fprintf(u.out, "\ntenet has created a lock file %s to record the provider\nselections it made above. Include this file in your version control repository\nso that tenet can guarantee to make the same selections by default when\nyou run \"tenet init\" in the future.\n", lockfile.FileName)
+			}
+			if d := incompleteLocks(oldLocks, newLocks); d != nil {
+				fmt.Fprintln(u.out)
+				u.diagnostics(hcl.Diagnostics{d})
 			}
 		}
 	}
 	if err := os.MkdirAll(pe.dataDir, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
 		return u.errorf("Failed to prepare the working directory", "Creating %s failed: %s.", pe.dataDir, err)
 	}
-	fmt.Fprintln(u.out, "\ntenet has been successfully initialized!")
+	fmt.Fprint(u.out, initDone)
 	return nil
+}
+
+// initDone closes a successful init, in OpenTofu's words.
+const initDone = `
+tenet has been successfully initialized!
+
+You may now begin working with tenet. Try running "tenet plan" to see
+any changes that are required for your infrastructure. All tenet commands
+should now work.
+
+If you ever set or change modules or backend configuration for tenet,
+rerun this command to reinitialize your working directory. If you forget, other
+commands will detect it and remind you to do so if necessary.
+`
+
+// incompleteLocks warns, as OpenTofu does, when init recorded providers
+// whose lock entries hold only checksums computed here (no registry-signed
+// "zh:" list): on another platform the lock file cannot verify them.
+func incompleteLocks(oldLocks, newLocks *lockfile.Locks) *hcl.Diagnostic {
+	var names []string
+	for _, e := range newLocks.AllProviders() {
+		if prev := oldLocks.Provider(e.Provider); prev != nil && prev.Version == e.Version && slices.Equal(prev.Hashes, e.Hashes) {
+			continue
+		}
+		if !slices.ContainsFunc(e.Hashes, func(h getproviders.Hash) bool { return strings.HasPrefix(string(h), "zh:") }) {
+			names = append(names, "  - "+e.Provider.ForDisplay())
+		}
+	}
+	if len(names) == 0 {
+		return nil
+	}
+	platform := runtime.GOOS + "_" + runtime.GOARCH
+	return &hcl.Diagnostic{
+		Severity: hcl.DiagWarning,
+		Summary:  "Incomplete lock file information for providers",
+		Detail: fmt.Sprintf("Due to your customized provider installation methods, tenet was forced to calculate lock file checksums locally for the following providers:\n%s\n\nThe current %s file only includes checksums for %s, so tenet running on another platform will fail to install these providers.\n\nTo calculate additional checksums for another platform, run:\n  tenet providers lock -platform=%s\n(where %s is the platform to generate)",
+			strings.Join(names, "\n"), lockfile.FileName, platform, platform, platform),
+	}
 }
 
 // notFoundOnly says the only errors are "no method has this provider".

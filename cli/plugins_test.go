@@ -132,7 +132,8 @@ func TestPluginFromMirror(t *testing.T) {
 		`- Finding tenet/test versions matching "~> 1.0"...`,
 		"- Installing tenet/test v1.0.0...",
 		"- Installed tenet/test v1.0.0 (unauthenticated)",
-		"dependency lock file .terraform.lock.hcl",
+		"tenet has created a lock file .terraform.lock.hcl to record the provider",
+		"Warning: Incomplete lock file information for providers",
 	)
 	lock, err := os.ReadFile(filepath.Join(w.dir, ".terraform.lock.hcl"))
 	if err != nil {

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 
@@ -409,6 +410,24 @@ func platformEvents(w io.Writer) installer.PlatformEvents {
 	}
 }
 
+// obtainedEvent prints, after each platform's package, whether the lock
+// file already had its checksums (OpenTofu's wording).
+func obtainedEvent(w io.Writer, locks *lockfile.Locks) func(addrs.Provider, getproviders.Version, getproviders.Platform, []getproviders.Hash) {
+	return func(p addrs.Provider, v getproviders.Version, pl getproviders.Platform, hashes []getproviders.Hash) {
+		what := "This was a new provider and the checksums for this platform are now tracked in the lock file"
+		if old := locks.Provider(p); old != nil {
+			what = "All checksums for this platform were already tracked in the lock file"
+			for _, h := range hashes {
+				if !old.Version.Same(v) || !slices.Contains(old.Hashes, h) {
+					what = "Additional checksums for this platform are now tracked in the lock file"
+					break
+				}
+			}
+		}
+		fmt.Fprintf(w, "- Obtained %s checksums for %s; %s\n", p.ForDisplay(), pl, what)
+	}
+}
+
 // providersCommandSetup loads what providers lock and mirror share.
 func providersCommandSetup(cmd *cobra.Command, g *globals, u *ui, only []string) (installer.Requirements, *providerEnv, *lockfile.Locks, error) {
 	cfg, diags := u.loadConfig()
@@ -490,7 +509,9 @@ func newProvidersLockCommand(g *globals) *cobra.Command {
 					return u.fail(d)
 				}
 				var buf strings.Builder
-				nl, d := inst.LockProviders(ctx, reqs, locks, pls, initEvents(&buf), platformEvents(&buf))
+				pev := platformEvents(&buf)
+				pev.Obtained = obtainedEvent(&buf, locks)
+				nl, d := inst.LockProviders(ctx, reqs, locks, pls, installer.Events{}, pev)
 				if quietNotFound && notFoundOnly(d) {
 					for p := range reqs {
 						fmt.Fprintf(u.out, "- Using tenet's built-in %s (no package found in the configured installation sources); not locked\n", p.ForDisplay())
@@ -521,13 +542,13 @@ func newProvidersLockCommand(g *globals) *cobra.Command {
 			}
 			u.diagnostics(all)
 			if newLocks.Equal(locks) {
-				fmt.Fprintf(u.out, "\nThe dependency lock file %s already has every hash of the selected packages.\n", lockfile.FileName)
+				fmt.Fprintln(u.out, "\nSuccess! tenet has validated the lock file and found no need for changes.")
 				return nil
 			}
 			if d := lockfile.Save(newLocks, pe.lockPath); d.HasErrors() {
 				return u.fail(d)
 			}
-			fmt.Fprintf(u.out, "\ntenet has updated the dependency lock file %s with the hashes of the packages above.\n", lockfile.FileName)
+			fmt.Fprintf(u.out, "\nSuccess! tenet has updated the lock file.\n\nReview the changes in %s and then commit to your\nversion control system to retain the new checksums.\n\n", lockfile.FileName)
 			return nil
 		},
 	}

@@ -25,6 +25,9 @@ type PlatformEvents struct {
 	Fetching func(p addrs.Provider, v getproviders.Version, platform getproviders.Platform)
 	// Retrieved: "- Retrieved hashicorp/time 0.14.2 for linux_amd64 (signed, key ID …)"
 	Retrieved func(p addrs.Provider, v getproviders.Version, platform getproviders.Platform, auth *getproviders.AuthResult)
+	// Obtained (providers lock only) gives the checksums of one platform's
+	// package, so the caller can say whether the lock file had them.
+	Obtained func(p addrs.Provider, v getproviders.Version, platform getproviders.Platform, hashes []getproviders.Hash)
 }
 
 // chooseVersion is the version `providers lock` and `providers mirror`
@@ -97,6 +100,9 @@ func (i *Installer) eachPackage(ctx context.Context, reqs Requirements, locks *l
 			}
 			if pev.Retrieved != nil {
 				pev.Retrieved(p, v, platform, res.Auth)
+			}
+			if pev.Obtained != nil {
+				pev.Obtained(p, v, platform, res.Hashes)
 			}
 			if res.Auth != nil && res.Auth.Warning != "" {
 				diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: "Provider fetched without a signature check", Detail: res.Auth.Warning})
