@@ -10,6 +10,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/tenetplan/tenet/internal/jsontext"
+
 	"github.com/tenetplan/tenet/addrs"
 	"github.com/tenetplan/tenet/state"
 	"github.com/tenetplan/tenet/state/statefile"
@@ -71,7 +73,7 @@ func (e journalEntry) appendJSON(b []byte) []byte {
 	for _, f := range [...]struct{ name, v string }{{"addr", e.Addr}, {"deposed", e.Deposed}, {"provider", e.Provider}} {
 		if f.v != "" {
 			field(f.name)
-			b = appendJSONString(b, f.v)
+			b = jsontext.AppendQuote(b, f.v)
 		}
 	}
 	if len(e.Object) > 0 {
@@ -80,26 +82,13 @@ func (e journalEntry) appendJSON(b []byte) []byte {
 	}
 	if e.Output != "" {
 		field("output")
-		b = appendJSONString(b, e.Output)
+		b = jsontext.AppendQuote(b, e.Output)
 	}
 	if len(e.Value) > 0 {
 		field("value")
 		b = append(b, e.Value...)
 	}
 	return append(b, '}')
-}
-
-// appendJSONString appends s as encoding/json does (HTML-safe).
-func appendJSONString(b []byte, s string) []byte {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c >= 0x80 || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
-			raw, _ := json.Marshal(s)
-			return append(b, raw...)
-		}
-	}
-	b = append(b, '"')
-	b = append(b, s...)
-	return append(b, '"')
 }
 
 // Journal starts recording for the snapshot last read or written, reading

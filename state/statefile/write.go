@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/tenetplan/tenet/internal/jsontext"
+
 	"github.com/zclconf/go-cty/cty"
 	ctyjson "github.com/zclconf/go-cty/cty/json"
 
@@ -463,17 +465,7 @@ func writePaths(buf *bytes.Buffer, paths []cty.Path) error {
 // writeString writes s as encoding/json would (HTML-safe escaping), which
 // is what OpenTofu's files contain.
 func writeString(buf *bytes.Buffer, s string) {
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c < 0x20 || c >= 0x80 || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
-			b, _ := json.Marshal(s)
-			buf.Write(b)
-			return
-		}
-	}
-	buf.WriteByte('"')
-	buf.WriteString(s)
-	buf.WriteByte('"')
+	buf.Write(jsontext.AppendQuote(buf.AvailableBuffer(), s))
 }
 
 // writeRaw appends JSON compacted and HTML-escaped the way encoding/json
