@@ -473,7 +473,7 @@ func writeString(buf *bytes.Buffer, s string) {
 func writeRaw(buf *bytes.Buffer, raw []byte) error {
 	// Attributes tenet wrote or read are compact already: checking that
 	// is much cheaper than json.Compact's copy through its scanner.
-	if compactValid(raw) && !needsHTMLEscape(raw) {
+	if jsontext.IsCompact(raw) && !needsHTMLEscape(raw) {
 		buf.Write(raw)
 		return nil
 	}
