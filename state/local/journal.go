@@ -209,25 +209,7 @@ func (j *Journal) RecordOutput(name string, o *state.OutputValue) error {
 	return j.append(e)
 }
 
-// Observe records a SyncState change; install it with
-// SyncState.SetObserver. Errors are kept and returned by Err.
-func (j *Journal) Observe(c state.Change) {
-	var err error
-	if c.Output != "" {
-		err = j.RecordOutput(c.Output, c.OutputValue)
-	} else {
-		err = j.Record(c.Addr, c.Deposed, c.Object, c.Provider)
-	}
-	if err != nil {
-		j.mu.Lock()
-		if j.err == nil {
-			j.err = err
-		}
-		j.mu.Unlock()
-	}
-}
-
-// Err returns the first error Observe met.
+// Err returns the first error a background sync met.
 func (j *Journal) Err() error {
 	j.mu.Lock()
 	defer j.mu.Unlock()
