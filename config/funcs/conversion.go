@@ -110,15 +110,8 @@ var nonsensitiveFunc = function.New(&function.Spec{
 // isSensitiveFunc looks only at the value itself, not inside it: a map
 // with one sensitive element is not itself sensitive.
 var isSensitiveFunc = function.New(&function.Spec{
-	Description: "Reports whether the value is marked as sensitive.",
-	Params: []function.Parameter{{
-		Name:             "value",
-		Type:             cty.DynamicPseudoType,
-		AllowNull:        true,
-		AllowUnknown:     true,
-		AllowDynamicType: true,
-		AllowMarked:      true,
-	}},
+	Description:  "Reports whether the value is marked as sensitive.",
+	Params:       []function.Parameter{markableValueParam},
 	Type:         function.StaticReturnType(cty.Bool),
 	RefineResult: refineNotNull,
 	Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
