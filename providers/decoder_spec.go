@@ -91,16 +91,7 @@ func (o *Object) constraintType() cty.Type {
 			optional = append(optional, name)
 		}
 	}
-	inner := cty.ObjectWithOptionalAttrs(attrs, optional)
-	switch o.Nesting {
-	case NestingList:
-		return cty.List(inner)
-	case NestingSet:
-		return cty.Set(inner)
-	case NestingMap:
-		return cty.Map(inner)
-	}
-	return inner
+	return o.wrap(cty.ObjectWithOptionalAttrs(attrs, optional))
 }
 
 // EmptyValue is the value of a nested block type with no blocks written.

@@ -129,7 +129,12 @@ func (o *Object) buildImpliedType() cty.Type {
 	for name, a := range o.Attributes {
 		attrs[name] = a.ImpliedType()
 	}
-	inner := cty.Object(attrs)
+	return o.wrap(cty.Object(attrs))
+}
+
+// wrap is the type of the nested attribute whose elements are inner: a
+// list, set or map of them, or inner itself for a single object.
+func (o *Object) wrap(inner cty.Type) cty.Type {
 	switch o.Nesting {
 	case NestingList:
 		return cty.List(inner)

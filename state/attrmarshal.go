@@ -1,10 +1,11 @@
 package state
 
 import (
-	"encoding/json"
 	"math/big"
 	"slices"
 	"strconv"
+
+	"github.com/tenetplan/tenet/internal/jsontext"
 
 	"github.com/zclconf/go-cty/cty"
 	ctyjson "github.com/zclconf/go-cty/cty/json"
@@ -50,7 +51,7 @@ func appendAttrs(b []byte, v cty.Value, ty cty.Type) ([]byte, bool) {
 		if vty != cty.String {
 			return b, false
 		}
-		return appendJSONString(b, v.AsString()), true
+		return jsontext.AppendQuote(b, v.AsString()), true
 	case ty == cty.Number:
 		if vty != cty.Number {
 			return b, false
@@ -99,7 +100,7 @@ func appendAttrs(b []byte, v cty.Value, ty cty.Type) ([]byte, bool) {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = appendJSONString(b, k)
+			b = jsontext.AppendQuote(b, k)
 			b = append(b, ':')
 			var ok bool
 			if b, ok = appendAttrs(b, v.GetAttr(k), atys[k]); !ok {
@@ -133,7 +134,7 @@ func appendAttrs(b []byte, v cty.Value, ty cty.Type) ([]byte, bool) {
 			}
 			first = false
 			ek, ev := it.Element()
-			b = appendJSONString(b, ek.AsString())
+			b = jsontext.AppendQuote(b, ek.AsString())
 			b = append(b, ':')
 			var ok bool
 			if b, ok = appendAttrs(b, ev, ety); !ok {
@@ -162,19 +163,4 @@ func appendAttrs(b []byte, v cty.Value, ty cty.Type) ([]byte, bool) {
 		return append(b, ']'), true
 	}
 	return b, false
-}
-
-// appendJSONString appends s as encoding/json writes it (HTML-safe), the
-// way go-cty encodes strings; plain ASCII is copied as is.
-func appendJSONString(b []byte, s string) []byte {
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c < 0x20 || c >= 0x80 || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
-			raw, _ := json.Marshal(s)
-			return append(b, raw...)
-		}
-	}
-	b = append(b, '"')
-	b = append(b, s...)
-	return append(b, '"')
 }

@@ -5,8 +5,9 @@
 // Attribute values stay encoded as the JSON the state file stores; only the
 // engine, which holds the provider schemas, decodes them. This package owns
 // the model and its invariants (empty instances, resources and modules are
-// pruned; deposed keys are unique), SyncState for concurrent apply, and
-// ordering instances the way state files list them.
+// pruned; deposed keys are unique), Change (one recorded edit, which the
+// apply journal replays with State.Apply), and ordering instances the way
+// state files list them.
 //
 // It leaves the file format to state/statefile, the JSON view used by
 // `show -json` and plans to state/statejson, and storage (locking, backups,

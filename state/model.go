@@ -11,7 +11,8 @@ import (
 // kept as the JSON the state file stores (ObjectSrc.AttrsJSON); decoding
 // them needs the resource type's schema, which the engine owns.
 //
-// A State is not safe for concurrent mutation; use SyncState for that.
+// A State is not safe for concurrent mutation: its owner serialises
+// writes (the engine's apply holds its own lock).
 type State struct {
 	Modules map[string]*Module // keyed by ModuleInstance.String() ("" = root)
 	Outputs map[string]*OutputValue

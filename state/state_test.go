@@ -1,8 +1,6 @@
 package state
 
 import (
-	"fmt"
-	"sync"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -198,34 +196,35 @@ func TestMoveResourceInstance(t *testing.T) {
 	}
 }
 
-func TestSyncStateObserverAndConcurrency(t *testing.T) {
-	ss := NewSyncState(nil)
-	var changes []Change
-	ss.SetObserver(func(c Change) { changes = append(changes, c) })
-	var wg sync.WaitGroup
-	for i := range 50 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			ss.SetResourceInstanceCurrent(inst(t, fmt.Sprintf("b.x[%d]", i)), obj("1"), testProvider)
-		}()
-	}
-	wg.Wait()
-	a := inst(t, "b.x[7]")
-	k := ss.DeposeResourceInstanceObject(a)
-	ss.ForgetResourceInstanceAll(inst(t, "b.x[8]"))
-	if len(changes) != 50+2+1 {
-		t.Fatalf("observer saw %d changes, want 53", len(changes))
-	}
-	// Replaying the observed changes rebuilds the same state.
+func TestApplyReplaysChanges(t *testing.T) {
+	a, b := inst(t, "b.x[7]"), inst(t, "b.x[8]")
+	want := NewState()
+	want.SetResourceInstanceCurrent(a, obj("1"), testProvider)
+	want.SetResourceInstanceCurrent(b, obj("2"), testProvider)
+	key := want.DeposeResourceInstanceObject(a)
+	want.SetResourceInstanceCurrent(a, obj("3"), testProvider)
+	want.ForgetResourceInstanceAll(b)
+	want.SetOutputValue("kept", cty.StringVal("v"), true)
+	want.SetOutputValue("gone", cty.StringVal("w"), false)
+	want.RemoveOutputValue("gone")
+
 	replayed := NewState()
-	for _, c := range changes {
+	for _, c := range []Change{
+		{Addr: a, Object: obj("1"), Provider: testProvider},
+		{Addr: b, Object: obj("2"), Provider: testProvider},
+		{Addr: a, Deposed: key, Object: obj("1"), Provider: testProvider},
+		{Addr: a, Object: obj("3"), Provider: testProvider},
+		{Addr: b, Provider: testProvider},
+		{Output: "kept", OutputValue: want.OutputValue("kept")},
+		{Output: "gone", OutputValue: &OutputValue{Value: cty.StringVal("w")}},
+		{Output: "gone"},
+	} {
 		replayed.Apply(c)
 	}
-	if !replayed.Equal(ss.Snapshot()) {
-		t.Errorf("replay differs:\n%v\n%v", listing(replayed), listing(ss.Snapshot()))
+	if !replayed.Equal(want) {
+		t.Errorf("replay differs:\n%v\n%v", listing(replayed), listing(want))
 	}
-	if replayed.ResourceInstanceObject(a, k) == nil {
+	if replayed.ResourceInstanceObject(a, key) == nil {
 		t.Errorf("deposed object missing after replay")
 	}
 }

@@ -16,6 +16,15 @@ import (
 // parseCIDR accepts what the language always has: IPv4 octets with leading
 // zeros are read as decimal ("010.0.0.0/8" is 10.0.0.0/8), which Go's
 // parser has refused since Go 1.17.
+// prefixArg is the network of the first argument, a CIDR prefix.
+func prefixArg(v cty.Value) (*net.IPNet, error) {
+	_, network, err := parseCIDR(v.AsString())
+	if err != nil {
+		return nil, function.NewArgErrorf(0, "invalid CIDR expression: %s", err)
+	}
+	return network, nil
+}
+
 func parseCIDR(s string) (net.IP, *net.IPNet, error) {
 	ip, network, err := net.ParseCIDR(s)
 	if err == nil {
@@ -70,9 +79,9 @@ var cidrHostFunc = function.New(&function.Spec{
 	Type:         function.StaticReturnType(cty.String),
 	RefineResult: refineNotNull,
 	Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
-		_, network, err := parseCIDR(args[0].AsString())
+		network, err := prefixArg(args[0])
 		if err != nil {
-			return cty.NilVal, function.NewArgErrorf(0, "invalid CIDR expression: %s", err)
+			return cty.NilVal, err
 		}
 		num, ok := bigIntArg(args[1])
 		if !ok {
@@ -92,9 +101,9 @@ var cidrNetmaskFunc = function.New(&function.Spec{
 	Type:         function.StaticReturnType(cty.String),
 	RefineResult: refineNotNull,
 	Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
-		_, network, err := parseCIDR(args[0].AsString())
+		network, err := prefixArg(args[0])
 		if err != nil {
-			return cty.NilVal, function.NewArgErrorf(0, "invalid CIDR expression: %s", err)
+			return cty.NilVal, err
 		}
 		if network.IP.To4() == nil {
 			return cty.NilVal, function.NewArgErrorf(0, "IPv6 addresses cannot have a netmask: %s", args[0].AsString())
@@ -113,9 +122,9 @@ var cidrSubnetFunc = function.New(&function.Spec{
 	Type:         function.StaticReturnType(cty.String),
 	RefineResult: refineNotNull,
 	Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
-		_, network, err := parseCIDR(args[0].AsString())
+		network, err := prefixArg(args[0])
 		if err != nil {
-			return cty.NilVal, function.NewArgErrorf(0, "invalid CIDR expression: %s", err)
+			return cty.NilVal, err
 		}
 		var newbits int
 		if err := gocty.FromCtyValue(args[1], &newbits); err != nil {
@@ -142,9 +151,9 @@ var cidrSubnetsFunc = function.New(&function.Spec{
 	Type:         function.StaticReturnType(cty.List(cty.String)),
 	RefineResult: refineNotNull,
 	Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
-		_, network, err := parseCIDR(args[0].AsString())
+		network, err := prefixArg(args[0])
 		if err != nil {
-			return cty.NilVal, function.NewArgErrorf(0, "invalid CIDR expression: %s", err)
+			return cty.NilVal, err
 		}
 		if len(args) == 1 {
 			return cty.ListValEmpty(cty.String), nil
@@ -198,9 +207,9 @@ var cidrContainsFunc = function.New(&function.Spec{
 	Type:         function.StaticReturnType(cty.Bool),
 	RefineResult: refineNotNull,
 	Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
-		_, container, err := parseCIDR(args[0].AsString())
+		container, err := prefixArg(args[0])
 		if err != nil {
-			return cty.NilVal, function.NewArgErrorf(0, "invalid CIDR expression: %s", err)
+			return cty.NilVal, err
 		}
 		inner := args[1].AsString()
 		var first, last net.IP

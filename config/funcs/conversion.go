@@ -72,17 +72,22 @@ func hasMark(marks cty.ValueMarks, mark any) bool {
 	return ok
 }
 
+// markableValueParam takes any value as it is: null, unknown or marked.
+var markableValueParam = function.Parameter{
+	Name:             "value",
+	Type:             cty.DynamicPseudoType,
+	AllowNull:        true,
+	AllowUnknown:     true,
+	AllowDynamicType: true,
+	AllowMarked:      true,
+}
+
+func typeOfValue(args []cty.Value) (cty.Type, error) { return args[0].Type(), nil }
+
 var sensitiveFunc = function.New(&function.Spec{
 	Description: "Returns the value marked as sensitive.",
-	Params: []function.Parameter{{
-		Name:             "value",
-		Type:             cty.DynamicPseudoType,
-		AllowNull:        true,
-		AllowUnknown:     true,
-		AllowDynamicType: true,
-		AllowMarked:      true,
-	}},
-	Type: func(args []cty.Value) (cty.Type, error) { return args[0].Type(), nil },
+	Params:      []function.Parameter{markableValueParam},
+	Type:        typeOfValue,
 	Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
 		return args[0].Mark(SensitiveMark), nil
 	},
@@ -93,15 +98,8 @@ var sensitiveFunc = function.New(&function.Spec{
 // nested elements are left alone.
 var nonsensitiveFunc = function.New(&function.Spec{
 	Description: "Returns the value with its sensitive mark removed.",
-	Params: []function.Parameter{{
-		Name:             "value",
-		Type:             cty.DynamicPseudoType,
-		AllowNull:        true,
-		AllowUnknown:     true,
-		AllowDynamicType: true,
-		AllowMarked:      true,
-	}},
-	Type: func(args []cty.Value) (cty.Type, error) { return args[0].Type(), nil },
+	Params:      []function.Parameter{markableValueParam},
+	Type:        typeOfValue,
 	Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
 		val, marks := args[0].Unmark()
 		delete(marks, SensitiveMark)
@@ -112,15 +110,8 @@ var nonsensitiveFunc = function.New(&function.Spec{
 // isSensitiveFunc looks only at the value itself, not inside it: a map
 // with one sensitive element is not itself sensitive.
 var isSensitiveFunc = function.New(&function.Spec{
-	Description: "Reports whether the value is marked as sensitive.",
-	Params: []function.Parameter{{
-		Name:             "value",
-		Type:             cty.DynamicPseudoType,
-		AllowNull:        true,
-		AllowUnknown:     true,
-		AllowDynamicType: true,
-		AllowMarked:      true,
-	}},
+	Description:  "Reports whether the value is marked as sensitive.",
+	Params:       []function.Parameter{markableValueParam},
 	Type:         function.StaticReturnType(cty.Bool),
 	RefineResult: refineNotNull,
 	Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {

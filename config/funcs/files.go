@@ -77,9 +77,11 @@ func noFileError(quoted string) error {
 	return function.NewArgErrorf(0, "no file exists at %s; this function works only with files that are distributed as part of the configuration source code, so if this file will be created by a resource in this configuration you must instead obtain this result from an attribute of that resource", quoted)
 }
 
-func makeFileFunc(r fileReader) function.Function {
+// makeFileReadFunc is a function of one path that reads the file and
+// turns its bytes into a string with convert.
+func makeFileReadFunc(r fileReader, description string, convert func(data []byte, quoted string) (cty.Value, error)) function.Function {
 	return function.New(&function.Spec{
-		Description:  "Reads the contents of a UTF-8 text file.",
+		Description:  description,
 		Params:       []function.Parameter{secretStringParam("path")},
 		Type:         function.StaticReturnType(cty.String),
 		RefineResult: refineNotNull,
@@ -88,43 +90,29 @@ func makeFileFunc(r fileReader) function.Function {
 			if err != nil {
 				return cty.NilVal, err
 			}
-			if !utf8.Valid(data) {
-				return cty.NilVal, function.NewArgErrorf(0, "contents of %s are not valid UTF-8; use the filebase64 function to obtain the Base64 encoded contents or the other file functions (e.g. filemd5, filesha256) to obtain file hashing results instead", quoted)
-			}
-			return cty.StringVal(string(data)), nil
+			return convert(data, quoted)
 		}),
+	})
+}
+
+func makeFileFunc(r fileReader) function.Function {
+	return makeFileReadFunc(r, "Reads the contents of a UTF-8 text file.", func(data []byte, quoted string) (cty.Value, error) {
+		if !utf8.Valid(data) {
+			return cty.NilVal, function.NewArgErrorf(0, "contents of %s are not valid UTF-8; use the filebase64 function to obtain the Base64 encoded contents or the other file functions (e.g. filemd5, filesha256) to obtain file hashing results instead", quoted)
+		}
+		return cty.StringVal(string(data)), nil
 	})
 }
 
 func makeFileBase64Func(r fileReader) function.Function {
-	return function.New(&function.Spec{
-		Description:  "Reads a file and returns its bytes encoded as Base64.",
-		Params:       []function.Parameter{secretStringParam("path")},
-		Type:         function.StaticReturnType(cty.String),
-		RefineResult: refineNotNull,
-		Impl: secretStringImpl(func(p, quoted string) (cty.Value, error) {
-			data, err := r.read(p, quoted)
-			if err != nil {
-				return cty.NilVal, err
-			}
-			return cty.StringVal(base64.StdEncoding.EncodeToString(data)), nil
-		}),
+	return makeFileReadFunc(r, "Reads a file and returns its bytes encoded as Base64.", func(data []byte, _ string) (cty.Value, error) {
+		return cty.StringVal(base64.StdEncoding.EncodeToString(data)), nil
 	})
 }
 
 func makeFileHashFunc(r fileReader, hash hashFunc, encode func([]byte) string) function.Function {
-	return function.New(&function.Spec{
-		Description:  "Hashes the contents of a file.",
-		Params:       []function.Parameter{secretStringParam("path")},
-		Type:         function.StaticReturnType(cty.String),
-		RefineResult: refineNotNull,
-		Impl: secretStringImpl(func(p, quoted string) (cty.Value, error) {
-			data, err := r.read(p, quoted)
-			if err != nil {
-				return cty.NilVal, err
-			}
-			return cty.StringVal(encode(hash(data))), nil
-		}),
+	return makeFileReadFunc(r, "Hashes the contents of a file.", func(data []byte, _ string) (cty.Value, error) {
+		return cty.StringVal(encode(hash(data))), nil
 	})
 }
 

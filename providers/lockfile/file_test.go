@@ -79,54 +79,28 @@ provider "registry.opentofu.org/hashicorp/null" {
 }
 
 func TestParseErrors(t *testing.T) {
-	tests := map[string]struct {
-		src         string
-		wantSummary string
-		wantLine    int
-	}{
-		"unknown argument": {
-			src:         "provider \"registry.opentofu.org/hashicorp/time\" {\n  version = \"1.0.0\"\n  colour = \"red\"\n}\n",
-			wantSummary: "Unsupported argument", wantLine: 3,
-		},
-		"missing version": {
-			src:         "provider \"registry.opentofu.org/hashicorp/time\" {\n}\n",
-			wantSummary: "Missing required argument", wantLine: 1,
-		},
-		"version range": {
-			src:         "provider \"registry.opentofu.org/hashicorp/time\" {\n  version = \">= 1.0\"\n}\n",
-			wantSummary: "Invalid provider version", wantLine: 2,
-		},
-		"short address": {
-			src:         "provider \"hashicorp/time\" {\n  version = \"1.0.0\"\n}\n",
-			wantSummary: "Non-normalized provider source address", wantLine: 1,
-		},
-		"bad address": {
-			src:         "provider \"a/b/c/d\" {\n  version = \"1.0.0\"\n}\n",
-			wantSummary: "Invalid provider source address", wantLine: 1,
-		},
-		"bad hash": {
-			src:         "provider \"registry.opentofu.org/hashicorp/time\" {\n  version = \"1.0.0\"\n  hashes = [\n    \"md5:abc\",\n  ]\n}\n",
-			wantSummary: "Invalid provider hash", wantLine: 4,
-		},
-		"bad constraints": {
-			src:         "provider \"registry.opentofu.org/hashicorp/time\" {\n  version = \"1.0.0\"\n  constraints = \"=> 1\"\n}\n",
-			wantSummary: "Invalid version constraints", wantLine: 3,
-		},
-		"duplicate": {
-			src:         "provider \"registry.opentofu.org/hashicorp/time\" {\n  version = \"1.0.0\"\n}\nprovider \"registry.opentofu.org/hashicorp/time\" {\n  version = \"1.0.0\"\n}\n",
-			wantSummary: "Duplicate provider lock", wantLine: 4,
-		},
-		"syntax": {
-			src:         "provider {\n",
-			wantSummary: "Unclosed configuration block", wantLine: 1,
-		},
-		"builtin": {
-			src:         "provider \"terraform.io/builtin/terraform\" {\n  version = \"1.0.0\"\n}\n",
-			wantSummary: "Built-in provider in the lock file", wantLine: 1,
-		},
+	// lock wraps body in a lock for hashicorp/time.
+	lock := func(body string) string {
+		return "provider \"registry.opentofu.org/hashicorp/time\" {\n" + body + "}\n"
 	}
-	for name, tc := range tests {
-		t.Run(name, func(t *testing.T) {
+	const version = "  version = \"1.0.0\"\n"
+	tests := []struct {
+		name, src, wantSummary string
+		wantLine               int
+	}{
+		{"unknown argument", lock(version + "  colour = \"red\"\n"), "Unsupported argument", 3},
+		{"missing version", lock(""), "Missing required argument", 1},
+		{"version range", lock("  version = \">= 1.0\"\n"), "Invalid provider version", 2},
+		{"short address", "provider \"hashicorp/time\" {\n" + version + "}\n", "Non-normalized provider source address", 1},
+		{"bad address", "provider \"a/b/c/d\" {\n" + version + "}\n", "Invalid provider source address", 1},
+		{"bad hash", lock(version + "  hashes = [\n    \"md5:abc\",\n  ]\n"), "Invalid provider hash", 4},
+		{"bad constraints", lock(version + "  constraints = \"=> 1\"\n"), "Invalid version constraints", 3},
+		{"duplicate", lock(version) + lock(version), "Duplicate provider lock", 4},
+		{"syntax", "provider {\n", "Unclosed configuration block", 1},
+		{"builtin", "provider \"terraform.io/builtin/terraform\" {\n" + version + "}\n", "Built-in provider in the lock file", 1},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
 			_, diags := Parse([]byte(tc.src), FileName)
 			if !diags.HasErrors() {
 				t.Fatal("no error")

@@ -101,12 +101,26 @@ func assertBlocksCompatible(nb *compiledNested, planned, actual cty.Value, errs 
 		}
 		return
 	}
-	each := elemCheck{block: nb.block}
-	switch nb.nesting {
+	assertElemsCompatible(nb.nesting, planned, actual, blockWords, elemCheck{block: nb.block}, errs)
+}
+
+// collectionWords name a collection's parts in assertElemsCompatible's
+// messages; they are constants so that comparing allocates nothing.
+type collectionWords struct{ countChanged, key, set string }
+
+var (
+	blockWords  = collectionWords{"block count changed from %d to %d", "block key", "block set"}
+	objectWords = collectionWords{"count changed from %d to %d", "key", "set"}
+)
+
+// assertElemsCompatible compares the elements of a list, map or set of
+// nested blocks or objects.
+func assertElemsCompatible(nesting providers.NestingMode, planned, actual cty.Value, words collectionWords, each elemCheck, errs *errList) {
+	switch nesting {
 	case providers.NestingList:
 		plannedN, actualN := planned.LengthInt(), actual.LengthInt()
 		if plannedN != actualN {
-			errs.add("block count changed from %d to %d", plannedN, actualN)
+			errs.add(words.countChanged, plannedN, actualN)
 			return
 		}
 		for it := planned.ElementIterator(); it.Next(); {
@@ -116,9 +130,9 @@ func assertBlocksCompatible(nb *compiledNested, planned, actual cty.Value, errs 
 			errs.underIndex(n, idx)
 		}
 	case providers.NestingMap:
-		assertKeyedCompatible(planned, actual, "block key", each, errs)
+		assertKeyedCompatible(planned, actual, words.key, each, errs)
 	case providers.NestingSet:
-		assertSetCompatible(planned, actual, "block set", each, errs)
+		assertSetCompatible(planned, actual, words.set, each, errs)
 	}
 }
 
@@ -148,22 +162,8 @@ func assertAttrCompatible(attr *compiledAttr, planned, actual cty.Value, errs *e
 	switch obj.nesting {
 	case providers.NestingSingle, providers.NestingGroup:
 		each.check(planned, actual, errs)
-	case providers.NestingList:
-		plannedN, actualN := planned.LengthInt(), actual.LengthInt()
-		if plannedN != actualN {
-			errs.add("count changed from %d to %d", plannedN, actualN)
-			return
-		}
-		for it := planned.ElementIterator(); it.Next(); {
-			idx, p := it.Element()
-			n := len(*errs)
-			each.check(p, actual.Index(idx), errs)
-			errs.underIndex(n, idx)
-		}
-	case providers.NestingMap:
-		assertKeyedCompatible(planned, actual, "key", each, errs)
-	case providers.NestingSet:
-		assertSetCompatible(planned, actual, "set", each, errs)
+	default:
+		assertElemsCompatible(obj.nesting, planned, actual, objectWords, each, errs)
 	}
 }
 

@@ -74,13 +74,7 @@ func withoutRefinements(v cty.Value) cty.Value {
 	if whollyKnown(v) {
 		return v
 	}
-	out, _ := cty.Transform(v, func(_ cty.Path, v cty.Value) (cty.Value, error) {
-		if !v.IsKnown() {
-			return cty.UnknownVal(v.Type()), nil
-		}
-		return v, nil
-	})
-	return out
+	return replaceUnknowns(v, cty.UnknownVal)
 }
 
 // UnknownPaths lists the paths of every unknown value inside v, in a
@@ -90,6 +84,22 @@ func UnknownPaths(v cty.Value) []cty.Path {
 	if whollyKnown(v) {
 		return nil
 	}
+	return unknownPaths(v)
+}
+
+// NullUnknowns replaces every unknown inside v by a null of its type, the
+// repair the engine makes before saving an applied object that still has
+// unknowns.
+func NullUnknowns(v cty.Value) cty.Value {
+	if whollyKnown(v) {
+		return v
+	}
+	return replaceUnknowns(v, cty.NullVal)
+}
+
+// unknownPaths walks all of v; UnknownPaths skips the walk when v is
+// wholly known.
+func unknownPaths(v cty.Value) []cty.Path {
 	var paths []cty.Path
 	_ = cty.Walk(v, func(p cty.Path, v cty.Value) (bool, error) {
 		if !v.IsKnown() {
@@ -101,16 +111,11 @@ func UnknownPaths(v cty.Value) []cty.Path {
 	return paths
 }
 
-// NullUnknowns replaces every unknown inside v by a null of its type, the
-// repair the engine makes before saving an applied object that still has
-// unknowns.
-func NullUnknowns(v cty.Value) cty.Value {
-	if whollyKnown(v) {
-		return v
-	}
+// replaceUnknowns replaces every unknown inside v by with(its type).
+func replaceUnknowns(v cty.Value, with func(cty.Type) cty.Value) cty.Value {
 	out, _ := cty.Transform(v, func(_ cty.Path, v cty.Value) (cty.Value, error) {
 		if !v.IsKnown() {
-			return cty.NullVal(v.Type()), nil
+			return with(v.Type()), nil
 		}
 		return v, nil
 	})

@@ -3,13 +3,13 @@ package objchange
 // This file keeps the walks as they were before they were optimised, as
 // the reference the differential tests compare the fast walks against.
 // Only names changed (ref prefix) and schema helpers became functions.
+// Leaf helpers the optimisation did not touch (formatting values and
+// ranges, looking up elements, the refinement check) are the production
+// ones, so the two walks differ only where the algorithm does.
 
 import (
 	"github.com/tenetplan/tenet/providers"
 	"github.com/zclconf/go-cty/cty"
-	"sort"
-	"strconv"
-	"strings"
 )
 
 // refProposedNew merges a prior object and a configuration object into the
@@ -182,8 +182,8 @@ func refProposedNewByKey(prior, config cty.Value, merge refMergeFunc) cty.Value 
 		switch {
 		case !prior.IsKnown():
 			vals[k] = merge(cty.UnknownVal(configEV.Type()), configEV)
-		case !prior.IsNull() && refHasKey(prior, k):
-			vals[k] = merge(refElementAt(prior, key), configEV)
+		case !prior.IsNull() && hasKey(prior, k):
+			vals[k] = merge(elementAt(prior, key), configEV)
 		default:
 			vals[k] = configEV
 		}
@@ -192,22 +192,6 @@ func refProposedNewByKey(prior, config cty.Value, merge refMergeFunc) cty.Value 
 		return cty.ObjectVal(vals)
 	}
 	return cty.MapVal(vals)
-}
-
-// refElementAt is v[key] for lists, tuples and maps, and the attribute of
-// that name for objects (the map form of dynamically-typed blocks).
-func refElementAt(v cty.Value, key cty.Value) cty.Value {
-	if v.Type().IsObjectType() {
-		return v.GetAttr(key.AsString())
-	}
-	return v.Index(key)
-}
-
-func refHasKey(v cty.Value, k string) bool {
-	if v.Type().IsObjectType() {
-		return v.Type().HasAttribute(k)
-	}
-	return v.HasIndex(cty.StringVal(k)).True()
 }
 
 // refProposedNewSet pairs each configuration element with the first unused
@@ -256,7 +240,7 @@ func refBlockCouldProduce(schema *providers.Block, prior, config cty.Value) bool
 				return false
 			}
 		case providers.NestingList, providers.NestingMap:
-			if !refElementsCouldProduce(p, c, func(p, c cty.Value) bool { return refBlockCouldProduce(&nb.Block, p, c) }) {
+			if !elementsCouldProduce(p, c, func(p, c cty.Value) bool { return refBlockCouldProduce(&nb.Block, p, c) }) {
 				return false
 			}
 		default:
@@ -290,36 +274,13 @@ func refAttrsCouldProduce(attrs map[string]*providers.Attribute, prior, config c
 				return false
 			}
 		case providers.NestingList, providers.NestingMap:
-			if !refElementsCouldProduce(p, c, inner) {
+			if !elementsCouldProduce(p, c, inner) {
 				return false
 			}
 		default:
 			if !p.RawEquals(c) {
 				return false
 			}
-		}
-	}
-	return true
-}
-
-func refElementsCouldProduce(prior, config cty.Value, each func(p, c cty.Value) bool) bool {
-	if prior.IsNull() || config.IsNull() || !prior.IsKnown() || !config.IsKnown() {
-		return prior.RawEquals(config)
-	}
-	if prior.LengthInt() != config.LengthInt() {
-		return false
-	}
-	for it := config.ElementIterator(); it.Next(); {
-		key, c := it.Element()
-		if prior.Type().IsObjectType() {
-			if !prior.Type().HasAttribute(key.AsString()) {
-				return false
-			}
-		} else if !prior.HasIndex(key).True() {
-			return false
-		}
-		if !each(refElementAt(prior, key), c) {
-			return false
 		}
 	}
 	return true
@@ -391,10 +352,10 @@ func refAssertPlanValidBlock(schema *providers.Block, prior, config, planned cty
 		prior = cty.NullVal(refBlockImpliedType(schema))
 	}
 	for name, attr := range schema.Attributes {
-		errs = append(errs, refAssertPlannedAttrValid(attr, refAttrOrNull(prior, name, refAttrImpliedType(attr)), config.GetAttr(name), planned.GetAttr(name), path.GetAttr(name))...)
+		errs = append(errs, refAssertPlannedAttrValid(attr, attrOrNull(prior, name, refAttrImpliedType(attr)), config.GetAttr(name), planned.GetAttr(name), path.GetAttr(name))...)
 	}
 	for name, nb := range schema.BlockTypes {
-		errs = append(errs, refAssertPlannedBlocksValid(nb, refAttrOrNull(prior, name, cty.DynamicPseudoType), config.GetAttr(name), planned.GetAttr(name), path.GetAttr(name))...)
+		errs = append(errs, refAssertPlannedBlocksValid(nb, attrOrNull(prior, name, cty.DynamicPseudoType), config.GetAttr(name), planned.GetAttr(name), path.GetAttr(name))...)
 	}
 	return errs
 }
@@ -435,7 +396,7 @@ func refAssertPlannedBlocksValid(nb *providers.NestedBlock, prior, config, plann
 				errs = append(errs, elemPath.NewErrorf("planned an unknown value for a nested block"))
 				continue
 			}
-			errs = append(errs, refAssertPlanValidBlock(&nb.Block, refElementOrNull(prior, idx), config.Index(idx), plannedEV, elemPath)...)
+			errs = append(errs, refAssertPlanValidBlock(&nb.Block, elementOrNull(prior, idx), config.Index(idx), plannedEV, elemPath)...)
 		}
 	case providers.NestingMap:
 		plannedKeys, configKeys := refKeySet(planned), refKeySet(config)
@@ -455,12 +416,12 @@ func refAssertPlannedBlocksValid(nb *providers.NestedBlock, prior, config, plann
 		for k := range plannedKeys {
 			key := cty.StringVal(k)
 			elemPath := path.Index(key)
-			plannedEV := refElementAt(planned, key)
+			plannedEV := elementAt(planned, key)
 			if !plannedEV.IsKnown() {
 				errs = append(errs, elemPath.NewErrorf("planned an unknown value for a nested block"))
 				continue
 			}
-			errs = append(errs, refAssertPlanValidBlock(&nb.Block, refElementOrNull(prior, key), refElementAt(config, key), plannedEV, elemPath)...)
+			errs = append(errs, refAssertPlanValidBlock(&nb.Block, elementOrNull(prior, key), elementAt(config, key), plannedEV, elemPath)...)
 		}
 	case providers.NestingSet:
 		// Set elements cannot be correlated with configuration reliably,
@@ -491,7 +452,7 @@ func refAssertPlannedAttrValid(attr *providers.Attribute, prior, config, planned
 		if attr.Sensitive {
 			return []error{path.NewErrorf("planned a sensitive value for a non-computed attribute")}
 		}
-		return []error{path.NewErrorf("planned value %s for a non-computed attribute", refFormatValue(planned))}
+		return []error{path.NewErrorf("planned value %s for a non-computed attribute", formatValue(planned))}
 	case attr.NestedType != nil:
 		return refAssertPlannedNestedTypeValid(attr, prior, config, planned, path)
 	}
@@ -505,10 +466,10 @@ func refMismatchError(sensitive bool, prior, config, planned cty.Value, path cty
 	case sensitive:
 		return path.NewErrorf("sensitive planned value does not match config value nor prior value")
 	case prior.IsNull():
-		return path.NewErrorf("planned value %s does not match config value %s", refFormatValue(planned), refFormatValue(config))
+		return path.NewErrorf("planned value %s does not match config value %s", formatValue(planned), formatValue(config))
 	}
 	return path.NewErrorf("planned value %s does not match config value %s nor prior value %s",
-		refFormatValue(planned), refFormatValue(config), refFormatValue(prior))
+		formatValue(planned), formatValue(config), formatValue(prior))
 }
 
 func refAssertPlannedNestedTypeValid(attr *providers.Attribute, prior, config, planned cty.Value, path cty.Path) []error {
@@ -539,7 +500,7 @@ func refAssertPlannedNestedTypeValid(attr *providers.Attribute, prior, config, p
 			prior = cty.NullVal(planned.Type())
 		}
 		for name, inner := range obj.Attributes {
-			errs = append(errs, refAssertPlannedAttrValid(inner, refAttrOrNull(prior, name, refAttrImpliedType(inner)), config.GetAttr(name), planned.GetAttr(name), path.GetAttr(name))...)
+			errs = append(errs, refAssertPlannedAttrValid(inner, attrOrNull(prior, name, refAttrImpliedType(inner)), config.GetAttr(name), planned.GetAttr(name), path.GetAttr(name))...)
 		}
 	}
 	switch obj.Nesting {
@@ -552,7 +513,7 @@ func refAssertPlannedNestedTypeValid(attr *providers.Attribute, prior, config, p
 		}
 		for it := planned.ElementIterator(); it.Next(); {
 			idx, plannedEV := it.Element()
-			checkObject(refElementOrNull(prior, idx), config.Index(idx), plannedEV, path.Index(idx))
+			checkObject(elementOrNull(prior, idx), config.Index(idx), plannedEV, path.Index(idx))
 		}
 	case providers.NestingMap:
 		plannedKeys, configKeys := refKeySet(planned), refKeySet(config)
@@ -567,74 +528,18 @@ func refAssertPlannedNestedTypeValid(attr *providers.Attribute, prior, config, p
 				errs = append(errs, path.Index(key).NewErrorf("key %q is planned but not configured", k))
 				continue
 			}
-			checkObject(refElementOrNull(prior, key), refElementAt(config, key), refElementAt(planned, key), path.Index(key))
+			checkObject(elementOrNull(prior, key), elementAt(config, key), elementAt(planned, key), path.Index(key))
 		}
 	case providers.NestingSet:
 		// Unknown elements may collapse into one, so the planned length
 		// is a range that must include the configured length.
 		configN := config.LengthInt()
-		lo, hi := refLengthRange(planned)
+		lo, hi := lengthRange(planned)
 		if configN < lo || configN > hi {
-			errs = append(errs, path.NewErrorf("count in plan (%s) disagrees with count in config (%d)", refFormatRange(lo, hi), configN))
+			errs = append(errs, path.NewErrorf("count in plan (%s) disagrees with count in config (%d)", formatRange(lo, hi), configN))
 		}
 	}
 	return errs
-}
-
-// refLengthRange is the smallest and largest length a set may have once its
-// unknown elements become known.
-func refLengthRange(set cty.Value) (lo, hi int) {
-	if set.IsWhollyKnown() {
-		n := set.LengthInt()
-		return n, n
-	}
-	n := set.LengthInt()
-	unknowns := 0
-	for it := set.ElementIterator(); it.Next(); {
-		_, ev := it.Element()
-		if !ev.IsWhollyKnown() {
-			unknowns++
-		}
-	}
-	lo = n - unknowns
-	if unknowns > 0 && lo == 0 {
-		lo = 1
-	}
-	return lo, n
-}
-
-func refFormatRange(lo, hi int) string {
-	if lo == hi {
-		return refFormatValue(cty.NumberIntVal(int64(lo)))
-	}
-	return refFormatValue(cty.NumberIntVal(int64(lo))) + "-" + refFormatValue(cty.NumberIntVal(int64(hi)))
-}
-
-// refAttrOrNull is obj.name, or a null of ty when obj is null or unknown.
-func refAttrOrNull(obj cty.Value, name string, ty cty.Type) cty.Value {
-	if obj.IsNull() || !obj.IsKnown() || !obj.Type().IsObjectType() || !obj.Type().HasAttribute(name) {
-		return cty.NullVal(ty)
-	}
-	return obj.GetAttr(name)
-}
-
-// refElementOrNull is coll[key], or a dynamic null when coll lacks it.
-func refElementOrNull(coll, key cty.Value) cty.Value {
-	if coll.IsNull() || !coll.IsKnown() {
-		return cty.NullVal(cty.DynamicPseudoType)
-	}
-	ty := coll.Type()
-	switch {
-	case ty.IsObjectType():
-		if ty.HasAttribute(key.AsString()) {
-			return coll.GetAttr(key.AsString())
-		}
-	case ty.IsListType() || ty.IsTupleType() || ty.IsMapType():
-		if coll.HasIndex(key).True() {
-			return coll.Index(key)
-		}
-	}
-	return cty.NullVal(cty.DynamicPseudoType)
 }
 
 // refKeySet lists the keys of a known map or object value.
@@ -795,11 +700,11 @@ func refAssertValueCompatible(planned, actual cty.Value, sensitive bool, path ct
 	}
 	if !planned.IsKnown() {
 		if actual.IsKnown() {
-			if problem := refRefinementViolation(planned, actual); problem != "" {
+			if problem := refinementViolation(planned, actual); problem != "" {
 				if sensitive {
 					return append(errs, path.NewErrorf("inconsistent values for sensitive attribute"))
 				}
-				errs = append(errs, path.NewErrorf("final value %s does not conform to planning placeholder: %s", refFormatValue(actual), problem))
+				errs = append(errs, path.NewErrorf("final value %s does not conform to planning placeholder: %s", formatValue(actual), problem))
 			}
 		}
 		return errs
@@ -808,7 +713,7 @@ func refAssertValueCompatible(planned, actual cty.Value, sensitive bool, path ct
 		if sensitive {
 			return append(errs, path.NewErrorf("inconsistent values for sensitive attribute"))
 		}
-		return append(errs, path.NewErrorf("was %s, but now unknown", refFormatValue(planned)))
+		return append(errs, path.NewErrorf("was %s, but now unknown", formatValue(planned)))
 	}
 	if planned.IsNull() || actual.IsNull() {
 		if planned.IsNull() == actual.IsNull() {
@@ -817,7 +722,7 @@ func refAssertValueCompatible(planned, actual cty.Value, sensitive bool, path ct
 		if sensitive {
 			return append(errs, path.NewErrorf("inconsistent values for sensitive attribute"))
 		}
-		return append(errs, path.NewErrorf("was %s, but now %s", refFormatValue(planned), refFormatValue(actual)))
+		return append(errs, path.NewErrorf("was %s, but now %s", formatValue(planned), formatValue(actual)))
 	}
 	ty := planned.Type()
 	switch {
@@ -826,7 +731,7 @@ func refAssertValueCompatible(planned, actual cty.Value, sensitive bool, path ct
 			if sensitive {
 				return append(errs, path.NewErrorf("inconsistent values for sensitive attribute"))
 			}
-			errs = append(errs, path.NewErrorf("was %s, but now %s", refFormatValue(planned), refFormatValue(actual)))
+			errs = append(errs, path.NewErrorf("was %s, but now %s", formatValue(planned), formatValue(actual)))
 		}
 	case ty.IsListType() || ty.IsTupleType():
 		plannedN, actualN := planned.LengthInt(), actual.LengthInt()
@@ -865,7 +770,7 @@ func refAssertKeyedCompatible(planned, actual cty.Value, path cty.Path, what str
 			continue
 		}
 		delete(actualKeys, k)
-		errs = append(errs, each(p, refElementAt(actual, key), refKeyPath(path, planned, k))...)
+		errs = append(errs, each(p, elementAt(actual, key), refKeyPath(path, planned, k))...)
 	}
 	for k := range actualKeys {
 		errs = append(errs, path.NewErrorf("new %s %q has appeared", what, k))
@@ -911,45 +816,6 @@ func refAssertSetCompatible(planned, actual cty.Value, path cty.Path, what strin
 	return errs
 }
 
-// refRefinementViolation explains how a known value breaks the promises an
-// unknown placeholder made, or returns "".
-func refRefinementViolation(planned, actual cty.Value) string {
-	rng := planned.Range()
-	if rng.DefinitelyNotNull() && actual.IsNull() {
-		return "value must not be null"
-	}
-	if actual.IsNull() {
-		return ""
-	}
-	ty := actual.Type()
-	switch {
-	case ty == cty.String:
-		if prefix := rng.StringPrefix(); prefix != "" {
-			s := actual.AsString()
-			if len(s) < len(prefix) || s[:len(prefix)] != prefix {
-				return "value must start with " + refFormatValue(cty.StringVal(prefix))
-			}
-		}
-	case ty == cty.Number:
-		if lower, inclusive := rng.NumberLowerBound(); lower.IsKnown() && !lower.IsNull() {
-			if cmp := actual.AsBigFloat().Cmp(lower.AsBigFloat()); cmp < 0 || (cmp == 0 && !inclusive) {
-				return "value is below the planned lower bound"
-			}
-		}
-		if upper, inclusive := rng.NumberUpperBound(); upper.IsKnown() && !upper.IsNull() {
-			if cmp := actual.AsBigFloat().Cmp(upper.AsBigFloat()); cmp > 0 || (cmp == 0 && !inclusive) {
-				return "value is above the planned upper bound"
-			}
-		}
-	case ty.IsCollectionType():
-		n := actual.LengthInt()
-		if n < rng.LengthLowerBound() || n > rng.LengthUpperBound() {
-			return "collection length is outside the planned range"
-		}
-	}
-	return ""
-}
-
 // refAssertObjectConforms checks that v has a type conforming to the schema
 // ("Provider produced invalid object" / "invalid plan" when it does not).
 // A null value of any type conforms only if its type does.
@@ -960,79 +826,10 @@ func refAssertObjectConforms(schema *providers.Block, v cty.Value) []error {
 	return v.Type().TestConformance(refBlockImpliedType(schema))
 }
 
-// refFormatValue renders a value compactly, HCL-like, for error messages.
-func refFormatValue(v cty.Value) string {
-	var b strings.Builder
-	refWriteValue(&b, v)
-	return b.String()
-}
-
-func refWriteValue(b *strings.Builder, v cty.Value) {
-	switch {
-	case v.IsMarked():
-		b.WriteString("(sensitive value)")
-		return
-	case !v.IsKnown():
-		b.WriteString("(known after apply)")
-		return
-	case v.IsNull():
-		b.WriteString("null")
-		return
-	}
-	ty := v.Type()
-	switch {
-	case ty == cty.String:
-		b.WriteString(strconv.Quote(v.AsString()))
-	case ty == cty.Number:
-		b.WriteString(v.AsBigFloat().Text('f', -1))
-	case ty == cty.Bool:
-		b.WriteString(strconv.FormatBool(v.True()))
-	case ty.IsListType() || ty.IsSetType() || ty.IsTupleType():
-		b.WriteByte('[')
-		i := 0
-		for it := v.ElementIterator(); it.Next(); i++ {
-			if i > 0 {
-				b.WriteString(", ")
-			}
-			_, ev := it.Element()
-			refWriteValue(b, ev)
-		}
-		b.WriteByte(']')
-	case ty.IsMapType() || ty.IsObjectType():
-		m := v.AsValueMap()
-		keys := make([]string, 0, len(m))
-		for k := range m {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		b.WriteByte('{')
-		for i, k := range keys {
-			if i > 0 {
-				b.WriteString(", ")
-			}
-			b.WriteString(k)
-			b.WriteString(" = ")
-			refWriteValue(b, m[k])
-		}
-		b.WriteByte('}')
-	default:
-		b.WriteString(v.GoString())
-	}
-}
-
-// refWithoutRefinements replaces every refined unknown by a plain unknown of
-// the same type, so values can be compared ignoring refinements.
+// refWithoutRefinements, refUnknownPaths and refNullUnknowns always
+// walk: the production ones skip the walk for wholly known values.
 func refWithoutRefinements(v cty.Value) cty.Value {
-	if v.IsWhollyKnown() {
-		return v
-	}
-	out, _ := cty.Transform(v, func(_ cty.Path, v cty.Value) (cty.Value, error) {
-		if !v.IsKnown() {
-			return cty.UnknownVal(v.Type()), nil
-		}
-		return v, nil
-	})
-	return out
+	return replaceUnknowns(v, cty.UnknownVal)
 }
 
 // refEqualIgnoringRefinements is RawEquals with unknowns compared by type only.
@@ -1043,38 +840,12 @@ func refEqualIgnoringRefinements(a, b cty.Value) bool {
 	return refWithoutRefinements(a).RawEquals(refWithoutRefinements(b))
 }
 
-// refUnknownPaths lists the paths of every unknown value inside v, in a
-// stable order; the engine reports one error per path when a provider
-// leaves unknowns in an applied object.
 func refUnknownPaths(v cty.Value) []cty.Path {
-	if v.IsWhollyKnown() {
-		return nil
-	}
-	var paths []cty.Path
-	_ = cty.Walk(v, func(p cty.Path, v cty.Value) (bool, error) {
-		if !v.IsKnown() {
-			paths = append(paths, p.Copy())
-			return false, nil
-		}
-		return true, nil
-	})
-	return paths
+	return unknownPaths(v)
 }
 
-// refNullUnknowns replaces every unknown inside v by a null of its type, the
-// repair the engine makes before saving an applied object that still has
-// unknowns.
 func refNullUnknowns(v cty.Value) cty.Value {
-	if v.IsWhollyKnown() {
-		return v
-	}
-	out, _ := cty.Transform(v, func(_ cty.Path, v cty.Value) (cty.Value, error) {
-		if !v.IsKnown() {
-			return cty.NullVal(v.Type()), nil
-		}
-		return v, nil
-	})
-	return out
+	return replaceUnknowns(v, cty.NullVal)
 }
 
 func refBlockImpliedType(b *providers.Block) cty.Type {

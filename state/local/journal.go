@@ -10,6 +10,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/tenetplan/tenet/internal/jsontext"
+
 	"github.com/tenetplan/tenet/addrs"
 	"github.com/tenetplan/tenet/state"
 	"github.com/tenetplan/tenet/state/statefile"
@@ -54,10 +56,9 @@ type journalEntry struct {
 	Value    json.RawMessage `json:"value,omitempty"`
 }
 
-// appendJSON writes e as json.Marshal does. It is written by hand because
-// at 100k operations encoding/json's reflection and its re-validation of
-// Object and Value (already compact JSON from statefile's encoders) were
-// a large part of recording.
+// appendJSON writes e as json.Marshal does, by hand: encoding/json
+// reflects and re-validates Object and Value, already compact JSON from
+// statefile's encoders (BenchmarkJournalEntry: about 10x slower).
 func (e journalEntry) appendJSON(b []byte) []byte {
 	b = append(b, '{')
 	field := func(name string) {
@@ -71,7 +72,7 @@ func (e journalEntry) appendJSON(b []byte) []byte {
 	for _, f := range [...]struct{ name, v string }{{"addr", e.Addr}, {"deposed", e.Deposed}, {"provider", e.Provider}} {
 		if f.v != "" {
 			field(f.name)
-			b = appendJSONString(b, f.v)
+			b = jsontext.AppendQuote(b, f.v)
 		}
 	}
 	if len(e.Object) > 0 {
@@ -80,26 +81,13 @@ func (e journalEntry) appendJSON(b []byte) []byte {
 	}
 	if e.Output != "" {
 		field("output")
-		b = appendJSONString(b, e.Output)
+		b = jsontext.AppendQuote(b, e.Output)
 	}
 	if len(e.Value) > 0 {
 		field("value")
 		b = append(b, e.Value...)
 	}
 	return append(b, '}')
-}
-
-// appendJSONString appends s as encoding/json does (HTML-safe).
-func appendJSONString(b []byte, s string) []byte {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c >= 0x80 || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
-			raw, _ := json.Marshal(s)
-			return append(b, raw...)
-		}
-	}
-	b = append(b, '"')
-	b = append(b, s...)
-	return append(b, '"')
 }
 
 // Journal starts recording for the snapshot last read or written, reading
@@ -220,25 +208,7 @@ func (j *Journal) RecordOutput(name string, o *state.OutputValue) error {
 	return j.append(e)
 }
 
-// Observe records a SyncState change; install it with
-// SyncState.SetObserver. Errors are kept and returned by Err.
-func (j *Journal) Observe(c state.Change) {
-	var err error
-	if c.Output != "" {
-		err = j.RecordOutput(c.Output, c.OutputValue)
-	} else {
-		err = j.Record(c.Addr, c.Deposed, c.Object, c.Provider)
-	}
-	if err != nil {
-		j.mu.Lock()
-		if j.err == nil {
-			j.err = err
-		}
-		j.mu.Unlock()
-	}
-}
-
-// Err returns the first error Observe met.
+// Err returns the first error a background sync met.
 func (j *Journal) Err() error {
 	j.mu.Lock()
 	defer j.mu.Unlock()

@@ -296,19 +296,32 @@ func TestJournalRecoveryAfterCrash(t *testing.T) {
 	}
 	stateBefore, _ := os.ReadFile(path)
 
-	ss := state.NewSyncState(stateWith(t, "a", "gone"))
+	// Apply changes the state and records each operation, as cli's
+	// journal recorder does.
+	a, b0, gone := inst(t, "terraform_data.a"), inst(t, "terraform_data.b[0]"), inst(t, "terraform_data.gone")
+	want := stateWith(t, "a", "gone")
+	aObj := want.ResourceInstanceObject(a, state.NotDeposed)
+	want.SetResourceInstanceCurrent(b0, obj("b0"), prov)
+	key := want.DeposeResourceInstanceObject(a)
+	want.SetResourceInstanceCurrent(a, obj("a2"), prov)
+	want.ForgetResourceInstanceAll(gone)
+	want.SetOutputValue("o", cty.StringVal("v"), true)
 	j, err := m.Journal()
 	if err != nil {
 		t.Fatal(err)
 	}
-	ss.SetObserver(j.Observe)
-	ss.SetResourceInstanceCurrent(inst(t, "terraform_data.b[0]"), obj("b0"), prov)
-	key := ss.DeposeResourceInstanceObject(inst(t, "terraform_data.a"))
-	ss.SetResourceInstanceCurrent(inst(t, "terraform_data.a"), obj("a2"), prov)
-	ss.ForgetResourceInstanceAll(inst(t, "terraform_data.gone"))
-	ss.SetOutputValue("o", cty.StringVal("v"), true)
-	if err := j.Sync(); err != nil || j.Err() != nil {
-		t.Fatal(err, j.Err())
+	for _, err := range []error{
+		j.Record(b0, state.NotDeposed, obj("b0"), prov),
+		j.Record(a, key, aObj, prov),
+		j.Record(a, state.NotDeposed, obj("a2"), prov),
+		j.Record(gone, state.NotDeposed, nil, prov),
+		j.RecordOutput("o", want.OutputValue("o")),
+		j.Sync(),
+		j.Err(),
+	} {
+		if err != nil {
+			t.Fatal(err)
+		}
 	}
 	// Crash: no Finish. Add a torn half line as a crash mid-write would.
 	jf, _ := os.OpenFile(path+".journal", os.O_WRONLY|os.O_APPEND, 0)
@@ -329,7 +342,7 @@ func TestJournalRecoveryAfterCrash(t *testing.T) {
 	if !m2.Recovered() {
 		t.Errorf("Recovered() = false after reading a journal")
 	}
-	if !f.State.Equal(ss.Snapshot()) {
+	if !f.State.Equal(want) {
 		t.Fatalf("recovered state differs:\n%v", f.State.AllResourceInstances())
 	}
 	if f.State.ResourceInstanceObject(inst(t, "terraform_data.a"), key) == nil {

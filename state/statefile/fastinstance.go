@@ -6,6 +6,7 @@ import (
 	"math"
 
 	"github.com/tenetplan/tenet/addrs"
+	"github.com/tenetplan/tenet/internal/jsontext"
 	"github.com/tenetplan/tenet/state"
 )
 
@@ -32,7 +33,7 @@ func decodeInstanceRun(src []byte, spans []span, out []decodedInstance) bool {
 		size += sp.end - sp.start
 	}
 	d := instanceDecoder{
-		s:     scanner{b: src},
+		s:     newScanner(src),
 		objs:  make([]state.ObjectSrc, len(spans)),
 		arena: make([]byte, 0, size),
 	}
@@ -69,7 +70,7 @@ func (d *instanceDecoder) keepCompact(raw []byte) []byte {
 			} else if c == '"' {
 				inString = false
 			}
-		case isSpace(c):
+		case jsontext.IsSpace(c):
 		default:
 			inString = c == '"'
 			d.arena = append(d.arena, c)
@@ -82,8 +83,8 @@ func (d *instanceDecoder) keepCompact(raw []byte) []byte {
 // decodeResource accept from encoding/json's instanceV4.
 func (d *instanceDecoder) decode(sp span, obj *state.ObjectSrc, out *decodedInstance) bool {
 	s := &d.s
-	b := s.b
-	i := s.space(sp.start + 1)
+	b := s.Src
+	i := s.Space(sp.start + 1)
 	var seen uint16
 	var attrs, sensitive []byte
 	var status, deposed, provider string
@@ -120,13 +121,13 @@ func (d *instanceDecoder) decode(sp span, obj *state.ObjectSrc, out *decodedInst
 			case "attributes":
 				bit = 32
 				start := i
-				s.sawSpace = false
-				if i = s.value(i, 5); i < 0 {
+				s.SawSpace = false
+				if i = s.Value(i, 5); i < 0 {
 					return false
 				}
 				attrs = b[start:i]
 				if b[start] == '{' {
-					if s.sawSpace {
+					if s.SawSpace {
 						obj.AttrsJSON = d.keepCompact(attrs)
 					} else {
 						obj.AttrsJSON = d.keep(attrs)
@@ -137,7 +138,7 @@ func (d *instanceDecoder) decode(sp span, obj *state.ObjectSrc, out *decodedInst
 			case "sensitive_attributes":
 				bit = 64
 				start := i
-				i = s.value(i, 5)
+				i = s.Value(i, 5)
 				sensitive = b[start:max(i, start)]
 			case "private":
 				bit = 128
@@ -148,23 +149,23 @@ func (d *instanceDecoder) decode(sp span, obj *state.ObjectSrc, out *decodedInst
 			case "create_before_destroy":
 				bit = 512
 				switch {
-				case s.isNull(i):
+				case s.IsNull(i):
 					i += 4
 				case i < len(b) && b[i] == 't':
 					obj.CreateBeforeDestroy = true
-					i = s.literal(i, "true")
+					i = s.Literal(i, "true")
 				default:
-					i = s.literal(i, "false")
+					i = s.Literal(i, "false")
 				}
 			default:
-				i = s.value(i, 5)
+				i = s.Value(i, 5)
 			}
 			if i < 0 || seen&bit != 0 {
 				return false
 			}
 			seen |= bit
 			var ok bool
-			if i, ok = s.next(i, '}'); !ok {
+			if i, ok = s.Next(i, '}'); !ok {
 				return false
 			}
 			if b[i-1] == '}' {
@@ -205,7 +206,7 @@ func isEmptyArray(b []byte) bool {
 		return false
 	}
 	for _, c := range b[1 : len(b)-1] {
-		if !isSpace(c) {
+		if !jsontext.IsSpace(c) {
 			return false
 		}
 	}
@@ -215,12 +216,12 @@ func isEmptyArray(b []byte) bool {
 // indexKey reads index_key: null, a whole number or a string.
 func (d *instanceDecoder) indexKey(i int) (addrs.InstanceKey, int, bool) {
 	s := &d.s
-	b := s.b
-	if s.isNull(i) {
+	b := s.Src
+	if s.IsNull(i) {
 		return addrs.NoKey, i + 4, true
 	}
 	if i < len(b) && b[i] == '"' {
-		end, plain := s.str(i)
+		end, plain := s.String(i)
 		if end < 0 {
 			return nil, -1, false
 		}
@@ -230,7 +231,7 @@ func (d *instanceDecoder) indexKey(i int) (addrs.InstanceKey, int, bool) {
 		k, err := decodeIndexKey(b[i:end])
 		return k, end, err == nil
 	}
-	end := s.value(i, 5)
+	end := s.Value(i, 5)
 	if end < 0 {
 		return nil, -1, false
 	}
@@ -254,14 +255,14 @@ func (d *instanceDecoder) indexKey(i int) (addrs.InstanceKey, int, bool) {
 // private reads the base64 "private" string into the arena.
 func (d *instanceDecoder) private(i int, obj *state.ObjectSrc) int {
 	s := &d.s
-	b := s.b
-	if s.isNull(i) {
+	b := s.Src
+	if s.IsNull(i) {
 		return i + 4
 	}
 	if i >= len(b) || b[i] != '"' {
 		return -1
 	}
-	end, plain := s.str(i)
+	end, plain := s.String(i)
 	if end < 0 {
 		return -1
 	}
@@ -292,8 +293,8 @@ func (d *instanceDecoder) private(i int, obj *state.ObjectSrc) int {
 // distinct one once per run.
 func (d *instanceDecoder) dependencies(i int, obj *state.ObjectSrc) int {
 	s := &d.s
-	b := s.b
-	i, done := s.openArray(i)
+	b := s.Src
+	i, done := s.OpenArray(i)
 	if done {
 		return i
 	}
@@ -318,7 +319,7 @@ func (d *instanceDecoder) dependencies(i int, obj *state.ObjectSrc) int {
 		}
 		deps = append(deps, r)
 		var ok2 bool
-		if i, ok2 = s.next(i, ']'); !ok2 {
+		if i, ok2 = s.Next(i, ']'); !ok2 {
 			return -1
 		}
 		if b[i-1] == ']' {

@@ -20,14 +20,14 @@ import (
 // the reference: whenever parseFast succeeds, parseStd gives the same
 // File (see TestFastReadMatchesStd and FuzzRead).
 func parseFast(src []byte) (f *File, ok bool) {
-	s := scanner{b: src}
+	s := newScanner(src)
 	var top fastTop
-	i := s.space(0)
+	i := s.Space(0)
 	if i >= len(src) || src[i] != '{' {
 		return nil, false
 	}
 	var seen uint8
-	i = s.space(i + 1)
+	i = s.Space(i + 1)
 	if i < len(src) && src[i] == '}' {
 		i++
 	} else {
@@ -43,7 +43,7 @@ func parseFast(src []byte) (f *File, ok bool) {
 				bit = 1
 				// Only the literal 4 is accepted here; other versions and
 				// spellings get their messages from parseStd.
-				if i = s.literal(i, "4"); i < 0 || i < len(src) && !isEndOfNumber(src[i]) {
+				if i = s.Literal(i, "4"); i < 0 || i < len(src) && !isEndOfNumber(src[i]) {
 					return nil, false
 				}
 			case "terraform_version":
@@ -58,7 +58,7 @@ func parseFast(src []byte) (f *File, ok bool) {
 			case "outputs":
 				bit = 16
 				start := i
-				i = s.value(i, 1)
+				i = s.Value(i, 1)
 				top.outputs = src[start:max(i, start)]
 			case "resources":
 				bit = 32
@@ -66,16 +66,16 @@ func parseFast(src []byte) (f *File, ok bool) {
 			case "check_results":
 				bit = 64
 				start := i
-				i = s.value(i, 1)
+				i = s.Value(i, 1)
 				top.checks = src[start:max(i, start)]
 			default:
-				i = s.value(i, 1)
+				i = s.Value(i, 1)
 			}
 			if i < 0 || seen&bit != 0 {
 				return nil, false
 			}
 			seen |= bit
-			if i, ok = s.next(i, '}'); !ok {
+			if i, ok = s.Next(i, '}'); !ok {
 				return nil, false
 			}
 			if i > 0 && src[i-1] == '}' {
@@ -83,7 +83,7 @@ func parseFast(src []byte) (f *File, ok bool) {
 			}
 		}
 	}
-	if s.space(i) != len(src) || seen&1 == 0 {
+	if s.Space(i) != len(src) || seen&1 == 0 {
 		return nil, false
 	}
 	return top.build(src)
@@ -91,7 +91,7 @@ func parseFast(src []byte) (f *File, ok bool) {
 
 // isEndOfNumber reports whether c may follow a number token.
 func isEndOfNumber(c byte) bool {
-	return isSpace(c) || c == ',' || c == '}' || c == ']'
+	return jsontext.IsSpace(c) || c == ',' || c == '}' || c == ']'
 }
 
 type fastTop struct {
@@ -113,7 +113,7 @@ type span struct{ start, end int }
 // index of the value. Keys that encoding/json could match to a field
 // other than by plain equality (upper case, non-ASCII, escapes) fail.
 func (s *scanner) key(i int) ([]byte, int) {
-	b := s.b
+	b := s.Src
 	if i >= len(b) || b[i] != '"' {
 		return nil, -1
 	}
@@ -131,55 +131,35 @@ func (s *scanner) key(i int) ([]byte, int) {
 	if j >= len(b) {
 		return nil, -1
 	}
-	k := s.space(j + 1)
+	k := s.Space(j + 1)
 	if k >= len(b) || b[k] != ':' {
 		return nil, -1
 	}
-	return b[i+1 : j], s.space(k + 1)
-}
-
-// next skips whitespace and the comma or closing bracket after a member
-// or element, returning the index after it (and after the whitespace
-// following a comma).
-func (s *scanner) next(i int, closing byte) (int, bool) {
-	if i < 0 {
-		return -1, false
-	}
-	i = s.space(i)
-	if i >= len(s.b) {
-		return -1, false
-	}
-	switch s.b[i] {
-	case ',':
-		return s.space(i + 1), true
-	case closing:
-		return i + 1, true
-	}
-	return -1, false
+	return b[i+1 : j], s.Space(k + 1)
 }
 
 // stringValue decodes a string or null (which leaves a string field
 // empty, as encoding/json does).
 func (s *scanner) stringValue(i int) (string, int) {
-	if i >= len(s.b) {
+	if i >= len(s.Src) {
 		return "", -1
 	}
-	switch s.b[i] {
+	switch s.Src[i] {
 	case '"':
-		end, plain := s.str(i)
+		end, plain := s.String(i)
 		if end < 0 {
 			return "", -1
 		}
 		if plain {
-			return string(s.b[i+1 : end-1]), end
+			return string(s.Src[i+1 : end-1]), end
 		}
-		out, n, ok := jsontext.AppendString(nil, s.b[i:end])
+		out, n, ok := jsontext.AppendString(nil, s.Src[i:end])
 		if !ok || n != end-i {
 			return "", -1
 		}
 		return string(out), end
 	case 'n':
-		return "", s.literal(i, "null")
+		return "", s.Literal(i, "null")
 	}
 	return "", -1
 }
@@ -187,14 +167,14 @@ func (s *scanner) stringValue(i int) (string, int) {
 // uintValue decodes an unsigned integer or null as encoding/json decodes
 // into a uint64: digits only, no fraction or exponent.
 func (s *scanner) uintValue(i int) (uint64, int) {
-	if s.isNull(i) {
+	if s.IsNull(i) {
 		return 0, i + 4
 	}
-	end := s.number(i)
+	end := s.Number(i)
 	if end < 0 {
 		return 0, -1
 	}
-	n, err := strconv.ParseUint(string(s.b[i:end]), 10, 64)
+	n, err := strconv.ParseUint(string(s.Src[i:end]), 10, 64)
 	if err != nil {
 		return 0, -1
 	}
@@ -204,8 +184,8 @@ func (s *scanner) uintValue(i int) (uint64, int) {
 // resources reads the resources array: each resource's own fields, and
 // only the extent of each instance, which decodeInstances reads later.
 func (s *scanner) resources(i int, top *fastTop) int {
-	b := s.b
-	i, done := s.openArray(i)
+	b := s.Src
+	i, done := s.OpenArray(i)
 	if done {
 		return i
 	}
@@ -215,7 +195,7 @@ func (s *scanner) resources(i int, top *fastTop) int {
 		}
 		r := fastResource{first: len(top.instances)}
 		var seen uint8
-		i = s.space(i + 1)
+		i = s.Space(i + 1)
 		if i < len(b) && b[i] == '}' {
 			i++
 		} else {
@@ -249,14 +229,14 @@ func (s *scanner) resources(i int, top *fastTop) int {
 					bit = 64
 					i = s.instanceSpans(i, top)
 				default:
-					i = s.value(i, 3)
+					i = s.Value(i, 3)
 				}
 				if i < 0 || seen&bit != 0 {
 					return -1
 				}
 				seen |= bit
 				var ok bool
-				if i, ok = s.next(i, '}'); !ok {
+				if i, ok = s.Next(i, '}'); !ok {
 					return -1
 				}
 				if b[i-1] == '}' {
@@ -267,7 +247,7 @@ func (s *scanner) resources(i int, top *fastTop) int {
 		r.count = len(top.instances) - r.first
 		top.resources = append(top.resources, r)
 		var ok bool
-		if i, ok = s.next(i, ']'); !ok {
+		if i, ok = s.Next(i, ']'); !ok {
 			return -1
 		}
 		if b[i-1] == ']' {
@@ -279,8 +259,8 @@ func (s *scanner) resources(i int, top *fastTop) int {
 // instanceSpans records where each element of an instances array starts
 // and ends. Elements must be objects.
 func (s *scanner) instanceSpans(i int, top *fastTop) int {
-	b := s.b
-	i, done := s.openArray(i)
+	b := s.Src
+	i, done := s.OpenArray(i)
 	if done {
 		return i
 	}
@@ -288,13 +268,13 @@ func (s *scanner) instanceSpans(i int, top *fastTop) int {
 		if i >= len(b) || b[i] != '{' {
 			return -1
 		}
-		end := skipBalanced(b, i)
+		end := jsontext.BalancedEnd(b, i)
 		if end < 0 {
 			return -1
 		}
 		top.instances = append(top.instances, span{i, end})
 		var ok bool
-		if i, ok = s.next(end, ']'); !ok {
+		if i, ok = s.Next(end, ']'); !ok {
 			return -1
 		}
 		if b[i-1] == ']' {

@@ -14,7 +14,7 @@ import (
 // journal stores objects this way.
 func EncodeObject(obj *state.ObjectSrc) ([]byte, error) {
 	var buf bytes.Buffer
-	if err := writeObject(&buf, addrs.NoKey, state.NotDeposed, obj); err != nil {
+	if err := writeObject(&buf, writeRaw, addrs.NoKey, state.NotDeposed, obj); err != nil {
 		return nil, err
 	}
 	return buf.Bytes(), nil
@@ -33,7 +33,7 @@ func DecodeObject(src []byte) (*state.ObjectSrc, error) {
 func EncodeOutput(name string, o *state.OutputValue) ([]byte, error) {
 	s := &state.State{Outputs: map[string]*state.OutputValue{name: o}}
 	var buf bytes.Buffer
-	if err := writeOutputs(&buf, s); err != nil {
+	if err := writeOutputs(&buf, s, writeRaw); err != nil {
 		return nil, err
 	}
 	// Strip the enclosing {"name": ... }.

@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/tenetplan/tenet/internal/jsontext"
+
 	"github.com/zclconf/go-cty/cty"
 	ctyjson "github.com/zclconf/go-cty/cty/json"
 
@@ -82,7 +84,7 @@ func writeHeader(buf *bytes.Buffer, f *File) {
 
 func writeBody(buf *bytes.Buffer, s *state.State, items []writeItem, size int) error {
 	buf.WriteString(`"outputs":`)
-	if err := writeOutputs(buf, s); err != nil {
+	if err := writeOutputs(buf, s, writeRaw); err != nil {
 		return err
 	}
 	buf.WriteString(`,"resources":[`)
@@ -259,7 +261,7 @@ func encodeItems(buf *bytes.Buffer, items []writeItem) error {
 		case itemResourceEnd:
 			buf.WriteString("]}")
 		case itemObject:
-			if err := writeObject(buf, it.key, it.deposed, it.obj); err != nil {
+			if err := writeObject(buf, writeRaw, it.key, it.deposed, it.obj); err != nil {
 				if it.deposed != state.NotDeposed {
 					return fmt.Errorf("resource instance %s deposed object %s: %w", it.res.Addr.Instance(it.key), it.deposed, err)
 				}
@@ -270,7 +272,11 @@ func encodeItems(buf *bytes.Buffer, items []writeItem) error {
 	return nil
 }
 
-func writeOutputs(buf *bytes.Buffer, s *state.State) error {
+// rawWriter writes an already encoded JSON value into the file: writeRaw,
+// or the reference's plain json.Compact in the tests.
+type rawWriter func(buf *bytes.Buffer, raw []byte) error
+
+func writeOutputs(buf *bytes.Buffer, s *state.State, writeRaw rawWriter) error {
 	names := make([]string, 0, len(s.Outputs))
 	for name := range s.Outputs {
 		names = append(names, name)
@@ -354,7 +360,7 @@ func writeResourceStart(buf *bytes.Buffer, r *state.Resource, providers *provide
 	return nil
 }
 
-func writeObject(buf *bytes.Buffer, key addrs.InstanceKey, deposed state.DeposedKey, obj *state.ObjectSrc) error {
+func writeObject(buf *bytes.Buffer, writeRaw rawWriter, key addrs.InstanceKey, deposed state.DeposedKey, obj *state.ObjectSrc) error {
 	buf.WriteByte('{')
 	switch k := key.(type) {
 	case addrs.IntKey:
@@ -387,7 +393,7 @@ func writeObject(buf *bytes.Buffer, key addrs.InstanceKey, deposed state.Deposed
 		}
 	}
 	buf.WriteString(`,"sensitive_attributes":`)
-	if err := writePaths(buf, obj.SensitivePaths); err != nil {
+	if err := writePaths(buf, writeRaw, obj.SensitivePaths); err != nil {
 		return err
 	}
 	if len(obj.Private) > 0 {
@@ -425,7 +431,7 @@ func writeObject(buf *bytes.Buffer, key addrs.InstanceKey, deposed state.Deposed
 
 // writePaths encodes attribute paths as lists of get_attr / index steps;
 // index keys carry their type, as cty's dynamic JSON encoding does.
-func writePaths(buf *bytes.Buffer, paths []cty.Path) error {
+func writePaths(buf *bytes.Buffer, writeRaw rawWriter, paths []cty.Path) error {
 	buf.WriteByte('[')
 	for i, p := range paths {
 		if i > 0 {
@@ -463,17 +469,7 @@ func writePaths(buf *bytes.Buffer, paths []cty.Path) error {
 // writeString writes s as encoding/json would (HTML-safe escaping), which
 // is what OpenTofu's files contain.
 func writeString(buf *bytes.Buffer, s string) {
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c < 0x20 || c >= 0x80 || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
-			b, _ := json.Marshal(s)
-			buf.Write(b)
-			return
-		}
-	}
-	buf.WriteByte('"')
-	buf.WriteString(s)
-	buf.WriteByte('"')
+	buf.Write(jsontext.AppendQuote(buf.AvailableBuffer(), s))
 }
 
 // writeRaw appends JSON compacted and HTML-escaped the way encoding/json
@@ -481,7 +477,7 @@ func writeString(buf *bytes.Buffer, s string) {
 func writeRaw(buf *bytes.Buffer, raw []byte) error {
 	// Attributes tenet wrote or read are compact already: checking that
 	// is much cheaper than json.Compact's copy through its scanner.
-	if compactValid(raw) && !needsHTMLEscape(raw) {
+	if jsontext.IsCompact(raw) && !needsHTMLEscape(raw) {
 		buf.Write(raw)
 		return nil
 	}

@@ -7,7 +7,8 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
-	"strings"
+
+	"github.com/tenetplan/tenet/internal/jsontext"
 
 	"github.com/zclconf/go-cty/cty"
 	ctyjson "github.com/zclconf/go-cty/cty/json"
@@ -315,22 +316,7 @@ func writeObjectValues(buf *bytes.Buffer, attrs []byte, ty cty.Type, typed bool,
 	return nil
 }
 
+// writeString writes s as encoding/json does (HTML-safe).
 func writeString(buf *bytes.Buffer, s string) {
-	if !strings.ContainsAny(s, "\"\\<>&") && isPlainASCII(s) {
-		buf.WriteByte('"')
-		buf.WriteString(s)
-		buf.WriteByte('"')
-		return
-	}
-	b, _ := json.Marshal(s)
-	buf.Write(b)
-}
-
-func isPlainASCII(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] < 0x20 || s[i] >= 0x80 {
-			return false
-		}
-	}
-	return true
+	buf.Write(jsontext.AppendQuote(buf.AvailableBuffer(), s))
 }
