@@ -135,12 +135,12 @@ func (b *Backend) prepare(ctx context.Context) hcl.Diagnostics {
 
 // preferLZ4 makes the session compress the values it stores with lz4
 // instead of pglz, when the server has lz4 (PostgreSQL 14 or later built
-// with it) and no one configured default_toast_compression. Compressing a
-// 25 MB state with pglz costs the server about three times the CPU of
-// lz4 (docs/performance.md). The setting belongs to this session only: the
-// table, OpenTofu's or ours, is not altered, and any reader gets the same
-// text back, since PostgreSQL records the method with each stored value. A
-// column with its own COMPRESSION keeps it.
+// with it) and no one configured default_toast_compression: lz4 costs
+// the server less CPU for a state of tens of megabytes (about a tenth of
+// a round trip's, docs/performance.md). The setting belongs to this
+// session only: the table, OpenTofu's or ours, is not altered, and any
+// reader gets the same text back, since PostgreSQL records the method
+// with each stored value. A column with its own COMPRESSION keeps it.
 //
 // A server that cannot answer (a PostgreSQL look-alike without these
 // settings) keeps its own compression: the error is not the connection's.
