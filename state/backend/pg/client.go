@@ -11,6 +11,7 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/tenetplan/tenet/state/backend"
@@ -32,9 +33,17 @@ func (c *client) Where() string {
 	return fmt.Sprintf("%s, workspace %q", c.b.where, c.name)
 }
 
+// Get reads the row; while this client holds the lock, on the locking
+// session, so a read cannot succeed after the lock was lost.
 func (c *client) Get(ctx context.Context) ([]byte, hcl.Diagnostics) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var q querier = c.b.pool
+	if c.conn != nil {
+		q = c.conn
+	}
 	var data []byte // scanned as is: a state can be tens of megabytes
-	err := c.b.pool.QueryRow(ctx, fmt.Sprintf("SELECT data FROM %s WHERE name = $1", c.b.table), c.name).Scan(&data)
+	err := q.QueryRow(ctx, fmt.Sprintf("SELECT data FROM %s WHERE name = $1", c.b.table), c.name).Scan(&data)
 	switch {
 	case errors.Is(err, pgx.ErrNoRows):
 		return nil, nil
@@ -46,40 +55,61 @@ func (c *client) Get(ctx context.Context) ([]byte, hcl.Diagnostics) {
 	return data, nil
 }
 
-// Put upserts the row in one statement, so a failure leaves the old data.
-func (c *client) Put(ctx context.Context, data []byte) hcl.Diagnostics {
-	if diags := c.checkLock(ctx); diags.HasErrors() {
-		return diags
-	}
-	q := fmt.Sprintf(`INSERT INTO %[1]s (name, data) VALUES ($1, $2)
-ON CONFLICT (name) DO UPDATE SET data = excluded.data`, c.b.table)
-	if _, err := c.b.pool.Exec(ctx, q, c.name, data); err != nil {
-		return c.b.queryDiags("writing the state", err)
-	}
-	return nil
+// querier is a pooled session or the pool (any free session).
+type querier interface {
+	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
 }
 
-// checkLock refuses to write when this client took the lock but its
-// session has gone: PostgreSQL then released the lock and someone else
-// may hold it.
-func (c *client) checkLock(ctx context.Context) hcl.Diagnostics {
+// Put upserts the row in one statement, so a failure leaves the old data.
+// While this client holds the lock, the statement runs on the locking
+// session and writes only if that session still holds the lock: a lock
+// lost with its session (PostgreSQL then released it and someone else
+// may hold it) writes nothing, with no moment between check and write.
+//
+// The snapshot goes to the server as the statement's parameter as is
+// (pgconn, text format, which for a text column is the bytes
+// themselves): pgx's typed path would copy tens of megabytes once more.
+func (c *client) Put(ctx context.Context, data []byte) hcl.Diagnostics {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	params := [][]byte{[]byte(c.name), data}
 	if c.conn == nil {
+		conn, err := c.b.pool.Acquire(ctx)
+		if err != nil {
+			return c.b.queryDiags("writing the state", err)
+		}
+		defer conn.Release()
+		q := fmt.Sprintf(`INSERT INTO %s (name, data) VALUES ($1, $2)
+ON CONFLICT (name) DO UPDATE SET data = excluded.data`, c.b.table)
+		if _, err := conn.Conn().PgConn().ExecParams(ctx, q, params, nil, nil, nil).Close(); err != nil {
+			return c.b.queryDiags("writing the state", err)
+		}
 		return nil
 	}
-	var held bool
-	err := c.conn.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND pid = pg_backend_pid() AND granted
-AND classid = $1::bigint::oid AND objid = $2::bigint::oid AND objsubid = 1)`, int64(uint32(uint64(c.key)>>32)), int64(uint32(c.key))).Scan(&held)
-	if err != nil || !held {
-		// Closing the session gives it back; Unlock of this ID then
-		// has nothing left to release.
-		c.conn.Hijack().Close(ctx)
-		c.conn = nil
-		return backend.Errorf("State lock lost",
-			"The PostgreSQL session holding the lock of %s has ended (%v), so PostgreSQL released the lock and another operation may now hold it. Nothing was written to the database; run the command again, or (after an apply) push the errored.tfstate it saved.", c.Where(), err)
+	q := fmt.Sprintf(`INSERT INTO %s (name, data) SELECT $1, $2 WHERE EXISTS (SELECT 1 FROM pg_locks
+	WHERE locktype = 'advisory' AND pid = pg_backend_pid() AND granted
+	AND classid = $3::bigint::oid AND objid = $4::bigint::oid AND objsubid = 1)
+ON CONFLICT (name) DO UPDATE SET data = excluded.data`, c.b.table)
+	params = append(params, strconv.AppendInt(nil, int64(uint32(uint64(c.key)>>32)), 10), strconv.AppendInt(nil, int64(uint32(c.key)), 10))
+	tag, err := c.conn.Conn().PgConn().ExecParams(ctx, q, params, nil, nil, nil).Close()
+	if err == nil && tag.RowsAffected() == 1 {
+		return nil
 	}
-	return nil
+	var pgErr *pgconn.PgError
+	if errors.As(err, &pgErr) && pgErr.Severity != "FATAL" && !c.conn.Conn().IsClosed() {
+		// The server refused the statement and the session lives on,
+		// holding the lock: nothing was written.
+		return c.b.queryDiags("writing the state", err)
+	}
+	if err == nil {
+		err = errors.New("the session no longer holds the lock")
+	}
+	// Closing the session gives it back; Unlock of this ID then has
+	// nothing left to release.
+	c.conn.Hijack().Close(ctx)
+	c.conn = nil
+	return backend.Errorf("State lock lost",
+		"The PostgreSQL session holding the lock of %s has ended (%v), so PostgreSQL released the lock and another operation may now hold it. Nothing was written to the database; run the command again, or (after an apply) push the errored.tfstate it saved.", c.Where(), err)
 }
 
 func (c *client) Delete(ctx context.Context) hcl.Diagnostics {

@@ -17,5 +17,10 @@
 // database, so two processes on two machines (tenet or OpenTofu) exclude
 // each other; the lock is held on a connection kept for the purpose and
 // vanishes with it if the process dies. PostgreSQL stores no lock info, so
-// a conflict names the holding session from pg_stat_activity.
+// a conflict names the holding session from pg_stat_activity. Under a
+// lock, reads and writes run on the locking session, and a write checks
+// in the same statement that the session still holds the lock.
+//
+// Sessions prefer lz4 for compressing stored values (preferLZ4): the
+// table stays as OpenTofu defines it.
 package pg

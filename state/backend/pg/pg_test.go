@@ -305,7 +305,7 @@ func TestLostLockRefusesWrite(t *testing.T) {
 		t.Fatalf("terminating the lock session: %d sessions, %v", n, err)
 	}
 	time.Sleep(100 * time.Millisecond)
-	backendtest.WantError(t, "write after the lock was lost", m.Write(ctx, backendtest.StateWith(t, "b")), "lock")
+	backendtest.WantError(t, "write after the lock was lost", m.Write(ctx, backendtest.StateWith(t, "b")), "State lock lost")
 	if after := h.RawGet(t, backend.DefaultWorkspace); string(after) != string(before) {
 		t.Error("stored state changed by a write that failed")
 	}
