@@ -419,6 +419,7 @@ func astErrorDiags(summary string, err error) hcl.Diagnostics {
 	return regokit.ErrorDiags(summary, named)
 }
 
+// locatedDiag names regokit's for the checks of team files (engine.go).
 var locatedDiag = regokit.LocatedDiag
 
 func internalDiag(err error) *hcl.Diagnostic {
