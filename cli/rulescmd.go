@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -47,21 +48,18 @@ Exit status: 0 when every test passed, 1 otherwise.`,
 			}
 			passed, failed, skipped := 0, 0, 0
 			for _, r := range results {
-				status := "PASS"
-				switch {
-				case r.Skipped:
-					status, skipped = "SKIP", skipped+1
-				case r.Error != "":
-					status, failed = "ERROR", failed+1
-				case !r.Passed:
-					status, failed = "FAIL", failed+1
-				default:
+				switch r.Status {
+				case rules.TestSkip:
+					skipped++
+				case rules.TestPass:
 					passed++
+				default:
+					failed++
 				}
-				if verbose || status != "PASS" {
-					fmt.Fprintf(u.out, "%s: %s.%s (%s:%d)\n", status, r.Package, r.Name, r.File, r.Line)
-					if r.Error != "" {
-						fmt.Fprintf(u.out, "  %s\n", r.Error)
+				if verbose || r.Status != rules.TestPass {
+					fmt.Fprintf(u.out, "%s: %s.%s (%s:%d)\n", strings.ToUpper(r.Status), r.Package, r.Name, r.File, r.Line)
+					if r.Status == rules.TestError {
+						fmt.Fprintf(u.out, "  %s\n", r.Message)
 					}
 				}
 			}

@@ -15,6 +15,8 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/open-policy-agent/opa/v1/bundle"
+
+	"github.com/tenetplan/tenet/internal/regokit"
 )
 
 // bundleLimits bound what reading one bundle may expand to. A bundle is a
@@ -211,9 +213,9 @@ func (l *loaded) loadBundle(p string, withTests bool) hcl.Diagnostics {
 			if isTestFile(rel) && !withTests {
 				continue
 			}
-			m, err := parseRego(display, files[rel], manifestRegoVersion(manifest, rel))
+			m, err := regokit.ParseFile(display, files[rel], manifestRegoVersion(manifest, rel))
 			if err != nil {
-				diags = append(diags, astErrorDiags("Invalid policy file", err)...)
+				diags = append(diags, regokit.ErrorDiags("Invalid policy file", err)...)
 				continue
 			}
 			l.modules = append(l.modules, &moduleFile{mod: m, file: display, rel: rel, src: src})

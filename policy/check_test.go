@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/tenetplan/tenet/internal/regokit"
 )
 
 type outcome struct {
@@ -187,7 +189,7 @@ func FuzzParseRego(f *testing.F) {
 	f.Add([]byte("package main\n\ndeny[msg] { msg := \"x\" }\n"))
 	f.Add([]byte("package p\n\nimport rego.v1\n\ndeny contains 1 if { true }\n"))
 	f.Fuzz(func(t *testing.T, src []byte) {
-		m, err := parseRego("f.rego", src, 0)
+		m, err := regokit.ParseFile("f.rego", src, 0)
 		if err == nil && m == nil {
 			t.Fatal("no module and no error")
 		}

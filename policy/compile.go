@@ -1,7 +1,6 @@
 package policy
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"path"
@@ -13,6 +12,8 @@ import (
 	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/open-policy-agent/opa/v1/rego"
 	"github.com/open-policy-agent/opa/v1/storage/inmem"
+
+	"github.com/tenetplan/tenet/internal/regokit"
 )
 
 // DefaultTimeout bounds one whole check unless the policy-set config or
@@ -112,7 +113,7 @@ func loadSandboxed(paths []string, tests bool) (*loaded, hcl.Diagnostics) {
 		return nil, diags
 	}
 	for _, mf := range l.modules {
-		diags = append(diags, checkSandbox(mf.mod, mf.src.cfg.Allow)...)
+		diags = append(diags, sandboxFor(mf.src.cfg.Allow).Check(mf.mod)...)
 	}
 	return l, diags
 }
@@ -131,7 +132,7 @@ func Load(ctx context.Context, opts Options) (*Set, hcl.Diagnostics) {
 	}
 	annotations, errs := ast.BuildAnnotationSet(mods)
 	if len(errs) > 0 {
-		return nil, astErrorDiags("Invalid policy metadata", errs)
+		return nil, regokit.ErrorDiags("Invalid policy metadata", errs)
 	}
 
 	// Each policy rule is copied under a private name so that its own
@@ -162,17 +163,11 @@ func Load(ctx context.Context, opts Options) (*Set, hcl.Diagnostics) {
 			level, d := resolveLevel(annotations, r, mf, p)
 			diags = append(diags, d...)
 			p.Level = level
-			for _, a := range annotationChain(annotations, r) {
-				switch a.Scope {
-				case "rule", "document", "package":
-					if p.Name == pkg+"."+name && a.Title != "" {
-						p.Name = a.Title
-					}
-					if p.Description == "" {
-						p.Description = a.Description
-					}
-				}
+			title, description := regokit.Describe(annotations, r)
+			if title != "" {
+				p.Name = title
 			}
+			p.Description = description
 			cloneName := fmt.Sprintf("__tenet_policy_%d", len(found))
 			clones = append(clones, renameRule(r, cloneName))
 			pf := pending{Policy: p, query: mf.mod.Package.Path.Append(ast.StringTerm(cloneName)).String()}
@@ -190,51 +185,39 @@ func Load(ctx context.Context, opts Options) (*Set, hcl.Diagnostics) {
 	compiler, runtime := newCompiler(l, opts.Env)
 	compiler.Compile(moduleMap(l.modules))
 	if compiler.Failed() {
-		return nil, astErrorDiags("Invalid policy", compiler.Errors)
+		return nil, regokit.ErrorDiags("Invalid policy", compiler.Errors)
 	}
 	store := inmem.NewFromObject(l.data)
 	s := &Set{timeout: setTimeout(l, opts.Timeout), input: analyzeInputUse(compiler.Modules)}
-	for _, f := range found {
-		q, err := rego.New(
-			rego.Query(f.query),
+	prepare := func(f pending, query ...func(*rego.Rego)) (*rego.PreparedEvalQuery, hcl.Diagnostics) {
+		q, err := rego.New(append(query,
 			rego.Compiler(compiler),
 			rego.Store(store),
 			rego.StrictBuiltinErrors(true),
 			rego.Runtime(runtime),
-		).PrepareForEval(ctx)
+		)...).PrepareForEval(ctx)
 		if err != nil {
 			return nil, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Cannot prepare policy",
 				Detail: fmt.Sprintf("%s: preparing %s failed: %s.", f.Location(), f.Name, err)}}
 		}
-		cp := compiledPolicy{Policy: f.Policy, query: q}
+		return &q, nil
+	}
+	for _, f := range found {
+		q, failed := prepare(f, rego.Query(f.query))
+		if failed != nil {
+			return nil, failed
+		}
+		cp := compiledPolicy{Policy: f.Policy, query: *q}
 		if f.whole != "" {
-			wq, err := rego.New(
-				rego.Query(f.whole),
-				rego.Compiler(compiler),
-				rego.Store(store),
-				rego.StrictBuiltinErrors(true),
-				rego.Runtime(runtime),
-			).PrepareForEval(ctx)
-			if err != nil {
-				return nil, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Cannot prepare policy",
-					Detail: fmt.Sprintf("%s: preparing %s failed: %s.", f.Location(), f.Name, err)}}
+			if cp.whole, failed = prepare(f, rego.Query(f.whole)); failed != nil {
+				return nil, failed
 			}
-			cp.whole = &wq
 		} else {
 			cp.local = localPolicy(compiler, f.query)
 		}
 		if !cp.local && cp.whole == nil {
 			if body := relaxedPolicy(compiler, f.query); body != nil {
-				rq, err := rego.New(
-					rego.ParsedQuery(body),
-					rego.Compiler(compiler),
-					rego.Store(store),
-					rego.StrictBuiltinErrors(true),
-					rego.Runtime(runtime),
-				).PrepareForEval(ctx)
-				if err == nil { // else: evaluated over every change
-					cp.relaxed = &rq
-				}
+				cp.relaxed, _ = prepare(f, rego.ParsedQuery(body)) // nil: evaluated over every change
 			}
 		}
 		s.policies = append(s.policies, cp)
@@ -265,20 +248,6 @@ func completeDefinitions(mods []*moduleFile) map[string]int {
 		}
 	}
 	return n
-}
-
-// annotationChain lists the METADATA that applies to r, nearest first.
-func annotationChain(as *ast.AnnotationSet, r *ast.Rule) []*ast.Annotations {
-	if as == nil {
-		return nil
-	}
-	var out []*ast.Annotations
-	for _, ref := range as.Chain(r) {
-		if ref != nil && ref.Annotations != nil {
-			out = append(out, ref.Annotations)
-		}
-	}
-	return out
 }
 
 // renameRule copies r (and its else chain) under a new name.
@@ -315,14 +284,7 @@ func newCompiler(l *loaded, env []string) (*ast.Compiler, *ast.Term) {
 			allowed[c] = true
 		}
 	}
-	caps := ast.CapabilitiesForThisVersion()
-	kept := caps.Builtins[:0]
-	for _, b := range caps.Builtins {
-		if c := capabilityOf(b.Name); c == "" || allowed[c] {
-			kept = append(kept, b)
-		}
-	}
-	caps.Builtins = kept
+	caps := sandboxFor(allowed).Capabilities()
 	runtime := ast.ObjectTerm()
 	if allowed[AllowEnvironment] {
 		vars := ast.NewObject()
@@ -370,7 +332,7 @@ func resolveLevel(as *ast.AnnotationSet, r *ast.Rule, mf *moduleFile, p Policy) 
 			return l, nil
 		}
 	}
-	for _, a := range annotationChain(as, r) {
+	for _, a := range regokit.Chain(as, r) {
 		if p.Kind == "warn" && a.Scope != "rule" {
 			continue
 		}
@@ -381,7 +343,7 @@ func resolveLevel(as *ast.AnnotationSet, r *ast.Rule, mf *moduleFile, p Policy) 
 		s, _ := raw.(string)
 		l, ok := ParseLevel(s)
 		if !ok {
-			return "", hcl.Diagnostics{locatedDiag("Invalid enforcement level", a.Location,
+			return "", hcl.Diagnostics{regokit.LocatedDiag("Invalid enforcement level", a.Location,
 				fmt.Sprintf("custom.enforcement is %v; use advisory, soft-mandatory or hard-mandatory.", raw))}
 		}
 		return l, nil
@@ -393,75 +355,4 @@ func resolveLevel(as *ast.AnnotationSet, r *ast.Rule, mf *moduleFile, p Policy) 
 		return Advisory, nil
 	}
 	return HardMandatory, nil
-}
-
-// checkSandbox reports each call of a sandboxed built-in the module's
-// policy set does not allow, so people see why the file is refused
-// rather than "undefined function".
-func checkSandbox(m *ast.Module, allow map[Capability]bool) hcl.Diagnostics {
-	var diags hcl.Diagnostics
-	report := func(op ast.Ref, loc *ast.Location) {
-		name := op.String()
-		c := capabilityOf(name)
-		if c == "" || allow[c] {
-			return
-		}
-		what := map[Capability]string{
-			AllowNetwork:     "reaches the network",
-			AllowEnvironment: "reads the environment",
-			AllowTime:        "reads the wall clock",
-		}[c]
-		diags = append(diags, locatedDiag("Sandboxed built-in function in policy", loc,
-			fmt.Sprintf("%s %s. Policies are sandboxed: remove the call, or allow it in the policy set's %s with \"allow: [%s]\".", name, what, ConfigFileName, c)))
-	}
-	ast.WalkExprs(m, func(x *ast.Expr) bool {
-		if x.IsCall() {
-			report(x.Operator(), x.Location)
-		}
-		return false
-	})
-	ast.WalkTerms(m, func(t *ast.Term) bool {
-		if call, ok := t.Value.(ast.Call); ok && len(call) > 0 {
-			if op, ok := call[0].Value.(ast.Ref); ok {
-				report(op, t.Location)
-			}
-		}
-		return false
-	})
-	sort.SliceStable(diags, func(i, j int) bool { return diags[i].Subject.Start.Line < diags[j].Subject.Start.Line })
-	return diags
-}
-
-// astErrorDiags turns parse and compile errors into diagnostics naming
-// file and line.
-func astErrorDiags(summary string, err error) hcl.Diagnostics {
-	errs, ok := err.(ast.Errors)
-	if !ok {
-		return hcl.Diagnostics{{Severity: hcl.DiagError, Summary: summary, Detail: err.Error() + "."}}
-	}
-	var diags hcl.Diagnostics
-	for _, e := range errs {
-		diags = append(diags, locatedDiag(summary, e.Location, e.Message+"."))
-	}
-	return diags
-}
-
-// locatedDiag is an error diagnostic whose detail starts with FILE:LINE
-// and whose subject is that position.
-func locatedDiag(summary string, loc *ast.Location, detail string) *hcl.Diagnostic {
-	d := &hcl.Diagnostic{Severity: hcl.DiagError, Summary: summary, Detail: detail}
-	if loc == nil {
-		return d
-	}
-	d.Detail = fmt.Sprintf("%s:%d: %s", loc.File, loc.Row, detail)
-	text := loc.Text
-	if i := bytes.IndexByte(text, '\n'); i >= 0 {
-		text = text[:i]
-	}
-	start := hcl.Pos{Line: loc.Row, Column: loc.Col, Byte: loc.Offset}
-	end := start
-	end.Column += len(text)
-	end.Byte += len(text)
-	d.Subject = &hcl.Range{Filename: loc.File, Start: start, End: end}
-	return d
 }

@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/tenetplan/tenet/internal/regokit"
 )
 
 // Level is how a failing policy affects the run.
@@ -44,32 +46,33 @@ type Capability string
 
 const (
 	// AllowNetwork allows http.send and net.*.
-	AllowNetwork Capability = "network"
+	AllowNetwork = Capability(regokit.Network)
 	// AllowEnvironment allows opa.runtime (environment variables).
-	AllowEnvironment Capability = "environment"
+	AllowEnvironment = Capability(regokit.Environment)
 	// AllowTime allows time.now_ns (the wall clock).
-	AllowTime Capability = "time"
+	AllowTime = Capability(regokit.Clock)
 )
 
-// forbiddenBuiltins maps each sandboxed built-in (or prefix ending in ".")
-// to the capability that allows it.
-var forbiddenBuiltins = map[string]Capability{
-	"http.send":   AllowNetwork,
-	"net.":        AllowNetwork,
-	"opa.runtime": AllowEnvironment,
-	"time.now_ns": AllowTime,
+// sandboxFor is the sandbox of a policy set that allows allow: policies
+// are refused the network, the environment and the clock unless allowed;
+// what planning rules also refuse (regokit.Unrepeatable: chance, the
+// trace, checks against the clock) stays allowed.
+func sandboxFor(allow map[Capability]bool) regokit.Sandbox {
+	refuse := map[regokit.Kind]bool{}
+	for _, c := range []Capability{AllowNetwork, AllowEnvironment, AllowTime} {
+		refuse[regokit.Kind(c)] = !allow[c]
+	}
+	return regokit.Sandbox{Refuse: refuse, Summary: "Sandboxed built-in function in policy", Detail: sandboxDetail}
 }
 
-// capabilityOf returns the capability a built-in needs, or "" if it is
-// always allowed.
-func capabilityOf(name string) Capability {
-	if c, ok := forbiddenBuiltins[name]; ok {
-		return c
-	}
-	if strings.HasPrefix(name, "net.") {
-		return AllowNetwork
-	}
-	return ""
+// sandboxDetail explains a refused call by its kind.
+func sandboxDetail(name string, r regokit.Refusal) string {
+	what := map[regokit.Kind]string{
+		regokit.Network:     "reaches the network",
+		regokit.Environment: "reads the environment",
+		regokit.Clock:       "reads the wall clock",
+	}[r.Kind]
+	return fmt.Sprintf("%s %s. Policies are sandboxed: remove the call, or allow it in the policy set's %s with \"allow: [%s]\".", name, what, ConfigFileName, r.Kind)
 }
 
 // SetConfig is a policy-set config file:

@@ -19,5 +19,7 @@
 // plan and decides whether apply may go on (checking a saved plan again
 // at apply: a stored report is a record, not a verdict). Planning rules
 // (package rules) decide what a plan does; policies only judge the
-// result. Package engine never imports this package.
+// result. Package engine never imports this package. Parsing, the
+// sandbox's list of built-ins, OPA errors as diagnostics, METADATA and
+// the test runner are internal/regokit's, shared with the planning rules.
 package policy

@@ -12,6 +12,8 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/open-policy-agent/opa/v1/util"
+
+	"github.com/tenetplan/tenet/internal/regokit"
 )
 
 // source is one policy source as given: a directory, a file or a bundle,
@@ -106,47 +108,24 @@ func (l *loaded) loadDir(dir string, withTests bool) hcl.Diagnostics {
 		src.cfg = cfg
 	}
 	fsys := os.DirFS(dir)
-	err := fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() {
-			if p != "." && strings.HasPrefix(d.Name(), ".") {
-				return fs.SkipDir
+	files, moreDiags := regokit.Dir{
+		FS: fsys, Name: dir, Noun: "policy", Version: ast.RegoUndefined, SkipHidden: true,
+		Keep: func(name string) bool { return strings.HasSuffix(name, ".rego") && (withTests || !isTestFile(name)) },
+		Other: func(rel, shown string) (hcl.Diagnostics, error) {
+			if !isDataFile(path.Base(rel)) { // the config files are not data
+				return nil, nil
 			}
-			return nil
-		}
-		name := d.Name()
-		display := filepath.ToSlash(filepath.Join(dir, p))
-		switch {
-		case strings.HasSuffix(name, ".rego"):
-			if isTestFile(name) && !withTests {
-				return nil
-			}
-			b, err := fs.ReadFile(fsys, p)
+			b, err := fs.ReadFile(fsys, rel)
 			if err != nil {
-				return err
+				return nil, err
 			}
-			m, err := parseRego(display, b, ast.RegoUndefined)
-			if err != nil {
-				diags = append(diags, astErrorDiags("Invalid policy file", err)...)
-				return nil
-			}
-			l.modules = append(l.modules, &moduleFile{mod: m, file: display, rel: p, src: src})
-		case isDataFile(name) && !(p == name && (name == ConfigFileName || name == "policy-set.yml")):
-			b, err := fs.ReadFile(fsys, p)
-			if err != nil {
-				return err
-			}
-			diags = append(diags, l.addData(display, path.Dir(p), b)...)
-		}
-		return nil
-	})
-	if err != nil {
-		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Cannot read policy files",
-			Detail: fmt.Sprintf("Reading the policy directory %s failed: %s. Check that it exists and is readable.", dir, err)})
+			return l.addData(shown, path.Dir(rel), b), nil
+		},
+	}.Load()
+	for _, f := range files {
+		l.modules = append(l.modules, &moduleFile{mod: f.Module, file: f.Shown, rel: f.Rel, src: src})
 	}
-	return diags
+	return append(diags, moreDiags...)
 }
 
 // loadFile reads a single .rego or data file given on the command line.
@@ -162,9 +141,9 @@ func (l *loaded) loadFile(p string, withTests bool) hcl.Diagnostics {
 		if isTestFile(p) && !withTests {
 			return nil
 		}
-		m, err := parseRego(display, b, ast.RegoUndefined)
+		m, err := regokit.ParseFile(display, b, ast.RegoUndefined)
 		if err != nil {
-			return astErrorDiags("Invalid policy file", err)
+			return regokit.ErrorDiags("Invalid policy file", err)
 		}
 		l.sources = append(l.sources, src)
 		l.modules = append(l.modules, &moduleFile{mod: m, file: display, rel: filepath.Base(p), src: src})
@@ -249,41 +228,4 @@ func mergeInto(dst, src map[string]any, at []string) []string {
 func dataConflict(file string, at []string) hcl.Diagnostics {
 	return hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Conflicting policy data",
 		Detail: fmt.Sprintf("%s sets data.%s, which another data file already sets. Merge the files or move one to another directory.", file, strings.Join(at, "."))}}
-}
-
-// parseRego parses a module as Rego v1, falling back to v0 (the syntax of
-// most conftest policies, `deny[msg] { … }`) when the file does not parse
-// as v1 and does not import rego.v1. A fixed version (from a bundle
-// manifest) disables the fallback. When both parses fail, the error found
-// furthest into the file is reported: it is the one closest to the typo.
-func parseRego(filename string, src []byte, version ast.RegoVersion) (*ast.Module, error) {
-	parse := func(v ast.RegoVersion) (*ast.Module, error) {
-		return ast.ParseModuleWithOpts(filename, string(src), ast.ParserOptions{RegoVersion: v, ProcessAnnotation: true})
-	}
-	if version == ast.RegoV0 || version == ast.RegoV1 {
-		return parse(version)
-	}
-	m1, err1 := parse(ast.RegoV1)
-	if err1 == nil {
-		return m1, nil
-	}
-	if strings.Contains(string(src), "import rego.v1") {
-		return nil, err1
-	}
-	m0, err0 := parse(ast.RegoV0)
-	if err0 == nil {
-		return m0, nil
-	}
-	if errorOffset(err0) > errorOffset(err1) {
-		return nil, err0
-	}
-	return nil, err1
-}
-
-func errorOffset(err error) int {
-	errs, ok := err.(ast.Errors)
-	if !ok || len(errs) == 0 || errs[0].Location == nil {
-		return -1
-	}
-	return errs[0].Location.Offset
 }

@@ -12,9 +12,9 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/open-policy-agent/opa/v1/cover"
-	"github.com/open-policy-agent/opa/v1/storage"
 	"github.com/open-policy-agent/opa/v1/storage/inmem"
-	"github.com/open-policy-agent/opa/v1/tester"
+
+	"github.com/tenetplan/tenet/internal/regokit"
 )
 
 // TestOptions configures [RunTests].
@@ -37,15 +37,7 @@ type TestReport struct {
 }
 
 // TestResult is one test_ rule.
-type TestResult struct {
-	Package  string        `json:"package"`
-	Name     string        `json:"name"`
-	File     string        `json:"file"`
-	Line     int           `json:"line"`
-	Status   string        `json:"status"` // pass, fail, error, skip
-	Message  string        `json:"message,omitempty"`
-	Duration time.Duration `json:"duration_ns"`
-}
+type TestResult = regokit.TestResult
 
 // CoverageReport is line coverage of the policy files (tests excluded).
 type CoverageReport struct {
@@ -80,57 +72,25 @@ func RunTests(ctx context.Context, opts TestOptions) (*TestReport, hcl.Diagnosti
 	}
 	modules := moduleMap(l.modules)
 	compiler, runtime := newCompiler(l, nil)
-	store := inmem.NewFromObject(l.data)
-	txn, err := store.NewTransaction(ctx, storage.TransactionParams{})
-	if err != nil {
-		return nil, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Cannot run policy tests", Detail: err.Error()}}
-	}
-	defer store.Abort(ctx, txn)
 	timeout := opts.Timeout
 	if timeout <= 0 {
 		timeout = DefaultTimeout
 	}
-	runner := tester.NewRunner().
-		SetCompiler(compiler).
-		SetStore(store).
-		SetModules(modules).
-		SetRuntime(runtime).
-		SetTimeout(timeout).
-		RaiseBuiltinErrors(true)
-	if opts.Run != "" {
-		runner = runner.Filter(opts.Run)
-	}
 	var cov *cover.Cover
 	if opts.Coverage {
 		cov = cover.New()
-		runner = runner.SetCoverageQueryTracer(cov)
 	}
-	ch, err := runner.RunTests(ctx, txn)
+	results, err := regokit.Tests{
+		Compiler: compiler, Modules: modules, Store: inmem.NewFromObject(l.data), Runtime: runtime,
+		Timeout: timeout, RaiseBuiltinErrors: true, Filter: opts.Run, Coverage: cov,
+	}.Run(ctx)
 	if err != nil {
 		if errs, ok := err.(ast.Errors); ok {
-			return nil, astErrorDiags("Invalid policy", errs)
+			return nil, regokit.ErrorDiags("Invalid policy", errs)
 		}
 		return nil, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Cannot run policy tests", Detail: err.Error() + "."}}
 	}
-	rep := &TestReport{Results: []TestResult{}}
-	for r := range ch {
-		tr := TestResult{Package: strings.TrimPrefix(r.Package, "data."), Name: r.Name, Duration: r.Duration, Status: "pass"}
-		if r.Location != nil {
-			tr.File, tr.Line = r.Location.File, r.Location.Row
-		}
-		switch {
-		case r.Error != nil:
-			tr.Status, tr.Message = "error", r.Error.Error()
-		case r.Fail:
-			tr.Status = "fail"
-			if r.FailedAt != nil && r.FailedAt.Location != nil {
-				tr.Message = fmt.Sprintf("%s:%d: %s", r.FailedAt.Location.File, r.FailedAt.Location.Row, r.FailedAt.String())
-			}
-		case r.Skip:
-			tr.Status = "skip"
-		}
-		rep.Results = append(rep.Results, tr)
-	}
+	rep := &TestReport{Results: results}
 	if cov != nil {
 		rep.Coverage = coverageOf(cov, modules)
 	}

@@ -13,6 +13,8 @@ import (
 
 	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/open-policy-agent/opa/v1/rego"
+
+	"github.com/tenetplan/tenet/internal/regokit"
 )
 
 // query is a prepared query that may still be compiling. Compiling the
@@ -371,4 +373,59 @@ func errorBefore(a, b *ast.Error) bool {
 		return la.Row < lb.Row
 	}
 	return la.Col < lb.Col
+}
+
+// planningSandbox refuses every kind of built-in regokit lists: two plans
+// of the same inputs must agree, so planning rules may not reach the
+// network, the environment or the clock, nor draw on chance. print is
+// allowed: rules are compiled without print statements, so it does
+// nothing.
+var planningSandbox = regokit.Sandbox{
+	Refuse: map[regokit.Kind]bool{
+		regokit.Network: true, regokit.Environment: true, regokit.Clock: true, regokit.Unrepeatable: true,
+	},
+	Summary: "Forbidden built-in function in rule",
+	Detail: func(name string, r regokit.Refusal) string {
+		return fmt.Sprintf("%s %s. Planning rules must be deterministic and sandboxed: remove the call.", name, r.Why)
+	},
+}
+
+// sandboxCapabilities are built once: compilers only read them.
+var sandboxCapabilities = sync.OnceValue(planningSandbox.Capabilities)
+
+// checkSandbox reports every call of a forbidden built-in in m.
+func checkSandbox(m *ast.Module) hcl.Diagnostics { return planningSandbox.Check(m) }
+
+// forbiddenReason says why a built-in is refused, if it is.
+func forbiddenReason(name string) (string, bool) {
+	r, bad := planningSandbox.Refuses(name)
+	return r.Why, bad
+}
+
+// astErrorDiags is regokit.ErrorDiags for the rules: team files call the
+// bounded built-ins under their own names, and an error OPA does not
+// locate is tenet's.
+func astErrorDiags(summary string, err error) hcl.Diagnostics {
+	errs, ok := err.(ast.Errors)
+	if !ok {
+		return hcl.Diagnostics{internalDiag(err)}
+	}
+	named := make(ast.Errors, len(errs))
+	for i, e := range errs {
+		c := *e
+		c.Message = strings.ReplaceAll(e.Message, boundedPrefix, "")
+		named[i] = &c
+	}
+	return regokit.ErrorDiags(summary, named)
+}
+
+// locatedDiag names regokit's for the checks of team files (engine.go).
+var locatedDiag = regokit.LocatedDiag
+
+func internalDiag(err error) *hcl.Diagnostic {
+	return &hcl.Diagnostic{
+		Severity: hcl.DiagError,
+		Summary:  "Cannot prepare planning rules",
+		Detail:   fmt.Sprintf("Preparing the planning rules failed: %s. This is a bug in tenet; please report it.", err),
+	}
 }

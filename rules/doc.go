@@ -16,7 +16,7 @@
 //   - Team rule files (Options.Team): parsed, sandboxed and compiled with the
 //     defaults once, in [New]. A file that fails to parse or compile, calls a
 //     built-in that reaches the network, the environment, the clock or
-//     randomness (forbiddenBuiltins in engine.go: every built-in OPA marks
+//     randomness (internal/regokit's list: every built-in OPA marks
 //     non-deterministic, those that check times against the clock, and the
 //     time built-ins given the zone "Local"), or redefines a default rule is
 //     refused with an hcl.Diagnostic naming file and line.

@@ -1,7 +1,6 @@
 package rules
 
 import (
-	"bytes"
 	"context"
 	"embed"
 	"fmt"
@@ -15,6 +14,8 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/open-policy-agent/opa/v1/rego"
+
+	"github.com/tenetplan/tenet/internal/regokit"
 )
 
 //go:embed policy/*.rego
@@ -273,10 +274,7 @@ func isRuleFile(name string) bool {
 }
 
 func parseModule(filename string, src []byte) (*ast.Module, error) {
-	return ast.ParseModuleWithOpts(filename, string(src), ast.ParserOptions{
-		RegoVersion:       ast.RegoV1,
-		ProcessAnnotation: true,
-	})
+	return regokit.ParseFile(filename, src, ast.RegoV1)
 }
 
 // parseSource parses every rule file (not *_test.rego) of a team source, in
@@ -287,33 +285,10 @@ func parseSource(src Source) ([]*ast.Module, hcl.Diagnostics) {
 
 // parseSourceFiles parses the files of src whose names keep accepts.
 func parseSourceFiles(src Source, keep func(name string) bool) ([]*ast.Module, hcl.Diagnostics) {
-	var mods []*ast.Module
-	var diags hcl.Diagnostics
-	err := fs.WalkDir(src.FS, ".", func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() || !keep(d.Name()) {
-			return nil
-		}
-		b, err := fs.ReadFile(src.FS, p)
-		if err != nil {
-			return err
-		}
-		m, err := parseModule(path.Join(src.Name, p), b)
-		if err != nil {
-			diags = append(diags, astErrorDiags("Invalid rule file", err)...)
-			return nil
-		}
-		mods = append(mods, m)
-		return nil
-	})
-	if err != nil {
-		diags = append(diags, &hcl.Diagnostic{
-			Severity: hcl.DiagError,
-			Summary:  "Cannot read rule files",
-			Detail:   fmt.Sprintf("Reading the rule directory %s failed: %s. Check that it exists and is readable.", src.Name, err),
-		})
+	files, diags := regokit.Dir{FS: src.FS, Name: src.Name, Noun: "rule", Version: ast.RegoV1, Keep: keep}.Load()
+	mods := make([]*ast.Module, len(files))
+	for i, f := range files {
+		mods[i] = f.Module
 	}
 	return mods, diags
 }
@@ -400,28 +375,26 @@ func wrapExtensionRules(m *ast.Module, defaultNames map[string]map[string]bool, 
 // annotations, and team handles to the team rules they stand for.
 func (e *Engine) indexProvenance(c *ast.Compiler, team []*teamRule) {
 	// Compilation rewrites rules, so team rules are matched by location.
-	byLocation := map[string]*ast.Annotations{}
-	for _, ref := range c.GetAnnotationSet().Flatten() {
-		a := ref.Annotations
-		if ref.Location != nil {
-			byLocation[fmt.Sprintf("%s:%d", ref.Location.File, ref.Location.Row)] = a
+	byLocation := map[string]regokit.Annotation{}
+	for _, a := range regokit.Annotations(c.GetAnnotationSet()) {
+		if a.Location != nil {
+			byLocation[fmt.Sprintf("%s:%d", a.Location.File, a.Location.Row)] = a
 		}
-		id, _ := a.Custom["id"].(string)
-		if id == "" || a.Scope != "rule" {
+		if a.ID == "" || a.Scope != "rule" {
 			continue
 		}
-		f := Fired{RuleID: id, Title: a.Title}
-		if ref.Location != nil {
-			f.File, f.Line = ref.Location.File, ref.Location.Row
+		f := Fired{RuleID: a.ID, Title: a.Title}
+		if a.Location != nil {
+			f.File, f.Line = a.Location.File, a.Location.Row
 		}
-		e.addProvenance(id, f)
+		e.addProvenance(a.ID, f)
 	}
 	for _, t := range team {
 		loc := t.rule.Location
 		f := Fired{RuleID: fmt.Sprintf("team:%s:%d", loc.File, loc.Row), File: loc.File, Line: loc.Row}
-		if a := byLocation[fmt.Sprintf("%s:%d", loc.File, loc.Row)]; a != nil && a.Scope == "rule" {
-			if id, _ := a.Custom["id"].(string); id != "" {
-				f.RuleID = id
+		if a, ok := byLocation[fmt.Sprintf("%s:%d", loc.File, loc.Row)]; ok && a.Scope == "rule" {
+			if a.ID != "" {
+				f.RuleID = a.ID
 			}
 			f.Title = a.Title
 		}
@@ -448,158 +421,4 @@ func (e *Engine) singleFired(id string) []Fired {
 		return fs.([]Fired)
 	}
 	return []Fired{e.fired(id)}
-}
-
-// forbiddenBuiltins are the built-ins planning rules may not call: they
-// reach the network or the environment, or make results depend on the clock
-// or on chance, so two plans of the same inputs could differ. The list is
-// OPA's non-deterministic built-ins plus those that read the clock without
-// saying so. Every net.* built-in is refused too (see forbiddenReason),
-// including the pure CIDR helpers, so that the rule is simple to state.
-// print is allowed: rules are compiled without print statements, so it
-// does nothing.
-var forbiddenBuiltins = map[string]string{
-	"http.send":              "reaches the network",
-	"opa.runtime":            "reads the environment",
-	"time.now_ns":            "reads the clock; use input.run.timestamp",
-	"rand.intn":              "is random",
-	"uuid.rfc4122":           "is random",
-	"trace":                  "writes to the evaluation trace",
-	"io.jwt.decode_verify":   "checks the token's times against the clock; decode it with io.jwt.decode, check the signature with io.jwt.verify_*, and compare its times with input.run.timestamp",
-	"io.jwt.encode_sign":     "signs with random nonces, so its result changes from run to run",
-	"io.jwt.encode_sign_raw": "signs with random nonces, so its result changes from run to run",
-	"json.match_schema":      "may fetch the schemas it references over the network",
-	"json.verify_schema":     "may fetch the schemas it references over the network",
-	"crypto.x509.parse_and_verify_certificates":              "checks validity against the clock; parse with crypto.x509.parse_certificates and compare dates with input.run.timestamp",
-	"crypto.x509.parse_and_verify_certificates_with_options": "checks validity against the clock; parse with crypto.x509.parse_certificates and compare dates with input.run.timestamp",
-}
-
-// zonedTimeBuiltins take a time zone name, where "Local" reads the
-// machine's zone (see checkSandbox).
-var zonedTimeBuiltins = map[string]bool{
-	"time.date": true, "time.clock": true, "time.weekday": true,
-	"time.format": true, "time.add_date": true, "time.diff": true,
-}
-
-// forbiddenReason says why a built-in is refused, if it is.
-func forbiddenReason(name string) (string, bool) {
-	if why, bad := forbiddenBuiltins[name]; bad {
-		return why, true
-	}
-	if strings.HasPrefix(name, "net.") {
-		return "belongs to the net.* family, which planning rules may not use", true
-	}
-	return "", false
-}
-
-// sandboxCapabilities are built once: CapabilitiesForThisVersion copies
-// and sorts every built-in, which cost a millisecond per compiler, and
-// compilers only read them.
-var sandboxCapabilities = sync.OnceValue(func() *ast.Capabilities {
-	caps := ast.CapabilitiesForThisVersion()
-	kept := caps.Builtins[:0]
-	for _, b := range caps.Builtins {
-		if _, bad := forbiddenReason(b.Name); !bad {
-			kept = append(kept, b)
-		}
-	}
-	caps.Builtins = kept
-	return caps
-})
-
-// checkSandbox reports every call of a forbidden built-in in m, so the user
-// sees why the file is refused rather than "undefined function".
-func checkSandbox(m *ast.Module) hcl.Diagnostics {
-	var diags hcl.Diagnostics
-	report := func(op ast.Ref, args []*ast.Term, loc *ast.Location) {
-		name := op.String()
-		why, bad := forbiddenReason(name)
-		if !bad && zonedTimeBuiltins[name] && mentionsLocalZone(args) {
-			why, bad = `is given the time zone "Local", the machine's zone; name the zone (e.g. "UTC" or "Europe/Paris")`, true
-		}
-		if !bad {
-			return
-		}
-		diags = append(diags, locatedDiag("Forbidden built-in function in rule", loc,
-			fmt.Sprintf("%s %s. Planning rules must be deterministic and sandboxed: remove the call.", name, why)))
-	}
-	ast.WalkExprs(m, func(x *ast.Expr) bool {
-		if x.IsCall() {
-			report(x.Operator(), x.Operands(), x.Location)
-		}
-		return false
-	})
-	ast.WalkTerms(m, func(t *ast.Term) bool {
-		if call, ok := t.Value.(ast.Call); ok && len(call) > 0 {
-			if op, ok := call[0].Value.(ast.Ref); ok {
-				report(op, call[1:], t.Location)
-			}
-		}
-		return false
-	})
-	sort.SliceStable(diags, func(i, j int) bool { return line(diags[i]) < line(diags[j]) })
-	return diags
-}
-
-// mentionsLocalZone reports whether a literal "Local" appears in args: the
-// zone argument of the time built-ins, written in the rule. A zone computed
-// at evaluation cannot be seen here.
-func mentionsLocalZone(args []*ast.Term) bool {
-	found := false
-	for _, a := range args {
-		ast.WalkTerms(a, func(t *ast.Term) bool {
-			if s, ok := t.Value.(ast.String); ok && s == "Local" {
-				found = true
-			}
-			return found
-		})
-	}
-	return found
-}
-
-func astErrorDiags(summary string, err error) hcl.Diagnostics {
-	errs, ok := err.(ast.Errors)
-	if !ok {
-		return hcl.Diagnostics{internalDiag(err)}
-	}
-	var diags hcl.Diagnostics
-	for _, e := range errs {
-		// Team files call the bounded built-ins under their own names.
-		diags = append(diags, locatedDiag(summary, e.Location, strings.ReplaceAll(e.Message, boundedPrefix, "")+"."))
-	}
-	return diags
-}
-
-// locatedDiag is an error diagnostic whose detail starts with FILE:LINE and
-// whose subject is that position.
-func locatedDiag(summary string, loc *ast.Location, detail string) *hcl.Diagnostic {
-	d := &hcl.Diagnostic{Severity: hcl.DiagError, Summary: summary, Detail: detail}
-	if loc != nil {
-		d.Detail = fmt.Sprintf("%s:%d: %s", loc.File, loc.Row, detail)
-		text := loc.Text
-		if i := bytes.IndexByte(text, '\n'); i >= 0 {
-			text = text[:i]
-		}
-		start := hcl.Pos{Line: loc.Row, Column: loc.Col, Byte: loc.Offset}
-		end := start
-		end.Column += len(text)
-		end.Byte += len(text)
-		d.Subject = &hcl.Range{Filename: loc.File, Start: start, End: end}
-	}
-	return d
-}
-
-func internalDiag(err error) *hcl.Diagnostic {
-	return &hcl.Diagnostic{
-		Severity: hcl.DiagError,
-		Summary:  "Cannot prepare planning rules",
-		Detail:   fmt.Sprintf("Preparing the planning rules failed: %s. This is a bug in tenet; please report it.", err),
-	}
-}
-
-func line(d *hcl.Diagnostic) int {
-	if d.Subject == nil {
-		return 0
-	}
-	return d.Subject.Start.Line
 }

@@ -5,26 +5,25 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
-	"sort"
 	"strings"
-	"time"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/open-policy-agent/opa/v1/tester"
+
+	"github.com/tenetplan/tenet/internal/regokit"
 )
 
 // TestResult is the outcome of one Rego unit test (a `test_` rule).
-type TestResult struct {
-	Package  string // e.g. "acme.rules_test"
-	Name     string // rule name, e.g. "test_keeps_databases"
-	File     string
-	Line     int
-	Passed   bool
-	Skipped  bool
-	Error    string // evaluation error, if any
-	Duration time.Duration
-}
+type TestResult = regokit.TestResult
+
+// The outcomes of a test ([TestResult].Status).
+const (
+	TestPass  = regokit.TestPass
+	TestFail  = regokit.TestFail
+	TestError = regokit.TestError
+	TestSkip  = regokit.TestSkip
+)
 
 // RunTests runs the Rego unit tests (*_test.rego) of the team rule sources
 // against the default rules plus the team rules, as `tenet rules test` does.
@@ -64,38 +63,11 @@ func runRegoTests(ctx context.Context, modules map[string]*ast.Module) ([]TestRe
 		WithCapabilities(sandboxCapabilities()).
 		WithBuiltins(map[string]*ast.Builtin{reachableBuiltin.Name: reachableBuiltin}).
 		WithEnablePrintStatements(true)
-	runner := tester.NewRunner().
-		SetCompiler(compiler).
-		SetDefaultRegoVersion(ast.RegoV1).
-		AddCustomBuiltins([]*tester.Builtin{{Decl: reachableBuiltin, Func: reachableFunction()}})
-	ch, err := runner.Run(ctx, modules)
-	if err != nil {
-		return nil, err
-	}
-	var out []TestResult
-	for r := range ch {
-		tr := TestResult{
-			Package:  strings.TrimPrefix(r.Package, "data."),
-			Name:     r.Name,
-			Passed:   r.Pass(),
-			Skipped:  r.Skip,
-			Duration: r.Duration,
-		}
-		if r.Location != nil {
-			tr.File, tr.Line = r.Location.File, r.Location.Row
-		}
-		if r.Error != nil {
-			tr.Error = r.Error.Error()
-		}
-		out = append(out, tr)
-	}
-	sort.SliceStable(out, func(i, j int) bool {
-		if out[i].File != out[j].File {
-			return out[i].File < out[j].File
-		}
-		return out[i].Line < out[j].Line
-	})
-	return out, nil
+	return regokit.Tests{
+		Compiler: compiler,
+		Modules:  modules,
+		Builtins: []*tester.Builtin{{Decl: reachableBuiltin, Func: reachableFunction()}},
+	}.Run(ctx)
 }
 
 // defaultTestModules parses the embedded default rules with their tests.

@@ -7,6 +7,8 @@ import (
 	"testing/fstest"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/tenetplan/tenet/internal/regokit"
 )
 
 // TestRegoUnitTests runs the *_test.rego files next to the default rules.
@@ -24,8 +26,8 @@ func TestRegoUnitTests(t *testing.T) {
 	}
 	for _, r := range results {
 		t.Run(r.Package+"/"+r.Name, func(t *testing.T) {
-			if !r.Passed {
-				t.Errorf("%s:%d: %s failed %s", r.File, r.Line, r.Name, r.Error)
+			if r.Status != regokit.TestPass {
+				t.Errorf("%s:%d: %s %s: %s", r.File, r.Line, r.Name, r.Status, r.Message)
 			}
 		})
 	}
@@ -66,11 +68,27 @@ test_other_is_not_kept if {
 	got := map[string]bool{}
 	for _, r := range results {
 		if strings.HasPrefix(r.File, "team/") {
-			got[r.Name] = r.Passed
+			got[r.Name] = r.Status == regokit.TestPass
 		}
 	}
 	want := map[string]bool{"test_db_is_kept": true, "test_other_is_not_kept": false}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("test results (-want +got):\n%s", diff)
+	}
+}
+
+// TestRunTestsEmptyRuleFile: an empty team file is the author's mistake,
+// reported as an invalid rule file with its name (it was once reported
+// as a bug in tenet, since OPA gives that one error on its own).
+func TestRunTestsEmptyRuleFile(t *testing.T) {
+	fsys := fstest.MapFS{"empty.rego": {Data: []byte("# nothing yet\n")}}
+	_, diags := RunTests(context.Background(), []Source{{Name: "team", FS: fsys}})
+	var got []string
+	for _, d := range diags {
+		got = append(got, d.Summary+": "+d.Detail)
+	}
+	want := []string{"Invalid rule file: team/empty.rego:0: rego_parse_error: empty module."}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("diagnostics (-want +got):\n%s", diff)
 	}
 }
