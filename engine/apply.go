@@ -16,6 +16,7 @@ import (
 	"github.com/tenetplan/tenet/addrs"
 	"github.com/tenetplan/tenet/config"
 	"github.com/tenetplan/tenet/engine/plan"
+	"github.com/tenetplan/tenet/engine/providercall"
 	"github.com/tenetplan/tenet/providers"
 	"github.com/tenetplan/tenet/providers/objchange"
 	"github.com/tenetplan/tenet/state"
@@ -32,7 +33,7 @@ type applyWalker struct {
 	e        *Engine
 	cfg      *config.Config
 	p        *plan.Plan
-	ps       *providerSet
+	ps       *providercall.Set
 	ev       *evaluator
 	cg       *configGraph
 	ag       *applyGraph
@@ -79,20 +80,20 @@ func (e *Engine) Apply(ctx context.Context, cfg *config.Config, p *plan.Plan, op
 	w := &applyWalker{
 		e: e, cfg: cfg, p: p,
 		sched:       sched,
-		ps:          newProviderSet(e.Providers, e.WorkingDir),
+		ps:          providercall.NewSet(e.Providers, e.WorkingDir),
 		recorder:    recorder,
 		sem:         make(chan struct{}, par),
 		working:     p.PriorState.DeepCopy(),
 		provConfigs: map[string]*onceResult{},
 		deposedKeys: map[string]state.DeposedKey{},
 	}
-	defer w.ps.closeAll(ctx)
+	defer w.ps.CloseAll(ctx)
 	// Registered after stopScheduling's defer, so it is unregistered
 	// before the normal end of Apply cancels sched.
-	defer context.AfterFunc(sched, func() { w.ps.stopAll(ctx) })()
+	defer context.AfterFunc(sched, func() { w.ps.StopAll(ctx) })()
 	w.ev = &evaluator{cfg: cfg, fsys: e.FS, values: newValueStore(), exp: newExpansion(), rootDir: ".", cwd: e.WorkingDir, workspace: e.workspaceName(), planTime: p.Timestamp,
-		checks: &checkResults{}, condSeverity: hcl.DiagError, provFuncs: newProviderFunctions(ctx, w.ps)}
-	defer w.ev.provFuncs.closeAll(ctx)
+		checks: &checkResults{}, condSeverity: hcl.DiagError, provFuncs: providercall.NewFunctions(ctx, w.ps)}
+	defer w.ev.provFuncs.CloseAll(ctx)
 	if opts.Scope != nil {
 		opts.Scope.ev = w.ev
 	}
@@ -347,7 +348,7 @@ func (w *applyWalker) nodeProvider(ctx context.Context, n *gnode, c *plan.Resour
 		p, diags := configureProvider(ctx, w.ps, w.ev, w.cfg, n.provider, n.provCfg, &w.mu, w.provConfigs)
 		return p, n.schema, diags
 	}
-	sch, err := w.ps.resourceSchema(ctx, c.Provider.Provider, c.Addr.Resource.Resource.Mode, c.Addr.Resource.Resource.Type)
+	sch, err := w.ps.ResourceSchema(ctx, c.Provider.Provider, c.Addr.Resource.Resource.Mode, c.Addr.Resource.Resource.Type)
 	if err != nil || sch == nil {
 		return nil, nil, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Provider not available", Detail: fmt.Sprintf("No provider offers %s.", c.Addr.Resource.Resource.Type)}}
 	}
@@ -566,7 +567,7 @@ func (w *applyWalker) applyInstance(ctx context.Context, n *gnode, p providers.I
 	presp := p.PlanResourceChange(ctx, providers.PlanResourceChangeRequest{
 		TypeName: c.Addr.Resource.Resource.Type, PriorState: prior, ProposedNewState: proposed, Config: config, PriorPrivate: priorPrivate,
 	})
-	diags = append(diags, providerDiags(presp.Diagnostics, n.res.Config)...)
+	diags = append(diags, providercall.Diags(presp.Diagnostics, n.res.Config)...)
 	if presp.Diagnostics.HasErrors() {
 		w.restoreDeposed(c)
 		return cty.NilVal, diags
@@ -601,7 +602,7 @@ func (w *applyWalker) applyInstance(ctx context.Context, n *gnode, p providers.I
 	aresp := p.ApplyResourceChange(ctx, providers.ApplyResourceChangeRequest{
 		TypeName: c.Addr.Resource.Resource.Type, PriorState: prior, PlannedState: final, Config: config, PlannedPrivate: presp.PlannedPrivate,
 	})
-	diags = append(diags, providerDiags(aresp.Diagnostics, n.res.Config)...)
+	diags = append(diags, providercall.Diags(aresp.Diagnostics, n.res.Config)...)
 	newVal, d := checkApplyResult(rangeOf(n), sch, c, final, aresp)
 	diags = append(diags, d...)
 	failed := diags.HasErrors()
@@ -656,17 +657,17 @@ func (w *applyWalker) applyRead(ctx context.Context, n *gnode, p providers.Inter
 	}
 	start := time.Now()
 	resp := p.ReadDataSource(ctx, providers.ReadDataSourceRequest{TypeName: c.Addr.Resource.Resource.Type, Config: config})
-	diags := providerDiags(resp.Diagnostics, n.res.Config)
+	diags := providercall.Diags(resp.Diagnostics, n.res.Config)
 	v := resp.State
 	if !diags.HasErrors() {
 		switch {
 		case v == cty.NilVal || v.IsNull():
-			diags = append(diags, errorf(rangeOf(n), "Provider produced null object", "Provider %q produced a null value for %s."+providerBug, c.Provider.Provider, c.Addr))
+			diags = append(diags, errorf(rangeOf(n), "Provider produced null object", "Provider %q produced a null value for %s."+providercall.BugNote, c.Provider.Provider, c.Addr))
 		case len(objchange.AssertObjectConforms(sch.Block, v)) > 0:
-			diags = append(diags, invalidObjectDiags(rangeOf(n), c.Provider.Provider, c.Addr, "when reading the data source", objchange.AssertObjectConforms(sch.Block, v))...)
+			diags = append(diags, providercall.InvalidObjectDiags(rangeOf(n), c.Provider.Provider, c.Addr, "when reading the data source", objchange.AssertObjectConforms(sch.Block, v))...)
 		case !v.IsWhollyKnown():
 			for _, p := range objchange.UnknownPaths(v) {
-				diags = append(diags, errorf(rangeOf(n), "Provider produced invalid object", "Provider %q produced a value for %s that is not wholly known: %s is unknown."+providerBug, c.Provider.Provider, c.Addr, contractPath(c.Addr, p)))
+				diags = append(diags, errorf(rangeOf(n), "Provider produced invalid object", "Provider %q produced a value for %s that is not wholly known: %s is unknown."+providercall.BugNote, c.Provider.Provider, c.Addr, providercall.ContractPath(c.Addr, p)))
 			}
 		}
 	}
@@ -766,7 +767,7 @@ func (w *applyWalker) destroyInstance(ctx context.Context, n *gnode, p providers
 	if n != nil && n.res != nil {
 		body = n.res.Config
 	}
-	diags := providerDiags(resp.Diagnostics, body)
+	diags := providercall.Diags(resp.Diagnostics, body)
 	if !diags.HasErrors() && resp.NewState != cty.NilVal && !resp.NewState.IsNull() {
 		diags = append(diags, errorf(nil, "Provider returned invalid result object after apply",
 			"After deleting %s, provider %q returned a non-null object. This is a bug in the provider.", c.Addr, c.Provider.Provider))
@@ -787,10 +788,10 @@ func (w *applyWalker) checkFinalPlan(n *gnode, sch *providers.Schema, c *plan.Re
 	rng, provider := rangeOf(n), c.Provider.Provider
 	final := resp.PlannedState
 	if errs := objchange.AssertObjectConforms(sch.Block, final); len(errs) > 0 {
-		return invalidPlanDiags(rng, provider, c.Addr, errs)
+		return providercall.InvalidPlanDiags(rng, provider, c.Addr, errs)
 	}
 	if errs := objchange.AssertPlanValid(sch.Block, prior, config, final); len(errs) > 0 {
-		return invalidPlanDiags(rng, provider, c.Addr, errs)
+		return providercall.InvalidPlanDiags(rng, provider, c.Addr, errs)
 	}
 	if c.Action == plan.Update {
 		var replace []cty.Path
@@ -800,11 +801,11 @@ func (w *applyWalker) checkFinalPlan(n *gnode, sch *providers.Schema, c *plan.Re
 			}
 		}
 		if len(replace) > 0 {
-			return hcl.Diagnostics{finalActionDiag(rng, provider, c.Addr, c.Action, plan.DeleteThenCreate, replace)}
+			return hcl.Diagnostics{providercall.FinalActionDiag(rng, provider, c.Addr, c.Action, plan.DeleteThenCreate, replace)}
 		}
 	}
 	if errs := objchange.AssertObjectCompatible(sch.Block, c.After, final); len(errs) > 0 {
-		return inconsistentFinalPlanDiags(rng, provider, c.Addr, errs)
+		return providercall.InconsistentFinalPlanDiags(rng, provider, c.Addr, errs)
 	}
 	return nil
 }
@@ -821,25 +822,25 @@ func checkApplyResult(rng *hcl.Range, sch *providers.Schema, c *plan.ResourceIns
 		if failed {
 			return cty.NullVal(ty), nil
 		}
-		return cty.NullVal(ty), invalidObjectDiags(rng, provider, c.Addr, "after apply", []error{errors.New("the provider returned no object and no error")})
+		return cty.NullVal(ty), providercall.InvalidObjectDiags(rng, provider, c.Addr, "after apply", []error{errors.New("the provider returned no object and no error")})
 	}
 	if errs := objchange.AssertObjectConforms(sch.Block, v); len(errs) > 0 {
 		// The object cannot be stored; what the provider made is lost to
 		// tenet, so say so even when the provider reported an error too.
-		return cty.NullVal(ty), invalidObjectDiags(rng, provider, c.Addr, "after apply", errs)
+		return cty.NullVal(ty), providercall.InvalidObjectDiags(rng, provider, c.Addr, "after apply", errs)
 	}
 	if failed {
 		return objchange.NullUnknowns(v), nil
 	}
 	if v.IsNull() {
 		return v, hcl.Diagnostics{errorf(rng, "Provider returned invalid result object after apply",
-			"After the apply operation, provider %q returned a null object for %s, although the planned action was %s, not a delete."+providerBug, provider, c.Addr, c.Action)}
+			"After the apply operation, provider %q returned a null object for %s, although the planned action was %s, not a delete."+providercall.BugNote, provider, c.Addr, c.Action)}
 	}
 	if paths := objchange.UnknownPaths(v); len(paths) > 0 {
-		return objchange.NullUnknowns(v), unknownResultDiags(rng, provider, c.Addr, paths)
+		return objchange.NullUnknowns(v), providercall.UnknownResultDiags(rng, provider, c.Addr, paths)
 	}
 	if errs := objchange.AssertObjectCompatible(sch.Block, final, v); len(errs) > 0 {
-		return v, inconsistentResultDiags(rng, provider, c.Addr, errs)
+		return v, providercall.InconsistentResultDiags(rng, provider, c.Addr, errs)
 	}
 	return v, nil
 }

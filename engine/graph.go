@@ -11,6 +11,7 @@ import (
 
 	"github.com/tenetplan/tenet/addrs"
 	"github.com/tenetplan/tenet/config"
+	"github.com/tenetplan/tenet/engine/providercall"
 	"github.com/tenetplan/tenet/graphsolve"
 	"github.com/tenetplan/tenet/providers"
 )
@@ -86,7 +87,7 @@ func modKey(m addrs.Module, kind, name string) string {
 
 // buildGraph builds the configuration graph: one node per block, edges
 // from references. It also validates references (undeclared objects).
-func buildGraph(ctx context.Context, cfg *config.Config, ps *providerSet, orphans []addrs.ConfigResource) (*configGraph, hcl.Diagnostics) {
+func buildGraph(ctx context.Context, cfg *config.Config, ps *providercall.Set, orphans []addrs.ConfigResource) (*configGraph, hcl.Diagnostics) {
 	cg := &configGraph{g: graphsolve.New[string](func(s string) string { return displayName(s) }), nodes: map[string]*gnode{}}
 	var diags hcl.Diagnostics
 	mods := cfg.Modules()
@@ -175,7 +176,7 @@ func displayName(key string) string {
 	return key
 }
 
-func resolveResourceProvider(ctx context.Context, n *gnode, ps *providerSet) hcl.Diagnostics {
+func resolveResourceProvider(ctx context.Context, n *gnode, ps *providercall.Set) hcl.Diagnostics {
 	r := n.res
 	fqn, ref := n.mod.ProviderForResource(r)
 	// A child module without its own provider block uses its ancestors'.
@@ -201,7 +202,7 @@ func resolveResourceProvider(ctx context.Context, n *gnode, ps *providerSet) hcl
 		n.provCfg = declMod.ProviderConfigs[key]
 	}
 	n.provider = addrs.AbsProviderConfig{Module: path, Provider: fqn, Alias: alias}
-	sch, err := ps.resourceSchema(ctx, fqn, r.Mode, r.Type)
+	sch, err := ps.ResourceSchema(ctx, fqn, r.Mode, r.Type)
 	if err != nil {
 		return hcl.Diagnostics{{
 			Severity: hcl.DiagError,
@@ -223,7 +224,7 @@ func resolveResourceProvider(ctx context.Context, n *gnode, ps *providerSet) hcl
 		}}
 	}
 	n.schema = sch
-	n.spec = ps.spec(fqn, r.Mode, r.Type, sch.Block)
+	n.spec = ps.Spec(fqn, r.Mode, r.Type, sch.Block)
 	return nil
 }
 

@@ -12,6 +12,7 @@ import (
 	"github.com/tenetplan/tenet/addrs"
 	"github.com/tenetplan/tenet/config"
 	"github.com/tenetplan/tenet/engine/plan"
+	"github.com/tenetplan/tenet/engine/providercall"
 	"github.com/tenetplan/tenet/providers"
 	"github.com/tenetplan/tenet/rules"
 )
@@ -94,7 +95,7 @@ func (w *planWalker) prepareIgnores(ctx context.Context, rn *resourceNode, items
 	}
 	// Addresses and marked values are built on every core.
 	batch := make([]rules.PrepareInstance, len(which))
-	eachParallel(len(which), func(i int) hcl.Diagnostics {
+	providercall.EachParallel(len(which), func(i int) hcl.Diagnostics {
 		it := which[i]
 		batch[i] = rules.PrepareInstance{
 			Address:       it.addr.String(),

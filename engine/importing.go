@@ -12,6 +12,7 @@ import (
 	"github.com/tenetplan/tenet/addrs"
 	"github.com/tenetplan/tenet/config"
 	"github.com/tenetplan/tenet/engine/plan"
+	"github.com/tenetplan/tenet/engine/providercall"
 	"github.com/tenetplan/tenet/providers"
 	"github.com/tenetplan/tenet/state"
 )
@@ -300,7 +301,7 @@ func (w *planWalker) importInstance(ctx context.Context, rn *resourceNode, it *i
 		h.PrepareImport(it.addr, t.id)
 	}
 	resp := rn.provider.ImportResourceState(ctx, providers.ImportResourceStateRequest{TypeName: rn.typ, ID: t.id})
-	diags := providerDiags(resp.Diagnostics, nil)
+	diags := providercall.Diags(resp.Diagnostics, nil)
 	if resp.Diagnostics.HasErrors() {
 		return diags
 	}
@@ -319,7 +320,7 @@ func (w *planWalker) importInstance(ctx context.Context, rn *resourceNode, it *i
 		w.e.Hooks.PreRefresh(it.addr, state.NotDeposed, "id", t.id)
 	}
 	read := rn.provider.ReadResource(ctx, providers.ReadResourceRequest{TypeName: rn.typ, PriorState: imported.State, Private: imported.Private})
-	diags = append(diags, providerDiags(read.Diagnostics, nil)...)
+	diags = append(diags, providercall.Diags(read.Diagnostics, nil)...)
 	if read.Diagnostics.HasErrors() {
 		return diags
 	}

@@ -516,7 +516,7 @@ func (w *planWalker) movedDrift(ctx context.Context, m *movedObject) *plan.Resou
 		return nil
 	}
 	r := m.now.Resource.Resource
-	sch, err := w.ps.resourceSchema(ctx, rs.ProviderConfig.Provider, r.Mode, r.Type)
+	sch, err := w.ps.ResourceSchema(ctx, rs.ProviderConfig.Provider, r.Mode, r.Type)
 	if err != nil || sch == nil {
 		return nil
 	}

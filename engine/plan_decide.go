@@ -9,6 +9,7 @@ import (
 
 	"github.com/tenetplan/tenet/addrs"
 	"github.com/tenetplan/tenet/engine/plan"
+	"github.com/tenetplan/tenet/engine/providercall"
 	"github.com/tenetplan/tenet/providers"
 	"github.com/tenetplan/tenet/providers/objchange"
 	"github.com/tenetplan/tenet/rules"
@@ -185,7 +186,7 @@ func (w *planWalker) applyDecision(ctx context.Context, rn *resourceNode, it *in
 			resp := rn.provider.PlanResourceChange(ctx, providers.PlanResourceChangeRequest{
 				TypeName: rn.typ, PriorState: cty.NullVal(ty), ProposedNewState: proposed, Config: it.config, PriorPrivate: it.plannedPrivate,
 			})
-			diags = append(diags, providerDiags(resp.Diagnostics, n.res.Config)...)
+			diags = append(diags, providercall.Diags(resp.Diagnostics, n.res.Config)...)
 			if resp.Diagnostics.HasErrors() {
 				return cty.DynamicVal, diags
 			}
@@ -253,7 +254,7 @@ func (w *planWalker) readDataNow(ctx context.Context, rn *resourceNode, it *inst
 		}
 	}
 	vresp := rn.provider.ValidateDataResourceConfig(ctx, providers.ValidateDataResourceConfigRequest{TypeName: rn.typ, Config: it.config})
-	diags := providerDiags(vresp.Diagnostics, n.res.Config)
+	diags := providercall.Diags(vresp.Diagnostics, n.res.Config)
 	if vresp.Diagnostics.HasErrors() {
 		return cty.DynamicVal, diags
 	}
@@ -261,7 +262,7 @@ func (w *planWalker) readDataNow(ctx context.Context, rn *resourceNode, it *inst
 		w.e.Hooks.PreApply(it.addr, state.NotDeposed, HookRead, "", "")
 	}
 	resp := rn.provider.ReadDataSource(ctx, providers.ReadDataSourceRequest{TypeName: rn.typ, Config: it.config})
-	diags = append(diags, providerDiags(resp.Diagnostics, n.res.Config)...)
+	diags = append(diags, providercall.Diags(resp.Diagnostics, n.res.Config)...)
 	if w.e.Hooks != nil {
 		idKey, idVal := objectID(resp.State)
 		w.e.Hooks.PostApply(it.addr, state.NotDeposed, HookRead, idKey, idVal, 0, resp.Diagnostics.HasErrors())

@@ -12,6 +12,7 @@ import (
 	"github.com/tenetplan/tenet/addrs"
 	"github.com/tenetplan/tenet/config"
 	"github.com/tenetplan/tenet/engine/plan"
+	"github.com/tenetplan/tenet/engine/providercall"
 	"github.com/tenetplan/tenet/providers"
 	"github.com/tenetplan/tenet/providers/objchange"
 	"github.com/tenetplan/tenet/rules"
@@ -72,7 +73,7 @@ type resourceNode struct {
 	addrStr string
 	// validated remembers the provider's verdict on each distinct
 	// configuration of the node's instances.
-	validated validationCache
+	validated providercall.ValidationCache
 }
 
 // ensureProvider configures (once) the provider configuration a node uses.
@@ -173,14 +174,14 @@ func (w *planWalker) visitResource(ctx context.Context, n *gnode) hcl.Diagnostic
 		return diags
 	}
 	par := w.opts.parallelism()
-	diags = append(diags, eachProviderCall(rn.provider, par, len(items), func(i int) hcl.Diagnostics {
+	diags = append(diags, providercall.EachProviderCall(rn.provider, par, len(items), func(i int) hcl.Diagnostics {
 		return w.prepareInstance(ctx, rn, items[i])
 	})...)
 	if diags.HasErrors() {
 		return diags
 	}
 	diags = append(diags, w.prepareIgnores(ctx, rn, items)...)
-	diags = append(diags, eachProviderCall(rn.provider, par, len(items), func(i int) hcl.Diagnostics {
+	diags = append(diags, providercall.EachProviderCall(rn.provider, par, len(items), func(i int) hcl.Diagnostics {
 		if !items[i].readyToPlan {
 			return nil
 		}
@@ -192,7 +193,7 @@ func (w *planWalker) visitResource(ctx context.Context, n *gnode) hcl.Diagnostic
 
 	// Decide, all instances in one batch.
 	batch := make([]rules.Instance, len(items))
-	eachParallel(len(items), func(i int) hcl.Diagnostics {
+	providercall.EachParallel(len(items), func(i int) hcl.Diagnostics {
 		batch[i] = w.facts(rn, items[i], configured)
 		return nil
 	})
@@ -206,7 +207,7 @@ func (w *planWalker) visitResource(ctx context.Context, n *gnode) hcl.Diagnostic
 	}
 
 	afters := make([]cty.Value, len(items))
-	diags = append(diags, eachProviderCall(rn.provider, par, len(items), func(i int) hcl.Diagnostics {
+	diags = append(diags, providercall.EachProviderCall(rn.provider, par, len(items), func(i int) hcl.Diagnostics {
 		var diags hcl.Diagnostics
 		it, d := items[i], decisions[i]
 		it.fact = batch[i]
@@ -306,7 +307,7 @@ func (w *planWalker) prepareResource(ctx context.Context, n *gnode) (*resourceNo
 		return nil, nil
 	}
 	rn.provAddr = states[0].ProviderConfig
-	sch, err := w.ps.resourceSchema(ctx, rn.provAddr.Provider, rn.mode, rn.typ)
+	sch, err := w.ps.ResourceSchema(ctx, rn.provAddr.Provider, rn.mode, rn.typ)
 	if err != nil || sch == nil {
 		detail := fmt.Sprintf("The state has objects of %s, which needs provider %s, but that provider does not offer this type.", n.addr, rn.provAddr.Provider)
 		if err != nil {
@@ -381,8 +382,8 @@ func (w *planWalker) prepareInstance(ctx context.Context, rn *resourceNode, it *
 	if w.opts.Mode == plan.RefreshOnlyMode {
 		return diags
 	}
-	vdiags := rn.validated.validate(ctx, rn.provider, rn.typ, it.config)
-	diags = append(diags, providerDiags(vdiags, n.res.Config)...)
+	vdiags := rn.validated.Validate(ctx, rn.provider, rn.typ, it.config)
+	diags = append(diags, providercall.Diags(vdiags, n.res.Config)...)
 	if vdiags.HasErrors() {
 		return diags
 	}
@@ -409,15 +410,15 @@ func (w *planWalker) planInstance(ctx context.Context, rn *resourceNode, it *ins
 	resp := rn.provider.PlanResourceChange(ctx, providers.PlanResourceChangeRequest{
 		TypeName: rn.typ, PriorState: prior, ProposedNewState: proposed, Config: planConfig, PriorPrivate: priorPrivate,
 	})
-	diags = append(diags, providerDiags(resp.Diagnostics, n.res.Config)...)
+	diags = append(diags, providercall.Diags(resp.Diagnostics, n.res.Config)...)
 	if resp.Diagnostics.HasErrors() {
 		return diags
 	}
 	if errs := objchange.AssertObjectConforms(sch.Block, resp.PlannedState); len(errs) > 0 {
-		return append(diags, invalidPlanDiags(n.res.DeclRange.Ptr(), rn.provAddr.Provider, it.addr, errs)...)
+		return append(diags, providercall.InvalidPlanDiags(n.res.DeclRange.Ptr(), rn.provAddr.Provider, it.addr, errs)...)
 	}
 	if errs := objchange.AssertPlanValid(sch.Block, prior, planConfig, resp.PlannedState); len(errs) > 0 {
-		return append(diags, invalidPlanDiags(n.res.DeclRange.Ptr(), rn.provAddr.Provider, it.addr, errs)...)
+		return append(diags, providercall.InvalidPlanDiags(n.res.DeclRange.Ptr(), rn.provAddr.Provider, it.addr, errs)...)
 	}
 	it.planned, it.plannedPrivate, it.hasPlanned = resp.PlannedState, resp.PlannedPrivate, true
 	if !prior.IsNull() {
@@ -450,7 +451,7 @@ func (w *planWalker) refresh(ctx context.Context, rn *resourceNode, it *instPlan
 		w.e.Hooks.PreRefresh(it.addr, it.deposed, idKey, idVal)
 	}
 	resp := rn.provider.ReadResource(ctx, providers.ReadResourceRequest{TypeName: rn.typ, PriorState: it.prior, Private: it.priorSrc.Private})
-	diags := providerDiags(resp.Diagnostics, nil)
+	diags := providercall.Diags(resp.Diagnostics, nil)
 	if resp.Diagnostics.HasErrors() {
 		return it.prior, diags
 	}
@@ -521,7 +522,7 @@ func objectID(v cty.Value) (string, string) {
 }
 
 // configureProvider evaluates a provider block and configures it, once.
-func configureProvider(ctx context.Context, ps *providerSet, ev *evaluator, cfg *config.Config, addr addrs.AbsProviderConfig, pc *config.Provider, mu interface {
+func configureProvider(ctx context.Context, ps *providercall.Set, ev *evaluator, cfg *config.Config, addr addrs.AbsProviderConfig, pc *config.Provider, mu interface {
 	Lock()
 	Unlock()
 }, onces map[string]*onceResult) (providers.Interface, hcl.Diagnostics) {
@@ -534,12 +535,12 @@ func configureProvider(ctx context.Context, ps *providerSet, ev *evaluator, cfg 
 	}
 	mu.Unlock()
 	o.once.Do(func() {
-		sch, err := ps.schema(ctx, addr.Provider)
+		sch, err := ps.Schema(ctx, addr.Provider)
 		if err != nil {
 			o.diags = hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Provider not available", Detail: err.Error() + "."}}
 			return
 		}
-		spec := ps.spec(addr.Provider, 0, "provider", sch.Provider.Block)
+		spec := ps.Spec(addr.Provider, 0, "provider", sch.Provider.Block)
 		body := hcl.EmptyBody()
 		var declMod *config.Module
 		if pc != nil {
@@ -567,7 +568,7 @@ func configureProvider(ctx context.Context, ps *providerSet, ev *evaluator, cfg 
 			return
 		}
 		val, _ = val.UnmarkDeep()
-		inst, d := ps.configure(ctx, addr, val)
+		inst, d := ps.Configure(ctx, addr, val)
 		o.inst, o.diags = inst, append(diags, d...)
 	})
 	return o.inst, o.diags

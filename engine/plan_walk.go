@@ -16,6 +16,7 @@ import (
 	"github.com/tenetplan/tenet/addrs"
 	"github.com/tenetplan/tenet/config"
 	"github.com/tenetplan/tenet/engine/plan"
+	"github.com/tenetplan/tenet/engine/providercall"
 	"github.com/tenetplan/tenet/rules"
 	"github.com/tenetplan/tenet/state"
 )
@@ -25,7 +26,7 @@ type planWalker struct {
 	e    *Engine
 	cfg  *config.Config
 	opts PlanOpts
-	ps   *providerSet
+	ps   *providercall.Set
 	ev   *evaluator
 	cg   *configGraph
 	run  rules.Run
@@ -64,7 +65,7 @@ func (e *Engine) Plan(ctx context.Context, cfg *config.Config, prevRun *state.St
 		e:               e,
 		cfg:             cfg,
 		opts:            opts,
-		ps:              newProviderSet(e.Providers, e.WorkingDir),
+		ps:              providercall.NewSet(e.Providers, e.WorkingDir),
 		prevRun:         prevRun.DeepCopy(),
 		prior:           prevRun.DeepCopy(),
 		changed:         map[string]bool{},
@@ -72,15 +73,15 @@ func (e *Engine) Plan(ctx context.Context, cfg *config.Config, prevRun *state.St
 		provConfigs:     map[string]*onceResult{},
 		stateByResource: map[string][]*state.Resource{},
 	}
-	defer w.ps.closeAll(ctx)
+	defer w.ps.CloseAll(ctx)
 	defer w.fillScope()
 	w.run = rules.Run{Mode: modeName(opts.Mode), Timestamp: opts.Timestamp}
 	if e.Rules.TeamRulesLoaded() {
 		w.run.Variables = rootVariablesForRules(cfg, opts.Variables)
 	}
 	w.ev = &evaluator{cfg: cfg, fsys: e.FS, values: newValueStore(), exp: newExpansion(), rootDir: ".", cwd: e.WorkingDir, workspace: e.workspaceName(), pure: true, planTime: opts.Timestamp,
-		checks: &checkResults{}, condSeverity: hcl.DiagError, provFuncs: newProviderFunctions(ctx, w.ps)}
-	defer w.ev.provFuncs.closeAll(ctx)
+		checks: &checkResults{}, condSeverity: hcl.DiagError, provFuncs: providercall.NewFunctions(ctx, w.ps)}
+	defer w.ev.provFuncs.CloseAll(ctx)
 	if opts.Mode != plan.NormalMode {
 		// Refresh-only plans only report; a destroy must not be blocked by
 		// conditions on what it removes.

@@ -15,6 +15,7 @@ import (
 	"github.com/tenetplan/tenet/addrs"
 	"github.com/tenetplan/tenet/config"
 	"github.com/tenetplan/tenet/config/funcs"
+	"github.com/tenetplan/tenet/engine/providercall"
 )
 
 // repetition is the count.index or each.key/each.value visible while
@@ -52,7 +53,7 @@ type evaluator struct {
 
 	// provFuncs gives each module its provider-defined functions (nil:
 	// none); modFuncs caches the table of a module that has some.
-	provFuncs *providerFunctions
+	provFuncs *providercall.Functions
 
 	funcsMu  sync.Mutex
 	funcs    map[string]function.Function
@@ -74,7 +75,7 @@ func (ev *evaluator) functions(mod *config.Module) map[string]function.Function 
 		return t
 	}
 	t := ev.funcs
-	if pf := ev.provFuncs.forModule(mod); len(pf) > 0 {
+	if pf := ev.provFuncs.ForModule(mod); len(pf) > 0 {
 		t = make(map[string]function.Function, len(ev.funcs)+len(pf))
 		for k, f := range ev.funcs {
 			t[k] = f

@@ -8,6 +8,7 @@ import (
 
 	"github.com/tenetplan/tenet/config"
 	"github.com/tenetplan/tenet/engine/plan"
+	"github.com/tenetplan/tenet/engine/providercall"
 )
 
 // Validate checks what can be checked without variable values or state:
@@ -15,10 +16,10 @@ import (
 // the configuration has no dependency cycle, resource arguments fit their
 // schemas, and no root output exposes sensitive values undeclared.
 func (e *Engine) Validate(ctx context.Context, cfg *config.Config) hcl.Diagnostics {
-	ps := newProviderSet(e.Providers, e.WorkingDir)
-	defer ps.closeAll(ctx)
+	ps := providercall.NewSet(e.Providers, e.WorkingDir)
+	defer ps.CloseAll(ctx)
 	cg, diags := buildGraph(ctx, cfg, ps, nil)
-	diags = append(diags, checkCalls(cfg)...)
+	diags = append(diags, providercall.CheckFunctionCalls(cfg)...)
 	if diags.HasErrors() {
 		return diags
 	}
@@ -29,16 +30,16 @@ func (e *Engine) Validate(ctx context.Context, cfg *config.Config) hcl.Diagnosti
 		return diags
 	}
 	ev := &evaluator{cfg: cfg, fsys: e.FS, values: newValueStore(), exp: newExpansion(), rootDir: ".", cwd: e.WorkingDir, workspace: "default", pure: true, validating: true,
-		provFuncs: newProviderFunctions(ctx, ps)}
-	defer ev.provFuncs.closeAll(ctx)
+		provFuncs: providercall.NewFunctions(ctx, ps)}
+	defer ev.provFuncs.CloseAll(ctx)
 	return append(diags, validateWalk(ctx, cg, ev)...)
 }
 
 // WriteGraphDOT writes the configuration graph, or with a plan the apply
 // graph, in DOT form.
 func (e *Engine) WriteGraphDOT(ctx context.Context, cfg *config.Config, p *plan.Plan, w io.Writer) hcl.Diagnostics {
-	ps := newProviderSet(e.Providers, e.WorkingDir)
-	defer ps.closeAll(ctx)
+	ps := providercall.NewSet(e.Providers, e.WorkingDir)
+	defer ps.CloseAll(ctx)
 	cg, diags := buildGraph(ctx, cfg, ps, nil)
 	if diags.HasErrors() {
 		return diags
