@@ -15,6 +15,7 @@ import (
 
 	"github.com/tenetplan/tenet/addrs"
 	"github.com/tenetplan/tenet/config"
+	"github.com/tenetplan/tenet/engine/eval"
 	"github.com/tenetplan/tenet/engine/plan"
 	"github.com/tenetplan/tenet/engine/providercall"
 	"github.com/tenetplan/tenet/providers"
@@ -34,7 +35,7 @@ type applyWalker struct {
 	cfg      *config.Config
 	p        *plan.Plan
 	ps       *providercall.Set
-	ev       *evaluator
+	ev       *eval.Evaluator
 	cg       *configGraph
 	ag       *applyGraph
 	recorder StateRecorder
@@ -91,9 +92,9 @@ func (e *Engine) Apply(ctx context.Context, cfg *config.Config, p *plan.Plan, op
 	// Registered after stopScheduling's defer, so it is unregistered
 	// before the normal end of Apply cancels sched.
 	defer context.AfterFunc(sched, func() { w.ps.StopAll(ctx) })()
-	w.ev = &evaluator{cfg: cfg, fsys: e.FS, values: newValueStore(), exp: newExpansion(), rootDir: ".", cwd: e.WorkingDir, workspace: e.workspaceName(), planTime: p.Timestamp,
-		checks: &checkResults{}, condSeverity: hcl.DiagError, provFuncs: providercall.NewFunctions(ctx, w.ps)}
-	defer w.ev.provFuncs.CloseAll(ctx)
+	w.ev = &eval.Evaluator{Cfg: cfg, Fsys: e.FS, Values: eval.NewValueStore(), Exp: eval.NewExpansion(), RootDir: ".", Cwd: e.WorkingDir, Workspace: e.workspaceName(), PlanTime: p.Timestamp,
+		Checks: &eval.CheckResults{}, CondSeverity: hcl.DiagError, ProvFuncs: providercall.NewFunctions(ctx, w.ps)}
+	defer w.ev.ProvFuncs.CloseAll(ctx)
 	if opts.Scope != nil {
 		opts.Scope.ev = w.ev
 	}
@@ -135,7 +136,7 @@ func (e *Engine) Apply(ctx context.Context, cfg *config.Config, p *plan.Plan, op
 	diags = append(diags, targetingApplyWarning(p)...)
 
 	// Root outputs are saved from the final values.
-	root := w.ev.values.module(addrs.RootModuleInstance)
+	root := w.ev.Values.Module(addrs.RootModuleInstance)
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.working.Outputs == nil {
@@ -150,7 +151,7 @@ func (e *Engine) Apply(ctx context.Context, cfg *config.Config, p *plan.Plan, op
 			}
 		}
 		for name, out := range cfg.Root.Outputs {
-			v, ok := root.get('o', name)
+			v, ok := root.Get('o', name)
 			if !ok || !v.IsWhollyKnown() {
 				continue
 			}
@@ -163,7 +164,7 @@ func (e *Engine) Apply(ctx context.Context, cfg *config.Config, p *plan.Plan, op
 		}
 	}
 	if p.Mode != plan.DestroyMode {
-		w.working.CheckResults = w.ev.checks.stateCheckResultsJSON()
+		w.working.CheckResults = w.ev.Checks.StateCheckResultsJSON()
 	} else {
 		w.working.CheckResults = nil
 	}
@@ -189,9 +190,9 @@ func (w *applyWalker) visit(ctx context.Context, key string) hcl.Diagnostics {
 				v = cty.DynamicVal
 			}
 			if n.variable.Sensitive {
-				v = v.Mark(sensitiveMark)
+				v = v.Mark(eval.SensitiveMark)
 			}
-			w.ev.values.module(addrs.RootModuleInstance).set('v', n.name, v)
+			w.ev.Values.Module(addrs.RootModuleInstance).Set('v', n.name, v)
 			return nil
 		}
 		return w.quietInDestroy(visitVariable(w.ev, nil, n))
@@ -380,22 +381,22 @@ func (w *applyWalker) visitResource(ctx context.Context, n *gnode) hcl.Diagnosti
 		}
 	}
 	// Expansion at apply time gives each instance its count/each values.
-	reps := map[string]repetition{}
+	reps := map[string]eval.Repetition{}
 	type modKeys struct {
 		mi   addrs.ModuleInstance
-		keys instanceKeys
+		keys eval.InstanceKeys
 	}
 	var exps []modKeys
-	for _, mi := range w.ev.exp.moduleInstances(n.mod.Path) {
-		s := &scope{ev: w.ev, mod: mi, cfg: n.mod}
-		ik, d := s.expand(n.res.Count, n.res.ForEach)
+	for _, mi := range w.ev.Exp.ModuleInstances(n.mod.Path) {
+		s := &eval.Scope{Ev: w.ev, Mod: mi, Cfg: n.mod}
+		ik, d := s.Expand(n.res.Count, n.res.ForEach)
 		diags = append(diags, d...)
 		if d.HasErrors() {
 			continue
 		}
 		exps = append(exps, modKeys{mi, ik})
-		for i, k := range ik.keys {
-			reps[n.addr.Resource.Absolute(mi).Instance(k).String()] = ik.reps[i]
+		for i, k := range ik.Keys {
+			reps[n.addr.Resource.Absolute(mi).Instance(k).String()] = ik.Reps[i]
 		}
 	}
 	if diags.HasErrors() {
@@ -439,8 +440,8 @@ func (w *applyWalker) visitResource(ctx context.Context, n *gnode) hcl.Diagnosti
 	}
 	targeted := len(w.p.TargetAddrs) > 0 || len(w.p.ExcludeAddrs) > 0
 	for _, ex := range exps {
-		vals := make([]cty.Value, len(ex.keys.keys))
-		for i, k := range ex.keys.keys {
+		vals := make([]cty.Value, len(ex.keys.Keys))
+		for i, k := range ex.keys.Keys {
 			addr := n.addr.Resource.Absolute(ex.mi).Instance(k)
 			if v, ok := byAddr[addr.String()]; ok {
 				vals[i] = v
@@ -453,43 +454,43 @@ func (w *applyWalker) visitResource(ctx context.Context, n *gnode) hcl.Diagnosti
 				vals[i] = cty.NilVal
 			}
 		}
-		w.ev.values.module(ex.mi).set('r', n.addr.Resource.String(), presentKeyedValue(ex.keys.kind, ex.keys.keys, vals))
+		w.ev.Values.Module(ex.mi).Set('r', n.addr.Resource.String(), eval.PresentKeyedValue(ex.keys.Kind, ex.keys.Keys, vals))
 	}
 	return diags
 }
 
 // resourceConditions evaluates an instance's preconditions or (with
 // self) postconditions at apply, when every value is known.
-func (w *applyWalker) resourceConditions(s *scope, n *gnode, c *plan.ResourceInstanceChange, rules []*config.CheckRule, self cty.Value, summary string) hcl.Diagnostics {
+func (w *applyWalker) resourceConditions(s *eval.Scope, n *gnode, c *plan.ResourceInstanceChange, rules []*config.CheckRule, self cty.Value, summary string) hcl.Diagnostics {
 	if len(rules) == 0 {
 		return nil
 	}
-	status, msgs, diags := evalConditions(s, rules, self, summary, hcl.DiagError)
-	w.ev.checks.report(resourceCheckable(n), instanceObject(c.Addr), status, msgs)
+	status, msgs, diags := eval.EvalConditions(s, rules, self, summary, hcl.DiagError)
+	w.ev.Checks.Report(resourceCheckable(n), instanceObject(c.Addr), status, msgs)
 	return diags
 }
 
 // unchangedConditions checks the conditions of the instances the plan
 // leaves as they are: their results may have been unknown while planning,
 // when they referred to objects this apply creates.
-func (w *applyWalker) unchangedConditions(ctx context.Context, n *gnode, reps map[string]repetition) hcl.Diagnostics {
+func (w *applyWalker) unchangedConditions(ctx context.Context, n *gnode, reps map[string]eval.Repetition) hcl.Diagnostics {
 	if len(n.res.Preconditions)+len(n.res.Postconditions) == 0 {
 		return nil
 	}
-	w.ev.checks.declare(resourceCheckable(n))
+	w.ev.Checks.Declare(resourceCheckable(n))
 	var diags hcl.Diagnostics
 	for _, c := range w.ag.byNode[n.key] {
 		if c.DeposedKey != state.NotDeposed || c.Action != plan.NoOp {
 			continue
 		}
-		s := &scope{ev: w.ev, mod: c.Addr.Module, cfg: n.mod, rep: reps[c.Addr.String()]}
-		d := w.resourceConditions(s, n, c, n.res.Preconditions, cty.NilVal, resourcePreconditionFailed)
+		s := &eval.Scope{Ev: w.ev, Mod: c.Addr.Module, Cfg: n.mod, Rep: reps[c.Addr.String()]}
+		d := w.resourceConditions(s, n, c, n.res.Preconditions, cty.NilVal, eval.ResourcePreconditionFailed)
 		diags = append(diags, d...)
 		if d.HasErrors() {
 			continue
 		}
 		self := w.currentValue(ctx, n, n.schema, c.Addr)
-		diags = append(diags, w.resourceConditions(s, n, c, n.res.Postconditions, self, resourcePostconditionFailed)...)
+		diags = append(diags, w.resourceConditions(s, n, c, n.res.Postconditions, self, eval.ResourcePostconditionFailed)...)
 	}
 	return diags
 }
@@ -504,30 +505,30 @@ func (w *applyWalker) currentValue(ctx context.Context, n *gnode, sch *providers
 	}
 	w.mu.Unlock()
 	if obj == nil {
-		return cty.NullVal(impliedType(sch.Block))
+		return cty.NullVal(eval.ImpliedType(sch.Block))
 	}
-	v, err := decodeObject(ctx, nil, sch, n.addr.Resource.Type, obj)
+	v, err := eval.DecodeObject(ctx, nil, sch, n.addr.Resource.Type, obj)
 	if err != nil {
 		return cty.DynamicVal
 	}
-	return markPaths(v, obj.SensitivePaths)
+	return eval.MarkPaths(v, obj.SensitivePaths)
 }
 
 // applyInstance re-plans one instance with its now-known configuration,
 // checks the result against the saved plan, applies it and records it.
-func (w *applyWalker) applyInstance(ctx context.Context, n *gnode, p providers.Interface, sch *providers.Schema, c *plan.ResourceInstanceChange, rep repetition) (cty.Value, hcl.Diagnostics) {
-	ty := impliedType(sch.Block)
-	s := &scope{ev: w.ev, mod: c.Addr.Module, cfg: n.mod, rep: rep}
-	cfgVal, diags := s.evalBody(n.res.Config, n.spec, n.bodyRefs)
+func (w *applyWalker) applyInstance(ctx context.Context, n *gnode, p providers.Interface, sch *providers.Schema, c *plan.ResourceInstanceChange, rep eval.Repetition) (cty.Value, hcl.Diagnostics) {
+	ty := eval.ImpliedType(sch.Block)
+	s := &eval.Scope{Ev: w.ev, Mod: c.Addr.Module, Cfg: n.mod, Rep: rep}
+	cfgVal, diags := s.EvalBody(n.res.Config, n.spec, n.bodyRefs)
 	if diags.HasErrors() {
 		return cty.NilVal, diags
 	}
-	config, cfgSensitive := unmarkPaths(cfgVal)
+	config, cfgSensitive := eval.UnmarkPaths(cfgVal)
 	if !config.IsWhollyKnown() {
-		return cty.NilVal, hcl.Diagnostics{errorf(rangeOf(n), "Configuration contains unknown value",
+		return cty.NilVal, hcl.Diagnostics{eval.Errorf(rangeOf(n), "Configuration contains unknown value",
 			"The configuration of %s still has unknown values at apply time. This is a bug in tenet.", c.Addr)}
 	}
-	pre := w.resourceConditions(s, n, c, n.res.Preconditions, cty.NilVal, resourcePreconditionFailed)
+	pre := w.resourceConditions(s, n, c, n.res.Preconditions, cty.NilVal, eval.ResourcePreconditionFailed)
 	diags = append(diags, pre...)
 	if pre.HasErrors() {
 		return cty.NilVal, diags
@@ -536,7 +537,7 @@ func (w *applyWalker) applyInstance(ctx context.Context, n *gnode, p providers.I
 		v, d := w.applyRead(ctx, n, p, sch, c, config, cfgSensitive)
 		diags = append(diags, d...)
 		if !d.HasErrors() {
-			diags = append(diags, w.resourceConditions(s, n, c, n.res.Postconditions, v, resourcePostconditionFailed)...)
+			diags = append(diags, w.resourceConditions(s, n, c, n.res.Postconditions, v, eval.ResourcePostconditionFailed)...)
 		}
 		return v, diags
 	}
@@ -577,9 +578,9 @@ func (w *applyWalker) applyInstance(ctx context.Context, n *gnode, p providers.I
 		return cty.NilVal, append(diags, d...)
 	}
 	if c.Action == plan.Update && finalPlanIsNoOp(prior, presp.PlannedState) {
-		sens := mergePaths(cfgSensitive, schemaSensitivePaths(sch.Block, prior))
-		diags = append(diags, w.resourceConditions(s, n, c, n.res.Postconditions, markPaths(prior, sens), resourcePostconditionFailed)...)
-		return markPaths(prior, sens), diags
+		sens := mergePaths(cfgSensitive, eval.SchemaSensitivePaths(sch.Block, prior))
+		diags = append(diags, w.resourceConditions(s, n, c, n.res.Postconditions, eval.MarkPaths(prior, sens), eval.ResourcePostconditionFailed)...)
+		return eval.MarkPaths(prior, sens), diags
 	}
 
 	hookAction := HookCreate
@@ -615,10 +616,10 @@ func (w *applyWalker) applyInstance(ctx context.Context, n *gnode, p providers.I
 	if failed && c.Action != plan.Update {
 		status = state.ObjectTainted
 	}
-	sens := mergePaths(cfgSensitive, schemaSensitivePaths(sch.Block, newVal))
-	obj, err := encodeObject(markPaths(newVal, sens), sch, deps, c.CreateBeforeDestroy, aresp.Private, status)
+	sens := mergePaths(cfgSensitive, eval.SchemaSensitivePaths(sch.Block, newVal))
+	obj, err := eval.EncodeObject(eval.MarkPaths(newVal, sens), sch, deps, c.CreateBeforeDestroy, aresp.Private, status)
 	if err != nil {
-		return fail(append(diags, errorf(rangeOf(n), "Provider returned invalid result object after apply", "Provider %q returned an object for %s that does not fit its schema: %s.", c.Provider.Provider, c.Addr, err)))
+		return fail(append(diags, eval.Errorf(rangeOf(n), "Provider returned invalid result object after apply", "Provider %q returned an object for %s that does not fit its schema: %s.", c.Provider.Provider, c.Addr, err)))
 	}
 	w.record(c.Addr, state.NotDeposed, obj, c.Provider)
 	if w.e.Hooks != nil {
@@ -628,9 +629,9 @@ func (w *applyWalker) applyInstance(ctx context.Context, n *gnode, p providers.I
 	if !failed {
 		// The object exists and is recorded; a failing postcondition
 		// stops its dependents, not its own state.
-		diags = append(diags, w.resourceConditions(s, n, c, n.res.Postconditions, markPaths(newVal, sens), resourcePostconditionFailed)...)
+		diags = append(diags, w.resourceConditions(s, n, c, n.res.Postconditions, eval.MarkPaths(newVal, sens), eval.ResourcePostconditionFailed)...)
 	}
-	return markPaths(newVal, sens), diags
+	return eval.MarkPaths(newVal, sens), diags
 }
 
 // restoreDeposed puts back the object a failed create_before_destroy
@@ -662,12 +663,12 @@ func (w *applyWalker) applyRead(ctx context.Context, n *gnode, p providers.Inter
 	if !diags.HasErrors() {
 		switch {
 		case v == cty.NilVal || v.IsNull():
-			diags = append(diags, errorf(rangeOf(n), "Provider produced null object", "Provider %q produced a null value for %s."+providercall.BugNote, c.Provider.Provider, c.Addr))
+			diags = append(diags, eval.Errorf(rangeOf(n), "Provider produced null object", "Provider %q produced a null value for %s."+providercall.BugNote, c.Provider.Provider, c.Addr))
 		case len(objchange.AssertObjectConforms(sch.Block, v)) > 0:
 			diags = append(diags, providercall.InvalidObjectDiags(rangeOf(n), c.Provider.Provider, c.Addr, "when reading the data source", objchange.AssertObjectConforms(sch.Block, v))...)
 		case !v.IsWhollyKnown():
 			for _, p := range objchange.UnknownPaths(v) {
-				diags = append(diags, errorf(rangeOf(n), "Provider produced invalid object", "Provider %q produced a value for %s that is not wholly known: %s is unknown."+providercall.BugNote, c.Provider.Provider, c.Addr, providercall.ContractPath(c.Addr, p)))
+				diags = append(diags, eval.Errorf(rangeOf(n), "Provider produced invalid object", "Provider %q produced a value for %s that is not wholly known: %s is unknown."+providercall.BugNote, c.Provider.Provider, c.Addr, providercall.ContractPath(c.Addr, p)))
 			}
 		}
 	}
@@ -678,13 +679,13 @@ func (w *applyWalker) applyRead(ctx context.Context, n *gnode, p providers.Inter
 	if diags.HasErrors() {
 		return cty.NilVal, diags
 	}
-	sens := mergePaths(cfgSensitive, schemaSensitivePaths(sch.Block, v))
-	obj, err := encodeObject(markPaths(v, sens), sch, nil, false, nil, state.ObjectReady)
+	sens := mergePaths(cfgSensitive, eval.SchemaSensitivePaths(sch.Block, v))
+	obj, err := eval.EncodeObject(eval.MarkPaths(v, sens), sch, nil, false, nil, state.ObjectReady)
 	if err != nil {
-		return cty.NilVal, append(diags, errorf(rangeOf(n), "Provider produced invalid object", "%s", err))
+		return cty.NilVal, append(diags, eval.Errorf(rangeOf(n), "Provider produced invalid object", "%s", err))
 	}
 	w.record(c.Addr, state.NotDeposed, obj, c.Provider)
-	return markPaths(v, sens), diags
+	return eval.MarkPaths(v, sens), diags
 }
 
 // visitDestroy performs a resource's deletes and forgets.
@@ -748,7 +749,7 @@ func (w *applyWalker) destroyInstance(ctx context.Context, n *gnode, p providers
 		}
 		if obj != nil {
 			private = obj.Private
-			if v, err := decodeObject(ctx, nil, sch, c.Addr.Resource.Resource.Type, obj); err == nil {
+			if v, err := eval.DecodeObject(ctx, nil, sch, c.Addr.Resource.Resource.Type, obj); err == nil {
 				prior = v
 			}
 		}
@@ -760,8 +761,8 @@ func (w *applyWalker) destroyInstance(ctx context.Context, n *gnode, p providers
 	}
 	start := time.Now()
 	resp := p.ApplyResourceChange(ctx, providers.ApplyResourceChangeRequest{
-		TypeName: c.Addr.Resource.Resource.Type, PriorState: prior, PlannedState: cty.NullVal(impliedType(sch.Block)),
-		Config: cty.NullVal(impliedType(sch.Block)), PlannedPrivate: private,
+		TypeName: c.Addr.Resource.Resource.Type, PriorState: prior, PlannedState: cty.NullVal(eval.ImpliedType(sch.Block)),
+		Config: cty.NullVal(eval.ImpliedType(sch.Block)), PlannedPrivate: private,
 	})
 	var body hcl.Body
 	if n != nil && n.res != nil {
@@ -769,7 +770,7 @@ func (w *applyWalker) destroyInstance(ctx context.Context, n *gnode, p providers
 	}
 	diags := providercall.Diags(resp.Diagnostics, body)
 	if !diags.HasErrors() && resp.NewState != cty.NilVal && !resp.NewState.IsNull() {
-		diags = append(diags, errorf(nil, "Provider returned invalid result object after apply",
+		diags = append(diags, eval.Errorf(nil, "Provider returned invalid result object after apply",
 			"After deleting %s, provider %q returned a non-null object. This is a bug in the provider.", c.Addr, c.Provider.Provider))
 	}
 	if w.e.Hooks != nil {
@@ -815,7 +816,7 @@ func (w *applyWalker) checkFinalPlan(n *gnode, sch *providers.Schema, c *plan.Re
 // null) and the problems found.
 func checkApplyResult(rng *hcl.Range, sch *providers.Schema, c *plan.ResourceInstanceChange, final cty.Value, resp providers.ApplyResourceChangeResponse) (cty.Value, hcl.Diagnostics) {
 	provider := c.Provider.Provider
-	ty := impliedType(sch.Block)
+	ty := eval.ImpliedType(sch.Block)
 	v := resp.NewState
 	failed := resp.Diagnostics.HasErrors()
 	if v == cty.NilVal {
@@ -833,7 +834,7 @@ func checkApplyResult(rng *hcl.Range, sch *providers.Schema, c *plan.ResourceIns
 		return objchange.NullUnknowns(v), nil
 	}
 	if v.IsNull() {
-		return v, hcl.Diagnostics{errorf(rng, "Provider returned invalid result object after apply",
+		return v, hcl.Diagnostics{eval.Errorf(rng, "Provider returned invalid result object after apply",
 			"After the apply operation, provider %q returned a null object for %s, although the planned action was %s, not a delete."+providercall.BugNote, provider, c.Addr, c.Action)}
 	}
 	if paths := objchange.UnknownPaths(v); len(paths) > 0 {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/tenetplan/tenet/addrs"
 	"github.com/tenetplan/tenet/config"
+	"github.com/tenetplan/tenet/engine/eval"
 	"github.com/tenetplan/tenet/engine/providercall"
 	"github.com/tenetplan/tenet/graphsolve"
 	"github.com/tenetplan/tenet/providers"
@@ -315,7 +316,7 @@ func (cg *configGraph) connect(n *gnode) hcl.Diagnostics {
 		addExpr(r.Count)
 		addExpr(r.ForEach)
 		n.countRefs = append(n.countRefs, refs...)
-		bodyRefs, d := bodyReferences(r.Config, n.spec)
+		bodyRefs, d := eval.BodyReferences(r.Config, n.spec)
 		diags = append(diags, d...)
 		n.bodyRefs = bodyRefs
 		refs = append(refs, bodyRefs...)

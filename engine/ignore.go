@@ -11,6 +11,7 @@ import (
 
 	"github.com/tenetplan/tenet/addrs"
 	"github.com/tenetplan/tenet/config"
+	"github.com/tenetplan/tenet/engine/eval"
 	"github.com/tenetplan/tenet/engine/plan"
 	"github.com/tenetplan/tenet/engine/providercall"
 	"github.com/tenetplan/tenet/providers"
@@ -107,8 +108,8 @@ func (w *planWalker) prepareIgnores(ctx context.Context, rn *resourceNode, items
 			HasPrior:      true,
 			IgnoreChanges: steps,
 			IgnoreAll:     mr.IgnoreAllChanges,
-			Config:        markPaths(it.config, it.configSensitive),
-			Prior:         markPaths(it.prior, it.priorSensitive),
+			Config:        eval.MarkPaths(it.config, it.configSensitive),
+			Prior:         eval.MarkPaths(it.prior, it.priorSensitive),
 		}
 		return nil
 	})

@@ -11,6 +11,7 @@ import (
 
 	"github.com/tenetplan/tenet/addrs"
 	"github.com/tenetplan/tenet/config"
+	"github.com/tenetplan/tenet/engine/eval"
 	"github.com/tenetplan/tenet/engine/plan"
 	"github.com/tenetplan/tenet/engine/providercall"
 	"github.com/tenetplan/tenet/providers"
@@ -105,7 +106,7 @@ func resolveTraversal(expr hcl.Expression, evalKey func(hcl.Expression) (cty.Val
 	}
 	t, diags := hcl.AbsTraversalForExpr(expr)
 	if diags.HasErrors() {
-		return nil, hcl.Diagnostics{errorf(expr.Range().Ptr(), "Invalid address",
+		return nil, hcl.Diagnostics{eval.Errorf(expr.Range().Ptr(), "Invalid address",
 			"An address is required here: a resource, optionally with an index and attributes, such as aws_instance.web[0].id.")}
 	}
 	return t, nil
@@ -115,7 +116,7 @@ func resolveTraversal(expr hcl.Expression, evalKey func(hcl.Expression) (cty.Val
 // a string or a number.
 func instanceKey(v cty.Value, rng hcl.Range, summary string) (cty.Value, hcl.Diagnostics) {
 	bad := func(why string) (cty.Value, hcl.Diagnostics) {
-		return cty.NilVal, hcl.Diagnostics{errorf(rng.Ptr(), summary, "The index key %s. Use a known string or number.", why)}
+		return cty.NilVal, hcl.Diagnostics{eval.Errorf(rng.Ptr(), summary, "The index key %s. Use a known string or number.", why)}
 	}
 	switch {
 	case v.IsMarked():
@@ -135,7 +136,7 @@ func (w *planWalker) importTargets(n *gnode) ([]importTarget, hcl.Diagnostics) {
 	var diags hcl.Diagnostics
 	var out []importTarget
 	for _, imp := range importsFor(w.cfg, n.addr) {
-		reps := []repetition{{}}
+		reps := []eval.Repetition{{}}
 		if imp.ForEach != nil {
 			var d hcl.Diagnostics
 			reps, d = w.importRepetitions(imp)
@@ -145,7 +146,7 @@ func (w *planWalker) importTargets(n *gnode) ([]importTarget, hcl.Diagnostics) {
 			}
 		}
 		for _, rep := range reps {
-			s := &scope{ev: w.ev, mod: addrs.RootModuleInstance, cfg: w.cfg.Root, rep: rep}
+			s := &eval.Scope{Ev: w.ev, Mod: addrs.RootModuleInstance, Cfg: w.cfg.Root, Rep: rep}
 			t, d := importTargetFor(s, imp)
 			diags = append(diags, d...)
 			if !d.HasErrors() {
@@ -173,14 +174,14 @@ func (w *planWalker) importTargets(n *gnode) ([]importTarget, hcl.Diagnostics) {
 // importRepetitions expands an import block's for_each: a map or object
 // (each.key is the key), a set (key and value are the element) or a tuple
 // or list (each.key is the index).
-func (w *planWalker) importRepetitions(imp *config.Import) ([]repetition, hcl.Diagnostics) {
-	s := &scope{ev: w.ev, mod: addrs.RootModuleInstance, cfg: w.cfg.Root}
-	v, diags := s.evalExpr(imp.ForEach, cty.DynamicPseudoType)
+func (w *planWalker) importRepetitions(imp *config.Import) ([]eval.Repetition, hcl.Diagnostics) {
+	s := &eval.Scope{Ev: w.ev, Mod: addrs.RootModuleInstance, Cfg: w.cfg.Root}
+	v, diags := s.EvalExpr(imp.ForEach, cty.DynamicPseudoType)
 	if diags.HasErrors() {
 		return nil, diags
 	}
-	invalid := func(detail string) ([]repetition, hcl.Diagnostics) {
-		return nil, append(diags, errorf(imp.ForEach.Range().Ptr(), "Invalid for_each argument", "%s", detail))
+	invalid := func(detail string) ([]eval.Repetition, hcl.Diagnostics) {
+		return nil, append(diags, eval.Errorf(imp.ForEach.Range().Ptr(), "Invalid for_each argument", "%s", detail))
 	}
 	switch {
 	case v.IsMarked() || v.ContainsMarked():
@@ -191,22 +192,22 @@ func (w *planWalker) importRepetitions(imp *config.Import) ([]repetition, hcl.Di
 		return invalid("The given for_each argument value is null. A map, set or tuple is required.")
 	}
 	ty := v.Type()
-	var reps []repetition
+	var reps []eval.Repetition
 	switch {
 	case ty.IsMapType() || ty.IsObjectType():
 		for it := v.ElementIterator(); it.Next(); {
 			k, ev := it.Element()
-			reps = append(reps, repetition{kind: 'e', key: k, value: ev})
+			reps = append(reps, eval.Repetition{Kind: 'e', Key: k, Value: ev})
 		}
 	case ty.IsSetType():
 		for it := v.ElementIterator(); it.Next(); {
 			_, ev := it.Element()
-			reps = append(reps, repetition{kind: 'e', key: ev, value: ev})
+			reps = append(reps, eval.Repetition{Kind: 'e', Key: ev, Value: ev})
 		}
 	case ty.IsListType() || ty.IsTupleType():
 		for it := v.ElementIterator(); it.Next(); {
 			k, ev := it.Element()
-			reps = append(reps, repetition{kind: 'e', key: k, value: ev})
+			reps = append(reps, eval.Repetition{Kind: 'e', Key: k, Value: ev})
 		}
 	default:
 		return invalid(fmt.Sprintf("The for_each argument of an import block must be a map, set or tuple, not %s.", ty.FriendlyName()))
@@ -215,14 +216,14 @@ func (w *planWalker) importRepetitions(imp *config.Import) ([]repetition, hcl.Di
 }
 
 // importTargetFor evaluates the id and the `to` address of one import.
-func importTargetFor(s *scope, imp *config.Import) (importTarget, hcl.Diagnostics) {
+func importTargetFor(s *eval.Scope, imp *config.Import) (importTarget, hcl.Diagnostics) {
 	t := importTarget{rng: imp.DeclRange}
-	idVal, diags := s.evalExpr(imp.ID, cty.DynamicPseudoType)
+	idVal, diags := s.EvalExpr(imp.ID, cty.DynamicPseudoType)
 	if diags.HasErrors() {
 		return t, diags
 	}
 	invalidID := func(why string) (importTarget, hcl.Diagnostics) {
-		return t, append(diags, errorf(imp.ID.Range().Ptr(), "Invalid import id argument", "The import ID %s. It must be a known, non-null string.", why))
+		return t, append(diags, eval.Errorf(imp.ID.Range().Ptr(), "Invalid import id argument", "The import ID %s. It must be a known, non-null string.", why))
 	}
 	switch {
 	case idVal.IsMarked() || idVal.ContainsMarked():
@@ -232,7 +233,7 @@ func importTargetFor(s *scope, imp *config.Import) (importTarget, hcl.Diagnostic
 	case idVal.IsNull():
 		return invalidID("is null")
 	}
-	sv, err := convertValue(idVal, cty.String)
+	sv, err := eval.ConvertValue(idVal, cty.String)
 	if err != nil {
 		return invalidID("is not a string")
 	}
@@ -242,7 +243,7 @@ func importTargetFor(s *scope, imp *config.Import) (importTarget, hcl.Diagnostic
 		return t, diags
 	}
 	trav, d := resolveTraversal(imp.To, func(e hcl.Expression) (cty.Value, hcl.Diagnostics) {
-		v, d := s.evalExpr(e, cty.DynamicPseudoType)
+		v, d := s.EvalExpr(e, cty.DynamicPseudoType)
 		if d.HasErrors() {
 			return cty.NilVal, d
 		}
@@ -282,7 +283,7 @@ func (w *planWalker) importInstances(ctx context.Context, rn *resourceNode, item
 			if !w.targetsInstance(n, t.addr) {
 				continue
 			}
-			diags = append(diags, errorf(t.rng.Ptr(), "Configuration for import target does not exist",
+			diags = append(diags, eval.Errorf(t.rng.Ptr(), "Configuration for import target does not exist",
 				"The configuration for the given import target %s does not exist. All target instances must have an associated configuration to be imported.", t.addr))
 			continue
 		}
@@ -307,14 +308,14 @@ func (w *planWalker) importInstance(ctx context.Context, rn *resourceNode, it *i
 	}
 	switch len(resp.ImportedResources) {
 	case 0:
-		return append(diags, errorf(rng, "Import returned no resources", "While attempting to import with ID %q, the provider returned no instance states.", t.id))
+		return append(diags, eval.Errorf(rng, "Import returned no resources", "While attempting to import with ID %q, the provider returned no instance states.", t.id))
 	case 1:
 	default:
-		return append(diags, errorf(rng, "Multiple import states not supported", "While attempting to import with ID %q, the provider returned multiple resource instance states. This is not currently supported.", t.id))
+		return append(diags, eval.Errorf(rng, "Multiple import states not supported", "While attempting to import with ID %q, the provider returned multiple resource instance states. This is not currently supported.", t.id))
 	}
 	imported := resp.ImportedResources[0]
 	if imported.State == cty.NilVal || imported.State.IsNull() {
-		return append(diags, errorf(rng, "Import returned null resource", "While attempting to import with ID %q, the provider returned an instance with no state.", t.id))
+		return append(diags, eval.Errorf(rng, "Import returned null resource", "While attempting to import with ID %q, the provider returned an instance with no state.", t.id))
 	}
 	if w.e.Hooks != nil {
 		w.e.Hooks.PreRefresh(it.addr, state.NotDeposed, "id", t.id)
@@ -325,17 +326,17 @@ func (w *planWalker) importInstance(ctx context.Context, rn *resourceNode, it *i
 		return diags
 	}
 	if read.NewState == cty.NilVal || read.NewState.IsNull() {
-		return append(diags, errorf(rng, "Cannot import non-existent remote object",
+		return append(diags, eval.Errorf(rng, "Cannot import non-existent remote object",
 			"While attempting to import an existing object to %s, the provider detected that no object exists with the given id. Only pre-existing objects can be imported; check that the id is correct and that it is associated with the provider's configured region or endpoint, or use \"tenet apply\" to create a new remote object for this resource.", it.addr))
 	}
 	if w.e.Hooks != nil {
 		w.e.Hooks.PostRefresh(it.addr, state.NotDeposed, "id", t.id)
 	}
 	v := read.NewState
-	sens := schemaSensitivePaths(rn.schema.Block, v)
-	obj, err := encodeObject(markPaths(v, sens), rn.schema, nil, false, read.Private, state.ObjectReady)
+	sens := eval.SchemaSensitivePaths(rn.schema.Block, v)
+	obj, err := eval.EncodeObject(eval.MarkPaths(v, sens), rn.schema, nil, false, read.Private, state.ObjectReady)
 	if err != nil {
-		return append(diags, errorf(rng, "Provider produced invalid object", "Provider %q returned an object for %s that does not match the schema: %s.", rn.provAddr.Provider, it.addr, err))
+		return append(diags, eval.Errorf(rng, "Provider produced invalid object", "Provider %q returned an object for %s that does not match the schema: %s.", rn.provAddr.Provider, it.addr, err))
 	}
 	w.mu.Lock()
 	w.prior.SetResourceInstanceCurrent(it.addr, obj, rn.provAddr)

@@ -8,6 +8,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/tenetplan/tenet/addrs"
+	"github.com/tenetplan/tenet/engine/eval"
 	"github.com/tenetplan/tenet/engine/plan"
 	"github.com/tenetplan/tenet/engine/providercall"
 	"github.com/tenetplan/tenet/providers"
@@ -41,13 +42,13 @@ func (w *planWalker) facts(rn *resourceNode, it *instPlan, configured map[instan
 	case addrs.StringKey:
 		f.Key = string(k)
 	}
-	ty := impliedType(rn.schema.Block)
+	ty := eval.ImpliedType(rn.schema.Block)
 	f.Prior = it.prior
 	f.HasPrior = it.priorSrc != nil && !it.prior.IsNull()
 	f.Tainted = it.tainted
 	if it.hasConfig && it.deposed == state.NotDeposed && w.opts.Mode != plan.DestroyMode {
 		f.HasConfig = true
-		f.Config = markPaths(it.config, it.configSensitive)
+		f.Config = eval.MarkPaths(it.config, it.configSensitive)
 		f.ConfigKnown = it.config.IsWhollyKnown()
 		f.Prepared = it.prepared // the same configuration and prior object
 	}
@@ -87,7 +88,7 @@ func (w *planWalker) facts(rn *resourceNode, it *instPlan, configured map[instan
 	if !f.HasConfig {
 		f.Orphan = rules.Orphan{
 			ResourceInConfig: n.kind == nodeResource,
-			ModuleDeclared:   w.ev.exp.isDeclared(it.addr.Module),
+			ModuleDeclared:   w.ev.Exp.IsDeclared(it.addr.Module),
 			InExpansion:      configured[instanceID{it.modID, it.addr.Resource.Key}],
 			Repetition:       "none",
 		}
@@ -139,7 +140,7 @@ func (w *planWalker) applyDecision(ctx context.Context, rn *resourceNode, it *in
 	var diags hcl.Diagnostics
 	n := rn.n
 	sch := rn.schema
-	ty := impliedType(sch.Block)
+	ty := eval.ImpliedType(sch.Block)
 
 	if rn.mode == addrs.DataResourceMode {
 		return w.applyDataDecision(ctx, rn, it, d)
@@ -147,13 +148,13 @@ func (w *planWalker) applyDecision(ctx context.Context, rn *resourceNode, it *in
 	if d.Action == rules.ActionNone {
 		// Nothing to do: refresh-only, or an object that is already gone.
 		if it.hasConfig && !it.prior.IsNull() {
-			return markPaths(it.prior, it.priorSensitive), nil
+			return eval.MarkPaths(it.prior, it.priorSensitive), nil
 		}
 		return cty.NullVal(ty), nil
 	}
 	action, ok := actionByName[d.Action]
 	if !ok {
-		return cty.DynamicVal, hcl.Diagnostics{errorf(rangeOf(n), "Invalid planning decision", "The planning rules chose the unknown action %q for %s.", d.Action, it.addr)}
+		return cty.DynamicVal, hcl.Diagnostics{eval.Errorf(rangeOf(n), "Invalid planning decision", "The planning rules chose the unknown action %q for %s.", d.Action, it.addr)}
 	}
 	c := &plan.ResourceInstanceChange{
 		Addr: it.addr, PrevRunAddr: it.addr, DeposedKey: it.deposed, Provider: rn.provAddr,
@@ -166,7 +167,7 @@ func (w *planWalker) applyDecision(ctx context.Context, rn *resourceNode, it *in
 	if it.priorSrc == nil || it.prior.IsNull() {
 		c.Before = cty.NullVal(ty)
 	} else {
-		c.BeforeSensitivePaths = mergePaths(it.priorSensitive, schemaSensitivePaths(sch.Block, it.prior))
+		c.BeforeSensitivePaths = mergePaths(it.priorSensitive, eval.SchemaSensitivePaths(sch.Block, it.prior))
 	}
 	if n.res != nil && n.res.Managed != nil {
 		c.CreateBeforeDestroy = n.res.Managed.CreateBeforeDestroy || w.forcedCBD[rn.addrStr]
@@ -194,21 +195,21 @@ func (w *planWalker) applyDecision(ctx context.Context, rn *resourceNode, it *in
 		}
 	}
 	if !c.After.IsNull() {
-		c.AfterSensitivePaths = mergePaths(it.configSensitive, schemaSensitivePaths(sch.Block, c.After))
+		c.AfterSensitivePaths = mergePaths(it.configSensitive, eval.SchemaSensitivePaths(sch.Block, c.After))
 	}
 	w.recordChange(n.key, c, d.Provenance)
 	w.recordExplanation(c, it)
 	if action == plan.Delete || action == plan.Forget {
 		return cty.NullVal(ty), diags
 	}
-	return markPaths(c.After, c.AfterSensitivePaths), diags
+	return eval.MarkPaths(c.After, c.AfterSensitivePaths), diags
 }
 
 // applyDataDecision reads a data source now or plans the read for apply.
 func (w *planWalker) applyDataDecision(ctx context.Context, rn *resourceNode, it *instPlan, d rules.Decision) (cty.Value, hcl.Diagnostics) {
 	n := rn.n
 	sch := rn.schema
-	ty := impliedType(sch.Block)
+	ty := eval.ImpliedType(sch.Block)
 	if !it.hasConfig {
 		// Orphaned data instances leave the state silently.
 		w.mu.Lock()
@@ -234,7 +235,7 @@ func (w *planWalker) applyDataDecision(ctx context.Context, rn *resourceNode, it
 		}
 		w.recordChange(n.key, c, d.Provenance)
 		w.recordExplanation(c, it)
-		return markPaths(planned, it.configSensitive), nil
+		return eval.MarkPaths(planned, it.configSensitive), nil
 	case rules.ActionNone:
 		if w.opts.Mode == plan.DestroyMode {
 			return cty.NullVal(ty), nil
@@ -249,8 +250,8 @@ func (w *planWalker) applyDataDecision(ctx context.Context, rn *resourceNode, it
 func (w *planWalker) readDataNow(ctx context.Context, rn *resourceNode, it *instPlan) (cty.Value, hcl.Diagnostics) {
 	n := rn.n
 	if w.opts.DataFromState && it.priorSrc != nil {
-		if v, err := decodeObject(ctx, rn.provider, rn.schema, rn.typ, it.priorSrc); err == nil {
-			return markPaths(v, it.priorSrc.SensitivePaths), nil
+		if v, err := eval.DecodeObject(ctx, rn.provider, rn.schema, rn.typ, it.priorSrc); err == nil {
+			return eval.MarkPaths(v, it.priorSrc.SensitivePaths), nil
 		}
 	}
 	vresp := rn.provider.ValidateDataResourceConfig(ctx, providers.ValidateDataResourceConfigRequest{TypeName: rn.typ, Config: it.config})
@@ -272,20 +273,20 @@ func (w *planWalker) readDataNow(ctx context.Context, rn *resourceNode, it *inst
 	}
 	v := resp.State
 	if v == cty.NilVal || v.IsNull() {
-		return cty.DynamicVal, append(diags, errorf(rangeOf(n), "Provider produced null object", "Provider %q produced a null value for %s. This is a bug in the provider.", rn.provAddr.Provider, it.addr))
+		return cty.DynamicVal, append(diags, eval.Errorf(rangeOf(n), "Provider produced null object", "Provider %q produced a null value for %s. This is a bug in the provider.", rn.provAddr.Provider, it.addr))
 	}
 	if !v.IsWhollyKnown() {
-		return cty.DynamicVal, append(diags, errorf(rangeOf(n), "Provider produced invalid object", "Provider %q produced a value for %s that is not wholly known. This is a bug in the provider.", rn.provAddr.Provider, it.addr))
+		return cty.DynamicVal, append(diags, eval.Errorf(rangeOf(n), "Provider produced invalid object", "Provider %q produced a value for %s that is not wholly known. This is a bug in the provider.", rn.provAddr.Provider, it.addr))
 	}
-	sens := mergePaths(it.configSensitive, schemaSensitivePaths(rn.schema.Block, v))
-	obj, err := encodeObject(markPaths(v, sens), rn.schema, nil, false, nil, state.ObjectReady)
+	sens := mergePaths(it.configSensitive, eval.SchemaSensitivePaths(rn.schema.Block, v))
+	obj, err := eval.EncodeObject(eval.MarkPaths(v, sens), rn.schema, nil, false, nil, state.ObjectReady)
 	if err != nil {
-		return cty.DynamicVal, append(diags, errorf(rangeOf(n), "Provider produced invalid object", "Provider %q produced an invalid value for %s: %s.", rn.provAddr.Provider, it.addr, err))
+		return cty.DynamicVal, append(diags, eval.Errorf(rangeOf(n), "Provider produced invalid object", "Provider %q produced an invalid value for %s: %s.", rn.provAddr.Provider, it.addr, err))
 	}
 	w.mu.Lock()
 	w.prior.SetResourceInstanceCurrent(it.addr, obj, rn.provAddr)
 	w.mu.Unlock()
-	return markPaths(v, sens), diags
+	return eval.MarkPaths(v, sens), diags
 }
 
 // mergePaths joins two path lists, dropping duplicates.

@@ -11,6 +11,7 @@ import (
 
 	"github.com/tenetplan/tenet/addrs"
 	"github.com/tenetplan/tenet/config"
+	"github.com/tenetplan/tenet/engine/eval"
 	"github.com/tenetplan/tenet/engine/plan"
 	"github.com/tenetplan/tenet/engine/providercall"
 	"github.com/tenetplan/tenet/providers"
@@ -31,7 +32,7 @@ type instPlan struct {
 	addr    addrs.AbsResourceInstance
 	modID   string // addr.Module.String()
 	deposed state.DeposedKey
-	rep     repetition
+	rep     eval.Repetition
 
 	hasConfig       bool
 	config          cty.Value // unmarked
@@ -84,7 +85,7 @@ func (w *planWalker) ensureProvider(ctx context.Context, addr addrs.AbsProviderC
 func (w *planWalker) visitResource(ctx context.Context, n *gnode) hcl.Diagnostics {
 	ctx = withResource(ctx, n.addr)
 	if n.res != nil && len(n.res.Preconditions)+len(n.res.Postconditions) > 0 {
-		w.ev.checks.declare(resourceCheckable(n))
+		w.ev.Checks.Declare(resourceCheckable(n))
 	}
 	rn, diags := w.prepareResource(ctx, n)
 	if diags.HasErrors() || rn == nil {
@@ -98,22 +99,22 @@ func (w *planWalker) visitResource(ctx context.Context, n *gnode) hcl.Diagnostic
 	type modExpansion struct {
 		mi    addrs.ModuleInstance
 		modID string
-		keys  instanceKeys
+		keys  eval.InstanceKeys
 	}
 	var expansions []modExpansion
 	total := 0 // instances over every module instance, bounded as one expansion is
 	if n.kind == nodeResource && w.opts.Mode != plan.DestroyMode {
-		for _, mi := range w.ev.exp.moduleInstances(n.mod.Path) {
-			s := &scope{ev: w.ev, mod: mi, cfg: n.mod}
-			ik, d := s.expand(n.res.Count, n.res.ForEach)
+		for _, mi := range w.ev.Exp.ModuleInstances(n.mod.Path) {
+			s := &eval.Scope{Ev: w.ev, Mod: mi, Cfg: n.mod}
+			ik, d := s.Expand(n.res.Count, n.res.ForEach)
 			diags = append(diags, d...)
 			if d.HasErrors() {
-				w.ev.values.module(mi).set('r', n.addr.Resource.String(), cty.DynamicVal)
+				w.ev.Values.Module(mi).Set('r', n.addr.Resource.String(), cty.DynamicVal)
 				continue
 			}
-			total += len(ik.keys)
-			if total > maxInstances {
-				diags = append(diags, tooManyInstancesInAll(repetitionRange(n.res.Count, n.res.ForEach), repetitionName(ik.kind)))
+			total += len(ik.Keys)
+			if total > eval.MaxInstances {
+				diags = append(diags, eval.TooManyInstancesInAll(eval.RepetitionRange(n.res.Count, n.res.ForEach), eval.RepetitionName(ik.Kind)))
 				return diags
 			}
 			expansions = append(expansions, modExpansion{mi: mi, modID: mi.String(), keys: ik})
@@ -125,9 +126,9 @@ func (w *planWalker) visitResource(ctx context.Context, n *gnode) hcl.Diagnostic
 		items = make([]*instPlan, 0, total)
 		for _, ex := range expansions {
 			abs := n.addr.Resource.Absolute(ex.mi)
-			for i, k := range ex.keys.keys {
+			for i, k := range ex.keys.Keys {
 				configured[instanceID{ex.modID, k}] = true
-				items = append(items, &instPlan{addr: abs.Instance(k), modID: ex.modID, rep: ex.keys.reps[i], hasConfig: true})
+				items = append(items, &instPlan{addr: abs.Instance(k), modID: ex.modID, rep: ex.keys.Reps[i], hasConfig: true})
 			}
 		}
 	}
@@ -221,8 +222,8 @@ func (w *planWalker) visitResource(ctx context.Context, n *gnode) hcl.Diagnostic
 		afters[i] = after
 		diags = append(diags, moreDiags...)
 		if !moreDiags.HasErrors() && it.hasConfig && it.deposed == state.NotDeposed && after != cty.NilVal && !after.IsNull() {
-			s := &scope{ev: w.ev, mod: it.addr.Module, cfg: n.mod, rep: it.rep}
-			diags = append(diags, w.resourceConditions(s, rn, it, n.res.Postconditions, after, resourcePostconditionFailed)...)
+			s := &eval.Scope{Ev: w.ev, Mod: it.addr.Module, Cfg: n.mod, Rep: it.rep}
+			diags = append(diags, w.resourceConditions(s, rn, it, n.res.Postconditions, after, eval.ResourcePostconditionFailed)...)
 		}
 		return diags
 	})...)
@@ -236,8 +237,8 @@ func (w *planWalker) visitResource(ctx context.Context, n *gnode) hcl.Diagnostic
 	// The whole-resource value each module instance's expressions see.
 	if n.kind == nodeResource {
 		for _, ex := range expansions {
-			vals := make([]cty.Value, len(ex.keys.keys))
-			for i, k := range ex.keys.keys {
+			vals := make([]cty.Value, len(ex.keys.Keys))
+			for i, k := range ex.keys.Keys {
 				v, ok := afterVals[instanceID{ex.modID, k}]
 				switch {
 				case ok:
@@ -250,7 +251,7 @@ func (w *planWalker) visitResource(ctx context.Context, n *gnode) hcl.Diagnostic
 				}
 				vals[i] = v
 			}
-			w.ev.values.module(ex.mi).set('r', n.addr.Resource.String(), presentKeyedValue(ex.keys.kind, ex.keys.keys, vals))
+			w.ev.Values.Module(ex.mi).Set('r', n.addr.Resource.String(), eval.PresentKeyedValue(ex.keys.Kind, ex.keys.Keys, vals))
 		}
 	}
 	return diags
@@ -259,12 +260,12 @@ func (w *planWalker) visitResource(ctx context.Context, n *gnode) hcl.Diagnostic
 // resourceConditions evaluates an instance's preconditions or (with self)
 // postconditions and records the instance's check status. Results that
 // are not known yet are checked again at apply.
-func (w *planWalker) resourceConditions(s *scope, rn *resourceNode, it *instPlan, rules []*config.CheckRule, self cty.Value, summary string) hcl.Diagnostics {
+func (w *planWalker) resourceConditions(s *eval.Scope, rn *resourceNode, it *instPlan, rules []*config.CheckRule, self cty.Value, summary string) hcl.Diagnostics {
 	if len(rules) == 0 {
 		return nil
 	}
-	status, msgs, diags := evalConditions(s, rules, self, summary, w.ev.condSeverity)
-	w.ev.checks.report(resourceCheckable(rn.n), instanceObject(it.addr), status, msgs)
+	status, msgs, diags := eval.EvalConditions(s, rules, self, summary, w.ev.CondSeverity)
+	w.ev.Checks.Report(resourceCheckable(rn.n), instanceObject(it.addr), status, msgs)
 	return diags
 }
 
@@ -278,11 +279,11 @@ func (w *planWalker) untargetedValue(ctx context.Context, rn *resourceNode, mi a
 	if ri == nil || ri.Current == nil {
 		return cty.NilVal
 	}
-	v, err := decodeObject(ctx, rn.provider, rn.schema, rn.typ, ri.Current)
+	v, err := eval.DecodeObject(ctx, rn.provider, rn.schema, rn.typ, ri.Current)
 	if err != nil {
 		return cty.DynamicVal
 	}
-	return markPaths(v, ri.Current.SensitivePaths)
+	return eval.MarkPaths(v, ri.Current.SensitivePaths)
 }
 
 func rangeOf(n *gnode) *hcl.Range {
@@ -334,14 +335,14 @@ func (w *planWalker) prepareResource(ctx context.Context, n *gnode) (*resourceNo
 func (w *planWalker) prepareInstance(ctx context.Context, rn *resourceNode, it *instPlan) hcl.Diagnostics {
 	var diags hcl.Diagnostics
 	sch := rn.schema
-	ty := impliedType(sch.Block)
+	ty := eval.ImpliedType(sch.Block)
 	it.prior = cty.NullVal(ty)
 	n := rn.n
 
 	if it.priorSrc != nil && rn.mode == addrs.ManagedResourceMode {
-		v, err := decodeObject(ctx, rn.provider, sch, rn.typ, it.priorSrc)
+		v, err := eval.DecodeObject(ctx, rn.provider, sch, rn.typ, it.priorSrc)
 		if err != nil {
-			return hcl.Diagnostics{errorf(nil, "Invalid resource instance data in state",
+			return hcl.Diagnostics{eval.Errorf(nil, "Invalid resource instance data in state",
 				"Instance %s data could not be decoded from the state: %s.", it.addr, err)}
 		}
 		it.prior = v
@@ -360,17 +361,17 @@ func (w *planWalker) prepareInstance(ctx context.Context, rn *resourceNode, it *
 	if !it.hasConfig || it.deposed != state.NotDeposed {
 		return diags
 	}
-	s := &scope{ev: w.ev, mod: it.addr.Module, cfg: n.mod, rep: it.rep}
-	cfgVal, d := s.evalBody(n.res.Config, n.spec, n.bodyRefs)
+	s := &eval.Scope{Ev: w.ev, Mod: it.addr.Module, Cfg: n.mod, Rep: it.rep}
+	cfgVal, d := s.EvalBody(n.res.Config, n.spec, n.bodyRefs)
 	diags = append(diags, d...)
 	if d.HasErrors() {
 		return diags
 	}
-	if d := checkValueDepth(cfgVal, n.res.DeclRange.Ptr(), "The configuration of "+it.addr.String()); d.HasErrors() {
+	if d := eval.CheckValueDepth(cfgVal, n.res.DeclRange.Ptr(), "The configuration of "+it.addr.String()); d.HasErrors() {
 		return append(diags, d...)
 	}
-	it.config, it.configSensitive = unmarkPaths(cfgVal)
-	d = w.resourceConditions(s, rn, it, n.res.Preconditions, cty.NilVal, resourcePreconditionFailed)
+	it.config, it.configSensitive = eval.UnmarkPaths(cfgVal)
+	d = w.resourceConditions(s, rn, it, n.res.Preconditions, cty.NilVal, eval.ResourcePreconditionFailed)
 	diags = append(diags, d...)
 	if d.HasErrors() {
 		return diags // a failed precondition stops this instance's plan
@@ -396,7 +397,7 @@ func (w *planWalker) prepareInstance(ctx context.Context, rn *resourceNode, it *
 func (w *planWalker) planInstance(ctx context.Context, rn *resourceNode, it *instPlan) hcl.Diagnostics {
 	var diags hcl.Diagnostics
 	sch := rn.schema
-	ty := impliedType(sch.Block)
+	ty := eval.ImpliedType(sch.Block)
 	n := rn.n
 	prior := it.prior
 	var priorPrivate []byte
@@ -457,7 +458,7 @@ func (w *planWalker) refresh(ctx context.Context, rn *resourceNode, it *instPlan
 	}
 	newVal := resp.NewState
 	if newVal == cty.NilVal {
-		newVal = cty.NullVal(impliedType(rn.schema.Block))
+		newVal = cty.NullVal(eval.ImpliedType(rn.schema.Block))
 	}
 	if w.e.Hooks != nil {
 		w.e.Hooks.PostRefresh(it.addr, it.deposed, idKey, idVal)
@@ -474,9 +475,9 @@ func (w *planWalker) refresh(ctx context.Context, rn *resourceNode, it *instPlan
 		return newVal, diags
 	}
 	if !newVal.RawEquals(it.prior) {
-		obj, err := encodeObject(markPaths(newVal, it.priorSensitive), rn.schema, it.priorSrc.Dependencies, it.priorSrc.CreateBeforeDestroy, resp.Private, it.priorSrc.Status)
+		obj, err := eval.EncodeObject(eval.MarkPaths(newVal, it.priorSensitive), rn.schema, it.priorSrc.Dependencies, it.priorSrc.CreateBeforeDestroy, resp.Private, it.priorSrc.Status)
 		if err != nil {
-			return it.prior, append(diags, errorf(nil, "Provider produced invalid object", "Provider %q returned an object for %s that does not match the schema: %s.", rn.provAddr.Provider, it.addr, err))
+			return it.prior, append(diags, eval.Errorf(nil, "Provider produced invalid object", "Provider %q returned an object for %s that does not match the schema: %s.", rn.provAddr.Provider, it.addr, err))
 		}
 		if it.deposed == state.NotDeposed {
 			w.prior.SetResourceInstanceCurrent(it.addr, obj, rn.provAddr)
@@ -522,7 +523,7 @@ func objectID(v cty.Value) (string, string) {
 }
 
 // configureProvider evaluates a provider block and configures it, once.
-func configureProvider(ctx context.Context, ps *providercall.Set, ev *evaluator, cfg *config.Config, addr addrs.AbsProviderConfig, pc *config.Provider, mu interface {
+func configureProvider(ctx context.Context, ps *providercall.Set, ev *eval.Evaluator, cfg *config.Config, addr addrs.AbsProviderConfig, pc *config.Provider, mu interface {
 	Lock()
 	Unlock()
 }, onces map[string]*onceResult) (providers.Interface, hcl.Diagnostics) {
@@ -552,13 +553,13 @@ func configureProvider(ctx context.Context, ps *providercall.Set, ev *evaluator,
 		if declMod != nil {
 			refs, d := config.ReferencesInBody(body)
 			diags = append(diags, d...)
-			insts := ev.exp.moduleInstances(declMod.Path)
+			insts := ev.Exp.ModuleInstances(declMod.Path)
 			mi := addrs.RootModuleInstance
 			if len(insts) > 0 {
 				mi = insts[0]
 			}
-			s := &scope{ev: ev, mod: mi, cfg: declMod}
-			val, d = s.evalBody(body, spec, refs)
+			s := &eval.Scope{Ev: ev, Mod: mi, Cfg: declMod}
+			val, d = s.EvalBody(body, spec, refs)
 			diags = append(diags, d...)
 		} else {
 			val, diags = hcldec.Decode(body, spec, nil)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"sort"
 	"strings"
 	"sync"
@@ -15,6 +14,7 @@ import (
 
 	"github.com/tenetplan/tenet/addrs"
 	"github.com/tenetplan/tenet/config"
+	"github.com/tenetplan/tenet/engine/eval"
 	"github.com/tenetplan/tenet/engine/plan"
 	"github.com/tenetplan/tenet/engine/providercall"
 	"github.com/tenetplan/tenet/rules"
@@ -27,7 +27,7 @@ type planWalker struct {
 	cfg  *config.Config
 	opts PlanOpts
 	ps   *providercall.Set
-	ev   *evaluator
+	ev   *eval.Evaluator
 	cg   *configGraph
 	run  rules.Run
 
@@ -79,13 +79,13 @@ func (e *Engine) Plan(ctx context.Context, cfg *config.Config, prevRun *state.St
 	if e.Rules.TeamRulesLoaded() {
 		w.run.Variables = rootVariablesForRules(cfg, opts.Variables)
 	}
-	w.ev = &evaluator{cfg: cfg, fsys: e.FS, values: newValueStore(), exp: newExpansion(), rootDir: ".", cwd: e.WorkingDir, workspace: e.workspaceName(), pure: true, planTime: opts.Timestamp,
-		checks: &checkResults{}, condSeverity: hcl.DiagError, provFuncs: providercall.NewFunctions(ctx, w.ps)}
-	defer w.ev.provFuncs.CloseAll(ctx)
+	w.ev = &eval.Evaluator{Cfg: cfg, Fsys: e.FS, Values: eval.NewValueStore(), Exp: eval.NewExpansion(), RootDir: ".", Cwd: e.WorkingDir, Workspace: e.workspaceName(), Pure: true, PlanTime: opts.Timestamp,
+		Checks: &eval.CheckResults{}, CondSeverity: hcl.DiagError, ProvFuncs: providercall.NewFunctions(ctx, w.ps)}
+	defer w.ev.ProvFuncs.CloseAll(ctx)
 	if opts.Mode != plan.NormalMode {
 		// Refresh-only plans only report; a destroy must not be blocked by
 		// conditions on what it removes.
-		w.ev.condSeverity = hcl.DiagWarning
+		w.ev.CondSeverity = hcl.DiagWarning
 	}
 	w.removed = collectRemoved(cfg, opts.Mode)
 	if moveDiags := w.applyMoves(ctx); moveDiags.HasErrors() {
@@ -258,9 +258,9 @@ func (w *planWalker) assemble(errored bool) *plan.Plan {
 	sort.Slice(w.drift, func(i, j int) bool { return changeLess(w.drift[i], w.drift[j]) })
 	sort.Slice(w.outputs, func(i, j int) bool { return w.outputs[i].Name < w.outputs[j].Name })
 	vars := map[string]cty.Value{}
-	root := w.ev.values.module(addrs.RootModuleInstance)
+	root := w.ev.Values.Module(addrs.RootModuleInstance)
 	for name := range w.cfg.Root.Variables {
-		if v, ok := root.get('v', name); ok {
+		if v, ok := root.Get('v', name); ok {
 			vars[name], _ = v.UnmarkDeep() // apply marks sensitive ones again from the configuration
 		}
 	}
@@ -281,7 +281,7 @@ func (w *planWalker) assemble(errored bool) *plan.Plan {
 		TerraformVersion: w.e.Version,
 	}
 	p.RelevantAttributes = w.relevantAttributes()
-	p.Checks = w.ev.checks.planChecksJSON()
+	p.Checks = w.ev.Checks.PlanChecksJSON()
 	for _, a := range w.opts.ForceReplace {
 		p.ForceReplaceAddrs = append(p.ForceReplaceAddrs, a.String())
 	}
@@ -351,8 +351,4 @@ func rulesFailed(err error, subject *hcl.Range) *hcl.Diagnostic {
 		return re.Diagnostic()
 	}
 	return &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Planning rules failed", Detail: strings.TrimSuffix(err.Error(), ".") + ".", Subject: subject}
-}
-
-func errorf(rng *hcl.Range, summary, format string, args ...any) *hcl.Diagnostic {
-	return &hcl.Diagnostic{Severity: hcl.DiagError, Summary: summary, Detail: fmt.Sprintf(format, args...), Subject: rng}
 }

@@ -46,7 +46,7 @@ func (w *planWalker) relevantAttributes() []plan.ResourceAttr {
 			continue
 		}
 		names := sortedNames(m.Outputs)
-		for _, mi := range w.ev.exp.moduleInstances(m.Path) {
+		for _, mi := range w.ev.Exp.ModuleInstances(m.Path) {
 			for _, name := range names {
 				ra.visit(mi, modKey(m.Path, "output", name))
 			}
@@ -182,7 +182,7 @@ func (ra *relevance) followCall(mi addrs.ModuleInstance, name string, rem hcl.Tr
 		}
 	}
 	if insts == nil {
-		for _, ci := range ra.w.ev.exp.moduleInstances(childPath) {
+		for _, ci := range ra.w.ev.Exp.ModuleInstances(childPath) {
 			if ci.Parent().Equal(mi) && ci[len(ci)-1].Name == name {
 				insts = append(insts, ci)
 			}

@@ -7,6 +7,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/tenetplan/tenet/config"
+	"github.com/tenetplan/tenet/engine/eval"
 	"github.com/tenetplan/tenet/engine/plan"
 	"github.com/tenetplan/tenet/engine/providercall"
 )
@@ -29,9 +30,9 @@ func (e *Engine) Validate(ctx context.Context, cfg *config.Config) hcl.Diagnosti
 	if diags.HasErrors() {
 		return diags
 	}
-	ev := &evaluator{cfg: cfg, fsys: e.FS, values: newValueStore(), exp: newExpansion(), rootDir: ".", cwd: e.WorkingDir, workspace: "default", pure: true, validating: true,
-		provFuncs: providercall.NewFunctions(ctx, ps)}
-	defer ev.provFuncs.CloseAll(ctx)
+	ev := &eval.Evaluator{Cfg: cfg, Fsys: e.FS, Values: eval.NewValueStore(), Exp: eval.NewExpansion(), RootDir: ".", Cwd: e.WorkingDir, Workspace: "default", Pure: true, Validating: true,
+		ProvFuncs: providercall.NewFunctions(ctx, ps)}
+	defer ev.ProvFuncs.CloseAll(ctx)
 	return append(diags, validateWalk(ctx, cg, ev)...)
 }
 

@@ -9,6 +9,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/tenetplan/tenet/addrs"
+	"github.com/tenetplan/tenet/engine/eval"
 )
 
 // validateWalk evaluates the configuration without variable values or
@@ -19,7 +20,7 @@ import (
 // accept (or lacks, or cannot convert) and root outputs that would expose
 // sensitive values. Only what holds for every possible value is reported:
 // what plan would find with the real values it leaves to plan.
-func validateWalk(ctx context.Context, cg *configGraph, ev *evaluator) hcl.Diagnostics {
+func validateWalk(ctx context.Context, cg *configGraph, ev *eval.Evaluator) hcl.Diagnostics {
 	res := cg.g.Walk(ctx, 1, func(ctx context.Context, key string) hcl.Diagnostics {
 		n := cg.nodes[key]
 		if n == nil {
@@ -31,7 +32,7 @@ func validateWalk(ctx context.Context, cg *configGraph, ev *evaluator) hcl.Diagn
 		case nodeLocal:
 			visitLocal(ev, n) // only for the values: plan reports its errors
 		case nodeCall:
-			for _, mi := range ev.exp.moduleInstances(n.mod.Path) {
+			for _, mi := range ev.Exp.ModuleInstances(n.mod.Path) {
 				var key addrs.InstanceKey = addrs.NoKey
 				kind := byte(0)
 				switch {
@@ -40,7 +41,7 @@ func validateWalk(ctx context.Context, cg *configGraph, ev *evaluator) hcl.Diagn
 				case n.call.ForEach != nil:
 					key, kind = addrs.StringKey(""), 'e'
 				}
-				ev.exp.addModuleInstances(n.mod.Path.Child(n.name), kind, []addrs.ModuleInstance{mi.Child(n.name, key)}, []repetition{unknownRepetition(kind)})
+				ev.Exp.AddModuleInstances(n.mod.Path.Child(n.name), kind, []addrs.ModuleInstance{mi.Child(n.name, key)}, []eval.Repetition{unknownRepetition(kind)})
 			}
 		case nodeResource:
 			return validateResourceNode(ev, n)
@@ -53,47 +54,47 @@ func validateWalk(ctx context.Context, cg *configGraph, ev *evaluator) hcl.Diagn
 }
 
 // unknownRepetition is count.index or each.* of an instance not known yet.
-func unknownRepetition(kind byte) repetition {
+func unknownRepetition(kind byte) eval.Repetition {
 	switch kind {
 	case 'c':
-		return repetition{kind: 'c'}
+		return eval.Repetition{Kind: 'c'}
 	case 'e':
-		return repetition{kind: 'e', key: cty.UnknownVal(cty.String), value: cty.DynamicVal}
+		return eval.Repetition{Kind: 'e', Key: cty.UnknownVal(cty.String), Value: cty.DynamicVal}
 	}
-	return repetition{}
+	return eval.Repetition{}
 }
 
-func validateVariableNode(ev *evaluator, n *gnode) {
+func validateVariableNode(ev *eval.Evaluator, n *gnode) {
 	v := n.variable
 	want := v.ConstraintType
 	if want == cty.NilType {
 		want = cty.DynamicPseudoType
 	}
-	for _, mi := range ev.exp.moduleInstances(n.mod.Path) {
+	for _, mi := range ev.Exp.ModuleInstances(n.mod.Path) {
 		val := cty.UnknownVal(want)
 		if !mi.IsRoot() {
 			// A child's input is what its call passes, or the default.
 			if call := n.mod.Parent.ModuleCalls[n.mod.Path[len(n.mod.Path)-1]]; call != nil {
 				raw := v.Default
 				if attrs, _ := call.Config.JustAttributes(); attrs[n.name] != nil {
-					s := &scope{ev: ev, mod: mi.Parent(), cfg: n.mod.Parent, rep: ev.exp.repetitionFor(mi)}
-					raw, _ = s.evalExpr(attrs[n.name].Expr, cty.DynamicPseudoType)
+					s := &eval.Scope{Ev: ev, Mod: mi.Parent(), Cfg: n.mod.Parent, Rep: ev.Exp.RepetitionFor(mi)}
+					raw, _ = s.EvalExpr(attrs[n.name].Expr, cty.DynamicPseudoType)
 				}
 				if raw != cty.NilVal {
-					if cv, err := convertVariable(v, raw); err == nil {
+					if cv, err := eval.ConvertVariable(v, raw); err == nil {
 						val = cv
 					}
 				}
 			}
 		}
 		if v.Sensitive {
-			val = val.Mark(sensitiveMark)
+			val = val.Mark(eval.SensitiveMark)
 		}
-		ev.values.module(mi).set('v', n.name, val)
+		ev.Values.Module(mi).Set('v', n.name, val)
 	}
 }
 
-func validateResourceNode(ev *evaluator, n *gnode) hcl.Diagnostics {
+func validateResourceNode(ev *eval.Evaluator, n *gnode) hcl.Diagnostics {
 	if n.schema == nil {
 		return nil
 	}
@@ -105,9 +106,9 @@ func validateResourceNode(ev *evaluator, n *gnode) hcl.Diagnostics {
 		kind = 'e'
 	}
 	var diags hcl.Diagnostics
-	for i, mi := range ev.exp.moduleInstances(n.mod.Path) {
-		s := &scope{ev: ev, mod: mi, cfg: n.mod, rep: unknownRepetition(kind)}
-		ctx, d := s.evalContext(n.bodyRefs)
+	for i, mi := range ev.Exp.ModuleInstances(n.mod.Path) {
+		s := &eval.Scope{Ev: ev, Mod: mi, Cfg: n.mod, Rep: unknownRepetition(kind)}
+		ctx, d := s.EvalContext(n.bodyRefs)
 		if kind == 'c' {
 			ctx.Variables["count"] = cty.ObjectVal(map[string]cty.Value{"index": cty.UnknownVal(cty.Number)})
 		}
@@ -122,7 +123,7 @@ func validateResourceNode(ev *evaluator, n *gnode) hcl.Diagnostics {
 		if kind == 0 {
 			v = unknownSchemaObject(n)
 		}
-		ev.values.module(mi).set('r', n.addr.Resource.String(), v)
+		ev.Values.Module(mi).Set('r', n.addr.Resource.String(), v)
 	}
 	return diags
 }
@@ -130,22 +131,22 @@ func validateResourceNode(ev *evaluator, n *gnode) hcl.Diagnostics {
 // unknownSchemaObject is an unknown object of the resource's type with
 // the attributes its schema marks sensitive marked.
 func unknownSchemaObject(n *gnode) cty.Value {
-	ty := impliedType(n.schema.Block)
+	ty := eval.ImpliedType(n.schema.Block)
 	attrs := make(map[string]cty.Value, len(ty.AttributeTypes()))
 	for name, at := range ty.AttributeTypes() {
 		v := cty.UnknownVal(at)
 		if a := n.schema.Block.Attributes[name]; a != nil && a.Sensitive {
-			v = v.Mark(sensitiveMark)
+			v = v.Mark(eval.SensitiveMark)
 		}
 		attrs[name] = v
 	}
 	return cty.ObjectVal(attrs)
 }
 
-func validateOutputNode(ev *evaluator, n *gnode) hcl.Diagnostics {
+func validateOutputNode(ev *eval.Evaluator, n *gnode) hcl.Diagnostics {
 	var diags hcl.Diagnostics
-	for _, mi := range ev.exp.moduleInstances(n.mod.Path) {
-		v, d := ev.scopeFor(mi, n.mod).evalExpr(n.output.Expr, cty.DynamicPseudoType)
+	for _, mi := range ev.Exp.ModuleInstances(n.mod.Path) {
+		v, d := ev.ScopeFor(mi, n.mod).EvalExpr(n.output.Expr, cty.DynamicPseudoType)
 		if d.HasErrors() {
 			v = cty.DynamicVal
 		}
@@ -153,9 +154,9 @@ func validateOutputNode(ev *evaluator, n *gnode) hcl.Diagnostics {
 			diags = append(diags, sensitiveOutputDiags(n, v)...)
 		}
 		if n.output.Sensitive {
-			v = v.Mark(sensitiveMark)
+			v = v.Mark(eval.SensitiveMark)
 		}
-		ev.values.module(mi).set('o', n.name, v)
+		ev.Values.Module(mi).Set('o', n.name, v)
 	}
 	return diags
 }

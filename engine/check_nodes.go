@@ -1,0 +1,40 @@
+package engine
+
+import (
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/tenetplan/tenet/addrs"
+	"github.com/tenetplan/tenet/engine/eval"
+)
+
+// visitCheck evaluates a check block's assertions in every instance of its
+// module. Failures only warn: a check never stops a plan or an apply.
+func visitCheck(ev *eval.Evaluator, n *gnode) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	cfg := eval.Checkable{Kind: "check", Module: n.mod.Path, Name: n.name}
+	ev.Checks.Declare(cfg)
+	for _, mi := range ev.Exp.ModuleInstances(n.mod.Path) {
+		status, msgs, d := eval.EvalConditions(ev.ScopeFor(mi, n.mod), n.check.Asserts, cty.NilVal, eval.CheckAssertionFailed, hcl.DiagWarning)
+		diags = append(diags, d...)
+		ev.Checks.Report(cfg, eval.CheckedObject{Module: mi}, status, msgs)
+	}
+	return diags
+}
+
+// checkScoped downgrades the errors of a data source declared in a check
+// block to warnings: it exists only for the check, which never blocks.
+func checkScoped(n *gnode, diags hcl.Diagnostics) hcl.Diagnostics {
+	if n.res == nil || n.res.CheckName == "" {
+		return diags
+	}
+	return eval.Downgrade(diags, hcl.DiagWarning)
+}
+
+func resourceCheckable(n *gnode) eval.Checkable {
+	return eval.Checkable{Kind: "resource", Module: n.addr.Module, Name: n.addr.Resource.Name, Res: n.addr.Resource}
+}
+
+func instanceObject(addr addrs.AbsResourceInstance) eval.CheckedObject {
+	return eval.CheckedObject{Module: addr.Module, Key: addr.Resource.Key}
+}
