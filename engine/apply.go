@@ -16,6 +16,7 @@ import (
 	"github.com/tenetplan/tenet/addrs"
 	"github.com/tenetplan/tenet/config"
 	"github.com/tenetplan/tenet/engine/eval"
+	"github.com/tenetplan/tenet/engine/graph"
 	"github.com/tenetplan/tenet/engine/plan"
 	"github.com/tenetplan/tenet/engine/providercall"
 	"github.com/tenetplan/tenet/providers"
@@ -36,8 +37,8 @@ type applyWalker struct {
 	p        *plan.Plan
 	ps       *providercall.Set
 	ev       *eval.Evaluator
-	cg       *configGraph
-	ag       *applyGraph
+	cg       *graph.Graph
+	ag       *graph.ApplyGraph
 	recorder StateRecorder
 	sem      chan struct{}
 	// sched ends when no further operation may start: on ApplyOpts.Stop
@@ -108,12 +109,12 @@ func (e *Engine) Apply(ctx context.Context, cfg *config.Config, p *plan.Plan, op
 			orphans = append(orphans, cr)
 		}
 	}
-	cg, diags := buildGraph(ctx, cfg, w.ps, orphans)
+	cg, diags := graph.Build(ctx, cfg, w.ps, orphans)
 	if diags.HasErrors() {
 		return w.working, diags
 	}
 	w.cg = cg
-	ag, d := buildApplyGraph(cfg, cg, p)
+	ag, d := graph.BuildApply(cfg, cg, p)
 	diags = append(diags, d...)
 	if diags.HasErrors() {
 		return w.working, diags
@@ -178,38 +179,38 @@ func (w *applyWalker) visit(ctx context.Context, key string) hcl.Diagnostics {
 	if strings.HasPrefix(key, "destroy:") {
 		return w.visitDestroy(ctx, "resource:"+key[len("destroy:"):])
 	}
-	n := w.cg.nodes[key]
+	n := w.cg.Nodes[key]
 	if n == nil {
 		return nil
 	}
-	switch n.kind {
-	case nodeVariable:
-		if n.mod.Path.IsRoot() {
-			v, ok := w.p.Variables[n.name]
+	switch n.Kind {
+	case graph.NodeVariable:
+		if n.Mod.Path.IsRoot() {
+			v, ok := w.p.Variables[n.Name]
 			if !ok {
 				v = cty.DynamicVal
 			}
-			if n.variable.Sensitive {
+			if n.Variable.Sensitive {
 				v = v.Mark(eval.SensitiveMark)
 			}
-			w.ev.Values.Module(addrs.RootModuleInstance).Set('v', n.name, v)
+			w.ev.Values.Module(addrs.RootModuleInstance).Set('v', n.Name, v)
 			return nil
 		}
 		return w.quietInDestroy(visitVariable(w.ev, nil, n))
-	case nodeLocal:
+	case graph.NodeLocal:
 		return w.quietInDestroy(visitLocal(w.ev, n))
-	case nodeOutput:
+	case graph.NodeOutput:
 		if w.p.Mode == plan.DestroyMode {
 			// Outputs are removed by a destroy, never evaluated: what they
 			// read may already be gone.
 			return nil
 		}
 		return visitOutput(w.ev, n)
-	case nodeCall:
+	case graph.NodeCall:
 		return visitCall(w.ev, n)
-	case nodeResource:
+	case graph.NodeResource:
 		return checkScoped(n, w.visitResource(ctx, n))
-	case nodeCheck:
+	case graph.NodeCheck:
 		if w.p.Mode == plan.DestroyMode {
 			return nil
 		}
@@ -344,10 +345,10 @@ func (w *applyWalker) forEachChange(ctx context.Context, changes []*plan.Resourc
 func (w *applyWalker) recordFailed() bool { return w.recordFailing.Load() }
 
 // nodeProvider configures the provider of a resource node.
-func (w *applyWalker) nodeProvider(ctx context.Context, n *gnode, c *plan.ResourceInstanceChange) (providers.Interface, *providers.Schema, hcl.Diagnostics) {
-	if n != nil && n.kind == nodeResource {
-		p, diags := configureProvider(ctx, w.ps, w.ev, w.cfg, n.provider, n.provCfg, &w.mu, w.provConfigs)
-		return p, n.schema, diags
+func (w *applyWalker) nodeProvider(ctx context.Context, n *graph.Node, c *plan.ResourceInstanceChange) (providers.Interface, *providers.Schema, hcl.Diagnostics) {
+	if n != nil && n.Kind == graph.NodeResource {
+		p, diags := configureProvider(ctx, w.ps, w.ev, w.cfg, n.Provider, n.ProvCfg, &w.mu, w.provConfigs)
+		return p, n.Schema, diags
 	}
 	sch, err := w.ps.ResourceSchema(ctx, c.Provider.Provider, c.Addr.Resource.Resource.Mode, c.Addr.Resource.Resource.Type)
 	if err != nil || sch == nil {
@@ -367,11 +368,11 @@ func (w *applyWalker) nodeProvider(ctx context.Context, n *gnode, c *plan.Resour
 
 // visitResource performs a resource's creates, updates, reads and the
 // create halves of its replacements, then publishes its values.
-func (w *applyWalker) visitResource(ctx context.Context, n *gnode) hcl.Diagnostics {
-	ctx = withResource(ctx, n.addr)
+func (w *applyWalker) visitResource(ctx context.Context, n *graph.Node) hcl.Diagnostics {
+	ctx = withResource(ctx, n.Addr)
 	var diags hcl.Diagnostics
 	var todo []*plan.ResourceInstanceChange
-	for _, c := range w.ag.byNode[n.key] {
+	for _, c := range w.ag.ByNode[n.Key] {
 		if c.DeposedKey != state.NotDeposed {
 			continue
 		}
@@ -387,16 +388,16 @@ func (w *applyWalker) visitResource(ctx context.Context, n *gnode) hcl.Diagnosti
 		keys eval.InstanceKeys
 	}
 	var exps []modKeys
-	for _, mi := range w.ev.Exp.ModuleInstances(n.mod.Path) {
-		s := &eval.Scope{Ev: w.ev, Mod: mi, Cfg: n.mod}
-		ik, d := s.Expand(n.res.Count, n.res.ForEach)
+	for _, mi := range w.ev.Exp.ModuleInstances(n.Mod.Path) {
+		s := &eval.Scope{Ev: w.ev, Mod: mi, Cfg: n.Mod}
+		ik, d := s.Expand(n.Res.Count, n.Res.ForEach)
 		diags = append(diags, d...)
 		if d.HasErrors() {
 			continue
 		}
 		exps = append(exps, modKeys{mi, ik})
 		for i, k := range ik.Keys {
-			reps[n.addr.Resource.Absolute(mi).Instance(k).String()] = ik.Reps[i]
+			reps[n.Addr.Resource.Absolute(mi).Instance(k).String()] = ik.Reps[i]
 		}
 	}
 	if diags.HasErrors() {
@@ -436,13 +437,13 @@ func (w *applyWalker) visitResource(ctx context.Context, n *gnode) hcl.Diagnosti
 		}
 	}
 	if sch == nil {
-		sch = n.schema
+		sch = n.Schema
 	}
 	targeted := len(w.p.TargetAddrs) > 0 || len(w.p.ExcludeAddrs) > 0
 	for _, ex := range exps {
 		vals := make([]cty.Value, len(ex.keys.Keys))
 		for i, k := range ex.keys.Keys {
-			addr := n.addr.Resource.Absolute(ex.mi).Instance(k)
+			addr := n.Addr.Resource.Absolute(ex.mi).Instance(k)
 			if v, ok := byAddr[addr.String()]; ok {
 				vals[i] = v
 				continue
@@ -454,14 +455,14 @@ func (w *applyWalker) visitResource(ctx context.Context, n *gnode) hcl.Diagnosti
 				vals[i] = cty.NilVal
 			}
 		}
-		w.ev.Values.Module(ex.mi).Set('r', n.addr.Resource.String(), eval.PresentKeyedValue(ex.keys.Kind, ex.keys.Keys, vals))
+		w.ev.Values.Module(ex.mi).Set('r', n.Addr.Resource.String(), eval.PresentKeyedValue(ex.keys.Kind, ex.keys.Keys, vals))
 	}
 	return diags
 }
 
 // resourceConditions evaluates an instance's preconditions or (with
 // self) postconditions at apply, when every value is known.
-func (w *applyWalker) resourceConditions(s *eval.Scope, n *gnode, c *plan.ResourceInstanceChange, rules []*config.CheckRule, self cty.Value, summary string) hcl.Diagnostics {
+func (w *applyWalker) resourceConditions(s *eval.Scope, n *graph.Node, c *plan.ResourceInstanceChange, rules []*config.CheckRule, self cty.Value, summary string) hcl.Diagnostics {
 	if len(rules) == 0 {
 		return nil
 	}
@@ -473,30 +474,30 @@ func (w *applyWalker) resourceConditions(s *eval.Scope, n *gnode, c *plan.Resour
 // unchangedConditions checks the conditions of the instances the plan
 // leaves as they are: their results may have been unknown while planning,
 // when they referred to objects this apply creates.
-func (w *applyWalker) unchangedConditions(ctx context.Context, n *gnode, reps map[string]eval.Repetition) hcl.Diagnostics {
-	if len(n.res.Preconditions)+len(n.res.Postconditions) == 0 {
+func (w *applyWalker) unchangedConditions(ctx context.Context, n *graph.Node, reps map[string]eval.Repetition) hcl.Diagnostics {
+	if len(n.Res.Preconditions)+len(n.Res.Postconditions) == 0 {
 		return nil
 	}
 	w.ev.Checks.Declare(resourceCheckable(n))
 	var diags hcl.Diagnostics
-	for _, c := range w.ag.byNode[n.key] {
+	for _, c := range w.ag.ByNode[n.Key] {
 		if c.DeposedKey != state.NotDeposed || c.Action != plan.NoOp {
 			continue
 		}
-		s := &eval.Scope{Ev: w.ev, Mod: c.Addr.Module, Cfg: n.mod, Rep: reps[c.Addr.String()]}
-		d := w.resourceConditions(s, n, c, n.res.Preconditions, cty.NilVal, eval.ResourcePreconditionFailed)
+		s := &eval.Scope{Ev: w.ev, Mod: c.Addr.Module, Cfg: n.Mod, Rep: reps[c.Addr.String()]}
+		d := w.resourceConditions(s, n, c, n.Res.Preconditions, cty.NilVal, eval.ResourcePreconditionFailed)
 		diags = append(diags, d...)
 		if d.HasErrors() {
 			continue
 		}
-		self := w.currentValue(ctx, n, n.schema, c.Addr)
-		diags = append(diags, w.resourceConditions(s, n, c, n.res.Postconditions, self, eval.ResourcePostconditionFailed)...)
+		self := w.currentValue(ctx, n, n.Schema, c.Addr)
+		diags = append(diags, w.resourceConditions(s, n, c, n.Res.Postconditions, self, eval.ResourcePostconditionFailed)...)
 	}
 	return diags
 }
 
 // currentValue decodes an instance's current object from the working state.
-func (w *applyWalker) currentValue(ctx context.Context, n *gnode, sch *providers.Schema, addr addrs.AbsResourceInstance) cty.Value {
+func (w *applyWalker) currentValue(ctx context.Context, n *graph.Node, sch *providers.Schema, addr addrs.AbsResourceInstance) cty.Value {
 	w.mu.Lock()
 	ri := w.working.ResourceInstance(addr)
 	var obj *state.ObjectSrc
@@ -507,7 +508,7 @@ func (w *applyWalker) currentValue(ctx context.Context, n *gnode, sch *providers
 	if obj == nil {
 		return cty.NullVal(eval.ImpliedType(sch.Block))
 	}
-	v, err := eval.DecodeObject(ctx, nil, sch, n.addr.Resource.Type, obj)
+	v, err := eval.DecodeObject(ctx, nil, sch, n.Addr.Resource.Type, obj)
 	if err != nil {
 		return cty.DynamicVal
 	}
@@ -516,10 +517,10 @@ func (w *applyWalker) currentValue(ctx context.Context, n *gnode, sch *providers
 
 // applyInstance re-plans one instance with its now-known configuration,
 // checks the result against the saved plan, applies it and records it.
-func (w *applyWalker) applyInstance(ctx context.Context, n *gnode, p providers.Interface, sch *providers.Schema, c *plan.ResourceInstanceChange, rep eval.Repetition) (cty.Value, hcl.Diagnostics) {
+func (w *applyWalker) applyInstance(ctx context.Context, n *graph.Node, p providers.Interface, sch *providers.Schema, c *plan.ResourceInstanceChange, rep eval.Repetition) (cty.Value, hcl.Diagnostics) {
 	ty := eval.ImpliedType(sch.Block)
-	s := &eval.Scope{Ev: w.ev, Mod: c.Addr.Module, Cfg: n.mod, Rep: rep}
-	cfgVal, diags := s.EvalBody(n.res.Config, n.spec, n.bodyRefs)
+	s := &eval.Scope{Ev: w.ev, Mod: c.Addr.Module, Cfg: n.Mod, Rep: rep}
+	cfgVal, diags := s.EvalBody(n.Res.Config, n.Spec, n.BodyRefs)
 	if diags.HasErrors() {
 		return cty.NilVal, diags
 	}
@@ -528,7 +529,7 @@ func (w *applyWalker) applyInstance(ctx context.Context, n *gnode, p providers.I
 		return cty.NilVal, hcl.Diagnostics{eval.Errorf(rangeOf(n), "Configuration contains unknown value",
 			"The configuration of %s still has unknown values at apply time. This is a bug in tenet.", c.Addr)}
 	}
-	pre := w.resourceConditions(s, n, c, n.res.Preconditions, cty.NilVal, eval.ResourcePreconditionFailed)
+	pre := w.resourceConditions(s, n, c, n.Res.Preconditions, cty.NilVal, eval.ResourcePreconditionFailed)
 	diags = append(diags, pre...)
 	if pre.HasErrors() {
 		return cty.NilVal, diags
@@ -537,13 +538,13 @@ func (w *applyWalker) applyInstance(ctx context.Context, n *gnode, p providers.I
 		v, d := w.applyRead(ctx, n, p, sch, c, config, cfgSensitive)
 		diags = append(diags, d...)
 		if !d.HasErrors() {
-			diags = append(diags, w.resourceConditions(s, n, c, n.res.Postconditions, v, eval.ResourcePostconditionFailed)...)
+			diags = append(diags, w.resourceConditions(s, n, c, n.Res.Postconditions, v, eval.ResourcePostconditionFailed)...)
 		}
 		return v, diags
 	}
-	deps := make([]addrs.ConfigResource, 0, len(n.resDeps))
-	for _, k := range n.resDeps {
-		deps = append(deps, w.cg.nodes[k].addr)
+	deps := make([]addrs.ConfigResource, 0, len(n.ResDeps))
+	for _, k := range n.ResDeps {
+		deps = append(deps, w.cg.Nodes[k].Addr)
 	}
 	prior := cty.NullVal(ty)
 	var priorPrivate []byte
@@ -568,7 +569,7 @@ func (w *applyWalker) applyInstance(ctx context.Context, n *gnode, p providers.I
 	presp := p.PlanResourceChange(ctx, providers.PlanResourceChangeRequest{
 		TypeName: c.Addr.Resource.Resource.Type, PriorState: prior, ProposedNewState: proposed, Config: config, PriorPrivate: priorPrivate,
 	})
-	diags = append(diags, providercall.Diags(presp.Diagnostics, n.res.Config)...)
+	diags = append(diags, providercall.Diags(presp.Diagnostics, n.Res.Config)...)
 	if presp.Diagnostics.HasErrors() {
 		w.restoreDeposed(c)
 		return cty.NilVal, diags
@@ -579,7 +580,7 @@ func (w *applyWalker) applyInstance(ctx context.Context, n *gnode, p providers.I
 	}
 	if c.Action == plan.Update && finalPlanIsNoOp(prior, presp.PlannedState) {
 		sens := mergePaths(cfgSensitive, eval.SchemaSensitivePaths(sch.Block, prior))
-		diags = append(diags, w.resourceConditions(s, n, c, n.res.Postconditions, eval.MarkPaths(prior, sens), eval.ResourcePostconditionFailed)...)
+		diags = append(diags, w.resourceConditions(s, n, c, n.Res.Postconditions, eval.MarkPaths(prior, sens), eval.ResourcePostconditionFailed)...)
 		return eval.MarkPaths(prior, sens), diags
 	}
 
@@ -603,7 +604,7 @@ func (w *applyWalker) applyInstance(ctx context.Context, n *gnode, p providers.I
 	aresp := p.ApplyResourceChange(ctx, providers.ApplyResourceChangeRequest{
 		TypeName: c.Addr.Resource.Resource.Type, PriorState: prior, PlannedState: final, Config: config, PlannedPrivate: presp.PlannedPrivate,
 	})
-	diags = append(diags, providercall.Diags(aresp.Diagnostics, n.res.Config)...)
+	diags = append(diags, providercall.Diags(aresp.Diagnostics, n.Res.Config)...)
 	newVal, d := checkApplyResult(rangeOf(n), sch, c, final, aresp)
 	diags = append(diags, d...)
 	failed := diags.HasErrors()
@@ -629,7 +630,7 @@ func (w *applyWalker) applyInstance(ctx context.Context, n *gnode, p providers.I
 	if !failed {
 		// The object exists and is recorded; a failing postcondition
 		// stops its dependents, not its own state.
-		diags = append(diags, w.resourceConditions(s, n, c, n.res.Postconditions, eval.MarkPaths(newVal, sens), eval.ResourcePostconditionFailed)...)
+		diags = append(diags, w.resourceConditions(s, n, c, n.Res.Postconditions, eval.MarkPaths(newVal, sens), eval.ResourcePostconditionFailed)...)
 	}
 	return eval.MarkPaths(newVal, sens), diags
 }
@@ -652,13 +653,13 @@ func (w *applyWalker) restoreDeposed(c *plan.ResourceInstanceChange) {
 }
 
 // applyRead reads a data source whose read was deferred to apply.
-func (w *applyWalker) applyRead(ctx context.Context, n *gnode, p providers.Interface, sch *providers.Schema, c *plan.ResourceInstanceChange, config cty.Value, cfgSensitive []cty.Path) (cty.Value, hcl.Diagnostics) {
+func (w *applyWalker) applyRead(ctx context.Context, n *graph.Node, p providers.Interface, sch *providers.Schema, c *plan.ResourceInstanceChange, config cty.Value, cfgSensitive []cty.Path) (cty.Value, hcl.Diagnostics) {
 	if w.e.Hooks != nil {
 		w.e.Hooks.PreApply(c.Addr, state.NotDeposed, HookRead, "", "")
 	}
 	start := time.Now()
 	resp := p.ReadDataSource(ctx, providers.ReadDataSourceRequest{TypeName: c.Addr.Resource.Resource.Type, Config: config})
-	diags := providercall.Diags(resp.Diagnostics, n.res.Config)
+	diags := providercall.Diags(resp.Diagnostics, n.Res.Config)
 	v := resp.State
 	if !diags.HasErrors() {
 		switch {
@@ -690,12 +691,12 @@ func (w *applyWalker) applyRead(ctx context.Context, n *gnode, p providers.Inter
 
 // visitDestroy performs a resource's deletes and forgets.
 func (w *applyWalker) visitDestroy(ctx context.Context, resKey string) hcl.Diagnostics {
-	n := w.cg.nodes[resKey]
+	n := w.cg.Nodes[resKey]
 	if n != nil {
-		ctx = withResource(ctx, n.addr)
+		ctx = withResource(ctx, n.Addr)
 	}
 	var todo []*plan.ResourceInstanceChange
-	for _, c := range w.ag.byNode[resKey] {
+	for _, c := range w.ag.ByNode[resKey] {
 		switch c.Action {
 		case plan.Delete, plan.Forget, plan.DeleteThenCreate, plan.CreateThenDelete:
 			todo = append(todo, c)
@@ -714,7 +715,7 @@ func (w *applyWalker) visitDestroy(ctx context.Context, resKey string) hcl.Diagn
 	})...)
 }
 
-func (w *applyWalker) destroyInstance(ctx context.Context, n *gnode, p providers.Interface, sch *providers.Schema, c *plan.ResourceInstanceChange) hcl.Diagnostics {
+func (w *applyWalker) destroyInstance(ctx context.Context, n *graph.Node, p providers.Interface, sch *providers.Schema, c *plan.ResourceInstanceChange) hcl.Diagnostics {
 	deposed := c.DeposedKey
 	if c.Action == plan.CreateThenDelete {
 		w.mu.Lock()
@@ -765,8 +766,8 @@ func (w *applyWalker) destroyInstance(ctx context.Context, n *gnode, p providers
 		Config: cty.NullVal(eval.ImpliedType(sch.Block)), PlannedPrivate: private,
 	})
 	var body hcl.Body
-	if n != nil && n.res != nil {
-		body = n.res.Config
+	if n != nil && n.Res != nil {
+		body = n.Res.Config
 	}
 	diags := providercall.Diags(resp.Diagnostics, body)
 	if !diags.HasErrors() && resp.NewState != cty.NilVal && !resp.NewState.IsNull() {
@@ -785,7 +786,7 @@ func (w *applyWalker) destroyInstance(ctx context.Context, n *gnode, p providers
 
 // checkFinalPlan holds the plan made at apply, with the now-known
 // configuration, to the rules of a plan and to the plan the user approved.
-func (w *applyWalker) checkFinalPlan(n *gnode, sch *providers.Schema, c *plan.ResourceInstanceChange, prior, config cty.Value, resp providers.PlanResourceChangeResponse) hcl.Diagnostics {
+func (w *applyWalker) checkFinalPlan(n *graph.Node, sch *providers.Schema, c *plan.ResourceInstanceChange, prior, config cty.Value, resp providers.PlanResourceChangeResponse) hcl.Diagnostics {
 	rng, provider := rangeOf(n), c.Provider.Provider
 	final := resp.PlannedState
 	if errs := objchange.AssertObjectConforms(sch.Block, final); len(errs) > 0 {

@@ -6,16 +6,17 @@ import (
 
 	"github.com/tenetplan/tenet/addrs"
 	"github.com/tenetplan/tenet/engine/eval"
+	"github.com/tenetplan/tenet/engine/graph"
 )
 
 // visitCheck evaluates a check block's assertions in every instance of its
 // module. Failures only warn: a check never stops a plan or an apply.
-func visitCheck(ev *eval.Evaluator, n *gnode) hcl.Diagnostics {
+func visitCheck(ev *eval.Evaluator, n *graph.Node) hcl.Diagnostics {
 	var diags hcl.Diagnostics
-	cfg := eval.Checkable{Kind: "check", Module: n.mod.Path, Name: n.name}
+	cfg := eval.Checkable{Kind: "check", Module: n.Mod.Path, Name: n.Name}
 	ev.Checks.Declare(cfg)
-	for _, mi := range ev.Exp.ModuleInstances(n.mod.Path) {
-		status, msgs, d := eval.EvalConditions(ev.ScopeFor(mi, n.mod), n.check.Asserts, cty.NilVal, eval.CheckAssertionFailed, hcl.DiagWarning)
+	for _, mi := range ev.Exp.ModuleInstances(n.Mod.Path) {
+		status, msgs, d := eval.EvalConditions(ev.ScopeFor(mi, n.Mod), n.Check.Asserts, cty.NilVal, eval.CheckAssertionFailed, hcl.DiagWarning)
 		diags = append(diags, d...)
 		ev.Checks.Report(cfg, eval.CheckedObject{Module: mi}, status, msgs)
 	}
@@ -24,15 +25,15 @@ func visitCheck(ev *eval.Evaluator, n *gnode) hcl.Diagnostics {
 
 // checkScoped downgrades the errors of a data source declared in a check
 // block to warnings: it exists only for the check, which never blocks.
-func checkScoped(n *gnode, diags hcl.Diagnostics) hcl.Diagnostics {
-	if n.res == nil || n.res.CheckName == "" {
+func checkScoped(n *graph.Node, diags hcl.Diagnostics) hcl.Diagnostics {
+	if n.Res == nil || n.Res.CheckName == "" {
 		return diags
 	}
 	return eval.Downgrade(diags, hcl.DiagWarning)
 }
 
-func resourceCheckable(n *gnode) eval.Checkable {
-	return eval.Checkable{Kind: "resource", Module: n.addr.Module, Name: n.addr.Resource.Name, Res: n.addr.Resource}
+func resourceCheckable(n *graph.Node) eval.Checkable {
+	return eval.Checkable{Kind: "resource", Module: n.Addr.Module, Name: n.Addr.Resource.Name, Res: n.Addr.Resource}
 }
 
 func instanceObject(addr addrs.AbsResourceInstance) eval.CheckedObject {

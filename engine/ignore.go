@@ -12,6 +12,7 @@ import (
 	"github.com/tenetplan/tenet/addrs"
 	"github.com/tenetplan/tenet/config"
 	"github.com/tenetplan/tenet/engine/eval"
+	"github.com/tenetplan/tenet/engine/graph"
 	"github.com/tenetplan/tenet/engine/plan"
 	"github.com/tenetplan/tenet/engine/providercall"
 	"github.com/tenetplan/tenet/providers"
@@ -72,14 +73,14 @@ func traversalSteps(t hcl.Traversal) []any {
 // are loaded.
 func (w *planWalker) prepareIgnores(ctx context.Context, rn *resourceNode, items []*instPlan) hcl.Diagnostics {
 	n := rn.n
-	if n.kind != nodeResource || n.res.Managed == nil {
+	if n.Kind != graph.NodeResource || n.Res.Managed == nil {
 		return nil
 	}
 	diags := ignoreChangesWarnings(n)
 	if diags.HasErrors() || w.opts.Mode != plan.NormalMode {
 		return diags
 	}
-	mr := n.res.Managed
+	mr := n.Res.Managed
 	configured := mr.IgnoreAllChanges || len(mr.IgnoreChanges) > 0
 	if !configured && !w.e.Rules.PrepareWanted() {
 		return diags
@@ -103,7 +104,7 @@ func (w *planWalker) prepareIgnores(ctx context.Context, rn *resourceNode, items
 			Resource:      rn.addrStr,
 			Module:        it.modID,
 			Type:          rn.typ,
-			Name:          n.addr.Resource.Name,
+			Name:          n.Addr.Resource.Name,
 			Key:           instanceKeyFact(it.addr.Resource.Key),
 			HasPrior:      true,
 			IgnoreChanges: steps,
@@ -380,18 +381,18 @@ func nullComputedOnly(block *providers.Block, v cty.Value) cty.Value {
 // ignoreChangesWarnings checks each configured ignore_changes path against
 // the schema once per resource block: an unknown root attribute is an
 // error, a computed-only attribute a redundant element.
-func ignoreChangesWarnings(n *gnode) hcl.Diagnostics {
-	if n.res == nil || n.res.Managed == nil || n.schema == nil {
+func ignoreChangesWarnings(n *graph.Node) hcl.Diagnostics {
+	if n.Res == nil || n.Res.Managed == nil || n.Schema == nil {
 		return nil
 	}
 	var diags hcl.Diagnostics
-	for _, t := range n.res.Managed.IgnoreChanges {
+	for _, t := range n.Res.Managed.IgnoreChanges {
 		steps := traversalSteps(t)
 		if len(steps) == 0 {
 			continue
 		}
 		name, _ := steps[0].(string)
-		block := n.schema.Block
+		block := n.Schema.Block
 		a, isAttr := block.Attributes[name]
 		_, isBlock := block.BlockTypes[name]
 		if !isAttr && !isBlock {
@@ -430,20 +431,20 @@ func ignoreChangesWarnings(n *gnode) hcl.Diagnostics {
 // ignoreForApply applies ignore_changes again when an update is re-planned
 // at apply with the final configuration, so the final plan matches the
 // saved one.
-func (w *applyWalker) ignoreForApply(ctx context.Context, n *gnode, sch *providers.Schema, c *plan.ResourceInstanceChange, prior, config cty.Value) cty.Value {
-	if c.Action != plan.Update || prior.IsNull() || n.res == nil || n.res.Managed == nil || w.e.Rules == nil {
+func (w *applyWalker) ignoreForApply(ctx context.Context, n *graph.Node, sch *providers.Schema, c *plan.ResourceInstanceChange, prior, config cty.Value) cty.Value {
+	if c.Action != plan.Update || prior.IsNull() || n.Res == nil || n.Res.Managed == nil || w.e.Rules == nil {
 		return config
 	}
-	mr := n.res.Managed
+	mr := n.Res.Managed
 	if !mr.IgnoreAllChanges && len(mr.IgnoreChanges) == 0 && !w.e.Rules.PrepareWanted() {
 		return config
 	}
 	in := rules.PrepareInstance{
 		Address:       c.Addr.String(),
-		Resource:      n.addr.String(),
+		Resource:      n.Addr.String(),
 		Module:        c.Addr.Module.String(),
-		Type:          n.addr.Resource.Type,
-		Name:          n.addr.Resource.Name,
+		Type:          n.Addr.Resource.Type,
+		Name:          n.Addr.Resource.Name,
 		Key:           instanceKeyFact(c.Addr.Resource.Key),
 		HasPrior:      true,
 		IgnoreChanges: ignoreSteps(mr),

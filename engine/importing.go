@@ -12,6 +12,7 @@ import (
 	"github.com/tenetplan/tenet/addrs"
 	"github.com/tenetplan/tenet/config"
 	"github.com/tenetplan/tenet/engine/eval"
+	"github.com/tenetplan/tenet/engine/graph"
 	"github.com/tenetplan/tenet/engine/plan"
 	"github.com/tenetplan/tenet/engine/providercall"
 	"github.com/tenetplan/tenet/providers"
@@ -29,52 +30,6 @@ type importTarget struct {
 	addr addrs.AbsResourceInstance
 	id   string
 	rng  hcl.Range
-}
-
-// importsFor lists the import blocks whose target is the resource node.
-func importsFor(cfg *config.Config, cr addrs.ConfigResource) []*config.Import {
-	var out []*config.Import
-	for _, imp := range cfg.Root.Import {
-		if imp.ToResource.Equal(cr) {
-			out = append(out, imp)
-		}
-	}
-	return out
-}
-
-// connectImports adds the edges from each import block's target resource to
-// what its for_each, id and `to` keys refer to (root module scope).
-func (cg *configGraph) connectImports(cfg *config.Config) hcl.Diagnostics {
-	var diags hcl.Diagnostics
-	for _, imp := range cfg.Root.Import {
-		n := cg.nodes[resourceKey(imp.ToResource)]
-		if n == nil || n.kind != nodeResource {
-			continue
-		}
-		var refs []*addrs.Reference
-		for _, e := range append([]hcl.Expression{imp.ForEach, imp.ID}, addressKeyExprs(imp.To)...) {
-			if e == nil {
-				continue
-			}
-			r, d := config.ReferencesInExpr(e)
-			diags = append(diags, d...)
-			refs = append(refs, r...)
-		}
-		diags = append(diags, cg.resolve(n, cfg.Root, refs)...)
-	}
-	return diags
-}
-
-// addressKeyExprs returns the index key expressions of an address
-// expression such as module.m[each.key].t.n[local.k].
-func addressKeyExprs(expr hcl.Expression) []hcl.Expression {
-	switch e := expr.(type) {
-	case *hclsyntax.RelativeTraversalExpr:
-		return addressKeyExprs(e.Source)
-	case *hclsyntax.IndexExpr:
-		return append(addressKeyExprs(e.Collection), e.Key)
-	}
-	return nil
 }
 
 // resolveTraversal turns an address expression whose index keys may be
@@ -132,10 +87,10 @@ func instanceKey(v cty.Value, rng hcl.Range, summary string) (cty.Value, hcl.Dia
 }
 
 // importTargets evaluates the import blocks of a resource node.
-func (w *planWalker) importTargets(n *gnode) ([]importTarget, hcl.Diagnostics) {
+func (w *planWalker) importTargets(n *graph.Node) ([]importTarget, hcl.Diagnostics) {
 	var diags hcl.Diagnostics
 	var out []importTarget
-	for _, imp := range importsFor(w.cfg, n.addr) {
+	for _, imp := range graph.ImportsFor(w.cfg, n.Addr) {
 		reps := []eval.Repetition{{}}
 		if imp.ForEach != nil {
 			var d hcl.Diagnostics
@@ -263,7 +218,7 @@ func importTargetFor(s *eval.Scope, imp *config.Import) (importTarget, hcl.Diagn
 // and sets the imported objects as their priors.
 func (w *planWalker) importInstances(ctx context.Context, rn *resourceNode, items []*instPlan) hcl.Diagnostics {
 	n := rn.n
-	if n.kind != nodeResource || rn.mode != addrs.ManagedResourceMode || w.opts.Mode != plan.NormalMode || len(w.cfg.Root.Import) == 0 {
+	if n.Kind != graph.NodeResource || rn.mode != addrs.ManagedResourceMode || w.opts.Mode != plan.NormalMode || len(w.cfg.Root.Import) == 0 {
 		return nil
 	}
 	targets, diags := w.importTargets(n)
@@ -359,7 +314,7 @@ func (e *Engine) Import(ctx context.Context, cfg *config.Config, prevRun *state.
 	if !configHasResource(cfg, addr.Config()) {
 		return nil, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Resource not declared",
 			Detail: fmt.Sprintf("A managed resource %q %q has not been declared in %s. Add a resource block for it before importing, so that tenet knows how to manage the object.",
-				addr.Resource.Resource.Type, addr.Resource.Resource.Name, moduleDisplay(addr.Config().Module))}}
+				addr.Resource.Resource.Type, addr.Resource.Resource.Name, graph.ModuleDisplay(addr.Config().Module))}}
 	}
 	if prevRun != nil {
 		if ri := prevRun.ResourceInstance(addr); ri != nil && ri.Current != nil {

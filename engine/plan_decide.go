@@ -9,6 +9,7 @@ import (
 
 	"github.com/tenetplan/tenet/addrs"
 	"github.com/tenetplan/tenet/engine/eval"
+	"github.com/tenetplan/tenet/engine/graph"
 	"github.com/tenetplan/tenet/engine/plan"
 	"github.com/tenetplan/tenet/engine/providercall"
 	"github.com/tenetplan/tenet/providers"
@@ -33,7 +34,7 @@ func (w *planWalker) facts(rn *resourceNode, it *instPlan, configured map[instan
 		Module:   it.modID,
 		Mode:     rn.mode.String(),
 		Type:     rn.typ,
-		Name:     n.addr.Resource.Name,
+		Name:     n.Addr.Resource.Name,
 		Deposed:  string(it.deposed),
 	}
 	switch k := it.addr.Resource.Key.(type) {
@@ -71,9 +72,9 @@ func (w *planWalker) facts(rn *resourceNode, it *instPlan, configured map[instan
 			f.RequiresReplace = append(f.RequiresReplace, pathSteps(p))
 		}
 	}
-	if n.res != nil && n.res.Managed != nil {
-		f.Lifecycle.PreventDestroy = n.res.Managed.PreventDestroy
-		f.Lifecycle.CreateBeforeDestroy = n.res.Managed.CreateBeforeDestroy || w.forcedCBD[rn.addrStr]
+	if n.Res != nil && n.Res.Managed != nil {
+		f.Lifecycle.PreventDestroy = n.Res.Managed.PreventDestroy
+		f.Lifecycle.CreateBeforeDestroy = n.Res.Managed.CreateBeforeDestroy || w.forcedCBD[rn.addrStr]
 	} else if it.priorSrc != nil {
 		f.Lifecycle.CreateBeforeDestroy = it.priorSrc.CreateBeforeDestroy
 	}
@@ -83,21 +84,21 @@ func (w *planWalker) facts(rn *resourceNode, it *instPlan, configured map[instan
 		}
 	}
 	if rn.mode == addrs.DataResourceMode && f.HasConfig {
-		f.DependencyPending = w.hasPendingChanges(append(append([]string(nil), n.resDeps...), n.dependsOn...))
+		f.DependencyPending = w.hasPendingChanges(append(append([]string(nil), n.ResDeps...), n.DependsOn...))
 	}
 	if !f.HasConfig {
 		f.Orphan = rules.Orphan{
-			ResourceInConfig: n.kind == nodeResource,
+			ResourceInConfig: n.Kind == graph.NodeResource,
 			ModuleDeclared:   w.ev.Exp.IsDeclared(it.addr.Module),
 			InExpansion:      configured[instanceID{it.modID, it.addr.Resource.Key}],
 			Repetition:       "none",
 		}
 		_, f.Orphan.Moved = w.moves.previousAddr(it.addr)
 		f.Removed = w.removedFor(it.addr)
-		if n.res != nil {
-			if n.res.Count != nil {
+		if n.Res != nil {
+			if n.Res.Count != nil {
 				f.Orphan.Repetition = "count"
-			} else if n.res.ForEach != nil {
+			} else if n.Res.ForEach != nil {
 				f.Orphan.Repetition = "for_each"
 			}
 		}
@@ -169,8 +170,8 @@ func (w *planWalker) applyDecision(ctx context.Context, rn *resourceNode, it *in
 	} else {
 		c.BeforeSensitivePaths = mergePaths(it.priorSensitive, eval.SchemaSensitivePaths(sch.Block, it.prior))
 	}
-	if n.res != nil && n.res.Managed != nil {
-		c.CreateBeforeDestroy = n.res.Managed.CreateBeforeDestroy || w.forcedCBD[rn.addrStr]
+	if n.Res != nil && n.Res.Managed != nil {
+		c.CreateBeforeDestroy = n.Res.Managed.CreateBeforeDestroy || w.forcedCBD[rn.addrStr]
 	} else if it.priorSrc != nil {
 		c.CreateBeforeDestroy = it.priorSrc.CreateBeforeDestroy
 	}
@@ -187,7 +188,7 @@ func (w *planWalker) applyDecision(ctx context.Context, rn *resourceNode, it *in
 			resp := rn.provider.PlanResourceChange(ctx, providers.PlanResourceChangeRequest{
 				TypeName: rn.typ, PriorState: cty.NullVal(ty), ProposedNewState: proposed, Config: it.config, PriorPrivate: it.plannedPrivate,
 			})
-			diags = append(diags, providercall.Diags(resp.Diagnostics, n.res.Config)...)
+			diags = append(diags, providercall.Diags(resp.Diagnostics, n.Res.Config)...)
 			if resp.Diagnostics.HasErrors() {
 				return cty.DynamicVal, diags
 			}
@@ -197,7 +198,7 @@ func (w *planWalker) applyDecision(ctx context.Context, rn *resourceNode, it *in
 	if !c.After.IsNull() {
 		c.AfterSensitivePaths = mergePaths(it.configSensitive, eval.SchemaSensitivePaths(sch.Block, c.After))
 	}
-	w.recordChange(n.key, c, d.Provenance)
+	w.recordChange(n.Key, c, d.Provenance)
 	w.recordExplanation(c, it)
 	if action == plan.Delete || action == plan.Forget {
 		return cty.NullVal(ty), diags
@@ -218,7 +219,7 @@ func (w *planWalker) applyDataDecision(ctx context.Context, rn *resourceNode, it
 		}
 		w.mu.Unlock()
 		if d.Action == rules.ActionDelete && w.opts.Mode == plan.DestroyMode {
-			w.recordChange(n.key, &plan.ResourceInstanceChange{
+			w.recordChange(n.Key, &plan.ResourceInstanceChange{
 				Addr: it.addr, PrevRunAddr: it.addr, Provider: rn.provAddr, Action: plan.Delete,
 				Before: it.prior, After: cty.NullVal(ty), SchemaVersion: uint64(sch.Version),
 			}, d.Provenance)
@@ -233,7 +234,7 @@ func (w *planWalker) applyDataDecision(ctx context.Context, rn *resourceNode, it
 			Reason: plan.Reason(d.Reason), Before: cty.NullVal(ty), After: planned,
 			AfterSensitivePaths: it.configSensitive, SchemaVersion: uint64(sch.Version),
 		}
-		w.recordChange(n.key, c, d.Provenance)
+		w.recordChange(n.Key, c, d.Provenance)
 		w.recordExplanation(c, it)
 		return eval.MarkPaths(planned, it.configSensitive), nil
 	case rules.ActionNone:
@@ -255,7 +256,7 @@ func (w *planWalker) readDataNow(ctx context.Context, rn *resourceNode, it *inst
 		}
 	}
 	vresp := rn.provider.ValidateDataResourceConfig(ctx, providers.ValidateDataResourceConfigRequest{TypeName: rn.typ, Config: it.config})
-	diags := providercall.Diags(vresp.Diagnostics, n.res.Config)
+	diags := providercall.Diags(vresp.Diagnostics, n.Res.Config)
 	if vresp.Diagnostics.HasErrors() {
 		return cty.DynamicVal, diags
 	}
@@ -263,7 +264,7 @@ func (w *planWalker) readDataNow(ctx context.Context, rn *resourceNode, it *inst
 		w.e.Hooks.PreApply(it.addr, state.NotDeposed, HookRead, "", "")
 	}
 	resp := rn.provider.ReadDataSource(ctx, providers.ReadDataSourceRequest{TypeName: rn.typ, Config: it.config})
-	diags = append(diags, providercall.Diags(resp.Diagnostics, n.res.Config)...)
+	diags = append(diags, providercall.Diags(resp.Diagnostics, n.Res.Config)...)
 	if w.e.Hooks != nil {
 		idKey, idVal := objectID(resp.State)
 		w.e.Hooks.PostApply(it.addr, state.NotDeposed, HookRead, idKey, idVal, 0, resp.Diagnostics.HasErrors())

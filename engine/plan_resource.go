@@ -12,6 +12,7 @@ import (
 	"github.com/tenetplan/tenet/addrs"
 	"github.com/tenetplan/tenet/config"
 	"github.com/tenetplan/tenet/engine/eval"
+	"github.com/tenetplan/tenet/engine/graph"
 	"github.com/tenetplan/tenet/engine/plan"
 	"github.com/tenetplan/tenet/engine/providercall"
 	"github.com/tenetplan/tenet/providers"
@@ -61,9 +62,9 @@ type instPlan struct {
 	fact rules.Instance
 }
 
-// resourceNode is what planning one resource node needs beyond the gnode.
+// resourceNode is what planning one resource node needs beyond the graph node.
 type resourceNode struct {
-	n        *gnode
+	n        *graph.Node
 	schema   *providers.Schema
 	provider providers.Interface
 	provAddr addrs.AbsProviderConfig
@@ -82,9 +83,9 @@ func (w *planWalker) ensureProvider(ctx context.Context, addr addrs.AbsProviderC
 	return configureProvider(ctx, w.ps, w.ev, w.cfg, addr, pc, &w.mu, w.provConfigs)
 }
 
-func (w *planWalker) visitResource(ctx context.Context, n *gnode) hcl.Diagnostics {
-	ctx = withResource(ctx, n.addr)
-	if n.res != nil && len(n.res.Preconditions)+len(n.res.Postconditions) > 0 {
+func (w *planWalker) visitResource(ctx context.Context, n *graph.Node) hcl.Diagnostics {
+	ctx = withResource(ctx, n.Addr)
+	if n.Res != nil && len(n.Res.Preconditions)+len(n.Res.Postconditions) > 0 {
 		w.ev.Checks.Declare(resourceCheckable(n))
 	}
 	rn, diags := w.prepareResource(ctx, n)
@@ -103,18 +104,18 @@ func (w *planWalker) visitResource(ctx context.Context, n *gnode) hcl.Diagnostic
 	}
 	var expansions []modExpansion
 	total := 0 // instances over every module instance, bounded as one expansion is
-	if n.kind == nodeResource && w.opts.Mode != plan.DestroyMode {
-		for _, mi := range w.ev.Exp.ModuleInstances(n.mod.Path) {
-			s := &eval.Scope{Ev: w.ev, Mod: mi, Cfg: n.mod}
-			ik, d := s.Expand(n.res.Count, n.res.ForEach)
+	if n.Kind == graph.NodeResource && w.opts.Mode != plan.DestroyMode {
+		for _, mi := range w.ev.Exp.ModuleInstances(n.Mod.Path) {
+			s := &eval.Scope{Ev: w.ev, Mod: mi, Cfg: n.Mod}
+			ik, d := s.Expand(n.Res.Count, n.Res.ForEach)
 			diags = append(diags, d...)
 			if d.HasErrors() {
-				w.ev.Values.Module(mi).Set('r', n.addr.Resource.String(), cty.DynamicVal)
+				w.ev.Values.Module(mi).Set('r', n.Addr.Resource.String(), cty.DynamicVal)
 				continue
 			}
 			total += len(ik.Keys)
 			if total > eval.MaxInstances {
-				diags = append(diags, eval.TooManyInstancesInAll(eval.RepetitionRange(n.res.Count, n.res.ForEach), eval.RepetitionName(ik.Kind)))
+				diags = append(diags, eval.TooManyInstancesInAll(eval.RepetitionRange(n.Res.Count, n.Res.ForEach), eval.RepetitionName(ik.Kind)))
 				return diags
 			}
 			expansions = append(expansions, modExpansion{mi: mi, modID: mi.String(), keys: ik})
@@ -125,7 +126,7 @@ func (w *planWalker) visitResource(ctx context.Context, n *gnode) hcl.Diagnostic
 		// Instances are made once the total is known to be bounded.
 		items = make([]*instPlan, 0, total)
 		for _, ex := range expansions {
-			abs := n.addr.Resource.Absolute(ex.mi)
+			abs := n.Addr.Resource.Absolute(ex.mi)
 			for i, k := range ex.keys.Keys {
 				configured[instanceID{ex.modID, k}] = true
 				items = append(items, &instPlan{addr: abs.Instance(k), modID: ex.modID, rep: ex.keys.Reps[i], hasConfig: true})
@@ -222,8 +223,8 @@ func (w *planWalker) visitResource(ctx context.Context, n *gnode) hcl.Diagnostic
 		afters[i] = after
 		diags = append(diags, moreDiags...)
 		if !moreDiags.HasErrors() && it.hasConfig && it.deposed == state.NotDeposed && after != cty.NilVal && !after.IsNull() {
-			s := &eval.Scope{Ev: w.ev, Mod: it.addr.Module, Cfg: n.mod, Rep: it.rep}
-			diags = append(diags, w.resourceConditions(s, rn, it, n.res.Postconditions, after, eval.ResourcePostconditionFailed)...)
+			s := &eval.Scope{Ev: w.ev, Mod: it.addr.Module, Cfg: n.Mod, Rep: it.rep}
+			diags = append(diags, w.resourceConditions(s, rn, it, n.Res.Postconditions, after, eval.ResourcePostconditionFailed)...)
 		}
 		return diags
 	})...)
@@ -235,7 +236,7 @@ func (w *planWalker) visitResource(ctx context.Context, n *gnode) hcl.Diagnostic
 	}
 
 	// The whole-resource value each module instance's expressions see.
-	if n.kind == nodeResource {
+	if n.Kind == graph.NodeResource {
 		for _, ex := range expansions {
 			vals := make([]cty.Value, len(ex.keys.Keys))
 			for i, k := range ex.keys.Keys {
@@ -251,7 +252,7 @@ func (w *planWalker) visitResource(ctx context.Context, n *gnode) hcl.Diagnostic
 				}
 				vals[i] = v
 			}
-			w.ev.Values.Module(ex.mi).Set('r', n.addr.Resource.String(), eval.PresentKeyedValue(ex.keys.Kind, ex.keys.Keys, vals))
+			w.ev.Values.Module(ex.mi).Set('r', n.Addr.Resource.String(), eval.PresentKeyedValue(ex.keys.Kind, ex.keys.Keys, vals))
 		}
 	}
 	return diags
@@ -272,7 +273,7 @@ func (w *planWalker) resourceConditions(s *eval.Scope, rn *resourceNode, it *ins
 // untargetedValue is the prior object of an instance targeting left
 // alone, or cty.NilVal when it has none.
 func (w *planWalker) untargetedValue(ctx context.Context, rn *resourceNode, mi addrs.ModuleInstance, k addrs.InstanceKey) cty.Value {
-	addr := rn.n.addr.Resource.Absolute(mi).Instance(k)
+	addr := rn.n.Addr.Resource.Absolute(mi).Instance(k)
 	w.mu.Lock()
 	ri := w.prior.ResourceInstance(addr)
 	w.mu.Unlock()
@@ -286,31 +287,31 @@ func (w *planWalker) untargetedValue(ctx context.Context, rn *resourceNode, mi a
 	return eval.MarkPaths(v, ri.Current.SensitivePaths)
 }
 
-func rangeOf(n *gnode) *hcl.Range {
-	if n.res != nil {
-		return n.res.DeclRange.Ptr()
+func rangeOf(n *graph.Node) *hcl.Range {
+	if n.Res != nil {
+		return n.Res.DeclRange.Ptr()
 	}
 	return nil
 }
 
 // prepareResource finds the node's schema and configured provider.
-func (w *planWalker) prepareResource(ctx context.Context, n *gnode) (*resourceNode, hcl.Diagnostics) {
-	rn := &resourceNode{n: n, mode: n.addr.Resource.Mode, typ: n.addr.Resource.Type, addrStr: n.addr.String()}
-	if n.kind == nodeResource {
-		rn.schema, rn.provAddr = n.schema, n.provider
-		p, diags := w.ensureProvider(ctx, n.provider, n.provCfg)
+func (w *planWalker) prepareResource(ctx context.Context, n *graph.Node) (*resourceNode, hcl.Diagnostics) {
+	rn := &resourceNode{n: n, mode: n.Addr.Resource.Mode, typ: n.Addr.Resource.Type, addrStr: n.Addr.String()}
+	if n.Kind == graph.NodeResource {
+		rn.schema, rn.provAddr = n.Schema, n.Provider
+		p, diags := w.ensureProvider(ctx, n.Provider, n.ProvCfg)
 		rn.provider = p
 		return rn, diags
 	}
 	// A resource only the state knows: use the provider it was made with.
-	states := w.stateByResource[n.addr.String()]
+	states := w.stateByResource[n.Addr.String()]
 	if len(states) == 0 {
 		return nil, nil
 	}
 	rn.provAddr = states[0].ProviderConfig
 	sch, err := w.ps.ResourceSchema(ctx, rn.provAddr.Provider, rn.mode, rn.typ)
 	if err != nil || sch == nil {
-		detail := fmt.Sprintf("The state has objects of %s, which needs provider %s, but that provider does not offer this type.", n.addr, rn.provAddr.Provider)
+		detail := fmt.Sprintf("The state has objects of %s, which needs provider %s, but that provider does not offer this type.", n.Addr, rn.provAddr.Provider)
 		if err != nil {
 			detail = err.Error() + "."
 		}
@@ -361,17 +362,17 @@ func (w *planWalker) prepareInstance(ctx context.Context, rn *resourceNode, it *
 	if !it.hasConfig || it.deposed != state.NotDeposed {
 		return diags
 	}
-	s := &eval.Scope{Ev: w.ev, Mod: it.addr.Module, Cfg: n.mod, Rep: it.rep}
-	cfgVal, d := s.EvalBody(n.res.Config, n.spec, n.bodyRefs)
+	s := &eval.Scope{Ev: w.ev, Mod: it.addr.Module, Cfg: n.Mod, Rep: it.rep}
+	cfgVal, d := s.EvalBody(n.Res.Config, n.Spec, n.BodyRefs)
 	diags = append(diags, d...)
 	if d.HasErrors() {
 		return diags
 	}
-	if d := eval.CheckValueDepth(cfgVal, n.res.DeclRange.Ptr(), "The configuration of "+it.addr.String()); d.HasErrors() {
+	if d := eval.CheckValueDepth(cfgVal, n.Res.DeclRange.Ptr(), "The configuration of "+it.addr.String()); d.HasErrors() {
 		return append(diags, d...)
 	}
 	it.config, it.configSensitive = eval.UnmarkPaths(cfgVal)
-	d = w.resourceConditions(s, rn, it, n.res.Preconditions, cty.NilVal, eval.ResourcePreconditionFailed)
+	d = w.resourceConditions(s, rn, it, n.Res.Preconditions, cty.NilVal, eval.ResourcePreconditionFailed)
 	diags = append(diags, d...)
 	if d.HasErrors() {
 		return diags // a failed precondition stops this instance's plan
@@ -384,7 +385,7 @@ func (w *planWalker) prepareInstance(ctx context.Context, rn *resourceNode, it *
 		return diags
 	}
 	vdiags := rn.validated.Validate(ctx, rn.provider, rn.typ, it.config)
-	diags = append(diags, providercall.Diags(vdiags, n.res.Config)...)
+	diags = append(diags, providercall.Diags(vdiags, n.Res.Config)...)
 	if vdiags.HasErrors() {
 		return diags
 	}
@@ -411,15 +412,15 @@ func (w *planWalker) planInstance(ctx context.Context, rn *resourceNode, it *ins
 	resp := rn.provider.PlanResourceChange(ctx, providers.PlanResourceChangeRequest{
 		TypeName: rn.typ, PriorState: prior, ProposedNewState: proposed, Config: planConfig, PriorPrivate: priorPrivate,
 	})
-	diags = append(diags, providercall.Diags(resp.Diagnostics, n.res.Config)...)
+	diags = append(diags, providercall.Diags(resp.Diagnostics, n.Res.Config)...)
 	if resp.Diagnostics.HasErrors() {
 		return diags
 	}
 	if errs := objchange.AssertObjectConforms(sch.Block, resp.PlannedState); len(errs) > 0 {
-		return append(diags, providercall.InvalidPlanDiags(n.res.DeclRange.Ptr(), rn.provAddr.Provider, it.addr, errs)...)
+		return append(diags, providercall.InvalidPlanDiags(n.Res.DeclRange.Ptr(), rn.provAddr.Provider, it.addr, errs)...)
 	}
 	if errs := objchange.AssertPlanValid(sch.Block, prior, planConfig, resp.PlannedState); len(errs) > 0 {
-		return append(diags, providercall.InvalidPlanDiags(n.res.DeclRange.Ptr(), rn.provAddr.Provider, it.addr, errs)...)
+		return append(diags, providercall.InvalidPlanDiags(n.Res.DeclRange.Ptr(), rn.provAddr.Provider, it.addr, errs)...)
 	}
 	it.planned, it.plannedPrivate, it.hasPlanned = resp.PlannedState, resp.PlannedPrivate, true
 	if !prior.IsNull() {

@@ -7,18 +7,19 @@ import (
 	"github.com/tenetplan/tenet/addrs"
 	"github.com/tenetplan/tenet/config"
 	"github.com/tenetplan/tenet/engine/eval"
+	"github.com/tenetplan/tenet/engine/graph"
 	"github.com/tenetplan/tenet/engine/plan"
 )
 
-func (w *planWalker) visitVariable(n *gnode) hcl.Diagnostics {
+func (w *planWalker) visitVariable(n *graph.Node) hcl.Diagnostics {
 	return visitVariable(w.ev, w.opts.Variables, n)
 }
 
 // visitVariable evaluates a variable in every instance of its module.
-func visitVariable(ev *eval.Evaluator, rootVals map[string]config.VariableValue, n *gnode) hcl.Diagnostics {
+func visitVariable(ev *eval.Evaluator, rootVals map[string]config.VariableValue, n *graph.Node) hcl.Diagnostics {
 	var diags hcl.Diagnostics
-	if n.mod.Path.IsRoot() {
-		vv, given := rootVals[n.name]
+	if n.Mod.Path.IsRoot() {
+		vv, given := rootVals[n.Name]
 		var rng *hcl.Range
 		if given && vv.SourceRange.Filename != "" {
 			rng = vv.SourceRange.Ptr()
@@ -27,21 +28,21 @@ func visitVariable(ev *eval.Evaluator, rootVals map[string]config.VariableValue,
 		if given && raw == cty.NilVal {
 			given = false
 		}
-		val, d := eval.EvalVariable(ev, n.variable, addrs.RootModuleInstance, raw, rng, given)
+		val, d := eval.EvalVariable(ev, n.Variable, addrs.RootModuleInstance, raw, rng, given)
 		diags = append(diags, d...)
-		ev.Values.Module(addrs.RootModuleInstance).Set('v', n.name, val)
+		ev.Values.Module(addrs.RootModuleInstance).Set('v', n.Name, val)
 		return diags
 	}
-	parent := n.mod.Parent
-	call := parent.ModuleCalls[n.mod.Path[len(n.mod.Path)-1]]
+	parent := n.Mod.Parent
+	call := parent.ModuleCalls[n.Mod.Path[len(n.Mod.Path)-1]]
 	var expr hcl.Expression
 	if call != nil {
 		attrs, _ := call.Config.JustAttributes()
-		if a, ok := attrs[n.name]; ok {
+		if a, ok := attrs[n.Name]; ok {
 			expr = a.Expr
 		}
 	}
-	for _, mi := range ev.Exp.ModuleInstances(n.mod.Path) {
+	for _, mi := range ev.Exp.ModuleInstances(n.Mod.Path) {
 		raw := cty.NilVal
 		given := false
 		var rng *hcl.Range
@@ -51,110 +52,110 @@ func visitVariable(ev *eval.Evaluator, rootVals map[string]config.VariableValue,
 			diags = append(diags, d...)
 			raw, given, rng = v, true, expr.Range().Ptr()
 		}
-		if !given && n.variable.Default == cty.NilVal {
+		if !given && n.Variable.Default == cty.NilVal {
 			diags = append(diags, eval.Errorf(call.DeclRange.Ptr(), "Missing required argument",
-				"The argument %q is required, but no definition was found.", n.name))
-			ev.Values.Module(mi).Set('v', n.name, cty.DynamicVal)
+				"The argument %q is required, but no definition was found.", n.Name))
+			ev.Values.Module(mi).Set('v', n.Name, cty.DynamicVal)
 			continue
 		}
-		val, d := eval.EvalVariable(ev, n.variable, mi, raw, rng, given)
+		val, d := eval.EvalVariable(ev, n.Variable, mi, raw, rng, given)
 		diags = append(diags, d...)
-		ev.Values.Module(mi).Set('v', n.name, val)
+		ev.Values.Module(mi).Set('v', n.Name, val)
 	}
 	return diags
 }
 
-func (w *planWalker) visitLocal(n *gnode) hcl.Diagnostics {
+func (w *planWalker) visitLocal(n *graph.Node) hcl.Diagnostics {
 	return visitLocal(w.ev, n)
 }
 
-func visitLocal(ev *eval.Evaluator, n *gnode) hcl.Diagnostics {
+func visitLocal(ev *eval.Evaluator, n *graph.Node) hcl.Diagnostics {
 	var diags hcl.Diagnostics
-	for _, mi := range ev.Exp.ModuleInstances(n.mod.Path) {
-		v, d := ev.ScopeFor(mi, n.mod).EvalExpr(n.local.Expr, cty.DynamicPseudoType)
+	for _, mi := range ev.Exp.ModuleInstances(n.Mod.Path) {
+		v, d := ev.ScopeFor(mi, n.Mod).EvalExpr(n.Local.Expr, cty.DynamicPseudoType)
 		diags = append(diags, d...)
-		ev.Values.Module(mi).Set('l', n.name, v)
+		ev.Values.Module(mi).Set('l', n.Name, v)
 	}
 	return diags
 }
 
-func (w *planWalker) visitOutput(n *gnode) hcl.Diagnostics {
+func (w *planWalker) visitOutput(n *graph.Node) hcl.Diagnostics {
 	return visitOutput(w.ev, n)
 }
 
-func visitOutput(ev *eval.Evaluator, n *gnode) hcl.Diagnostics {
+func visitOutput(ev *eval.Evaluator, n *graph.Node) hcl.Diagnostics {
 	var diags hcl.Diagnostics
-	cfg := eval.Checkable{Kind: "output", Module: n.mod.Path, Name: n.name}
-	if len(n.output.Preconditions) > 0 {
+	cfg := eval.Checkable{Kind: "output", Module: n.Mod.Path, Name: n.Name}
+	if len(n.Output.Preconditions) > 0 {
 		ev.Checks.Declare(cfg)
 	}
-	for _, mi := range ev.Exp.ModuleInstances(n.mod.Path) {
-		if len(n.output.Preconditions) > 0 {
-			status, msgs, d := eval.EvalConditions(ev.ScopeFor(mi, n.mod), n.output.Preconditions, cty.NilVal, eval.OutputPreconditionFailed, ev.CondSeverity)
+	for _, mi := range ev.Exp.ModuleInstances(n.Mod.Path) {
+		if len(n.Output.Preconditions) > 0 {
+			status, msgs, d := eval.EvalConditions(ev.ScopeFor(mi, n.Mod), n.Output.Preconditions, cty.NilVal, eval.OutputPreconditionFailed, ev.CondSeverity)
 			diags = append(diags, d...)
 			ev.Checks.Report(cfg, eval.CheckedObject{Module: mi}, status, msgs)
 			if d.HasErrors() {
 				// The value is not evaluated: what it reads may be what
 				// the precondition guards against.
-				ev.Values.Module(mi).Set('o', n.name, cty.DynamicVal)
+				ev.Values.Module(mi).Set('o', n.Name, cty.DynamicVal)
 				continue
 			}
 		}
-		v, d := ev.ScopeFor(mi, n.mod).EvalExpr(n.output.Expr, cty.DynamicPseudoType)
+		v, d := ev.ScopeFor(mi, n.Mod).EvalExpr(n.Output.Expr, cty.DynamicPseudoType)
 		if !d.HasErrors() && mi.IsRoot() {
-			d = append(d, eval.CheckValueDepth(v, n.output.Expr.Range().Ptr(), "The value of output "+n.name)...)
+			d = append(d, eval.CheckValueDepth(v, n.Output.Expr.Range().Ptr(), "The value of output "+n.Name)...)
 		}
 		diags = append(diags, d...)
 		if !d.HasErrors() && mi.IsRoot() {
 			diags = append(diags, sensitiveOutputDiags(n, v)...)
 		}
-		if n.output.Sensitive {
+		if n.Output.Sensitive {
 			v = v.Mark(eval.SensitiveMark)
 		}
-		ev.Values.Module(mi).Set('o', n.name, v)
+		ev.Values.Module(mi).Set('o', n.Name, v)
 	}
 	return diags
 }
 
 // sensitiveOutputDiags reports a root output that holds sensitive values
 // without saying sensitive = true.
-func sensitiveOutputDiags(n *gnode, v cty.Value) hcl.Diagnostics {
-	if n.output.Sensitive || !v.ContainsMarked() {
+func sensitiveOutputDiags(n *graph.Node, v cty.Value) hcl.Diagnostics {
+	if n.Output.Sensitive || !v.ContainsMarked() {
 		return nil
 	}
-	return hcl.Diagnostics{eval.Errorf(n.output.Expr.Range().Ptr(), "Output refers to sensitive values",
+	return hcl.Diagnostics{eval.Errorf(n.Output.Expr.Range().Ptr(), "Output refers to sensitive values",
 		"To reduce the risk of accidentally exporting sensitive data that was intended to be only internal, tenet requires that any root module output containing sensitive data be explicitly marked as sensitive, to confirm your intent.\n\nIf you do intend to export this data, annotate the output value as sensitive by adding the following argument:\n    sensitive = true")}
 }
 
-func (w *planWalker) visitCall(n *gnode) hcl.Diagnostics {
+func (w *planWalker) visitCall(n *graph.Node) hcl.Diagnostics {
 	return visitCall(w.ev, n)
 }
 
 // visitCall expands a module call in every instance of the calling module.
-func visitCall(ev *eval.Evaluator, n *gnode) hcl.Diagnostics {
+func visitCall(ev *eval.Evaluator, n *graph.Node) hcl.Diagnostics {
 	var diags hcl.Diagnostics
-	childPath := n.mod.Path.Child(n.name)
+	childPath := n.Mod.Path.Child(n.Name)
 	var kind byte
 	var insts []addrs.ModuleInstance
 	var reps []eval.Repetition
-	for _, mi := range ev.Exp.ModuleInstances(n.mod.Path) {
-		ik, d := ev.ScopeFor(mi, n.mod).Expand(n.call.Count, n.call.ForEach)
+	for _, mi := range ev.Exp.ModuleInstances(n.Mod.Path) {
+		ik, d := ev.ScopeFor(mi, n.Mod).Expand(n.Call.Count, n.Call.ForEach)
 		diags = append(diags, d...)
 		if d.HasErrors() {
 			continue
 		}
 		kind = ik.Kind
 		if len(insts)+len(ik.Keys) > eval.MaxInstances {
-			return append(diags, eval.TooManyInstancesInAll(eval.RepetitionRange(n.call.Count, n.call.ForEach), eval.RepetitionName(ik.Kind)))
+			return append(diags, eval.TooManyInstancesInAll(eval.RepetitionRange(n.Call.Count, n.Call.ForEach), eval.RepetitionName(ik.Kind)))
 		}
 		for i, k := range ik.Keys {
-			insts = append(insts, mi.Child(n.name, k))
+			insts = append(insts, mi.Child(n.Name, k))
 			reps = append(reps, ik.Reps[i])
 		}
 	}
-	if n.call.Count != nil {
+	if n.Call.Count != nil {
 		kind = 'c'
-	} else if n.call.ForEach != nil {
+	} else if n.Call.ForEach != nil {
 		kind = 'e'
 	}
 	ev.Exp.AddModuleInstances(childPath, kind, insts, reps)

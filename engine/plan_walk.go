@@ -15,6 +15,7 @@ import (
 	"github.com/tenetplan/tenet/addrs"
 	"github.com/tenetplan/tenet/config"
 	"github.com/tenetplan/tenet/engine/eval"
+	"github.com/tenetplan/tenet/engine/graph"
 	"github.com/tenetplan/tenet/engine/plan"
 	"github.com/tenetplan/tenet/engine/providercall"
 	"github.com/tenetplan/tenet/rules"
@@ -28,7 +29,7 @@ type planWalker struct {
 	opts PlanOpts
 	ps   *providercall.Set
 	ev   *eval.Evaluator
-	cg   *configGraph
+	cg   *graph.Graph
 	run  rules.Run
 
 	prevRun *state.State // as loaded (moves applied)
@@ -106,12 +107,12 @@ func (e *Engine) Plan(ctx context.Context, cfg *config.Config, prevRun *state.St
 		}
 	}
 
-	cg, diags := buildGraph(ctx, cfg, w.ps, orphans)
+	cg, diags := graph.Build(ctx, cfg, w.ps, orphans)
 	if diags.HasErrors() {
 		return nil, diags
 	}
 	w.cg = cg
-	for _, err := range cg.g.Validate() {
+	for _, err := range cg.G.Validate() {
 		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: err.Error()})
 	}
 	if diags.HasErrors() {
@@ -130,7 +131,7 @@ func (e *Engine) Plan(ctx context.Context, cfg *config.Config, prevRun *state.St
 		return nil, diags
 	}
 	res := walkGraph.Walk(ctx, opts.parallelism(), func(ctx context.Context, key string) hcl.Diagnostics {
-		return w.visit(ctx, cg.nodes[key])
+		return w.visit(ctx, cg.Nodes[key])
 	})
 	diags = append(diags, res.Diagnostics...)
 	// A walk cut short by ctx planned only part of the configuration:
@@ -145,7 +146,7 @@ func (e *Engine) Plan(ctx context.Context, cfg *config.Config, prevRun *state.St
 	p := w.assemble(diags.HasErrors())
 	if !p.Errored {
 		// Surface apply-graph cycles at plan time.
-		if _, cycleDiags := buildApplyGraph(cfg, cg, p); cycleDiags.HasErrors() {
+		if _, cycleDiags := graph.BuildApply(cfg, cg, p); cycleDiags.HasErrors() {
 			diags = append(diags, cycleDiags...)
 			p.Errored = true
 		}
@@ -194,19 +195,19 @@ func sortedResources(m *state.Module) []*state.Resource {
 	return out
 }
 
-func (w *planWalker) visit(ctx context.Context, n *gnode) hcl.Diagnostics {
-	switch n.kind {
-	case nodeVariable:
+func (w *planWalker) visit(ctx context.Context, n *graph.Node) hcl.Diagnostics {
+	switch n.Kind {
+	case graph.NodeVariable:
 		return w.visitVariable(n)
-	case nodeLocal:
+	case graph.NodeLocal:
 		return w.visitLocal(n)
-	case nodeOutput:
+	case graph.NodeOutput:
 		return w.visitOutput(n)
-	case nodeCall:
+	case graph.NodeCall:
 		return w.visitCall(n)
-	case nodeResource, nodeOrphan:
+	case graph.NodeResource, graph.NodeOrphan:
 		return checkScoped(n, w.visitResource(ctx, n))
-	case nodeCheck:
+	case graph.NodeCheck:
 		if w.opts.Mode == plan.DestroyMode {
 			return nil
 		}
@@ -217,15 +218,15 @@ func (w *planWalker) visit(ctx context.Context, n *gnode) hcl.Diagnostics {
 
 func (w *planWalker) forcedCreateBeforeDestroy(ctx context.Context) (map[string]bool, error) {
 	g := rules.ResourceGraph{Run: w.run}
-	for _, key := range w.cg.order {
-		n := w.cg.nodes[key]
-		if n.kind != nodeResource || n.res.Managed == nil {
+	for _, key := range w.cg.Order {
+		n := w.cg.Nodes[key]
+		if n.Kind != graph.NodeResource || n.Res.Managed == nil {
 			continue
 		}
 		g.Resources = append(g.Resources, rules.GraphResource{
-			Address:             n.addr.String(),
-			CreateBeforeDestroy: n.res.Managed.CreateBeforeDestroy,
-			DependsOn:           resourceAddrs(w.cg, n.resDeps),
+			Address:             n.Addr.String(),
+			CreateBeforeDestroy: n.Res.Managed.CreateBeforeDestroy,
+			DependsOn:           resourceAddrs(w.cg, n.ResDeps),
 		})
 	}
 	if len(g.Resources) == 0 {
@@ -242,10 +243,10 @@ func (w *planWalker) forcedCreateBeforeDestroy(ctx context.Context) (map[string]
 	return out, nil
 }
 
-func resourceAddrs(cg *configGraph, keys []string) []string {
+func resourceAddrs(cg *graph.Graph, keys []string) []string {
 	out := make([]string, 0, len(keys))
 	for _, k := range keys {
-		out = append(out, cg.nodes[k].addr.String())
+		out = append(out, cg.Nodes[k].Addr.String())
 	}
 	return out
 }

@@ -69,7 +69,7 @@ var ruleActionNames = map[plan.Action]string{
 // replace_triggered_by fired.
 func (w *planWalker) evalTriggers(ctx context.Context, rn *resourceNode, items []*instPlan, batch []rules.Instance) hcl.Diagnostics {
 	n := rn.n
-	if n.res == nil || n.res.Managed == nil || len(n.res.Managed.ReplaceTriggeredBy) == 0 || w.opts.Mode != plan.NormalMode {
+	if n.Res == nil || n.Res.Managed == nil || len(n.Res.Managed.ReplaceTriggeredBy) == 0 || w.opts.Mode != plan.NormalMode {
 		return nil
 	}
 	var diags hcl.Diagnostics
@@ -82,9 +82,9 @@ func (w *planWalker) evalTriggers(ctx context.Context, rn *resourceNode, items [
 		if !it.hasConfig || it.deposed != state.NotDeposed {
 			continue
 		}
-		s := &eval.Scope{Ev: w.ev, Mod: it.addr.Module, Cfg: n.mod, Rep: it.rep}
+		s := &eval.Scope{Ev: w.ev, Mod: it.addr.Module, Cfg: n.Mod, Rep: it.rep}
 		ti := rules.TriggerInstance{Address: it.addr.String()}
-		for _, expr := range n.res.Managed.ReplaceTriggeredBy {
+		for _, expr := range n.Res.Managed.ReplaceTriggeredBy {
 			ref, d := w.triggerRef(s, expr, cache)
 			diags = append(diags, d...)
 			if !d.HasErrors() {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/tenetplan/tenet/config"
 	"github.com/tenetplan/tenet/engine/eval"
+	"github.com/tenetplan/tenet/engine/graph"
 	"github.com/tenetplan/tenet/engine/plan"
 	"github.com/tenetplan/tenet/engine/providercall"
 )
@@ -19,12 +20,12 @@ import (
 func (e *Engine) Validate(ctx context.Context, cfg *config.Config) hcl.Diagnostics {
 	ps := providercall.NewSet(e.Providers, e.WorkingDir)
 	defer ps.CloseAll(ctx)
-	cg, diags := buildGraph(ctx, cfg, ps, nil)
+	cg, diags := graph.Build(ctx, cfg, ps, nil)
 	diags = append(diags, providercall.CheckFunctionCalls(cfg)...)
 	if diags.HasErrors() {
 		return diags
 	}
-	for _, err := range cg.g.Validate() {
+	for _, err := range cg.G.Validate() {
 		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: err.Error()})
 	}
 	if diags.HasErrors() {
@@ -41,16 +42,16 @@ func (e *Engine) Validate(ctx context.Context, cfg *config.Config) hcl.Diagnosti
 func (e *Engine) WriteGraphDOT(ctx context.Context, cfg *config.Config, p *plan.Plan, w io.Writer) hcl.Diagnostics {
 	ps := providercall.NewSet(e.Providers, e.WorkingDir)
 	defer ps.CloseAll(ctx)
-	cg, diags := buildGraph(ctx, cfg, ps, nil)
+	cg, diags := graph.Build(ctx, cfg, ps, nil)
 	if diags.HasErrors() {
 		return diags
 	}
-	g := cg.g
+	g := cg.G
 	title := "plan"
 	if p != nil {
-		ag, d := buildApplyGraph(cfg, cg, p)
+		ag, d := graph.BuildApply(cfg, cg, p)
 		diags = append(diags, d...)
-		g, title = ag.g, "apply"
+		g, title = ag.G, "apply"
 	}
 	if err := g.DOT(w, title); err != nil {
 		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Failed to write graph", Detail: err.Error()})

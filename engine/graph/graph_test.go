@@ -1,4 +1,4 @@
-package engine
+package graph
 
 import (
 	"testing"
@@ -10,8 +10,8 @@ import (
 
 func TestCheckNodeDisplayName(t *testing.T) {
 	cases := []struct{ key, want string }{
-		{modKey(addrs.RootModule, "check", "health"), "check.health"},
-		{modKey(addrs.RootModule.Child("net"), "check", "health"), "module.net.check.health"},
+		{ModKey(addrs.RootModule, "check", "health"), "check.health"},
+		{ModKey(addrs.RootModule.Child("net"), "check", "health"), "module.net.check.health"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.want, func(t *testing.T) {
