@@ -17,6 +17,7 @@ import (
 	"github.com/tenetplan/tenet/config"
 	"github.com/tenetplan/tenet/engine/eval"
 	"github.com/tenetplan/tenet/engine/graph"
+	"github.com/tenetplan/tenet/engine/nodes"
 	"github.com/tenetplan/tenet/engine/plan"
 	"github.com/tenetplan/tenet/engine/providercall"
 	"github.com/tenetplan/tenet/providers"
@@ -48,7 +49,7 @@ type applyWalker struct {
 
 	mu          sync.Mutex
 	working     *state.State
-	provConfigs map[string]*onceResult
+	provConfigs map[string]*nodes.Once
 	deposedKeys map[string]state.DeposedKey // change key -> key the create half deposed to
 	recordErr   error
 	// recordFailing is recordErr != nil, readable without taking mu, which
@@ -86,7 +87,7 @@ func (e *Engine) Apply(ctx context.Context, cfg *config.Config, p *plan.Plan, op
 		recorder:    recorder,
 		sem:         make(chan struct{}, par),
 		working:     p.PriorState.DeepCopy(),
-		provConfigs: map[string]*onceResult{},
+		provConfigs: map[string]*nodes.Once{},
 		deposedKeys: map[string]state.DeposedKey{},
 	}
 	defer w.ps.CloseAll(ctx)
@@ -196,25 +197,25 @@ func (w *applyWalker) visit(ctx context.Context, key string) hcl.Diagnostics {
 			w.ev.Values.Module(addrs.RootModuleInstance).Set('v', n.Name, v)
 			return nil
 		}
-		return w.quietInDestroy(visitVariable(w.ev, nil, n))
+		return w.quietInDestroy(nodes.Variable(w.ev, nil, n))
 	case graph.NodeLocal:
-		return w.quietInDestroy(visitLocal(w.ev, n))
+		return w.quietInDestroy(nodes.Local(w.ev, n))
 	case graph.NodeOutput:
 		if w.p.Mode == plan.DestroyMode {
 			// Outputs are removed by a destroy, never evaluated: what they
 			// read may already be gone.
 			return nil
 		}
-		return visitOutput(w.ev, n)
+		return nodes.Output(w.ev, n)
 	case graph.NodeCall:
-		return visitCall(w.ev, n)
+		return nodes.Call(w.ev, n)
 	case graph.NodeResource:
-		return checkScoped(n, w.visitResource(ctx, n))
+		return nodes.CheckScoped(n, w.visitResource(ctx, n))
 	case graph.NodeCheck:
 		if w.p.Mode == plan.DestroyMode {
 			return nil
 		}
-		return visitCheck(w.ev, n)
+		return nodes.Check(w.ev, n)
 	}
 	return nil
 }
@@ -347,7 +348,7 @@ func (w *applyWalker) recordFailed() bool { return w.recordFailing.Load() }
 // nodeProvider configures the provider of a resource node.
 func (w *applyWalker) nodeProvider(ctx context.Context, n *graph.Node, c *plan.ResourceInstanceChange) (providers.Interface, *providers.Schema, hcl.Diagnostics) {
 	if n != nil && n.Kind == graph.NodeResource {
-		p, diags := configureProvider(ctx, w.ps, w.ev, w.cfg, n.Provider, n.ProvCfg, &w.mu, w.provConfigs)
+		p, diags := nodes.ConfigureProvider(ctx, w.ps, w.ev, w.cfg, n.Provider, n.ProvCfg, &w.mu, w.provConfigs)
 		return p, n.Schema, diags
 	}
 	sch, err := w.ps.ResourceSchema(ctx, c.Provider.Provider, c.Addr.Resource.Resource.Mode, c.Addr.Resource.Resource.Type)
@@ -362,7 +363,7 @@ func (w *applyWalker) nodeProvider(ctx context.Context, n *graph.Node, c *plan.R
 			}
 		}
 	}
-	p, diags := configureProvider(ctx, w.ps, w.ev, w.cfg, c.Provider, pc, &w.mu, w.provConfigs)
+	p, diags := nodes.ConfigureProvider(ctx, w.ps, w.ev, w.cfg, c.Provider, pc, &w.mu, w.provConfigs)
 	return p, sch, diags
 }
 
@@ -467,7 +468,7 @@ func (w *applyWalker) resourceConditions(s *eval.Scope, n *graph.Node, c *plan.R
 		return nil
 	}
 	status, msgs, diags := eval.EvalConditions(s, rules, self, summary, hcl.DiagError)
-	w.ev.Checks.Report(resourceCheckable(n), instanceObject(c.Addr), status, msgs)
+	w.ev.Checks.Report(nodes.ResourceCheckable(n), nodes.InstanceObject(c.Addr), status, msgs)
 	return diags
 }
 
@@ -478,7 +479,7 @@ func (w *applyWalker) unchangedConditions(ctx context.Context, n *graph.Node, re
 	if len(n.Res.Preconditions)+len(n.Res.Postconditions) == 0 {
 		return nil
 	}
-	w.ev.Checks.Declare(resourceCheckable(n))
+	w.ev.Checks.Declare(nodes.ResourceCheckable(n))
 	var diags hcl.Diagnostics
 	for _, c := range w.ag.ByNode[n.Key] {
 		if c.DeposedKey != state.NotDeposed || c.Action != plan.NoOp {
@@ -526,7 +527,7 @@ func (w *applyWalker) applyInstance(ctx context.Context, n *graph.Node, p provid
 	}
 	config, cfgSensitive := eval.UnmarkPaths(cfgVal)
 	if !config.IsWhollyKnown() {
-		return cty.NilVal, hcl.Diagnostics{eval.Errorf(rangeOf(n), "Configuration contains unknown value",
+		return cty.NilVal, hcl.Diagnostics{eval.Errorf(nodes.Range(n), "Configuration contains unknown value",
 			"The configuration of %s still has unknown values at apply time. This is a bug in tenet.", c.Addr)}
 	}
 	pre := w.resourceConditions(s, n, c, n.Res.Preconditions, cty.NilVal, eval.ResourcePreconditionFailed)
@@ -579,7 +580,7 @@ func (w *applyWalker) applyInstance(ctx context.Context, n *graph.Node, p provid
 		return cty.NilVal, append(diags, d...)
 	}
 	if c.Action == plan.Update && finalPlanIsNoOp(prior, presp.PlannedState) {
-		sens := mergePaths(cfgSensitive, eval.SchemaSensitivePaths(sch.Block, prior))
+		sens := eval.MergePaths(cfgSensitive, eval.SchemaSensitivePaths(sch.Block, prior))
 		diags = append(diags, w.resourceConditions(s, n, c, n.Res.Postconditions, eval.MarkPaths(prior, sens), eval.ResourcePostconditionFailed)...)
 		return eval.MarkPaths(prior, sens), diags
 	}
@@ -588,7 +589,7 @@ func (w *applyWalker) applyInstance(ctx context.Context, n *graph.Node, p provid
 	if c.Action == plan.Update {
 		hookAction = HookUpdate
 	}
-	idKey, idVal := objectID(prior)
+	idKey, idVal := eval.ObjectID(prior)
 	if w.e.Hooks != nil {
 		w.e.Hooks.PreApply(c.Addr, state.NotDeposed, hookAction, idKey, idVal)
 	}
@@ -605,7 +606,7 @@ func (w *applyWalker) applyInstance(ctx context.Context, n *graph.Node, p provid
 		TypeName: c.Addr.Resource.Resource.Type, PriorState: prior, PlannedState: final, Config: config, PlannedPrivate: presp.PlannedPrivate,
 	})
 	diags = append(diags, providercall.Diags(aresp.Diagnostics, n.Res.Config)...)
-	newVal, d := checkApplyResult(rangeOf(n), sch, c, final, aresp)
+	newVal, d := checkApplyResult(nodes.Range(n), sch, c, final, aresp)
 	diags = append(diags, d...)
 	failed := diags.HasErrors()
 	if newVal == cty.NilVal || newVal.IsNull() {
@@ -617,14 +618,14 @@ func (w *applyWalker) applyInstance(ctx context.Context, n *graph.Node, p provid
 	if failed && c.Action != plan.Update {
 		status = state.ObjectTainted
 	}
-	sens := mergePaths(cfgSensitive, eval.SchemaSensitivePaths(sch.Block, newVal))
+	sens := eval.MergePaths(cfgSensitive, eval.SchemaSensitivePaths(sch.Block, newVal))
 	obj, err := eval.EncodeObject(eval.MarkPaths(newVal, sens), sch, deps, c.CreateBeforeDestroy, aresp.Private, status)
 	if err != nil {
-		return fail(append(diags, eval.Errorf(rangeOf(n), "Provider returned invalid result object after apply", "Provider %q returned an object for %s that does not fit its schema: %s.", c.Provider.Provider, c.Addr, err)))
+		return fail(append(diags, eval.Errorf(nodes.Range(n), "Provider returned invalid result object after apply", "Provider %q returned an object for %s that does not fit its schema: %s.", c.Provider.Provider, c.Addr, err)))
 	}
 	w.record(c.Addr, state.NotDeposed, obj, c.Provider)
 	if w.e.Hooks != nil {
-		k, v := objectID(newVal)
+		k, v := eval.ObjectID(newVal)
 		w.e.Hooks.PostApply(c.Addr, state.NotDeposed, hookAction, k, v, time.Since(start), failed)
 	}
 	if !failed {
@@ -664,26 +665,26 @@ func (w *applyWalker) applyRead(ctx context.Context, n *graph.Node, p providers.
 	if !diags.HasErrors() {
 		switch {
 		case v == cty.NilVal || v.IsNull():
-			diags = append(diags, eval.Errorf(rangeOf(n), "Provider produced null object", "Provider %q produced a null value for %s."+providercall.BugNote, c.Provider.Provider, c.Addr))
+			diags = append(diags, eval.Errorf(nodes.Range(n), "Provider produced null object", "Provider %q produced a null value for %s."+providercall.BugNote, c.Provider.Provider, c.Addr))
 		case len(objchange.AssertObjectConforms(sch.Block, v)) > 0:
-			diags = append(diags, providercall.InvalidObjectDiags(rangeOf(n), c.Provider.Provider, c.Addr, "when reading the data source", objchange.AssertObjectConforms(sch.Block, v))...)
+			diags = append(diags, providercall.InvalidObjectDiags(nodes.Range(n), c.Provider.Provider, c.Addr, "when reading the data source", objchange.AssertObjectConforms(sch.Block, v))...)
 		case !v.IsWhollyKnown():
 			for _, p := range objchange.UnknownPaths(v) {
-				diags = append(diags, eval.Errorf(rangeOf(n), "Provider produced invalid object", "Provider %q produced a value for %s that is not wholly known: %s is unknown."+providercall.BugNote, c.Provider.Provider, c.Addr, providercall.ContractPath(c.Addr, p)))
+				diags = append(diags, eval.Errorf(nodes.Range(n), "Provider produced invalid object", "Provider %q produced a value for %s that is not wholly known: %s is unknown."+providercall.BugNote, c.Provider.Provider, c.Addr, providercall.ContractPath(c.Addr, p)))
 			}
 		}
 	}
 	if w.e.Hooks != nil {
-		k, id := objectID(v)
+		k, id := eval.ObjectID(v)
 		w.e.Hooks.PostApply(c.Addr, state.NotDeposed, HookRead, k, id, time.Since(start), diags.HasErrors())
 	}
 	if diags.HasErrors() {
 		return cty.NilVal, diags
 	}
-	sens := mergePaths(cfgSensitive, eval.SchemaSensitivePaths(sch.Block, v))
+	sens := eval.MergePaths(cfgSensitive, eval.SchemaSensitivePaths(sch.Block, v))
 	obj, err := eval.EncodeObject(eval.MarkPaths(v, sens), sch, nil, false, nil, state.ObjectReady)
 	if err != nil {
-		return cty.NilVal, append(diags, eval.Errorf(rangeOf(n), "Provider produced invalid object", "%s", err))
+		return cty.NilVal, append(diags, eval.Errorf(nodes.Range(n), "Provider produced invalid object", "%s", err))
 	}
 	w.record(c.Addr, state.NotDeposed, obj, c.Provider)
 	return eval.MarkPaths(v, sens), diags
@@ -756,7 +757,7 @@ func (w *applyWalker) destroyInstance(ctx context.Context, n *graph.Node, p prov
 		}
 	}
 	w.mu.Unlock()
-	idKey, idVal := objectID(prior)
+	idKey, idVal := eval.ObjectID(prior)
 	if w.e.Hooks != nil {
 		w.e.Hooks.PreApply(c.Addr, deposed, HookDelete, idKey, idVal)
 	}
@@ -787,7 +788,7 @@ func (w *applyWalker) destroyInstance(ctx context.Context, n *graph.Node, p prov
 // checkFinalPlan holds the plan made at apply, with the now-known
 // configuration, to the rules of a plan and to the plan the user approved.
 func (w *applyWalker) checkFinalPlan(n *graph.Node, sch *providers.Schema, c *plan.ResourceInstanceChange, prior, config cty.Value, resp providers.PlanResourceChangeResponse) hcl.Diagnostics {
-	rng, provider := rangeOf(n), c.Provider.Provider
+	rng, provider := nodes.Range(n), c.Provider.Provider
 	final := resp.PlannedState
 	if errs := objchange.AssertObjectConforms(sch.Block, final); len(errs) > 0 {
 		return providercall.InvalidPlanDiags(rng, provider, c.Addr, errs)
@@ -798,7 +799,7 @@ func (w *applyWalker) checkFinalPlan(n *graph.Node, sch *providers.Schema, c *pl
 	if c.Action == plan.Update {
 		var replace []cty.Path
 		for _, p := range resp.RequiresReplace {
-			if pathChanged(prior, final, p) {
+			if eval.PathChanged(prior, final, p) {
 				replace = append(replace, p)
 			}
 		}

@@ -13,6 +13,7 @@ import (
 	"github.com/tenetplan/tenet/config"
 	"github.com/tenetplan/tenet/engine/eval"
 	"github.com/tenetplan/tenet/engine/graph"
+	"github.com/tenetplan/tenet/engine/nodes"
 	"github.com/tenetplan/tenet/engine/plan"
 	"github.com/tenetplan/tenet/engine/providercall"
 	"github.com/tenetplan/tenet/providers"
@@ -116,7 +117,7 @@ func (w *planWalker) prepareIgnores(ctx context.Context, rn *resourceNode, items
 	})
 	preps, err := w.e.Rules.Prepare(ctx, w.run, batch)
 	if err != nil {
-		return append(diags, rulesFailed(err, rangeOf(n)))
+		return append(diags, rulesFailed(err, nodes.Range(n)))
 	}
 	for i, it := range which {
 		p := &preps[i]

@@ -2,7 +2,6 @@ package engine
 
 import (
 	"context"
-	"sync"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
@@ -10,6 +9,7 @@ import (
 	"github.com/tenetplan/tenet/addrs"
 	"github.com/tenetplan/tenet/engine/eval"
 	"github.com/tenetplan/tenet/engine/graph"
+	"github.com/tenetplan/tenet/engine/nodes"
 	"github.com/tenetplan/tenet/engine/plan"
 	"github.com/tenetplan/tenet/engine/providercall"
 	"github.com/tenetplan/tenet/providers"
@@ -17,13 +17,6 @@ import (
 	"github.com/tenetplan/tenet/rules"
 	"github.com/tenetplan/tenet/state"
 )
-
-// onceResult configures a provider exactly once and remembers the outcome.
-type onceResult struct {
-	once  sync.Once
-	inst  providers.Interface
-	diags hcl.Diagnostics
-}
 
 // facts describes one instance object to the rules.
 func (w *planWalker) facts(rn *resourceNode, it *instPlan, configured map[instanceID]bool) rules.Instance {
@@ -155,7 +148,7 @@ func (w *planWalker) applyDecision(ctx context.Context, rn *resourceNode, it *in
 	}
 	action, ok := actionByName[d.Action]
 	if !ok {
-		return cty.DynamicVal, hcl.Diagnostics{eval.Errorf(rangeOf(n), "Invalid planning decision", "The planning rules chose the unknown action %q for %s.", d.Action, it.addr)}
+		return cty.DynamicVal, hcl.Diagnostics{eval.Errorf(nodes.Range(n), "Invalid planning decision", "The planning rules chose the unknown action %q for %s.", d.Action, it.addr)}
 	}
 	c := &plan.ResourceInstanceChange{
 		Addr: it.addr, PrevRunAddr: it.addr, DeposedKey: it.deposed, Provider: rn.provAddr,
@@ -168,7 +161,7 @@ func (w *planWalker) applyDecision(ctx context.Context, rn *resourceNode, it *in
 	if it.priorSrc == nil || it.prior.IsNull() {
 		c.Before = cty.NullVal(ty)
 	} else {
-		c.BeforeSensitivePaths = mergePaths(it.priorSensitive, eval.SchemaSensitivePaths(sch.Block, it.prior))
+		c.BeforeSensitivePaths = eval.MergePaths(it.priorSensitive, eval.SchemaSensitivePaths(sch.Block, it.prior))
 	}
 	if n.Res != nil && n.Res.Managed != nil {
 		c.CreateBeforeDestroy = n.Res.Managed.CreateBeforeDestroy || w.forcedCBD[rn.addrStr]
@@ -196,7 +189,7 @@ func (w *planWalker) applyDecision(ctx context.Context, rn *resourceNode, it *in
 		}
 	}
 	if !c.After.IsNull() {
-		c.AfterSensitivePaths = mergePaths(it.configSensitive, eval.SchemaSensitivePaths(sch.Block, c.After))
+		c.AfterSensitivePaths = eval.MergePaths(it.configSensitive, eval.SchemaSensitivePaths(sch.Block, c.After))
 	}
 	w.recordChange(n.Key, c, d.Provenance)
 	w.recordExplanation(c, it)
@@ -266,7 +259,7 @@ func (w *planWalker) readDataNow(ctx context.Context, rn *resourceNode, it *inst
 	resp := rn.provider.ReadDataSource(ctx, providers.ReadDataSourceRequest{TypeName: rn.typ, Config: it.config})
 	diags = append(diags, providercall.Diags(resp.Diagnostics, n.Res.Config)...)
 	if w.e.Hooks != nil {
-		idKey, idVal := objectID(resp.State)
+		idKey, idVal := eval.ObjectID(resp.State)
 		w.e.Hooks.PostApply(it.addr, state.NotDeposed, HookRead, idKey, idVal, 0, resp.Diagnostics.HasErrors())
 	}
 	if resp.Diagnostics.HasErrors() {
@@ -274,39 +267,18 @@ func (w *planWalker) readDataNow(ctx context.Context, rn *resourceNode, it *inst
 	}
 	v := resp.State
 	if v == cty.NilVal || v.IsNull() {
-		return cty.DynamicVal, append(diags, eval.Errorf(rangeOf(n), "Provider produced null object", "Provider %q produced a null value for %s. This is a bug in the provider.", rn.provAddr.Provider, it.addr))
+		return cty.DynamicVal, append(diags, eval.Errorf(nodes.Range(n), "Provider produced null object", "Provider %q produced a null value for %s. This is a bug in the provider.", rn.provAddr.Provider, it.addr))
 	}
 	if !v.IsWhollyKnown() {
-		return cty.DynamicVal, append(diags, eval.Errorf(rangeOf(n), "Provider produced invalid object", "Provider %q produced a value for %s that is not wholly known. This is a bug in the provider.", rn.provAddr.Provider, it.addr))
+		return cty.DynamicVal, append(diags, eval.Errorf(nodes.Range(n), "Provider produced invalid object", "Provider %q produced a value for %s that is not wholly known. This is a bug in the provider.", rn.provAddr.Provider, it.addr))
 	}
-	sens := mergePaths(it.configSensitive, eval.SchemaSensitivePaths(rn.schema.Block, v))
+	sens := eval.MergePaths(it.configSensitive, eval.SchemaSensitivePaths(rn.schema.Block, v))
 	obj, err := eval.EncodeObject(eval.MarkPaths(v, sens), rn.schema, nil, false, nil, state.ObjectReady)
 	if err != nil {
-		return cty.DynamicVal, append(diags, eval.Errorf(rangeOf(n), "Provider produced invalid object", "Provider %q produced an invalid value for %s: %s.", rn.provAddr.Provider, it.addr, err))
+		return cty.DynamicVal, append(diags, eval.Errorf(nodes.Range(n), "Provider produced invalid object", "Provider %q produced an invalid value for %s: %s.", rn.provAddr.Provider, it.addr, err))
 	}
 	w.mu.Lock()
 	w.prior.SetResourceInstanceCurrent(it.addr, obj, rn.provAddr)
 	w.mu.Unlock()
 	return eval.MarkPaths(v, sens), diags
-}
-
-// mergePaths joins two path lists, dropping duplicates.
-func mergePaths(a, b []cty.Path) []cty.Path {
-	if len(b) == 0 {
-		return a
-	}
-	out := append([]cty.Path(nil), a...)
-	for _, p := range b {
-		dup := false
-		for _, q := range out {
-			if p.Equals(q) {
-				dup = true
-				break
-			}
-		}
-		if !dup {
-			out = append(out, p)
-		}
-	}
-	return out
 }

@@ -6,13 +6,13 @@ import (
 	"sort"
 
 	"github.com/hashicorp/hcl/v2"
-	"github.com/hashicorp/hcl/v2/hcldec"
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/tenetplan/tenet/addrs"
 	"github.com/tenetplan/tenet/config"
 	"github.com/tenetplan/tenet/engine/eval"
 	"github.com/tenetplan/tenet/engine/graph"
+	"github.com/tenetplan/tenet/engine/nodes"
 	"github.com/tenetplan/tenet/engine/plan"
 	"github.com/tenetplan/tenet/engine/providercall"
 	"github.com/tenetplan/tenet/providers"
@@ -80,13 +80,13 @@ type resourceNode struct {
 
 // ensureProvider configures (once) the provider configuration a node uses.
 func (w *planWalker) ensureProvider(ctx context.Context, addr addrs.AbsProviderConfig, pc *config.Provider) (providers.Interface, hcl.Diagnostics) {
-	return configureProvider(ctx, w.ps, w.ev, w.cfg, addr, pc, &w.mu, w.provConfigs)
+	return nodes.ConfigureProvider(ctx, w.ps, w.ev, w.cfg, addr, pc, &w.mu, w.provConfigs)
 }
 
 func (w *planWalker) visitResource(ctx context.Context, n *graph.Node) hcl.Diagnostics {
 	ctx = withResource(ctx, n.Addr)
 	if n.Res != nil && len(n.Res.Preconditions)+len(n.Res.Postconditions) > 0 {
-		w.ev.Checks.Declare(resourceCheckable(n))
+		w.ev.Checks.Declare(nodes.ResourceCheckable(n))
 	}
 	rn, diags := w.prepareResource(ctx, n)
 	if diags.HasErrors() || rn == nil {
@@ -205,7 +205,7 @@ func (w *planWalker) visitResource(ctx context.Context, n *graph.Node) hcl.Diagn
 	}
 	decisions, err := w.e.Rules.Decide(ctx, w.run, batch)
 	if err != nil {
-		return append(diags, rulesFailed(err, rangeOf(n)))
+		return append(diags, rulesFailed(err, nodes.Range(n)))
 	}
 
 	afters := make([]cty.Value, len(items))
@@ -214,10 +214,10 @@ func (w *planWalker) visitResource(ctx context.Context, n *graph.Node) hcl.Diagn
 		it, d := items[i], decisions[i]
 		it.fact = batch[i]
 		for _, f := range d.Errors {
-			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: f.Summary, Detail: f.Detail, Subject: rangeOf(n)})
+			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: f.Summary, Detail: f.Detail, Subject: nodes.Range(n)})
 		}
 		for _, f := range d.Warnings {
-			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: f.Summary, Detail: f.Detail, Subject: rangeOf(n)})
+			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: f.Summary, Detail: f.Detail, Subject: nodes.Range(n)})
 		}
 		after, moreDiags := w.applyDecision(ctx, rn, it, d)
 		afters[i] = after
@@ -266,7 +266,7 @@ func (w *planWalker) resourceConditions(s *eval.Scope, rn *resourceNode, it *ins
 		return nil
 	}
 	status, msgs, diags := eval.EvalConditions(s, rules, self, summary, w.ev.CondSeverity)
-	w.ev.Checks.Report(resourceCheckable(rn.n), instanceObject(it.addr), status, msgs)
+	w.ev.Checks.Report(nodes.ResourceCheckable(rn.n), nodes.InstanceObject(it.addr), status, msgs)
 	return diags
 }
 
@@ -285,13 +285,6 @@ func (w *planWalker) untargetedValue(ctx context.Context, rn *resourceNode, mi a
 		return cty.DynamicVal
 	}
 	return eval.MarkPaths(v, ri.Current.SensitivePaths)
-}
-
-func rangeOf(n *graph.Node) *hcl.Range {
-	if n.Res != nil {
-		return n.Res.DeclRange.Ptr()
-	}
-	return nil
 }
 
 // prepareResource finds the node's schema and configured provider.
@@ -425,7 +418,7 @@ func (w *planWalker) planInstance(ctx context.Context, rn *resourceNode, it *ins
 	it.planned, it.plannedPrivate, it.hasPlanned = resp.PlannedState, resp.PlannedPrivate, true
 	if !prior.IsNull() {
 		for _, p := range resp.RequiresReplace {
-			if pathChanged(prior, it.planned, p) {
+			if eval.PathChanged(prior, it.planned, p) {
 				it.requiresReplace = append(it.requiresReplace, p)
 			}
 		}
@@ -433,22 +426,9 @@ func (w *planWalker) planInstance(ctx context.Context, rn *resourceNode, it *ins
 	return diags
 }
 
-// pathChanged compares the values at a path; unknown counts as changed.
-func pathChanged(a, b cty.Value, p cty.Path) bool {
-	av, aerr := p.Apply(a)
-	bv, berr := p.Apply(b)
-	if aerr != nil || berr != nil {
-		return (aerr == nil) != (berr == nil)
-	}
-	if !av.IsWhollyKnown() || !bv.IsWhollyKnown() {
-		return true
-	}
-	return !av.RawEquals(bv)
-}
-
 // refresh reads the remote object and records the result in the prior state.
 func (w *planWalker) refresh(ctx context.Context, rn *resourceNode, it *instPlan) (cty.Value, hcl.Diagnostics) {
-	idKey, idVal := objectID(it.prior)
+	idKey, idVal := eval.ObjectID(it.prior)
 	if w.e.Hooks != nil {
 		w.e.Hooks.PreRefresh(it.addr, it.deposed, idKey, idVal)
 	}
@@ -505,73 +485,4 @@ func (w *planWalker) recordDrift(rn *resourceNode, it *instPlan, newVal cty.Valu
 		BeforeSensitivePaths: it.priorSensitive, AfterSensitivePaths: it.priorSensitive,
 		SchemaVersion: uint64(rn.schema.Version),
 	})
-}
-
-// objectID picks the id the UI shows for an object.
-func objectID(v cty.Value) (string, string) {
-	if v == cty.NilVal || v.IsNull() || !v.IsKnown() || !v.Type().IsObjectType() {
-		return "", ""
-	}
-	for _, k := range []string{"id", "name"} {
-		if v.Type().HasAttribute(k) {
-			a := v.GetAttr(k)
-			if a.IsKnown() && !a.IsNull() && a.Type() == cty.String && !a.IsMarked() {
-				return k, a.AsString()
-			}
-		}
-	}
-	return "", ""
-}
-
-// configureProvider evaluates a provider block and configures it, once.
-func configureProvider(ctx context.Context, ps *providercall.Set, ev *eval.Evaluator, cfg *config.Config, addr addrs.AbsProviderConfig, pc *config.Provider, mu interface {
-	Lock()
-	Unlock()
-}, onces map[string]*onceResult) (providers.Interface, hcl.Diagnostics) {
-	key := addr.String()
-	mu.Lock()
-	o, ok := onces[key]
-	if !ok {
-		o = &onceResult{}
-		onces[key] = o
-	}
-	mu.Unlock()
-	o.once.Do(func() {
-		sch, err := ps.Schema(ctx, addr.Provider)
-		if err != nil {
-			o.diags = hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Provider not available", Detail: err.Error() + "."}}
-			return
-		}
-		spec := ps.Spec(addr.Provider, 0, "provider", sch.Provider.Block)
-		body := hcl.EmptyBody()
-		var declMod *config.Module
-		if pc != nil {
-			body = pc.Config
-			declMod = cfg.Descendant(addr.Module)
-		}
-		var val cty.Value
-		var diags hcl.Diagnostics
-		if declMod != nil {
-			refs, d := config.ReferencesInBody(body)
-			diags = append(diags, d...)
-			insts := ev.Exp.ModuleInstances(declMod.Path)
-			mi := addrs.RootModuleInstance
-			if len(insts) > 0 {
-				mi = insts[0]
-			}
-			s := &eval.Scope{Ev: ev, Mod: mi, Cfg: declMod}
-			val, d = s.EvalBody(body, spec, refs)
-			diags = append(diags, d...)
-		} else {
-			val, diags = hcldec.Decode(body, spec, nil)
-		}
-		if diags.HasErrors() {
-			o.diags = diags
-			return
-		}
-		val, _ = val.UnmarkDeep()
-		inst, d := ps.Configure(ctx, addr, val)
-		o.inst, o.diags = inst, append(diags, d...)
-	})
-	return o.inst, o.diags
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/tenetplan/tenet/config"
 	"github.com/tenetplan/tenet/engine/eval"
 	"github.com/tenetplan/tenet/engine/graph"
+	"github.com/tenetplan/tenet/engine/nodes"
 	"github.com/tenetplan/tenet/engine/plan"
 	"github.com/tenetplan/tenet/engine/providercall"
 	"github.com/tenetplan/tenet/rules"
@@ -50,7 +51,7 @@ type planWalker struct {
 	outputs     []*plan.OutputChange
 	provenance  map[string][]plan.RuleFired
 	explained   map[string]*plan.DecisionFacts // facts per change key (explain.go)
-	provConfigs map[string]*onceResult
+	provConfigs map[string]*nodes.Once
 	trig        triggerIndex // changes by address, for replace_triggered_by
 }
 
@@ -71,7 +72,7 @@ func (e *Engine) Plan(ctx context.Context, cfg *config.Config, prevRun *state.St
 		prior:           prevRun.DeepCopy(),
 		changed:         map[string]bool{},
 		provenance:      map[string][]plan.RuleFired{},
-		provConfigs:     map[string]*onceResult{},
+		provConfigs:     map[string]*nodes.Once{},
 		stateByResource: map[string][]*state.Resource{},
 	}
 	defer w.ps.CloseAll(ctx)
@@ -206,12 +207,12 @@ func (w *planWalker) visit(ctx context.Context, n *graph.Node) hcl.Diagnostics {
 	case graph.NodeCall:
 		return w.visitCall(n)
 	case graph.NodeResource, graph.NodeOrphan:
-		return checkScoped(n, w.visitResource(ctx, n))
+		return nodes.CheckScoped(n, w.visitResource(ctx, n))
 	case graph.NodeCheck:
 		if w.opts.Mode == plan.DestroyMode {
 			return nil
 		}
-		return visitCheck(w.ev, n)
+		return nodes.Check(w.ev, n)
 	}
 	return nil
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/tenetplan/tenet/addrs"
 	"github.com/tenetplan/tenet/config"
 	"github.com/tenetplan/tenet/engine/eval"
+	"github.com/tenetplan/tenet/engine/nodes"
 	"github.com/tenetplan/tenet/engine/plan"
 	"github.com/tenetplan/tenet/rules"
 	"github.com/tenetplan/tenet/state"
@@ -99,7 +100,7 @@ func (w *planWalker) evalTriggers(ctx context.Context, rn *resourceNode, items [
 	}
 	results, err := w.e.Rules.Triggers(ctx, w.run, tb)
 	if err != nil {
-		return append(diags, rulesFailed(err, rangeOf(n)))
+		return append(diags, rulesFailed(err, nodes.Range(n)))
 	}
 	for k, r := range results {
 		if r.Triggered {

@@ -11,6 +11,7 @@ import (
 	"github.com/tenetplan/tenet/addrs"
 	"github.com/tenetplan/tenet/engine/eval"
 	"github.com/tenetplan/tenet/engine/graph"
+	"github.com/tenetplan/tenet/engine/nodes"
 )
 
 // validateWalk evaluates the configuration without variable values or
@@ -31,7 +32,7 @@ func validateWalk(ctx context.Context, cg *graph.Graph, ev *eval.Evaluator) hcl.
 		case graph.NodeVariable:
 			validateVariableNode(ev, n)
 		case graph.NodeLocal:
-			visitLocal(ev, n) // only for the values: plan reports its errors
+			nodes.Local(ev, n) // only for the values: plan reports its errors
 		case graph.NodeCall:
 			for _, mi := range ev.Exp.ModuleInstances(n.Mod.Path) {
 				var key addrs.InstanceKey = addrs.NoKey
@@ -152,7 +153,7 @@ func validateOutputNode(ev *eval.Evaluator, n *graph.Node) hcl.Diagnostics {
 			v = cty.DynamicVal
 		}
 		if mi.IsRoot() && !d.HasErrors() {
-			diags = append(diags, sensitiveOutputDiags(n, v)...)
+			diags = append(diags, nodes.SensitiveOutputDiags(n, v)...)
 		}
 		if n.Output.Sensitive {
 			v = v.Mark(eval.SensitiveMark)

@@ -1,4 +1,4 @@
-package engine
+package nodes
 
 import (
 	"github.com/hashicorp/hcl/v2"
@@ -9,9 +9,9 @@ import (
 	"github.com/tenetplan/tenet/engine/graph"
 )
 
-// visitCheck evaluates a check block's assertions in every instance of its
+// Check evaluates a check block's assertions in every instance of its
 // module. Failures only warn: a check never stops a plan or an apply.
-func visitCheck(ev *eval.Evaluator, n *graph.Node) hcl.Diagnostics {
+func Check(ev *eval.Evaluator, n *graph.Node) hcl.Diagnostics {
 	var diags hcl.Diagnostics
 	cfg := eval.Checkable{Kind: "check", Module: n.Mod.Path, Name: n.Name}
 	ev.Checks.Declare(cfg)
@@ -23,19 +23,21 @@ func visitCheck(ev *eval.Evaluator, n *graph.Node) hcl.Diagnostics {
 	return diags
 }
 
-// checkScoped downgrades the errors of a data source declared in a check
+// CheckScoped downgrades the errors of a data source declared in a check
 // block to warnings: it exists only for the check, which never blocks.
-func checkScoped(n *graph.Node, diags hcl.Diagnostics) hcl.Diagnostics {
+func CheckScoped(n *graph.Node, diags hcl.Diagnostics) hcl.Diagnostics {
 	if n.Res == nil || n.Res.CheckName == "" {
 		return diags
 	}
 	return eval.Downgrade(diags, hcl.DiagWarning)
 }
 
-func resourceCheckable(n *graph.Node) eval.Checkable {
+// ResourceCheckable is the check-results entry of a resource node.
+func ResourceCheckable(n *graph.Node) eval.Checkable {
 	return eval.Checkable{Kind: "resource", Module: n.Addr.Module, Name: n.Addr.Resource.Name, Res: n.Addr.Resource}
 }
 
-func instanceObject(addr addrs.AbsResourceInstance) eval.CheckedObject {
+// InstanceObject is the check-results object of one resource instance.
+func InstanceObject(addr addrs.AbsResourceInstance) eval.CheckedObject {
 	return eval.CheckedObject{Module: addr.Module, Key: addr.Resource.Key}
 }
