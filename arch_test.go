@@ -17,18 +17,26 @@ const modulePath = "github.com/tenetplan/tenet"
 // parent (providers/builtin/random is providers) unless they have a row of
 // their own (engine/plan, cli/views). Imports within a layer are free.
 var layerImports = map[string][]string{
-	"main":        {"cli"},
-	"cli":         {"cli/views", "engine", "engine/plan", "policy", "config", "state", "providers", "rules", "graphsolve", "addrs", "internal/jsontext"},
-	"cli/views":   {"engine/plan", "config", "state", "providers", "addrs", "internal/jsontext"}, // rendering only: never the engine
-	"engine":      {"config", "addrs", "graphsolve", "providers", "state", "rules", "engine/plan", "internal/jsontext"},
-	"engine/plan": {"addrs", "state", "internal/jsontext"},
-	"policy":      {"engine/plan", "addrs", "internal/jsontext", "internal/regokit"},
-	"config":      {"addrs", "internal/registryhttp"},
-	"state":       {"addrs", "internal/jsontext"},
-	"providers":   {"addrs", "internal/registryhttp"},
-	"rules":       {"internal/regokit"}, // a leaf of the project: only the leaf Rego toolkit
-	"graphsolve":  nil,
-	"addrs":       nil,
+	"main":      {"cli"},
+	"cli":       {"cli/views", "engine", "engine/plan", "policy", "config", "state", "providers", "rules", "graphsolve", "addrs", "internal/jsontext"},
+	"cli/views": {"engine/plan", "config", "state", "providers", "addrs", "internal/jsontext"}, // rendering only: never the engine
+	"engine":    {"engine/nodes", "engine/graph", "engine/eval", "engine/providercall", "config", "addrs", "graphsolve", "providers", "state", "rules", "engine/plan", "internal/jsontext"},
+	// The engine's phases, each importing only the ones below it:
+	// nodes (what visiting a graph node means) over graph (building the
+	// graphs) over eval (expression evaluation) over providercall (the
+	// provider protocol). Only the facade, engine, is imported from outside.
+	"engine/nodes":        {"engine/graph", "engine/eval", "engine/providercall", "config", "addrs", "providers"},
+	"engine/graph":        {"engine/eval", "engine/providercall", "engine/plan", "config", "addrs", "graphsolve", "providers"},
+	"engine/eval":         {"engine/providercall", "config", "addrs", "providers", "state"},
+	"engine/providercall": {"engine/plan", "config", "addrs", "providers"},
+	"engine/plan":         {"addrs", "state", "internal/jsontext"},
+	"policy":              {"engine/plan", "addrs", "internal/jsontext", "internal/regokit"},
+	"config":              {"addrs", "internal/registryhttp"},
+	"state":               {"addrs", "internal/jsontext"},
+	"providers":           {"addrs", "internal/registryhttp"},
+	"rules":               {"internal/regokit"}, // a leaf of the project: only the leaf Rego toolkit
+	"graphsolve":          nil,
+	"addrs":               nil,
 	// Not in design.md's table: a leaf helper (JSON string decoding exactly
 	// as encoding/json does) shared by the hand-written JSON readers of
 	// state, views and policy, which may be imported from any layer that
@@ -146,11 +154,21 @@ func TestLayerTable(t *testing.T) {
 		if slices.Contains(allowed, "engine") && layer != "cli" {
 			t.Errorf("only cli may import engine; the table lets %s", layer)
 		}
-		if layer == "engine" && slices.Contains(allowed, "policy") {
-			t.Error("engine must never import policy")
+		if (layer == "engine" || strings.HasPrefix(layer, "engine/")) && slices.Contains(allowed, "policy") {
+			t.Errorf("the engine must never import policy; the table lets %s", layer)
 		}
 		if layer == "providers" && (slices.Contains(allowed, "config") || slices.Contains(allowed, "state")) {
 			t.Error("providers must never import config or state")
+		}
+	}
+	// The engine's phases import downwards only: each may import the
+	// ones after it in this list, never one before it.
+	phases := []string{"engine", "engine/nodes", "engine/graph", "engine/eval", "engine/providercall"}
+	for i, lower := range phases {
+		for _, upper := range phases[:i] {
+			if slices.Contains(layerImports[lower], upper) {
+				t.Errorf("%s is below %s and may not import it", lower, upper)
+			}
 		}
 	}
 	for _, leaf := range []string{"rules", "graphsolve", "addrs"} {
@@ -166,6 +184,8 @@ func TestLayerTable(t *testing.T) {
 		{"providers/objchange", "providers"},
 		{"engine/plan", "engine/plan"},
 		{"engine", "engine"},
+		{"engine/eval", "engine/eval"},
+		{"engine/providercall", "engine/providercall"},
 		{"cli/views", "cli/views"},
 		{"config/funcs", "config"},
 		{"state/local", "state"},

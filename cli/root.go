@@ -10,7 +10,6 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/spf13/cobra"
 
-	"github.com/tenetplan/tenet/engine"
 	"github.com/tenetplan/tenet/providers"
 	"github.com/tenetplan/tenet/providers/builtin"
 	"github.com/tenetplan/tenet/providers/cliconfig"
@@ -46,7 +45,7 @@ func (e *exitError) Error() string { return fmt.Sprintf("exit status %d", e.code
 
 // Main runs tenet with the given arguments and returns the exit status.
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer, env []string) int {
-	defer engine.TuneGC()()
+	defer tuneGC()()
 	log := newCoreLog(env, stderr)
 	defer log.finish()
 	log.logf(logInfo, "tenet version: %s", Version)

@@ -15,7 +15,11 @@ import (
 
 	"github.com/tenetplan/tenet/addrs"
 	"github.com/tenetplan/tenet/config"
+	"github.com/tenetplan/tenet/engine/eval"
+	"github.com/tenetplan/tenet/engine/graph"
+	"github.com/tenetplan/tenet/engine/nodes"
 	"github.com/tenetplan/tenet/engine/plan"
+	"github.com/tenetplan/tenet/engine/providercall"
 	"github.com/tenetplan/tenet/providers"
 	"github.com/tenetplan/tenet/providers/objchange"
 	"github.com/tenetplan/tenet/state"
@@ -32,10 +36,10 @@ type applyWalker struct {
 	e        *Engine
 	cfg      *config.Config
 	p        *plan.Plan
-	ps       *providerSet
-	ev       *evaluator
-	cg       *configGraph
-	ag       *applyGraph
+	ps       *providercall.Set
+	ev       *eval.Evaluator
+	cg       *graph.Graph
+	ag       *graph.ApplyGraph
 	recorder StateRecorder
 	sem      chan struct{}
 	// sched ends when no further operation may start: on ApplyOpts.Stop
@@ -45,7 +49,7 @@ type applyWalker struct {
 
 	mu          sync.Mutex
 	working     *state.State
-	provConfigs map[string]*onceResult
+	provConfigs map[string]*nodes.Once
 	deposedKeys map[string]state.DeposedKey // change key -> key the create half deposed to
 	recordErr   error
 	// recordFailing is recordErr != nil, readable without taking mu, which
@@ -79,20 +83,20 @@ func (e *Engine) Apply(ctx context.Context, cfg *config.Config, p *plan.Plan, op
 	w := &applyWalker{
 		e: e, cfg: cfg, p: p,
 		sched:       sched,
-		ps:          newProviderSet(e.Providers, e.WorkingDir),
+		ps:          providercall.NewSet(e.Providers, e.WorkingDir),
 		recorder:    recorder,
 		sem:         make(chan struct{}, par),
 		working:     p.PriorState.DeepCopy(),
-		provConfigs: map[string]*onceResult{},
+		provConfigs: map[string]*nodes.Once{},
 		deposedKeys: map[string]state.DeposedKey{},
 	}
-	defer w.ps.closeAll(ctx)
+	defer w.ps.CloseAll(ctx)
 	// Registered after stopScheduling's defer, so it is unregistered
 	// before the normal end of Apply cancels sched.
-	defer context.AfterFunc(sched, func() { w.ps.stopAll(ctx) })()
-	w.ev = &evaluator{cfg: cfg, fsys: e.FS, values: newValueStore(), exp: newExpansion(), rootDir: ".", cwd: e.WorkingDir, workspace: e.workspaceName(), planTime: p.Timestamp,
-		checks: &checkResults{}, condSeverity: hcl.DiagError, provFuncs: newProviderFunctions(ctx, w.ps)}
-	defer w.ev.provFuncs.closeAll(ctx)
+	defer context.AfterFunc(sched, func() { w.ps.StopAll(ctx) })()
+	w.ev = &eval.Evaluator{Cfg: cfg, Fsys: e.FS, Values: eval.NewValueStore(), Exp: eval.NewExpansion(), RootDir: ".", Cwd: e.WorkingDir, Workspace: e.workspaceName(), PlanTime: p.Timestamp,
+		Checks: &eval.CheckResults{}, CondSeverity: hcl.DiagError, ProvFuncs: providercall.NewFunctions(ctx, w.ps)}
+	defer w.ev.ProvFuncs.CloseAll(ctx)
 	if opts.Scope != nil {
 		opts.Scope.ev = w.ev
 	}
@@ -106,12 +110,12 @@ func (e *Engine) Apply(ctx context.Context, cfg *config.Config, p *plan.Plan, op
 			orphans = append(orphans, cr)
 		}
 	}
-	cg, diags := buildGraph(ctx, cfg, w.ps, orphans)
+	cg, diags := graph.Build(ctx, cfg, w.ps, orphans)
 	if diags.HasErrors() {
 		return w.working, diags
 	}
 	w.cg = cg
-	ag, d := buildApplyGraph(cfg, cg, p)
+	ag, d := graph.BuildApply(cfg, cg, p)
 	diags = append(diags, d...)
 	if diags.HasErrors() {
 		return w.working, diags
@@ -134,7 +138,7 @@ func (e *Engine) Apply(ctx context.Context, cfg *config.Config, p *plan.Plan, op
 	diags = append(diags, targetingApplyWarning(p)...)
 
 	// Root outputs are saved from the final values.
-	root := w.ev.values.module(addrs.RootModuleInstance)
+	root := w.ev.Values.Module(addrs.RootModuleInstance)
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.working.Outputs == nil {
@@ -149,7 +153,7 @@ func (e *Engine) Apply(ctx context.Context, cfg *config.Config, p *plan.Plan, op
 			}
 		}
 		for name, out := range cfg.Root.Outputs {
-			v, ok := root.get('o', name)
+			v, ok := root.Get('o', name)
 			if !ok || !v.IsWhollyKnown() {
 				continue
 			}
@@ -162,7 +166,7 @@ func (e *Engine) Apply(ctx context.Context, cfg *config.Config, p *plan.Plan, op
 		}
 	}
 	if p.Mode != plan.DestroyMode {
-		w.working.CheckResults = w.ev.checks.stateCheckResultsJSON()
+		w.working.CheckResults = w.ev.Checks.StateCheckResultsJSON()
 	} else {
 		w.working.CheckResults = nil
 	}
@@ -176,42 +180,42 @@ func (w *applyWalker) visit(ctx context.Context, key string) hcl.Diagnostics {
 	if strings.HasPrefix(key, "destroy:") {
 		return w.visitDestroy(ctx, "resource:"+key[len("destroy:"):])
 	}
-	n := w.cg.nodes[key]
+	n := w.cg.Nodes[key]
 	if n == nil {
 		return nil
 	}
-	switch n.kind {
-	case nodeVariable:
-		if n.mod.Path.IsRoot() {
-			v, ok := w.p.Variables[n.name]
+	switch n.Kind {
+	case graph.NodeVariable:
+		if n.Mod.Path.IsRoot() {
+			v, ok := w.p.Variables[n.Name]
 			if !ok {
 				v = cty.DynamicVal
 			}
-			if n.variable.Sensitive {
-				v = v.Mark(sensitiveMark)
+			if n.Variable.Sensitive {
+				v = v.Mark(eval.SensitiveMark)
 			}
-			w.ev.values.module(addrs.RootModuleInstance).set('v', n.name, v)
+			w.ev.Values.Module(addrs.RootModuleInstance).Set('v', n.Name, v)
 			return nil
 		}
-		return w.quietInDestroy(visitVariable(w.ev, nil, n))
-	case nodeLocal:
-		return w.quietInDestroy(visitLocal(w.ev, n))
-	case nodeOutput:
+		return w.quietInDestroy(nodes.Variable(w.ev, nil, n))
+	case graph.NodeLocal:
+		return w.quietInDestroy(nodes.Local(w.ev, n))
+	case graph.NodeOutput:
 		if w.p.Mode == plan.DestroyMode {
 			// Outputs are removed by a destroy, never evaluated: what they
 			// read may already be gone.
 			return nil
 		}
-		return visitOutput(w.ev, n)
-	case nodeCall:
-		return visitCall(w.ev, n)
-	case nodeResource:
-		return checkScoped(n, w.visitResource(ctx, n))
-	case nodeCheck:
+		return nodes.Output(w.ev, n)
+	case graph.NodeCall:
+		return nodes.Call(w.ev, n)
+	case graph.NodeResource:
+		return nodes.CheckScoped(n, w.visitResource(ctx, n))
+	case graph.NodeCheck:
 		if w.p.Mode == plan.DestroyMode {
 			return nil
 		}
-		return visitCheck(w.ev, n)
+		return nodes.Check(w.ev, n)
 	}
 	return nil
 }
@@ -266,34 +270,6 @@ func (w *applyWalker) acquire() bool {
 	}
 }
 
-// reportHaltOnce keeps one "execution halted" error however many nodes
-// were cut short, and adds it when the walk itself was cut short.
-func reportHaltOnce(diags hcl.Diagnostics, walkHalted bool) hcl.Diagnostics {
-	out := diags[:0:0]
-	halted := walkHalted
-	for _, d := range diags {
-		if d.Severity == hcl.DiagError && d.Summary == haltedSummary && d.Detail == "" {
-			halted = true
-			continue
-		}
-		out = append(out, d)
-	}
-	if halted {
-		// First, as OpenTofu lists it, before the errors of the
-		// operations the interrupt stopped.
-		out = append(hcl.Diagnostics{haltedDiag()}, out...)
-	}
-	return out
-}
-
-const haltedSummary = "execution halted"
-
-// haltedDiag reports a walk cut short by an interrupt: what did not run
-// is not in the result. OpenTofu words it the same way.
-func haltedDiag() *hcl.Diagnostic {
-	return &hcl.Diagnostic{Severity: hcl.DiagError, Summary: haltedSummary}
-}
-
 func (w *applyWalker) release() { <-w.sem }
 
 // forEachChange runs fn for each change, at most the apply's parallelism
@@ -342,12 +318,12 @@ func (w *applyWalker) forEachChange(ctx context.Context, changes []*plan.Resourc
 func (w *applyWalker) recordFailed() bool { return w.recordFailing.Load() }
 
 // nodeProvider configures the provider of a resource node.
-func (w *applyWalker) nodeProvider(ctx context.Context, n *gnode, c *plan.ResourceInstanceChange) (providers.Interface, *providers.Schema, hcl.Diagnostics) {
-	if n != nil && n.kind == nodeResource {
-		p, diags := configureProvider(ctx, w.ps, w.ev, w.cfg, n.provider, n.provCfg, &w.mu, w.provConfigs)
-		return p, n.schema, diags
+func (w *applyWalker) nodeProvider(ctx context.Context, n *graph.Node, c *plan.ResourceInstanceChange) (providers.Interface, *providers.Schema, hcl.Diagnostics) {
+	if n != nil && n.Kind == graph.NodeResource {
+		p, diags := nodes.ConfigureProvider(ctx, w.ps, w.ev, w.cfg, n.Provider, n.ProvCfg, &w.mu, w.provConfigs)
+		return p, n.Schema, diags
 	}
-	sch, err := w.ps.resourceSchema(ctx, c.Provider.Provider, c.Addr.Resource.Resource.Mode, c.Addr.Resource.Resource.Type)
+	sch, err := w.ps.ResourceSchema(ctx, c.Provider.Provider, c.Addr.Resource.Resource.Mode, c.Addr.Resource.Resource.Type)
 	if err != nil || sch == nil {
 		return nil, nil, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Provider not available", Detail: fmt.Sprintf("No provider offers %s.", c.Addr.Resource.Resource.Type)}}
 	}
@@ -359,17 +335,17 @@ func (w *applyWalker) nodeProvider(ctx context.Context, n *gnode, c *plan.Resour
 			}
 		}
 	}
-	p, diags := configureProvider(ctx, w.ps, w.ev, w.cfg, c.Provider, pc, &w.mu, w.provConfigs)
+	p, diags := nodes.ConfigureProvider(ctx, w.ps, w.ev, w.cfg, c.Provider, pc, &w.mu, w.provConfigs)
 	return p, sch, diags
 }
 
 // visitResource performs a resource's creates, updates, reads and the
 // create halves of its replacements, then publishes its values.
-func (w *applyWalker) visitResource(ctx context.Context, n *gnode) hcl.Diagnostics {
-	ctx = withResource(ctx, n.addr)
+func (w *applyWalker) visitResource(ctx context.Context, n *graph.Node) hcl.Diagnostics {
+	ctx = withResource(ctx, n.Addr)
 	var diags hcl.Diagnostics
 	var todo []*plan.ResourceInstanceChange
-	for _, c := range w.ag.byNode[n.key] {
+	for _, c := range w.ag.ByNode[n.Key] {
 		if c.DeposedKey != state.NotDeposed {
 			continue
 		}
@@ -379,22 +355,22 @@ func (w *applyWalker) visitResource(ctx context.Context, n *gnode) hcl.Diagnosti
 		}
 	}
 	// Expansion at apply time gives each instance its count/each values.
-	reps := map[string]repetition{}
+	reps := map[string]eval.Repetition{}
 	type modKeys struct {
 		mi   addrs.ModuleInstance
-		keys instanceKeys
+		keys eval.InstanceKeys
 	}
 	var exps []modKeys
-	for _, mi := range w.ev.exp.moduleInstances(n.mod.Path) {
-		s := &scope{ev: w.ev, mod: mi, cfg: n.mod}
-		ik, d := s.expand(n.res.Count, n.res.ForEach)
+	for _, mi := range w.ev.Exp.ModuleInstances(n.Mod.Path) {
+		s := &eval.Scope{Ev: w.ev, Mod: mi, Cfg: n.Mod}
+		ik, d := s.Expand(n.Res.Count, n.Res.ForEach)
 		diags = append(diags, d...)
 		if d.HasErrors() {
 			continue
 		}
 		exps = append(exps, modKeys{mi, ik})
-		for i, k := range ik.keys {
-			reps[n.addr.Resource.Absolute(mi).Instance(k).String()] = ik.reps[i]
+		for i, k := range ik.Keys {
+			reps[n.Addr.Resource.Absolute(mi).Instance(k).String()] = ik.Reps[i]
 		}
 	}
 	if diags.HasErrors() {
@@ -434,13 +410,13 @@ func (w *applyWalker) visitResource(ctx context.Context, n *gnode) hcl.Diagnosti
 		}
 	}
 	if sch == nil {
-		sch = n.schema
+		sch = n.Schema
 	}
 	targeted := len(w.p.TargetAddrs) > 0 || len(w.p.ExcludeAddrs) > 0
 	for _, ex := range exps {
-		vals := make([]cty.Value, len(ex.keys.keys))
-		for i, k := range ex.keys.keys {
-			addr := n.addr.Resource.Absolute(ex.mi).Instance(k)
+		vals := make([]cty.Value, len(ex.keys.Keys))
+		for i, k := range ex.keys.Keys {
+			addr := n.Addr.Resource.Absolute(ex.mi).Instance(k)
 			if v, ok := byAddr[addr.String()]; ok {
 				vals[i] = v
 				continue
@@ -452,49 +428,49 @@ func (w *applyWalker) visitResource(ctx context.Context, n *gnode) hcl.Diagnosti
 				vals[i] = cty.NilVal
 			}
 		}
-		w.ev.values.module(ex.mi).set('r', n.addr.Resource.String(), presentKeyedValue(ex.keys.kind, ex.keys.keys, vals))
+		w.ev.Values.Module(ex.mi).Set('r', n.Addr.Resource.String(), eval.PresentKeyedValue(ex.keys.Kind, ex.keys.Keys, vals))
 	}
 	return diags
 }
 
 // resourceConditions evaluates an instance's preconditions or (with
 // self) postconditions at apply, when every value is known.
-func (w *applyWalker) resourceConditions(s *scope, n *gnode, c *plan.ResourceInstanceChange, rules []*config.CheckRule, self cty.Value, summary string) hcl.Diagnostics {
+func (w *applyWalker) resourceConditions(s *eval.Scope, n *graph.Node, c *plan.ResourceInstanceChange, rules []*config.CheckRule, self cty.Value, summary string) hcl.Diagnostics {
 	if len(rules) == 0 {
 		return nil
 	}
-	status, msgs, diags := evalConditions(s, rules, self, summary, hcl.DiagError)
-	w.ev.checks.report(resourceCheckable(n), instanceObject(c.Addr), status, msgs)
+	status, msgs, diags := eval.EvalConditions(s, rules, self, summary, hcl.DiagError)
+	w.ev.Checks.Report(nodes.ResourceCheckable(n), nodes.InstanceObject(c.Addr), status, msgs)
 	return diags
 }
 
 // unchangedConditions checks the conditions of the instances the plan
 // leaves as they are: their results may have been unknown while planning,
 // when they referred to objects this apply creates.
-func (w *applyWalker) unchangedConditions(ctx context.Context, n *gnode, reps map[string]repetition) hcl.Diagnostics {
-	if len(n.res.Preconditions)+len(n.res.Postconditions) == 0 {
+func (w *applyWalker) unchangedConditions(ctx context.Context, n *graph.Node, reps map[string]eval.Repetition) hcl.Diagnostics {
+	if len(n.Res.Preconditions)+len(n.Res.Postconditions) == 0 {
 		return nil
 	}
-	w.ev.checks.declare(resourceCheckable(n))
+	w.ev.Checks.Declare(nodes.ResourceCheckable(n))
 	var diags hcl.Diagnostics
-	for _, c := range w.ag.byNode[n.key] {
+	for _, c := range w.ag.ByNode[n.Key] {
 		if c.DeposedKey != state.NotDeposed || c.Action != plan.NoOp {
 			continue
 		}
-		s := &scope{ev: w.ev, mod: c.Addr.Module, cfg: n.mod, rep: reps[c.Addr.String()]}
-		d := w.resourceConditions(s, n, c, n.res.Preconditions, cty.NilVal, resourcePreconditionFailed)
+		s := &eval.Scope{Ev: w.ev, Mod: c.Addr.Module, Cfg: n.Mod, Rep: reps[c.Addr.String()]}
+		d := w.resourceConditions(s, n, c, n.Res.Preconditions, cty.NilVal, eval.ResourcePreconditionFailed)
 		diags = append(diags, d...)
 		if d.HasErrors() {
 			continue
 		}
-		self := w.currentValue(ctx, n, n.schema, c.Addr)
-		diags = append(diags, w.resourceConditions(s, n, c, n.res.Postconditions, self, resourcePostconditionFailed)...)
+		self := w.currentValue(ctx, n, n.Schema, c.Addr)
+		diags = append(diags, w.resourceConditions(s, n, c, n.Res.Postconditions, self, eval.ResourcePostconditionFailed)...)
 	}
 	return diags
 }
 
 // currentValue decodes an instance's current object from the working state.
-func (w *applyWalker) currentValue(ctx context.Context, n *gnode, sch *providers.Schema, addr addrs.AbsResourceInstance) cty.Value {
+func (w *applyWalker) currentValue(ctx context.Context, n *graph.Node, sch *providers.Schema, addr addrs.AbsResourceInstance) cty.Value {
 	w.mu.Lock()
 	ri := w.working.ResourceInstance(addr)
 	var obj *state.ObjectSrc
@@ -503,30 +479,30 @@ func (w *applyWalker) currentValue(ctx context.Context, n *gnode, sch *providers
 	}
 	w.mu.Unlock()
 	if obj == nil {
-		return cty.NullVal(impliedType(sch.Block))
+		return cty.NullVal(eval.ImpliedType(sch.Block))
 	}
-	v, err := decodeObject(ctx, nil, sch, n.addr.Resource.Type, obj)
+	v, err := eval.DecodeObject(ctx, nil, sch, n.Addr.Resource.Type, obj)
 	if err != nil {
 		return cty.DynamicVal
 	}
-	return markPaths(v, obj.SensitivePaths)
+	return eval.MarkPaths(v, obj.SensitivePaths)
 }
 
 // applyInstance re-plans one instance with its now-known configuration,
 // checks the result against the saved plan, applies it and records it.
-func (w *applyWalker) applyInstance(ctx context.Context, n *gnode, p providers.Interface, sch *providers.Schema, c *plan.ResourceInstanceChange, rep repetition) (cty.Value, hcl.Diagnostics) {
-	ty := impliedType(sch.Block)
-	s := &scope{ev: w.ev, mod: c.Addr.Module, cfg: n.mod, rep: rep}
-	cfgVal, diags := s.evalBody(n.res.Config, n.spec, n.bodyRefs)
+func (w *applyWalker) applyInstance(ctx context.Context, n *graph.Node, p providers.Interface, sch *providers.Schema, c *plan.ResourceInstanceChange, rep eval.Repetition) (cty.Value, hcl.Diagnostics) {
+	ty := eval.ImpliedType(sch.Block)
+	s := &eval.Scope{Ev: w.ev, Mod: c.Addr.Module, Cfg: n.Mod, Rep: rep}
+	cfgVal, diags := s.EvalBody(n.Res.Config, n.Spec, n.BodyRefs)
 	if diags.HasErrors() {
 		return cty.NilVal, diags
 	}
-	config, cfgSensitive := unmarkPaths(cfgVal)
+	config, cfgSensitive := eval.UnmarkPaths(cfgVal)
 	if !config.IsWhollyKnown() {
-		return cty.NilVal, hcl.Diagnostics{errorf(rangeOf(n), "Configuration contains unknown value",
+		return cty.NilVal, hcl.Diagnostics{eval.Errorf(nodes.Range(n), "Configuration contains unknown value",
 			"The configuration of %s still has unknown values at apply time. This is a bug in tenet.", c.Addr)}
 	}
-	pre := w.resourceConditions(s, n, c, n.res.Preconditions, cty.NilVal, resourcePreconditionFailed)
+	pre := w.resourceConditions(s, n, c, n.Res.Preconditions, cty.NilVal, eval.ResourcePreconditionFailed)
 	diags = append(diags, pre...)
 	if pre.HasErrors() {
 		return cty.NilVal, diags
@@ -535,13 +511,13 @@ func (w *applyWalker) applyInstance(ctx context.Context, n *gnode, p providers.I
 		v, d := w.applyRead(ctx, n, p, sch, c, config, cfgSensitive)
 		diags = append(diags, d...)
 		if !d.HasErrors() {
-			diags = append(diags, w.resourceConditions(s, n, c, n.res.Postconditions, v, resourcePostconditionFailed)...)
+			diags = append(diags, w.resourceConditions(s, n, c, n.Res.Postconditions, v, eval.ResourcePostconditionFailed)...)
 		}
 		return v, diags
 	}
-	deps := make([]addrs.ConfigResource, 0, len(n.resDeps))
-	for _, k := range n.resDeps {
-		deps = append(deps, w.cg.nodes[k].addr)
+	deps := make([]addrs.ConfigResource, 0, len(n.ResDeps))
+	for _, k := range n.ResDeps {
+		deps = append(deps, w.cg.Nodes[k].Addr)
 	}
 	prior := cty.NullVal(ty)
 	var priorPrivate []byte
@@ -566,7 +542,7 @@ func (w *applyWalker) applyInstance(ctx context.Context, n *gnode, p providers.I
 	presp := p.PlanResourceChange(ctx, providers.PlanResourceChangeRequest{
 		TypeName: c.Addr.Resource.Resource.Type, PriorState: prior, ProposedNewState: proposed, Config: config, PriorPrivate: priorPrivate,
 	})
-	diags = append(diags, providerDiags(presp.Diagnostics, n.res.Config)...)
+	diags = append(diags, providercall.Diags(presp.Diagnostics, n.Res.Config)...)
 	if presp.Diagnostics.HasErrors() {
 		w.restoreDeposed(c)
 		return cty.NilVal, diags
@@ -576,16 +552,16 @@ func (w *applyWalker) applyInstance(ctx context.Context, n *gnode, p providers.I
 		return cty.NilVal, append(diags, d...)
 	}
 	if c.Action == plan.Update && finalPlanIsNoOp(prior, presp.PlannedState) {
-		sens := mergePaths(cfgSensitive, schemaSensitivePaths(sch.Block, prior))
-		diags = append(diags, w.resourceConditions(s, n, c, n.res.Postconditions, markPaths(prior, sens), resourcePostconditionFailed)...)
-		return markPaths(prior, sens), diags
+		sens := eval.MergePaths(cfgSensitive, eval.SchemaSensitivePaths(sch.Block, prior))
+		diags = append(diags, w.resourceConditions(s, n, c, n.Res.Postconditions, eval.MarkPaths(prior, sens), eval.ResourcePostconditionFailed)...)
+		return eval.MarkPaths(prior, sens), diags
 	}
 
 	hookAction := HookCreate
 	if c.Action == plan.Update {
 		hookAction = HookUpdate
 	}
-	idKey, idVal := objectID(prior)
+	idKey, idVal := eval.ObjectID(prior)
 	if w.e.Hooks != nil {
 		w.e.Hooks.PreApply(c.Addr, state.NotDeposed, hookAction, idKey, idVal)
 	}
@@ -601,8 +577,8 @@ func (w *applyWalker) applyInstance(ctx context.Context, n *gnode, p providers.I
 	aresp := p.ApplyResourceChange(ctx, providers.ApplyResourceChangeRequest{
 		TypeName: c.Addr.Resource.Resource.Type, PriorState: prior, PlannedState: final, Config: config, PlannedPrivate: presp.PlannedPrivate,
 	})
-	diags = append(diags, providerDiags(aresp.Diagnostics, n.res.Config)...)
-	newVal, d := checkApplyResult(rangeOf(n), sch, c, final, aresp)
+	diags = append(diags, providercall.Diags(aresp.Diagnostics, n.Res.Config)...)
+	newVal, d := checkApplyResult(nodes.Range(n), sch, c, final, aresp)
 	diags = append(diags, d...)
 	failed := diags.HasErrors()
 	if newVal == cty.NilVal || newVal.IsNull() {
@@ -614,22 +590,22 @@ func (w *applyWalker) applyInstance(ctx context.Context, n *gnode, p providers.I
 	if failed && c.Action != plan.Update {
 		status = state.ObjectTainted
 	}
-	sens := mergePaths(cfgSensitive, schemaSensitivePaths(sch.Block, newVal))
-	obj, err := encodeObject(markPaths(newVal, sens), sch, deps, c.CreateBeforeDestroy, aresp.Private, status)
+	sens := eval.MergePaths(cfgSensitive, eval.SchemaSensitivePaths(sch.Block, newVal))
+	obj, err := eval.EncodeObject(eval.MarkPaths(newVal, sens), sch, deps, c.CreateBeforeDestroy, aresp.Private, status)
 	if err != nil {
-		return fail(append(diags, errorf(rangeOf(n), "Provider returned invalid result object after apply", "Provider %q returned an object for %s that does not fit its schema: %s.", c.Provider.Provider, c.Addr, err)))
+		return fail(append(diags, eval.Errorf(nodes.Range(n), "Provider returned invalid result object after apply", "Provider %q returned an object for %s that does not fit its schema: %s.", c.Provider.Provider, c.Addr, err)))
 	}
 	w.record(c.Addr, state.NotDeposed, obj, c.Provider)
 	if w.e.Hooks != nil {
-		k, v := objectID(newVal)
+		k, v := eval.ObjectID(newVal)
 		w.e.Hooks.PostApply(c.Addr, state.NotDeposed, hookAction, k, v, time.Since(start), failed)
 	}
 	if !failed {
 		// The object exists and is recorded; a failing postcondition
 		// stops its dependents, not its own state.
-		diags = append(diags, w.resourceConditions(s, n, c, n.res.Postconditions, markPaths(newVal, sens), resourcePostconditionFailed)...)
+		diags = append(diags, w.resourceConditions(s, n, c, n.Res.Postconditions, eval.MarkPaths(newVal, sens), eval.ResourcePostconditionFailed)...)
 	}
-	return markPaths(newVal, sens), diags
+	return eval.MarkPaths(newVal, sens), diags
 }
 
 // restoreDeposed puts back the object a failed create_before_destroy
@@ -650,50 +626,50 @@ func (w *applyWalker) restoreDeposed(c *plan.ResourceInstanceChange) {
 }
 
 // applyRead reads a data source whose read was deferred to apply.
-func (w *applyWalker) applyRead(ctx context.Context, n *gnode, p providers.Interface, sch *providers.Schema, c *plan.ResourceInstanceChange, config cty.Value, cfgSensitive []cty.Path) (cty.Value, hcl.Diagnostics) {
+func (w *applyWalker) applyRead(ctx context.Context, n *graph.Node, p providers.Interface, sch *providers.Schema, c *plan.ResourceInstanceChange, config cty.Value, cfgSensitive []cty.Path) (cty.Value, hcl.Diagnostics) {
 	if w.e.Hooks != nil {
 		w.e.Hooks.PreApply(c.Addr, state.NotDeposed, HookRead, "", "")
 	}
 	start := time.Now()
 	resp := p.ReadDataSource(ctx, providers.ReadDataSourceRequest{TypeName: c.Addr.Resource.Resource.Type, Config: config})
-	diags := providerDiags(resp.Diagnostics, n.res.Config)
+	diags := providercall.Diags(resp.Diagnostics, n.Res.Config)
 	v := resp.State
 	if !diags.HasErrors() {
 		switch {
 		case v == cty.NilVal || v.IsNull():
-			diags = append(diags, errorf(rangeOf(n), "Provider produced null object", "Provider %q produced a null value for %s."+providerBug, c.Provider.Provider, c.Addr))
+			diags = append(diags, eval.Errorf(nodes.Range(n), "Provider produced null object", "Provider %q produced a null value for %s."+providercall.BugNote, c.Provider.Provider, c.Addr))
 		case len(objchange.AssertObjectConforms(sch.Block, v)) > 0:
-			diags = append(diags, invalidObjectDiags(rangeOf(n), c.Provider.Provider, c.Addr, "when reading the data source", objchange.AssertObjectConforms(sch.Block, v))...)
+			diags = append(diags, providercall.InvalidObjectDiags(nodes.Range(n), c.Provider.Provider, c.Addr, "when reading the data source", objchange.AssertObjectConforms(sch.Block, v))...)
 		case !v.IsWhollyKnown():
 			for _, p := range objchange.UnknownPaths(v) {
-				diags = append(diags, errorf(rangeOf(n), "Provider produced invalid object", "Provider %q produced a value for %s that is not wholly known: %s is unknown."+providerBug, c.Provider.Provider, c.Addr, contractPath(c.Addr, p)))
+				diags = append(diags, eval.Errorf(nodes.Range(n), "Provider produced invalid object", "Provider %q produced a value for %s that is not wholly known: %s is unknown."+providercall.BugNote, c.Provider.Provider, c.Addr, providercall.ContractPath(c.Addr, p)))
 			}
 		}
 	}
 	if w.e.Hooks != nil {
-		k, id := objectID(v)
+		k, id := eval.ObjectID(v)
 		w.e.Hooks.PostApply(c.Addr, state.NotDeposed, HookRead, k, id, time.Since(start), diags.HasErrors())
 	}
 	if diags.HasErrors() {
 		return cty.NilVal, diags
 	}
-	sens := mergePaths(cfgSensitive, schemaSensitivePaths(sch.Block, v))
-	obj, err := encodeObject(markPaths(v, sens), sch, nil, false, nil, state.ObjectReady)
+	sens := eval.MergePaths(cfgSensitive, eval.SchemaSensitivePaths(sch.Block, v))
+	obj, err := eval.EncodeObject(eval.MarkPaths(v, sens), sch, nil, false, nil, state.ObjectReady)
 	if err != nil {
-		return cty.NilVal, append(diags, errorf(rangeOf(n), "Provider produced invalid object", "%s", err))
+		return cty.NilVal, append(diags, eval.Errorf(nodes.Range(n), "Provider produced invalid object", "%s", err))
 	}
 	w.record(c.Addr, state.NotDeposed, obj, c.Provider)
-	return markPaths(v, sens), diags
+	return eval.MarkPaths(v, sens), diags
 }
 
 // visitDestroy performs a resource's deletes and forgets.
 func (w *applyWalker) visitDestroy(ctx context.Context, resKey string) hcl.Diagnostics {
-	n := w.cg.nodes[resKey]
+	n := w.cg.Nodes[resKey]
 	if n != nil {
-		ctx = withResource(ctx, n.addr)
+		ctx = withResource(ctx, n.Addr)
 	}
 	var todo []*plan.ResourceInstanceChange
-	for _, c := range w.ag.byNode[resKey] {
+	for _, c := range w.ag.ByNode[resKey] {
 		switch c.Action {
 		case plan.Delete, plan.Forget, plan.DeleteThenCreate, plan.CreateThenDelete:
 			todo = append(todo, c)
@@ -712,7 +688,7 @@ func (w *applyWalker) visitDestroy(ctx context.Context, resKey string) hcl.Diagn
 	})...)
 }
 
-func (w *applyWalker) destroyInstance(ctx context.Context, n *gnode, p providers.Interface, sch *providers.Schema, c *plan.ResourceInstanceChange) hcl.Diagnostics {
+func (w *applyWalker) destroyInstance(ctx context.Context, n *graph.Node, p providers.Interface, sch *providers.Schema, c *plan.ResourceInstanceChange) hcl.Diagnostics {
 	deposed := c.DeposedKey
 	if c.Action == plan.CreateThenDelete {
 		w.mu.Lock()
@@ -747,28 +723,28 @@ func (w *applyWalker) destroyInstance(ctx context.Context, n *gnode, p providers
 		}
 		if obj != nil {
 			private = obj.Private
-			if v, err := decodeObject(ctx, nil, sch, c.Addr.Resource.Resource.Type, obj); err == nil {
+			if v, err := eval.DecodeObject(ctx, nil, sch, c.Addr.Resource.Resource.Type, obj); err == nil {
 				prior = v
 			}
 		}
 	}
 	w.mu.Unlock()
-	idKey, idVal := objectID(prior)
+	idKey, idVal := eval.ObjectID(prior)
 	if w.e.Hooks != nil {
 		w.e.Hooks.PreApply(c.Addr, deposed, HookDelete, idKey, idVal)
 	}
 	start := time.Now()
 	resp := p.ApplyResourceChange(ctx, providers.ApplyResourceChangeRequest{
-		TypeName: c.Addr.Resource.Resource.Type, PriorState: prior, PlannedState: cty.NullVal(impliedType(sch.Block)),
-		Config: cty.NullVal(impliedType(sch.Block)), PlannedPrivate: private,
+		TypeName: c.Addr.Resource.Resource.Type, PriorState: prior, PlannedState: cty.NullVal(eval.ImpliedType(sch.Block)),
+		Config: cty.NullVal(eval.ImpliedType(sch.Block)), PlannedPrivate: private,
 	})
 	var body hcl.Body
-	if n != nil && n.res != nil {
-		body = n.res.Config
+	if n != nil && n.Res != nil {
+		body = n.Res.Config
 	}
-	diags := providerDiags(resp.Diagnostics, body)
+	diags := providercall.Diags(resp.Diagnostics, body)
 	if !diags.HasErrors() && resp.NewState != cty.NilVal && !resp.NewState.IsNull() {
-		diags = append(diags, errorf(nil, "Provider returned invalid result object after apply",
+		diags = append(diags, eval.Errorf(nil, "Provider returned invalid result object after apply",
 			"After deleting %s, provider %q returned a non-null object. This is a bug in the provider.", c.Addr, c.Provider.Provider))
 	}
 	if w.e.Hooks != nil {
@@ -783,28 +759,28 @@ func (w *applyWalker) destroyInstance(ctx context.Context, n *gnode, p providers
 
 // checkFinalPlan holds the plan made at apply, with the now-known
 // configuration, to the rules of a plan and to the plan the user approved.
-func (w *applyWalker) checkFinalPlan(n *gnode, sch *providers.Schema, c *plan.ResourceInstanceChange, prior, config cty.Value, resp providers.PlanResourceChangeResponse) hcl.Diagnostics {
-	rng, provider := rangeOf(n), c.Provider.Provider
+func (w *applyWalker) checkFinalPlan(n *graph.Node, sch *providers.Schema, c *plan.ResourceInstanceChange, prior, config cty.Value, resp providers.PlanResourceChangeResponse) hcl.Diagnostics {
+	rng, provider := nodes.Range(n), c.Provider.Provider
 	final := resp.PlannedState
 	if errs := objchange.AssertObjectConforms(sch.Block, final); len(errs) > 0 {
-		return invalidPlanDiags(rng, provider, c.Addr, errs)
+		return providercall.InvalidPlanDiags(rng, provider, c.Addr, errs)
 	}
 	if errs := objchange.AssertPlanValid(sch.Block, prior, config, final); len(errs) > 0 {
-		return invalidPlanDiags(rng, provider, c.Addr, errs)
+		return providercall.InvalidPlanDiags(rng, provider, c.Addr, errs)
 	}
 	if c.Action == plan.Update {
 		var replace []cty.Path
 		for _, p := range resp.RequiresReplace {
-			if pathChanged(prior, final, p) {
+			if eval.PathChanged(prior, final, p) {
 				replace = append(replace, p)
 			}
 		}
 		if len(replace) > 0 {
-			return hcl.Diagnostics{finalActionDiag(rng, provider, c.Addr, c.Action, plan.DeleteThenCreate, replace)}
+			return hcl.Diagnostics{providercall.FinalActionDiag(rng, provider, c.Addr, c.Action, plan.DeleteThenCreate, replace)}
 		}
 	}
 	if errs := objchange.AssertObjectCompatible(sch.Block, c.After, final); len(errs) > 0 {
-		return inconsistentFinalPlanDiags(rng, provider, c.Addr, errs)
+		return providercall.InconsistentFinalPlanDiags(rng, provider, c.Addr, errs)
 	}
 	return nil
 }
@@ -814,32 +790,32 @@ func (w *applyWalker) checkFinalPlan(n *gnode, sch *providers.Schema, c *plan.Re
 // null) and the problems found.
 func checkApplyResult(rng *hcl.Range, sch *providers.Schema, c *plan.ResourceInstanceChange, final cty.Value, resp providers.ApplyResourceChangeResponse) (cty.Value, hcl.Diagnostics) {
 	provider := c.Provider.Provider
-	ty := impliedType(sch.Block)
+	ty := eval.ImpliedType(sch.Block)
 	v := resp.NewState
 	failed := resp.Diagnostics.HasErrors()
 	if v == cty.NilVal {
 		if failed {
 			return cty.NullVal(ty), nil
 		}
-		return cty.NullVal(ty), invalidObjectDiags(rng, provider, c.Addr, "after apply", []error{errors.New("the provider returned no object and no error")})
+		return cty.NullVal(ty), providercall.InvalidObjectDiags(rng, provider, c.Addr, "after apply", []error{errors.New("the provider returned no object and no error")})
 	}
 	if errs := objchange.AssertObjectConforms(sch.Block, v); len(errs) > 0 {
 		// The object cannot be stored; what the provider made is lost to
 		// tenet, so say so even when the provider reported an error too.
-		return cty.NullVal(ty), invalidObjectDiags(rng, provider, c.Addr, "after apply", errs)
+		return cty.NullVal(ty), providercall.InvalidObjectDiags(rng, provider, c.Addr, "after apply", errs)
 	}
 	if failed {
 		return objchange.NullUnknowns(v), nil
 	}
 	if v.IsNull() {
-		return v, hcl.Diagnostics{errorf(rng, "Provider returned invalid result object after apply",
-			"After the apply operation, provider %q returned a null object for %s, although the planned action was %s, not a delete."+providerBug, provider, c.Addr, c.Action)}
+		return v, hcl.Diagnostics{eval.Errorf(rng, "Provider returned invalid result object after apply",
+			"After the apply operation, provider %q returned a null object for %s, although the planned action was %s, not a delete."+providercall.BugNote, provider, c.Addr, c.Action)}
 	}
 	if paths := objchange.UnknownPaths(v); len(paths) > 0 {
-		return objchange.NullUnknowns(v), unknownResultDiags(rng, provider, c.Addr, paths)
+		return objchange.NullUnknowns(v), providercall.UnknownResultDiags(rng, provider, c.Addr, paths)
 	}
 	if errs := objchange.AssertObjectCompatible(sch.Block, final, v); len(errs) > 0 {
-		return v, inconsistentResultDiags(rng, provider, c.Addr, errs)
+		return v, providercall.InconsistentResultDiags(rng, provider, c.Addr, errs)
 	}
 	return v, nil
 }

@@ -10,6 +10,8 @@ import (
 	"github.com/tenetplan/tenet/addrs"
 	"github.com/tenetplan/tenet/config"
 	"github.com/tenetplan/tenet/config/funcs"
+	"github.com/tenetplan/tenet/engine/eval"
+	"github.com/tenetplan/tenet/engine/graph"
 )
 
 // Scope evaluates expressions in the root module with the values one plan
@@ -20,7 +22,7 @@ import (
 // Pass a new Scope in PlanOpts.Scope or ApplyOpts.Scope; the run fills
 // it in when it ends, and it is read-only from then on.
 type Scope struct {
-	ev *evaluator
+	ev *eval.Evaluator
 	// Impure makes timestamp(), uuid() and bcrypt() return fresh values,
 	// as the console has them, where a plan's values leave them unknown.
 	Impure bool
@@ -43,7 +45,7 @@ func (s *Scope) Eval(expr hcl.Expression, extra map[string]cty.Value) (cty.Value
 	}
 	var own []hcl.Traversal
 	var outputs map[string]cty.Value
-	root := s.ev.values.module(addrs.RootModuleInstance)
+	root := s.ev.Values.Module(addrs.RootModuleInstance)
 	for _, t := range expr.Variables() {
 		name := t.RootName()
 		if _, ok := extra[name]; ok {
@@ -52,8 +54,8 @@ func (s *Scope) Eval(expr hcl.Expression, extra map[string]cty.Value) (cty.Value
 		if name == "output" {
 			if outputs == nil {
 				outputs = map[string]cty.Value{}
-				for oname := range s.ev.cfg.Root.Outputs {
-					if v, ok := root.get('o', oname); ok {
+				for oname := range s.ev.Cfg.Root.Outputs {
+					if v, ok := root.Get('o', oname); ok {
 						outputs[oname] = v
 					} else {
 						outputs[oname] = cty.DynamicVal
@@ -65,15 +67,15 @@ func (s *Scope) Eval(expr hcl.Expression, extra map[string]cty.Value) (cty.Value
 		own = append(own, t)
 	}
 	refs, diags := addrs.References(own)
-	diags = append(diags, declaredInRoot(s.ev.cfg.Root, refs)...)
+	diags = append(diags, declaredInRoot(s.ev.Cfg.Root, refs)...)
 	if outputs != nil {
-		diags = append(diags, declaredOutputs(s.ev.cfg.Root, expr)...)
+		diags = append(diags, declaredOutputs(s.ev.Cfg.Root, expr)...)
 	}
 	if diags.HasErrors() {
 		return cty.DynamicVal, nil, diags
 	}
-	sc := &scope{ev: s.ev, mod: addrs.RootModuleInstance, cfg: s.ev.cfg.Root}
-	ctx, moreDiags := sc.evalContext(refs)
+	sc := &eval.Scope{Ev: s.ev, Mod: addrs.RootModuleInstance, Cfg: s.ev.Cfg.Root}
+	ctx, moreDiags := sc.EvalContext(refs)
 	diags = append(diags, moreDiags...)
 	if moreDiags.HasErrors() {
 		return cty.DynamicVal, nil, diags
@@ -86,7 +88,7 @@ func (s *Scope) Eval(expr hcl.Expression, extra map[string]cty.Value) (cty.Value
 	}
 	if s.Impure {
 		if s.impure == nil {
-			s.impure = funcs.Table(funcs.Options{FS: s.ev.fsys, HostDir: s.ev.cwd, PlanTimestamp: s.ev.planTime})
+			s.impure = funcs.Table(funcs.Options{FS: s.ev.Fsys, HostDir: s.ev.Cwd, PlanTimestamp: s.ev.PlanTime})
 		}
 		ctx.Functions = s.impure
 	}
@@ -104,8 +106,8 @@ func (s *Scope) CheckStatuses() map[string]string {
 	if !s.Ready() {
 		return out
 	}
-	for _, c := range s.ev.checks.sorted() {
-		out[c.String()] = c.status()
+	for _, c := range s.ev.Checks.Sorted() {
+		out[c.String()] = c.Status()
 	}
 	return out
 }
@@ -115,7 +117,7 @@ func (s *Scope) Config() *config.Config {
 	if !s.Ready() {
 		return nil
 	}
-	return s.ev.cfg
+	return s.ev.Cfg
 }
 
 // fillScope hands the walk's evaluator to the caller's Scope, if any.
@@ -133,15 +135,15 @@ func declaredInRoot(m *config.Module, refs []*addrs.Reference) hcl.Diagnostics {
 		switch sub := ref.Subject.(type) {
 		case addrs.InputVariable:
 			if _, ok := m.Variables[sub.Name]; !ok {
-				diags = append(diags, undeclared(ref, "input variable", fmt.Sprintf("An input variable with the name %q has not been declared. This variable can be declared with a variable %q {} block.", sub.Name, sub.Name)))
+				diags = append(diags, graph.Undeclared(ref, "input variable", fmt.Sprintf("An input variable with the name %q has not been declared. This variable can be declared with a variable %q {} block.", sub.Name, sub.Name)))
 			}
 		case addrs.LocalValue:
 			if _, ok := m.Locals[sub.Name]; !ok {
-				diags = append(diags, undeclared(ref, "local value", fmt.Sprintf("A local value with the name %q has not been declared.", sub.Name)))
+				diags = append(diags, graph.Undeclared(ref, "local value", fmt.Sprintf("A local value with the name %q has not been declared.", sub.Name)))
 			}
 		case addrs.ModuleCall:
 			if _, ok := m.ModuleCalls[sub.Name]; !ok {
-				diags = append(diags, undeclared(ref, "module", fmt.Sprintf("No module call named %q is declared in the root module.", sub.Name)))
+				diags = append(diags, graph.Undeclared(ref, "module", fmt.Sprintf("No module call named %q is declared in the root module.", sub.Name)))
 			}
 		case addrs.Resource:
 			diags = append(diags, declaredResource(m, sub, ref)...)
@@ -155,12 +157,12 @@ func declaredInRoot(m *config.Module, refs []*addrs.Reference) hcl.Diagnostics {
 func declaredResource(m *config.Module, r addrs.Resource, ref *addrs.Reference) hcl.Diagnostics {
 	if r.Mode == addrs.DataResourceMode {
 		if _, ok := m.DataResources[r.String()]; !ok {
-			return hcl.Diagnostics{undeclared(ref, "data resource", fmt.Sprintf("A data resource %q %q has not been declared in the root module.", r.Type, r.Name))}
+			return hcl.Diagnostics{graph.Undeclared(ref, "data resource", fmt.Sprintf("A data resource %q %q has not been declared in the root module.", r.Type, r.Name))}
 		}
 		return nil
 	}
 	if _, ok := m.ManagedResources[r.String()]; !ok {
-		return hcl.Diagnostics{undeclared(ref, "resource", fmt.Sprintf("A managed resource %q %q has not been declared in the root module.", r.Type, r.Name))}
+		return hcl.Diagnostics{graph.Undeclared(ref, "resource", fmt.Sprintf("A managed resource %q %q has not been declared in the root module.", r.Type, r.Name))}
 	}
 	return nil
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/tenetplan/tenet/addrs"
 	"github.com/tenetplan/tenet/config"
+	"github.com/tenetplan/tenet/engine/eval"
 	"github.com/tenetplan/tenet/engine/plan"
 	"github.com/tenetplan/tenet/rules"
 )
@@ -143,13 +144,13 @@ func rootVariablesForRules(cfg *config.Config, given map[string]config.VariableV
 		if raw == cty.NilVal {
 			continue
 		}
-		val, err := convertVariable(v, raw)
+		val, err := eval.ConvertVariable(v, raw)
 		if err != nil {
 			continue
 		}
 		if v.Sensitive {
 			// Rules cut sensitive values out of team messages.
-			val = val.Mark(sensitiveMark)
+			val = val.Mark(eval.SensitiveMark)
 		}
 		out[name] = val
 	}

@@ -11,7 +11,11 @@ import (
 
 	"github.com/tenetplan/tenet/addrs"
 	"github.com/tenetplan/tenet/config"
+	"github.com/tenetplan/tenet/engine/eval"
+	"github.com/tenetplan/tenet/engine/graph"
+	"github.com/tenetplan/tenet/engine/nodes"
 	"github.com/tenetplan/tenet/engine/plan"
+	"github.com/tenetplan/tenet/engine/providercall"
 	"github.com/tenetplan/tenet/providers"
 	"github.com/tenetplan/tenet/rules"
 )
@@ -70,14 +74,14 @@ func traversalSteps(t hcl.Traversal) []any {
 // are loaded.
 func (w *planWalker) prepareIgnores(ctx context.Context, rn *resourceNode, items []*instPlan) hcl.Diagnostics {
 	n := rn.n
-	if n.kind != nodeResource || n.res.Managed == nil {
+	if n.Kind != graph.NodeResource || n.Res.Managed == nil {
 		return nil
 	}
 	diags := ignoreChangesWarnings(n)
 	if diags.HasErrors() || w.opts.Mode != plan.NormalMode {
 		return diags
 	}
-	mr := n.res.Managed
+	mr := n.Res.Managed
 	configured := mr.IgnoreAllChanges || len(mr.IgnoreChanges) > 0
 	if !configured && !w.e.Rules.PrepareWanted() {
 		return diags
@@ -94,26 +98,26 @@ func (w *planWalker) prepareIgnores(ctx context.Context, rn *resourceNode, items
 	}
 	// Addresses and marked values are built on every core.
 	batch := make([]rules.PrepareInstance, len(which))
-	eachParallel(len(which), func(i int) hcl.Diagnostics {
+	providercall.EachParallel(len(which), func(i int) hcl.Diagnostics {
 		it := which[i]
 		batch[i] = rules.PrepareInstance{
 			Address:       it.addr.String(),
 			Resource:      rn.addrStr,
 			Module:        it.modID,
 			Type:          rn.typ,
-			Name:          n.addr.Resource.Name,
+			Name:          n.Addr.Resource.Name,
 			Key:           instanceKeyFact(it.addr.Resource.Key),
 			HasPrior:      true,
 			IgnoreChanges: steps,
 			IgnoreAll:     mr.IgnoreAllChanges,
-			Config:        markPaths(it.config, it.configSensitive),
-			Prior:         markPaths(it.prior, it.priorSensitive),
+			Config:        eval.MarkPaths(it.config, it.configSensitive),
+			Prior:         eval.MarkPaths(it.prior, it.priorSensitive),
 		}
 		return nil
 	})
 	preps, err := w.e.Rules.Prepare(ctx, w.run, batch)
 	if err != nil {
-		return append(diags, rulesFailed(err, rangeOf(n)))
+		return append(diags, rulesFailed(err, nodes.Range(n)))
 	}
 	for i, it := range which {
 		p := &preps[i]
@@ -378,18 +382,18 @@ func nullComputedOnly(block *providers.Block, v cty.Value) cty.Value {
 // ignoreChangesWarnings checks each configured ignore_changes path against
 // the schema once per resource block: an unknown root attribute is an
 // error, a computed-only attribute a redundant element.
-func ignoreChangesWarnings(n *gnode) hcl.Diagnostics {
-	if n.res == nil || n.res.Managed == nil || n.schema == nil {
+func ignoreChangesWarnings(n *graph.Node) hcl.Diagnostics {
+	if n.Res == nil || n.Res.Managed == nil || n.Schema == nil {
 		return nil
 	}
 	var diags hcl.Diagnostics
-	for _, t := range n.res.Managed.IgnoreChanges {
+	for _, t := range n.Res.Managed.IgnoreChanges {
 		steps := traversalSteps(t)
 		if len(steps) == 0 {
 			continue
 		}
 		name, _ := steps[0].(string)
-		block := n.schema.Block
+		block := n.Schema.Block
 		a, isAttr := block.Attributes[name]
 		_, isBlock := block.BlockTypes[name]
 		if !isAttr && !isBlock {
@@ -428,20 +432,20 @@ func ignoreChangesWarnings(n *gnode) hcl.Diagnostics {
 // ignoreForApply applies ignore_changes again when an update is re-planned
 // at apply with the final configuration, so the final plan matches the
 // saved one.
-func (w *applyWalker) ignoreForApply(ctx context.Context, n *gnode, sch *providers.Schema, c *plan.ResourceInstanceChange, prior, config cty.Value) cty.Value {
-	if c.Action != plan.Update || prior.IsNull() || n.res == nil || n.res.Managed == nil || w.e.Rules == nil {
+func (w *applyWalker) ignoreForApply(ctx context.Context, n *graph.Node, sch *providers.Schema, c *plan.ResourceInstanceChange, prior, config cty.Value) cty.Value {
+	if c.Action != plan.Update || prior.IsNull() || n.Res == nil || n.Res.Managed == nil || w.e.Rules == nil {
 		return config
 	}
-	mr := n.res.Managed
+	mr := n.Res.Managed
 	if !mr.IgnoreAllChanges && len(mr.IgnoreChanges) == 0 && !w.e.Rules.PrepareWanted() {
 		return config
 	}
 	in := rules.PrepareInstance{
 		Address:       c.Addr.String(),
-		Resource:      n.addr.String(),
+		Resource:      n.Addr.String(),
 		Module:        c.Addr.Module.String(),
-		Type:          n.addr.Resource.Type,
-		Name:          n.addr.Resource.Name,
+		Type:          n.Addr.Resource.Type,
+		Name:          n.Addr.Resource.Name,
 		Key:           instanceKeyFact(c.Addr.Resource.Key),
 		HasPrior:      true,
 		IgnoreChanges: ignoreSteps(mr),

@@ -11,7 +11,10 @@ import (
 
 	"github.com/tenetplan/tenet/addrs"
 	"github.com/tenetplan/tenet/config"
+	"github.com/tenetplan/tenet/engine/eval"
+	"github.com/tenetplan/tenet/engine/graph"
 	"github.com/tenetplan/tenet/engine/plan"
+	"github.com/tenetplan/tenet/engine/providercall"
 	"github.com/tenetplan/tenet/providers"
 	"github.com/tenetplan/tenet/state"
 )
@@ -27,52 +30,6 @@ type importTarget struct {
 	addr addrs.AbsResourceInstance
 	id   string
 	rng  hcl.Range
-}
-
-// importsFor lists the import blocks whose target is the resource node.
-func importsFor(cfg *config.Config, cr addrs.ConfigResource) []*config.Import {
-	var out []*config.Import
-	for _, imp := range cfg.Root.Import {
-		if imp.ToResource.Equal(cr) {
-			out = append(out, imp)
-		}
-	}
-	return out
-}
-
-// connectImports adds the edges from each import block's target resource to
-// what its for_each, id and `to` keys refer to (root module scope).
-func (cg *configGraph) connectImports(cfg *config.Config) hcl.Diagnostics {
-	var diags hcl.Diagnostics
-	for _, imp := range cfg.Root.Import {
-		n := cg.nodes[resourceKey(imp.ToResource)]
-		if n == nil || n.kind != nodeResource {
-			continue
-		}
-		var refs []*addrs.Reference
-		for _, e := range append([]hcl.Expression{imp.ForEach, imp.ID}, addressKeyExprs(imp.To)...) {
-			if e == nil {
-				continue
-			}
-			r, d := config.ReferencesInExpr(e)
-			diags = append(diags, d...)
-			refs = append(refs, r...)
-		}
-		diags = append(diags, cg.resolve(n, cfg.Root, refs)...)
-	}
-	return diags
-}
-
-// addressKeyExprs returns the index key expressions of an address
-// expression such as module.m[each.key].t.n[local.k].
-func addressKeyExprs(expr hcl.Expression) []hcl.Expression {
-	switch e := expr.(type) {
-	case *hclsyntax.RelativeTraversalExpr:
-		return addressKeyExprs(e.Source)
-	case *hclsyntax.IndexExpr:
-		return append(addressKeyExprs(e.Collection), e.Key)
-	}
-	return nil
 }
 
 // resolveTraversal turns an address expression whose index keys may be
@@ -104,7 +61,7 @@ func resolveTraversal(expr hcl.Expression, evalKey func(hcl.Expression) (cty.Val
 	}
 	t, diags := hcl.AbsTraversalForExpr(expr)
 	if diags.HasErrors() {
-		return nil, hcl.Diagnostics{errorf(expr.Range().Ptr(), "Invalid address",
+		return nil, hcl.Diagnostics{eval.Errorf(expr.Range().Ptr(), "Invalid address",
 			"An address is required here: a resource, optionally with an index and attributes, such as aws_instance.web[0].id.")}
 	}
 	return t, nil
@@ -114,7 +71,7 @@ func resolveTraversal(expr hcl.Expression, evalKey func(hcl.Expression) (cty.Val
 // a string or a number.
 func instanceKey(v cty.Value, rng hcl.Range, summary string) (cty.Value, hcl.Diagnostics) {
 	bad := func(why string) (cty.Value, hcl.Diagnostics) {
-		return cty.NilVal, hcl.Diagnostics{errorf(rng.Ptr(), summary, "The index key %s. Use a known string or number.", why)}
+		return cty.NilVal, hcl.Diagnostics{eval.Errorf(rng.Ptr(), summary, "The index key %s. Use a known string or number.", why)}
 	}
 	switch {
 	case v.IsMarked():
@@ -130,11 +87,11 @@ func instanceKey(v cty.Value, rng hcl.Range, summary string) (cty.Value, hcl.Dia
 }
 
 // importTargets evaluates the import blocks of a resource node.
-func (w *planWalker) importTargets(n *gnode) ([]importTarget, hcl.Diagnostics) {
+func (w *planWalker) importTargets(n *graph.Node) ([]importTarget, hcl.Diagnostics) {
 	var diags hcl.Diagnostics
 	var out []importTarget
-	for _, imp := range importsFor(w.cfg, n.addr) {
-		reps := []repetition{{}}
+	for _, imp := range graph.ImportsFor(w.cfg, n.Addr) {
+		reps := []eval.Repetition{{}}
 		if imp.ForEach != nil {
 			var d hcl.Diagnostics
 			reps, d = w.importRepetitions(imp)
@@ -144,7 +101,7 @@ func (w *planWalker) importTargets(n *gnode) ([]importTarget, hcl.Diagnostics) {
 			}
 		}
 		for _, rep := range reps {
-			s := &scope{ev: w.ev, mod: addrs.RootModuleInstance, cfg: w.cfg.Root, rep: rep}
+			s := &eval.Scope{Ev: w.ev, Mod: addrs.RootModuleInstance, Cfg: w.cfg.Root, Rep: rep}
 			t, d := importTargetFor(s, imp)
 			diags = append(diags, d...)
 			if !d.HasErrors() {
@@ -172,14 +129,14 @@ func (w *planWalker) importTargets(n *gnode) ([]importTarget, hcl.Diagnostics) {
 // importRepetitions expands an import block's for_each: a map or object
 // (each.key is the key), a set (key and value are the element) or a tuple
 // or list (each.key is the index).
-func (w *planWalker) importRepetitions(imp *config.Import) ([]repetition, hcl.Diagnostics) {
-	s := &scope{ev: w.ev, mod: addrs.RootModuleInstance, cfg: w.cfg.Root}
-	v, diags := s.evalExpr(imp.ForEach, cty.DynamicPseudoType)
+func (w *planWalker) importRepetitions(imp *config.Import) ([]eval.Repetition, hcl.Diagnostics) {
+	s := &eval.Scope{Ev: w.ev, Mod: addrs.RootModuleInstance, Cfg: w.cfg.Root}
+	v, diags := s.EvalExpr(imp.ForEach, cty.DynamicPseudoType)
 	if diags.HasErrors() {
 		return nil, diags
 	}
-	invalid := func(detail string) ([]repetition, hcl.Diagnostics) {
-		return nil, append(diags, errorf(imp.ForEach.Range().Ptr(), "Invalid for_each argument", "%s", detail))
+	invalid := func(detail string) ([]eval.Repetition, hcl.Diagnostics) {
+		return nil, append(diags, eval.Errorf(imp.ForEach.Range().Ptr(), "Invalid for_each argument", "%s", detail))
 	}
 	switch {
 	case v.IsMarked() || v.ContainsMarked():
@@ -190,22 +147,22 @@ func (w *planWalker) importRepetitions(imp *config.Import) ([]repetition, hcl.Di
 		return invalid("The given for_each argument value is null. A map, set or tuple is required.")
 	}
 	ty := v.Type()
-	var reps []repetition
+	var reps []eval.Repetition
 	switch {
 	case ty.IsMapType() || ty.IsObjectType():
 		for it := v.ElementIterator(); it.Next(); {
 			k, ev := it.Element()
-			reps = append(reps, repetition{kind: 'e', key: k, value: ev})
+			reps = append(reps, eval.Repetition{Kind: 'e', Key: k, Value: ev})
 		}
 	case ty.IsSetType():
 		for it := v.ElementIterator(); it.Next(); {
 			_, ev := it.Element()
-			reps = append(reps, repetition{kind: 'e', key: ev, value: ev})
+			reps = append(reps, eval.Repetition{Kind: 'e', Key: ev, Value: ev})
 		}
 	case ty.IsListType() || ty.IsTupleType():
 		for it := v.ElementIterator(); it.Next(); {
 			k, ev := it.Element()
-			reps = append(reps, repetition{kind: 'e', key: k, value: ev})
+			reps = append(reps, eval.Repetition{Kind: 'e', Key: k, Value: ev})
 		}
 	default:
 		return invalid(fmt.Sprintf("The for_each argument of an import block must be a map, set or tuple, not %s.", ty.FriendlyName()))
@@ -214,14 +171,14 @@ func (w *planWalker) importRepetitions(imp *config.Import) ([]repetition, hcl.Di
 }
 
 // importTargetFor evaluates the id and the `to` address of one import.
-func importTargetFor(s *scope, imp *config.Import) (importTarget, hcl.Diagnostics) {
+func importTargetFor(s *eval.Scope, imp *config.Import) (importTarget, hcl.Diagnostics) {
 	t := importTarget{rng: imp.DeclRange}
-	idVal, diags := s.evalExpr(imp.ID, cty.DynamicPseudoType)
+	idVal, diags := s.EvalExpr(imp.ID, cty.DynamicPseudoType)
 	if diags.HasErrors() {
 		return t, diags
 	}
 	invalidID := func(why string) (importTarget, hcl.Diagnostics) {
-		return t, append(diags, errorf(imp.ID.Range().Ptr(), "Invalid import id argument", "The import ID %s. It must be a known, non-null string.", why))
+		return t, append(diags, eval.Errorf(imp.ID.Range().Ptr(), "Invalid import id argument", "The import ID %s. It must be a known, non-null string.", why))
 	}
 	switch {
 	case idVal.IsMarked() || idVal.ContainsMarked():
@@ -231,7 +188,7 @@ func importTargetFor(s *scope, imp *config.Import) (importTarget, hcl.Diagnostic
 	case idVal.IsNull():
 		return invalidID("is null")
 	}
-	sv, err := convertValue(idVal, cty.String)
+	sv, err := eval.ConvertValue(idVal, cty.String)
 	if err != nil {
 		return invalidID("is not a string")
 	}
@@ -241,7 +198,7 @@ func importTargetFor(s *scope, imp *config.Import) (importTarget, hcl.Diagnostic
 		return t, diags
 	}
 	trav, d := resolveTraversal(imp.To, func(e hcl.Expression) (cty.Value, hcl.Diagnostics) {
-		v, d := s.evalExpr(e, cty.DynamicPseudoType)
+		v, d := s.EvalExpr(e, cty.DynamicPseudoType)
 		if d.HasErrors() {
 			return cty.NilVal, d
 		}
@@ -261,7 +218,7 @@ func importTargetFor(s *scope, imp *config.Import) (importTarget, hcl.Diagnostic
 // and sets the imported objects as their priors.
 func (w *planWalker) importInstances(ctx context.Context, rn *resourceNode, items []*instPlan) hcl.Diagnostics {
 	n := rn.n
-	if n.kind != nodeResource || rn.mode != addrs.ManagedResourceMode || w.opts.Mode != plan.NormalMode || len(w.cfg.Root.Import) == 0 {
+	if n.Kind != graph.NodeResource || rn.mode != addrs.ManagedResourceMode || w.opts.Mode != plan.NormalMode || len(w.cfg.Root.Import) == 0 {
 		return nil
 	}
 	targets, diags := w.importTargets(n)
@@ -281,7 +238,7 @@ func (w *planWalker) importInstances(ctx context.Context, rn *resourceNode, item
 			if !w.targetsInstance(n, t.addr) {
 				continue
 			}
-			diags = append(diags, errorf(t.rng.Ptr(), "Configuration for import target does not exist",
+			diags = append(diags, eval.Errorf(t.rng.Ptr(), "Configuration for import target does not exist",
 				"The configuration for the given import target %s does not exist. All target instances must have an associated configuration to be imported.", t.addr))
 			continue
 		}
@@ -300,41 +257,41 @@ func (w *planWalker) importInstance(ctx context.Context, rn *resourceNode, it *i
 		h.PrepareImport(it.addr, t.id)
 	}
 	resp := rn.provider.ImportResourceState(ctx, providers.ImportResourceStateRequest{TypeName: rn.typ, ID: t.id})
-	diags := providerDiags(resp.Diagnostics, nil)
+	diags := providercall.Diags(resp.Diagnostics, nil)
 	if resp.Diagnostics.HasErrors() {
 		return diags
 	}
 	switch len(resp.ImportedResources) {
 	case 0:
-		return append(diags, errorf(rng, "Import returned no resources", "While attempting to import with ID %q, the provider returned no instance states.", t.id))
+		return append(diags, eval.Errorf(rng, "Import returned no resources", "While attempting to import with ID %q, the provider returned no instance states.", t.id))
 	case 1:
 	default:
-		return append(diags, errorf(rng, "Multiple import states not supported", "While attempting to import with ID %q, the provider returned multiple resource instance states. This is not currently supported.", t.id))
+		return append(diags, eval.Errorf(rng, "Multiple import states not supported", "While attempting to import with ID %q, the provider returned multiple resource instance states. This is not currently supported.", t.id))
 	}
 	imported := resp.ImportedResources[0]
 	if imported.State == cty.NilVal || imported.State.IsNull() {
-		return append(diags, errorf(rng, "Import returned null resource", "While attempting to import with ID %q, the provider returned an instance with no state.", t.id))
+		return append(diags, eval.Errorf(rng, "Import returned null resource", "While attempting to import with ID %q, the provider returned an instance with no state.", t.id))
 	}
 	if w.e.Hooks != nil {
 		w.e.Hooks.PreRefresh(it.addr, state.NotDeposed, "id", t.id)
 	}
 	read := rn.provider.ReadResource(ctx, providers.ReadResourceRequest{TypeName: rn.typ, PriorState: imported.State, Private: imported.Private})
-	diags = append(diags, providerDiags(read.Diagnostics, nil)...)
+	diags = append(diags, providercall.Diags(read.Diagnostics, nil)...)
 	if read.Diagnostics.HasErrors() {
 		return diags
 	}
 	if read.NewState == cty.NilVal || read.NewState.IsNull() {
-		return append(diags, errorf(rng, "Cannot import non-existent remote object",
+		return append(diags, eval.Errorf(rng, "Cannot import non-existent remote object",
 			"While attempting to import an existing object to %s, the provider detected that no object exists with the given id. Only pre-existing objects can be imported; check that the id is correct and that it is associated with the provider's configured region or endpoint, or use \"tenet apply\" to create a new remote object for this resource.", it.addr))
 	}
 	if w.e.Hooks != nil {
 		w.e.Hooks.PostRefresh(it.addr, state.NotDeposed, "id", t.id)
 	}
 	v := read.NewState
-	sens := schemaSensitivePaths(rn.schema.Block, v)
-	obj, err := encodeObject(markPaths(v, sens), rn.schema, nil, false, read.Private, state.ObjectReady)
+	sens := eval.SchemaSensitivePaths(rn.schema.Block, v)
+	obj, err := eval.EncodeObject(eval.MarkPaths(v, sens), rn.schema, nil, false, read.Private, state.ObjectReady)
 	if err != nil {
-		return append(diags, errorf(rng, "Provider produced invalid object", "Provider %q returned an object for %s that does not match the schema: %s.", rn.provAddr.Provider, it.addr, err))
+		return append(diags, eval.Errorf(rng, "Provider produced invalid object", "Provider %q returned an object for %s that does not match the schema: %s.", rn.provAddr.Provider, it.addr, err))
 	}
 	w.mu.Lock()
 	w.prior.SetResourceInstanceCurrent(it.addr, obj, rn.provAddr)
@@ -357,7 +314,7 @@ func (e *Engine) Import(ctx context.Context, cfg *config.Config, prevRun *state.
 	if !configHasResource(cfg, addr.Config()) {
 		return nil, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Resource not declared",
 			Detail: fmt.Sprintf("A managed resource %q %q has not been declared in %s. Add a resource block for it before importing, so that tenet knows how to manage the object.",
-				addr.Resource.Resource.Type, addr.Resource.Resource.Name, moduleDisplay(addr.Config().Module))}}
+				addr.Resource.Resource.Type, addr.Resource.Resource.Name, graph.ModuleDisplay(addr.Config().Module))}}
 	}
 	if prevRun != nil {
 		if ri := prevRun.ResourceInstance(addr); ri != nil && ri.Current != nil {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/tenetplan/tenet/addrs"
 	"github.com/tenetplan/tenet/config"
+	"github.com/tenetplan/tenet/engine/eval"
 	"github.com/tenetplan/tenet/engine/plan"
 	"github.com/tenetplan/tenet/rules"
 	"github.com/tenetplan/tenet/state"
@@ -431,9 +432,9 @@ func (w *planWalker) declaredFacts(s *moveStatement) rules.MoveDeclared {
 		if parent := w.cfg.Descendant(static.Parent()); parent != nil && len(static) > 0 {
 			_, d.ModuleCall = parent.ModuleCalls[static[len(static)-1]]
 		}
-		for _, dm := range w.ev.exp.moduleInstances(s.declModule) {
+		for _, dm := range w.ev.Exp.ModuleInstances(s.declModule) {
 			mi := append(append(addrs.ModuleInstance(nil), dm...), s.from.modules...)
-			d.ModuleInstance = d.ModuleInstance || w.ev.exp.isDeclared(mi)
+			d.ModuleInstance = d.ModuleInstance || w.ev.Exp.IsDeclared(mi)
 		}
 		return d
 	}
@@ -448,17 +449,17 @@ func (w *planWalker) declaredFacts(s *moveStatement) rules.MoveDeclared {
 		return d
 	}
 	d.Resource = true
-	for _, dm := range w.ev.exp.moduleInstances(s.declModule) {
+	for _, dm := range w.ev.Exp.ModuleInstances(s.declModule) {
 		mi := append(append(addrs.ModuleInstance(nil), dm...), s.from.modules...)
-		if !w.ev.exp.isDeclared(mi) {
+		if !w.ev.Exp.IsDeclared(mi) {
 			continue
 		}
-		sc := &scope{ev: w.ev, mod: mi, cfg: cm}
-		ik, diags := sc.expand(res.Count, res.ForEach)
+		sc := &eval.Scope{Ev: w.ev, Mod: mi, Cfg: cm}
+		ik, diags := sc.Expand(res.Count, res.ForEach)
 		if diags.HasErrors() {
 			continue
 		}
-		for _, k := range ik.keys {
+		for _, k := range ik.Keys {
 			if k == s.from.key {
 				d.Instance = true
 			}
@@ -516,7 +517,7 @@ func (w *planWalker) movedDrift(ctx context.Context, m *movedObject) *plan.Resou
 		return nil
 	}
 	r := m.now.Resource.Resource
-	sch, err := w.ps.resourceSchema(ctx, rs.ProviderConfig.Provider, r.Mode, r.Type)
+	sch, err := w.ps.ResourceSchema(ctx, rs.ProviderConfig.Provider, r.Mode, r.Type)
 	if err != nil || sch == nil {
 		return nil
 	}

@@ -2,25 +2,21 @@ package engine
 
 import (
 	"context"
-	"sync"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/tenetplan/tenet/addrs"
+	"github.com/tenetplan/tenet/engine/eval"
+	"github.com/tenetplan/tenet/engine/graph"
+	"github.com/tenetplan/tenet/engine/nodes"
 	"github.com/tenetplan/tenet/engine/plan"
+	"github.com/tenetplan/tenet/engine/providercall"
 	"github.com/tenetplan/tenet/providers"
 	"github.com/tenetplan/tenet/providers/objchange"
 	"github.com/tenetplan/tenet/rules"
 	"github.com/tenetplan/tenet/state"
 )
-
-// onceResult configures a provider exactly once and remembers the outcome.
-type onceResult struct {
-	once  sync.Once
-	inst  providers.Interface
-	diags hcl.Diagnostics
-}
 
 // facts describes one instance object to the rules.
 func (w *planWalker) facts(rn *resourceNode, it *instPlan, configured map[instanceID]bool) rules.Instance {
@@ -31,7 +27,7 @@ func (w *planWalker) facts(rn *resourceNode, it *instPlan, configured map[instan
 		Module:   it.modID,
 		Mode:     rn.mode.String(),
 		Type:     rn.typ,
-		Name:     n.addr.Resource.Name,
+		Name:     n.Addr.Resource.Name,
 		Deposed:  string(it.deposed),
 	}
 	switch k := it.addr.Resource.Key.(type) {
@@ -40,13 +36,13 @@ func (w *planWalker) facts(rn *resourceNode, it *instPlan, configured map[instan
 	case addrs.StringKey:
 		f.Key = string(k)
 	}
-	ty := impliedType(rn.schema.Block)
+	ty := eval.ImpliedType(rn.schema.Block)
 	f.Prior = it.prior
 	f.HasPrior = it.priorSrc != nil && !it.prior.IsNull()
 	f.Tainted = it.tainted
 	if it.hasConfig && it.deposed == state.NotDeposed && w.opts.Mode != plan.DestroyMode {
 		f.HasConfig = true
-		f.Config = markPaths(it.config, it.configSensitive)
+		f.Config = eval.MarkPaths(it.config, it.configSensitive)
 		f.ConfigKnown = it.config.IsWhollyKnown()
 		f.Prepared = it.prepared // the same configuration and prior object
 	}
@@ -69,9 +65,9 @@ func (w *planWalker) facts(rn *resourceNode, it *instPlan, configured map[instan
 			f.RequiresReplace = append(f.RequiresReplace, pathSteps(p))
 		}
 	}
-	if n.res != nil && n.res.Managed != nil {
-		f.Lifecycle.PreventDestroy = n.res.Managed.PreventDestroy
-		f.Lifecycle.CreateBeforeDestroy = n.res.Managed.CreateBeforeDestroy || w.forcedCBD[rn.addrStr]
+	if n.Res != nil && n.Res.Managed != nil {
+		f.Lifecycle.PreventDestroy = n.Res.Managed.PreventDestroy
+		f.Lifecycle.CreateBeforeDestroy = n.Res.Managed.CreateBeforeDestroy || w.forcedCBD[rn.addrStr]
 	} else if it.priorSrc != nil {
 		f.Lifecycle.CreateBeforeDestroy = it.priorSrc.CreateBeforeDestroy
 	}
@@ -81,21 +77,21 @@ func (w *planWalker) facts(rn *resourceNode, it *instPlan, configured map[instan
 		}
 	}
 	if rn.mode == addrs.DataResourceMode && f.HasConfig {
-		f.DependencyPending = w.hasPendingChanges(append(append([]string(nil), n.resDeps...), n.dependsOn...))
+		f.DependencyPending = w.hasPendingChanges(append(append([]string(nil), n.ResDeps...), n.DependsOn...))
 	}
 	if !f.HasConfig {
 		f.Orphan = rules.Orphan{
-			ResourceInConfig: n.kind == nodeResource,
-			ModuleDeclared:   w.ev.exp.isDeclared(it.addr.Module),
+			ResourceInConfig: n.Kind == graph.NodeResource,
+			ModuleDeclared:   w.ev.Exp.IsDeclared(it.addr.Module),
 			InExpansion:      configured[instanceID{it.modID, it.addr.Resource.Key}],
 			Repetition:       "none",
 		}
 		_, f.Orphan.Moved = w.moves.previousAddr(it.addr)
 		f.Removed = w.removedFor(it.addr)
-		if n.res != nil {
-			if n.res.Count != nil {
+		if n.Res != nil {
+			if n.Res.Count != nil {
 				f.Orphan.Repetition = "count"
-			} else if n.res.ForEach != nil {
+			} else if n.Res.ForEach != nil {
 				f.Orphan.Repetition = "for_each"
 			}
 		}
@@ -138,7 +134,7 @@ func (w *planWalker) applyDecision(ctx context.Context, rn *resourceNode, it *in
 	var diags hcl.Diagnostics
 	n := rn.n
 	sch := rn.schema
-	ty := impliedType(sch.Block)
+	ty := eval.ImpliedType(sch.Block)
 
 	if rn.mode == addrs.DataResourceMode {
 		return w.applyDataDecision(ctx, rn, it, d)
@@ -146,13 +142,13 @@ func (w *planWalker) applyDecision(ctx context.Context, rn *resourceNode, it *in
 	if d.Action == rules.ActionNone {
 		// Nothing to do: refresh-only, or an object that is already gone.
 		if it.hasConfig && !it.prior.IsNull() {
-			return markPaths(it.prior, it.priorSensitive), nil
+			return eval.MarkPaths(it.prior, it.priorSensitive), nil
 		}
 		return cty.NullVal(ty), nil
 	}
 	action, ok := actionByName[d.Action]
 	if !ok {
-		return cty.DynamicVal, hcl.Diagnostics{errorf(rangeOf(n), "Invalid planning decision", "The planning rules chose the unknown action %q for %s.", d.Action, it.addr)}
+		return cty.DynamicVal, hcl.Diagnostics{eval.Errorf(nodes.Range(n), "Invalid planning decision", "The planning rules chose the unknown action %q for %s.", d.Action, it.addr)}
 	}
 	c := &plan.ResourceInstanceChange{
 		Addr: it.addr, PrevRunAddr: it.addr, DeposedKey: it.deposed, Provider: rn.provAddr,
@@ -165,10 +161,10 @@ func (w *planWalker) applyDecision(ctx context.Context, rn *resourceNode, it *in
 	if it.priorSrc == nil || it.prior.IsNull() {
 		c.Before = cty.NullVal(ty)
 	} else {
-		c.BeforeSensitivePaths = mergePaths(it.priorSensitive, schemaSensitivePaths(sch.Block, it.prior))
+		c.BeforeSensitivePaths = eval.MergePaths(it.priorSensitive, eval.SchemaSensitivePaths(sch.Block, it.prior))
 	}
-	if n.res != nil && n.res.Managed != nil {
-		c.CreateBeforeDestroy = n.res.Managed.CreateBeforeDestroy || w.forcedCBD[rn.addrStr]
+	if n.Res != nil && n.Res.Managed != nil {
+		c.CreateBeforeDestroy = n.Res.Managed.CreateBeforeDestroy || w.forcedCBD[rn.addrStr]
 	} else if it.priorSrc != nil {
 		c.CreateBeforeDestroy = it.priorSrc.CreateBeforeDestroy
 	}
@@ -185,7 +181,7 @@ func (w *planWalker) applyDecision(ctx context.Context, rn *resourceNode, it *in
 			resp := rn.provider.PlanResourceChange(ctx, providers.PlanResourceChangeRequest{
 				TypeName: rn.typ, PriorState: cty.NullVal(ty), ProposedNewState: proposed, Config: it.config, PriorPrivate: it.plannedPrivate,
 			})
-			diags = append(diags, providerDiags(resp.Diagnostics, n.res.Config)...)
+			diags = append(diags, providercall.Diags(resp.Diagnostics, n.Res.Config)...)
 			if resp.Diagnostics.HasErrors() {
 				return cty.DynamicVal, diags
 			}
@@ -193,21 +189,21 @@ func (w *planWalker) applyDecision(ctx context.Context, rn *resourceNode, it *in
 		}
 	}
 	if !c.After.IsNull() {
-		c.AfterSensitivePaths = mergePaths(it.configSensitive, schemaSensitivePaths(sch.Block, c.After))
+		c.AfterSensitivePaths = eval.MergePaths(it.configSensitive, eval.SchemaSensitivePaths(sch.Block, c.After))
 	}
-	w.recordChange(n.key, c, d.Provenance)
+	w.recordChange(n.Key, c, d.Provenance)
 	w.recordExplanation(c, it)
 	if action == plan.Delete || action == plan.Forget {
 		return cty.NullVal(ty), diags
 	}
-	return markPaths(c.After, c.AfterSensitivePaths), diags
+	return eval.MarkPaths(c.After, c.AfterSensitivePaths), diags
 }
 
 // applyDataDecision reads a data source now or plans the read for apply.
 func (w *planWalker) applyDataDecision(ctx context.Context, rn *resourceNode, it *instPlan, d rules.Decision) (cty.Value, hcl.Diagnostics) {
 	n := rn.n
 	sch := rn.schema
-	ty := impliedType(sch.Block)
+	ty := eval.ImpliedType(sch.Block)
 	if !it.hasConfig {
 		// Orphaned data instances leave the state silently.
 		w.mu.Lock()
@@ -216,7 +212,7 @@ func (w *planWalker) applyDataDecision(ctx context.Context, rn *resourceNode, it
 		}
 		w.mu.Unlock()
 		if d.Action == rules.ActionDelete && w.opts.Mode == plan.DestroyMode {
-			w.recordChange(n.key, &plan.ResourceInstanceChange{
+			w.recordChange(n.Key, &plan.ResourceInstanceChange{
 				Addr: it.addr, PrevRunAddr: it.addr, Provider: rn.provAddr, Action: plan.Delete,
 				Before: it.prior, After: cty.NullVal(ty), SchemaVersion: uint64(sch.Version),
 			}, d.Provenance)
@@ -231,9 +227,9 @@ func (w *planWalker) applyDataDecision(ctx context.Context, rn *resourceNode, it
 			Reason: plan.Reason(d.Reason), Before: cty.NullVal(ty), After: planned,
 			AfterSensitivePaths: it.configSensitive, SchemaVersion: uint64(sch.Version),
 		}
-		w.recordChange(n.key, c, d.Provenance)
+		w.recordChange(n.Key, c, d.Provenance)
 		w.recordExplanation(c, it)
-		return markPaths(planned, it.configSensitive), nil
+		return eval.MarkPaths(planned, it.configSensitive), nil
 	case rules.ActionNone:
 		if w.opts.Mode == plan.DestroyMode {
 			return cty.NullVal(ty), nil
@@ -248,12 +244,12 @@ func (w *planWalker) applyDataDecision(ctx context.Context, rn *resourceNode, it
 func (w *planWalker) readDataNow(ctx context.Context, rn *resourceNode, it *instPlan) (cty.Value, hcl.Diagnostics) {
 	n := rn.n
 	if w.opts.DataFromState && it.priorSrc != nil {
-		if v, err := decodeObject(ctx, rn.provider, rn.schema, rn.typ, it.priorSrc); err == nil {
-			return markPaths(v, it.priorSrc.SensitivePaths), nil
+		if v, err := eval.DecodeObject(ctx, rn.provider, rn.schema, rn.typ, it.priorSrc); err == nil {
+			return eval.MarkPaths(v, it.priorSrc.SensitivePaths), nil
 		}
 	}
 	vresp := rn.provider.ValidateDataResourceConfig(ctx, providers.ValidateDataResourceConfigRequest{TypeName: rn.typ, Config: it.config})
-	diags := providerDiags(vresp.Diagnostics, n.res.Config)
+	diags := providercall.Diags(vresp.Diagnostics, n.Res.Config)
 	if vresp.Diagnostics.HasErrors() {
 		return cty.DynamicVal, diags
 	}
@@ -261,9 +257,9 @@ func (w *planWalker) readDataNow(ctx context.Context, rn *resourceNode, it *inst
 		w.e.Hooks.PreApply(it.addr, state.NotDeposed, HookRead, "", "")
 	}
 	resp := rn.provider.ReadDataSource(ctx, providers.ReadDataSourceRequest{TypeName: rn.typ, Config: it.config})
-	diags = append(diags, providerDiags(resp.Diagnostics, n.res.Config)...)
+	diags = append(diags, providercall.Diags(resp.Diagnostics, n.Res.Config)...)
 	if w.e.Hooks != nil {
-		idKey, idVal := objectID(resp.State)
+		idKey, idVal := eval.ObjectID(resp.State)
 		w.e.Hooks.PostApply(it.addr, state.NotDeposed, HookRead, idKey, idVal, 0, resp.Diagnostics.HasErrors())
 	}
 	if resp.Diagnostics.HasErrors() {
@@ -271,39 +267,18 @@ func (w *planWalker) readDataNow(ctx context.Context, rn *resourceNode, it *inst
 	}
 	v := resp.State
 	if v == cty.NilVal || v.IsNull() {
-		return cty.DynamicVal, append(diags, errorf(rangeOf(n), "Provider produced null object", "Provider %q produced a null value for %s. This is a bug in the provider.", rn.provAddr.Provider, it.addr))
+		return cty.DynamicVal, append(diags, eval.Errorf(nodes.Range(n), "Provider produced null object", "Provider %q produced a null value for %s. This is a bug in the provider.", rn.provAddr.Provider, it.addr))
 	}
 	if !v.IsWhollyKnown() {
-		return cty.DynamicVal, append(diags, errorf(rangeOf(n), "Provider produced invalid object", "Provider %q produced a value for %s that is not wholly known. This is a bug in the provider.", rn.provAddr.Provider, it.addr))
+		return cty.DynamicVal, append(diags, eval.Errorf(nodes.Range(n), "Provider produced invalid object", "Provider %q produced a value for %s that is not wholly known. This is a bug in the provider.", rn.provAddr.Provider, it.addr))
 	}
-	sens := mergePaths(it.configSensitive, schemaSensitivePaths(rn.schema.Block, v))
-	obj, err := encodeObject(markPaths(v, sens), rn.schema, nil, false, nil, state.ObjectReady)
+	sens := eval.MergePaths(it.configSensitive, eval.SchemaSensitivePaths(rn.schema.Block, v))
+	obj, err := eval.EncodeObject(eval.MarkPaths(v, sens), rn.schema, nil, false, nil, state.ObjectReady)
 	if err != nil {
-		return cty.DynamicVal, append(diags, errorf(rangeOf(n), "Provider produced invalid object", "Provider %q produced an invalid value for %s: %s.", rn.provAddr.Provider, it.addr, err))
+		return cty.DynamicVal, append(diags, eval.Errorf(nodes.Range(n), "Provider produced invalid object", "Provider %q produced an invalid value for %s: %s.", rn.provAddr.Provider, it.addr, err))
 	}
 	w.mu.Lock()
 	w.prior.SetResourceInstanceCurrent(it.addr, obj, rn.provAddr)
 	w.mu.Unlock()
-	return markPaths(v, sens), diags
-}
-
-// mergePaths joins two path lists, dropping duplicates.
-func mergePaths(a, b []cty.Path) []cty.Path {
-	if len(b) == 0 {
-		return a
-	}
-	out := append([]cty.Path(nil), a...)
-	for _, p := range b {
-		dup := false
-		for _, q := range out {
-			if p.Equals(q) {
-				dup = true
-				break
-			}
-		}
-		if !dup {
-			out = append(out, p)
-		}
-	}
-	return out
+	return eval.MarkPaths(v, sens), diags
 }

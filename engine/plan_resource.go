@@ -6,12 +6,15 @@ import (
 	"sort"
 
 	"github.com/hashicorp/hcl/v2"
-	"github.com/hashicorp/hcl/v2/hcldec"
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/tenetplan/tenet/addrs"
 	"github.com/tenetplan/tenet/config"
+	"github.com/tenetplan/tenet/engine/eval"
+	"github.com/tenetplan/tenet/engine/graph"
+	"github.com/tenetplan/tenet/engine/nodes"
 	"github.com/tenetplan/tenet/engine/plan"
+	"github.com/tenetplan/tenet/engine/providercall"
 	"github.com/tenetplan/tenet/providers"
 	"github.com/tenetplan/tenet/providers/objchange"
 	"github.com/tenetplan/tenet/rules"
@@ -30,7 +33,7 @@ type instPlan struct {
 	addr    addrs.AbsResourceInstance
 	modID   string // addr.Module.String()
 	deposed state.DeposedKey
-	rep     repetition
+	rep     eval.Repetition
 
 	hasConfig       bool
 	config          cty.Value // unmarked
@@ -59,9 +62,9 @@ type instPlan struct {
 	fact rules.Instance
 }
 
-// resourceNode is what planning one resource node needs beyond the gnode.
+// resourceNode is what planning one resource node needs beyond the graph node.
 type resourceNode struct {
-	n        *gnode
+	n        *graph.Node
 	schema   *providers.Schema
 	provider providers.Interface
 	provAddr addrs.AbsProviderConfig
@@ -72,18 +75,18 @@ type resourceNode struct {
 	addrStr string
 	// validated remembers the provider's verdict on each distinct
 	// configuration of the node's instances.
-	validated validationCache
+	validated providercall.ValidationCache
 }
 
 // ensureProvider configures (once) the provider configuration a node uses.
 func (w *planWalker) ensureProvider(ctx context.Context, addr addrs.AbsProviderConfig, pc *config.Provider) (providers.Interface, hcl.Diagnostics) {
-	return configureProvider(ctx, w.ps, w.ev, w.cfg, addr, pc, &w.mu, w.provConfigs)
+	return nodes.ConfigureProvider(ctx, w.ps, w.ev, w.cfg, addr, pc, &w.mu, w.provConfigs)
 }
 
-func (w *planWalker) visitResource(ctx context.Context, n *gnode) hcl.Diagnostics {
-	ctx = withResource(ctx, n.addr)
-	if n.res != nil && len(n.res.Preconditions)+len(n.res.Postconditions) > 0 {
-		w.ev.checks.declare(resourceCheckable(n))
+func (w *planWalker) visitResource(ctx context.Context, n *graph.Node) hcl.Diagnostics {
+	ctx = withResource(ctx, n.Addr)
+	if n.Res != nil && len(n.Res.Preconditions)+len(n.Res.Postconditions) > 0 {
+		w.ev.Checks.Declare(nodes.ResourceCheckable(n))
 	}
 	rn, diags := w.prepareResource(ctx, n)
 	if diags.HasErrors() || rn == nil {
@@ -97,22 +100,22 @@ func (w *planWalker) visitResource(ctx context.Context, n *gnode) hcl.Diagnostic
 	type modExpansion struct {
 		mi    addrs.ModuleInstance
 		modID string
-		keys  instanceKeys
+		keys  eval.InstanceKeys
 	}
 	var expansions []modExpansion
 	total := 0 // instances over every module instance, bounded as one expansion is
-	if n.kind == nodeResource && w.opts.Mode != plan.DestroyMode {
-		for _, mi := range w.ev.exp.moduleInstances(n.mod.Path) {
-			s := &scope{ev: w.ev, mod: mi, cfg: n.mod}
-			ik, d := s.expand(n.res.Count, n.res.ForEach)
+	if n.Kind == graph.NodeResource && w.opts.Mode != plan.DestroyMode {
+		for _, mi := range w.ev.Exp.ModuleInstances(n.Mod.Path) {
+			s := &eval.Scope{Ev: w.ev, Mod: mi, Cfg: n.Mod}
+			ik, d := s.Expand(n.Res.Count, n.Res.ForEach)
 			diags = append(diags, d...)
 			if d.HasErrors() {
-				w.ev.values.module(mi).set('r', n.addr.Resource.String(), cty.DynamicVal)
+				w.ev.Values.Module(mi).Set('r', n.Addr.Resource.String(), cty.DynamicVal)
 				continue
 			}
-			total += len(ik.keys)
-			if total > maxInstances {
-				diags = append(diags, tooManyInstancesInAll(repetitionRange(n.res.Count, n.res.ForEach), repetitionName(ik.kind)))
+			total += len(ik.Keys)
+			if total > eval.MaxInstances {
+				diags = append(diags, eval.TooManyInstancesInAll(eval.RepetitionRange(n.Res.Count, n.Res.ForEach), eval.RepetitionName(ik.Kind)))
 				return diags
 			}
 			expansions = append(expansions, modExpansion{mi: mi, modID: mi.String(), keys: ik})
@@ -123,10 +126,10 @@ func (w *planWalker) visitResource(ctx context.Context, n *gnode) hcl.Diagnostic
 		// Instances are made once the total is known to be bounded.
 		items = make([]*instPlan, 0, total)
 		for _, ex := range expansions {
-			abs := n.addr.Resource.Absolute(ex.mi)
-			for i, k := range ex.keys.keys {
+			abs := n.Addr.Resource.Absolute(ex.mi)
+			for i, k := range ex.keys.Keys {
 				configured[instanceID{ex.modID, k}] = true
-				items = append(items, &instPlan{addr: abs.Instance(k), modID: ex.modID, rep: ex.keys.reps[i], hasConfig: true})
+				items = append(items, &instPlan{addr: abs.Instance(k), modID: ex.modID, rep: ex.keys.Reps[i], hasConfig: true})
 			}
 		}
 	}
@@ -173,14 +176,14 @@ func (w *planWalker) visitResource(ctx context.Context, n *gnode) hcl.Diagnostic
 		return diags
 	}
 	par := w.opts.parallelism()
-	diags = append(diags, eachProviderCall(rn.provider, par, len(items), func(i int) hcl.Diagnostics {
+	diags = append(diags, providercall.EachProviderCall(rn.provider, par, len(items), func(i int) hcl.Diagnostics {
 		return w.prepareInstance(ctx, rn, items[i])
 	})...)
 	if diags.HasErrors() {
 		return diags
 	}
 	diags = append(diags, w.prepareIgnores(ctx, rn, items)...)
-	diags = append(diags, eachProviderCall(rn.provider, par, len(items), func(i int) hcl.Diagnostics {
+	diags = append(diags, providercall.EachProviderCall(rn.provider, par, len(items), func(i int) hcl.Diagnostics {
 		if !items[i].readyToPlan {
 			return nil
 		}
@@ -192,7 +195,7 @@ func (w *planWalker) visitResource(ctx context.Context, n *gnode) hcl.Diagnostic
 
 	// Decide, all instances in one batch.
 	batch := make([]rules.Instance, len(items))
-	eachParallel(len(items), func(i int) hcl.Diagnostics {
+	providercall.EachParallel(len(items), func(i int) hcl.Diagnostics {
 		batch[i] = w.facts(rn, items[i], configured)
 		return nil
 	})
@@ -202,26 +205,26 @@ func (w *planWalker) visitResource(ctx context.Context, n *gnode) hcl.Diagnostic
 	}
 	decisions, err := w.e.Rules.Decide(ctx, w.run, batch)
 	if err != nil {
-		return append(diags, rulesFailed(err, rangeOf(n)))
+		return append(diags, rulesFailed(err, nodes.Range(n)))
 	}
 
 	afters := make([]cty.Value, len(items))
-	diags = append(diags, eachProviderCall(rn.provider, par, len(items), func(i int) hcl.Diagnostics {
+	diags = append(diags, providercall.EachProviderCall(rn.provider, par, len(items), func(i int) hcl.Diagnostics {
 		var diags hcl.Diagnostics
 		it, d := items[i], decisions[i]
 		it.fact = batch[i]
 		for _, f := range d.Errors {
-			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: f.Summary, Detail: f.Detail, Subject: rangeOf(n)})
+			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: f.Summary, Detail: f.Detail, Subject: nodes.Range(n)})
 		}
 		for _, f := range d.Warnings {
-			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: f.Summary, Detail: f.Detail, Subject: rangeOf(n)})
+			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: f.Summary, Detail: f.Detail, Subject: nodes.Range(n)})
 		}
 		after, moreDiags := w.applyDecision(ctx, rn, it, d)
 		afters[i] = after
 		diags = append(diags, moreDiags...)
 		if !moreDiags.HasErrors() && it.hasConfig && it.deposed == state.NotDeposed && after != cty.NilVal && !after.IsNull() {
-			s := &scope{ev: w.ev, mod: it.addr.Module, cfg: n.mod, rep: it.rep}
-			diags = append(diags, w.resourceConditions(s, rn, it, n.res.Postconditions, after, resourcePostconditionFailed)...)
+			s := &eval.Scope{Ev: w.ev, Mod: it.addr.Module, Cfg: n.Mod, Rep: it.rep}
+			diags = append(diags, w.resourceConditions(s, rn, it, n.Res.Postconditions, after, eval.ResourcePostconditionFailed)...)
 		}
 		return diags
 	})...)
@@ -241,10 +244,10 @@ func (w *planWalker) visitResource(ctx context.Context, n *gnode) hcl.Diagnostic
 	}
 
 	// The whole-resource value each module instance's expressions see.
-	if n.kind == nodeResource {
+	if n.Kind == graph.NodeResource {
 		for _, ex := range expansions {
-			vals := make([]cty.Value, len(ex.keys.keys))
-			for i, k := range ex.keys.keys {
+			vals := make([]cty.Value, len(ex.keys.Keys))
+			for i, k := range ex.keys.Keys {
 				v, ok := afterVals[instanceID{ex.modID, k}]
 				switch {
 				case ok:
@@ -257,7 +260,7 @@ func (w *planWalker) visitResource(ctx context.Context, n *gnode) hcl.Diagnostic
 				}
 				vals[i] = v
 			}
-			w.ev.values.module(ex.mi).set('r', n.addr.Resource.String(), presentKeyedValue(ex.keys.kind, ex.keys.keys, vals))
+			w.ev.Values.Module(ex.mi).Set('r', n.Addr.Resource.String(), eval.PresentKeyedValue(ex.keys.Kind, ex.keys.Keys, vals))
 		}
 	}
 	return diags
@@ -266,57 +269,50 @@ func (w *planWalker) visitResource(ctx context.Context, n *gnode) hcl.Diagnostic
 // resourceConditions evaluates an instance's preconditions or (with self)
 // postconditions and records the instance's check status. Results that
 // are not known yet are checked again at apply.
-func (w *planWalker) resourceConditions(s *scope, rn *resourceNode, it *instPlan, rules []*config.CheckRule, self cty.Value, summary string) hcl.Diagnostics {
+func (w *planWalker) resourceConditions(s *eval.Scope, rn *resourceNode, it *instPlan, rules []*config.CheckRule, self cty.Value, summary string) hcl.Diagnostics {
 	if len(rules) == 0 {
 		return nil
 	}
-	status, msgs, diags := evalConditions(s, rules, self, summary, w.ev.condSeverity)
-	w.ev.checks.report(resourceCheckable(rn.n), instanceObject(it.addr), status, msgs)
+	status, msgs, diags := eval.EvalConditions(s, rules, self, summary, w.ev.CondSeverity)
+	w.ev.Checks.Report(nodes.ResourceCheckable(rn.n), nodes.InstanceObject(it.addr), status, msgs)
 	return diags
 }
 
 // untargetedValue is the prior object of an instance targeting left
 // alone, or cty.NilVal when it has none.
 func (w *planWalker) untargetedValue(ctx context.Context, rn *resourceNode, mi addrs.ModuleInstance, k addrs.InstanceKey) cty.Value {
-	addr := rn.n.addr.Resource.Absolute(mi).Instance(k)
+	addr := rn.n.Addr.Resource.Absolute(mi).Instance(k)
 	w.mu.Lock()
 	ri := w.prior.ResourceInstance(addr)
 	w.mu.Unlock()
 	if ri == nil || ri.Current == nil {
 		return cty.NilVal
 	}
-	v, err := decodeObject(ctx, rn.provider, rn.schema, rn.typ, ri.Current)
+	v, err := eval.DecodeObject(ctx, rn.provider, rn.schema, rn.typ, ri.Current)
 	if err != nil {
 		return cty.DynamicVal
 	}
-	return markPaths(v, ri.Current.SensitivePaths)
-}
-
-func rangeOf(n *gnode) *hcl.Range {
-	if n.res != nil {
-		return n.res.DeclRange.Ptr()
-	}
-	return nil
+	return eval.MarkPaths(v, ri.Current.SensitivePaths)
 }
 
 // prepareResource finds the node's schema and configured provider.
-func (w *planWalker) prepareResource(ctx context.Context, n *gnode) (*resourceNode, hcl.Diagnostics) {
-	rn := &resourceNode{n: n, mode: n.addr.Resource.Mode, typ: n.addr.Resource.Type, addrStr: n.addr.String()}
-	if n.kind == nodeResource {
-		rn.schema, rn.provAddr = n.schema, n.provider
-		p, diags := w.ensureProvider(ctx, n.provider, n.provCfg)
+func (w *planWalker) prepareResource(ctx context.Context, n *graph.Node) (*resourceNode, hcl.Diagnostics) {
+	rn := &resourceNode{n: n, mode: n.Addr.Resource.Mode, typ: n.Addr.Resource.Type, addrStr: n.Addr.String()}
+	if n.Kind == graph.NodeResource {
+		rn.schema, rn.provAddr = n.Schema, n.Provider
+		p, diags := w.ensureProvider(ctx, n.Provider, n.ProvCfg)
 		rn.provider = p
 		return rn, diags
 	}
 	// A resource only the state knows: use the provider it was made with.
-	states := w.stateByResource[n.addr.String()]
+	states := w.stateByResource[n.Addr.String()]
 	if len(states) == 0 {
 		return nil, nil
 	}
 	rn.provAddr = states[0].ProviderConfig
-	sch, err := w.ps.resourceSchema(ctx, rn.provAddr.Provider, rn.mode, rn.typ)
+	sch, err := w.ps.ResourceSchema(ctx, rn.provAddr.Provider, rn.mode, rn.typ)
 	if err != nil || sch == nil {
-		detail := fmt.Sprintf("The state has objects of %s, which needs provider %s, but that provider does not offer this type.", n.addr, rn.provAddr.Provider)
+		detail := fmt.Sprintf("The state has objects of %s, which needs provider %s, but that provider does not offer this type.", n.Addr, rn.provAddr.Provider)
 		if err != nil {
 			detail = err.Error() + "."
 		}
@@ -341,14 +337,14 @@ func (w *planWalker) prepareResource(ctx context.Context, n *gnode) (*resourceNo
 func (w *planWalker) prepareInstance(ctx context.Context, rn *resourceNode, it *instPlan) hcl.Diagnostics {
 	var diags hcl.Diagnostics
 	sch := rn.schema
-	ty := impliedType(sch.Block)
+	ty := eval.ImpliedType(sch.Block)
 	it.prior = cty.NullVal(ty)
 	n := rn.n
 
 	if it.priorSrc != nil && rn.mode == addrs.ManagedResourceMode {
-		v, err := decodeObject(ctx, rn.provider, sch, rn.typ, it.priorSrc)
+		v, err := eval.DecodeObject(ctx, rn.provider, sch, rn.typ, it.priorSrc)
 		if err != nil {
-			return hcl.Diagnostics{errorf(nil, "Invalid resource instance data in state",
+			return hcl.Diagnostics{eval.Errorf(nil, "Invalid resource instance data in state",
 				"Instance %s data could not be decoded from the state: %s.", it.addr, err)}
 		}
 		it.prior = v
@@ -367,17 +363,17 @@ func (w *planWalker) prepareInstance(ctx context.Context, rn *resourceNode, it *
 	if !it.hasConfig || it.deposed != state.NotDeposed {
 		return diags
 	}
-	s := &scope{ev: w.ev, mod: it.addr.Module, cfg: n.mod, rep: it.rep}
-	cfgVal, d := s.evalBody(n.res.Config, n.spec, n.bodyRefs)
+	s := &eval.Scope{Ev: w.ev, Mod: it.addr.Module, Cfg: n.Mod, Rep: it.rep}
+	cfgVal, d := s.EvalBody(n.Res.Config, n.Spec, n.BodyRefs)
 	diags = append(diags, d...)
 	if d.HasErrors() {
 		return diags
 	}
-	if d := checkValueDepth(cfgVal, n.res.DeclRange.Ptr(), "The configuration of "+it.addr.String()); d.HasErrors() {
+	if d := eval.CheckValueDepth(cfgVal, n.Res.DeclRange.Ptr(), "The configuration of "+it.addr.String()); d.HasErrors() {
 		return append(diags, d...)
 	}
-	it.config, it.configSensitive = unmarkPaths(cfgVal)
-	d = w.resourceConditions(s, rn, it, n.res.Preconditions, cty.NilVal, resourcePreconditionFailed)
+	it.config, it.configSensitive = eval.UnmarkPaths(cfgVal)
+	d = w.resourceConditions(s, rn, it, n.Res.Preconditions, cty.NilVal, eval.ResourcePreconditionFailed)
 	diags = append(diags, d...)
 	if d.HasErrors() {
 		return diags // a failed precondition stops this instance's plan
@@ -389,8 +385,8 @@ func (w *planWalker) prepareInstance(ctx context.Context, rn *resourceNode, it *
 	if w.opts.Mode == plan.RefreshOnlyMode {
 		return diags
 	}
-	vdiags := rn.validated.validate(ctx, rn.provider, rn.typ, it.config)
-	diags = append(diags, providerDiags(vdiags, n.res.Config)...)
+	vdiags := rn.validated.Validate(ctx, rn.provider, rn.typ, it.config)
+	diags = append(diags, providercall.Diags(vdiags, n.Res.Config)...)
 	if vdiags.HasErrors() {
 		return diags
 	}
@@ -403,7 +399,7 @@ func (w *planWalker) prepareInstance(ctx context.Context, rn *resourceNode, it *
 func (w *planWalker) planInstance(ctx context.Context, rn *resourceNode, it *instPlan) hcl.Diagnostics {
 	var diags hcl.Diagnostics
 	sch := rn.schema
-	ty := impliedType(sch.Block)
+	ty := eval.ImpliedType(sch.Block)
 	n := rn.n
 	prior := it.prior
 	var priorPrivate []byte
@@ -417,20 +413,20 @@ func (w *planWalker) planInstance(ctx context.Context, rn *resourceNode, it *ins
 	resp := rn.provider.PlanResourceChange(ctx, providers.PlanResourceChangeRequest{
 		TypeName: rn.typ, PriorState: prior, ProposedNewState: proposed, Config: planConfig, PriorPrivate: priorPrivate,
 	})
-	diags = append(diags, providerDiags(resp.Diagnostics, n.res.Config)...)
+	diags = append(diags, providercall.Diags(resp.Diagnostics, n.Res.Config)...)
 	if resp.Diagnostics.HasErrors() {
 		return diags
 	}
 	if errs := objchange.AssertObjectConforms(sch.Block, resp.PlannedState); len(errs) > 0 {
-		return append(diags, invalidPlanDiags(n.res.DeclRange.Ptr(), rn.provAddr.Provider, it.addr, errs)...)
+		return append(diags, providercall.InvalidPlanDiags(n.Res.DeclRange.Ptr(), rn.provAddr.Provider, it.addr, errs)...)
 	}
 	if errs := objchange.AssertPlanValid(sch.Block, prior, planConfig, resp.PlannedState); len(errs) > 0 {
-		return append(diags, invalidPlanDiags(n.res.DeclRange.Ptr(), rn.provAddr.Provider, it.addr, errs)...)
+		return append(diags, providercall.InvalidPlanDiags(n.Res.DeclRange.Ptr(), rn.provAddr.Provider, it.addr, errs)...)
 	}
 	it.planned, it.plannedPrivate, it.hasPlanned = resp.PlannedState, resp.PlannedPrivate, true
 	if !prior.IsNull() {
 		for _, p := range resp.RequiresReplace {
-			if pathChanged(prior, it.planned, p) {
+			if eval.PathChanged(prior, it.planned, p) {
 				it.requiresReplace = append(it.requiresReplace, p)
 			}
 		}
@@ -438,33 +434,20 @@ func (w *planWalker) planInstance(ctx context.Context, rn *resourceNode, it *ins
 	return diags
 }
 
-// pathChanged compares the values at a path; unknown counts as changed.
-func pathChanged(a, b cty.Value, p cty.Path) bool {
-	av, aerr := p.Apply(a)
-	bv, berr := p.Apply(b)
-	if aerr != nil || berr != nil {
-		return (aerr == nil) != (berr == nil)
-	}
-	if !av.IsWhollyKnown() || !bv.IsWhollyKnown() {
-		return true
-	}
-	return !av.RawEquals(bv)
-}
-
 // refresh reads the remote object and records the result in the prior state.
 func (w *planWalker) refresh(ctx context.Context, rn *resourceNode, it *instPlan) (cty.Value, hcl.Diagnostics) {
-	idKey, idVal := objectID(it.prior)
+	idKey, idVal := eval.ObjectID(it.prior)
 	if w.e.Hooks != nil {
 		w.e.Hooks.PreRefresh(it.addr, it.deposed, idKey, idVal)
 	}
 	resp := rn.provider.ReadResource(ctx, providers.ReadResourceRequest{TypeName: rn.typ, PriorState: it.prior, Private: it.priorSrc.Private})
-	diags := providerDiags(resp.Diagnostics, nil)
+	diags := providercall.Diags(resp.Diagnostics, nil)
 	if resp.Diagnostics.HasErrors() {
 		return it.prior, diags
 	}
 	newVal := resp.NewState
 	if newVal == cty.NilVal {
-		newVal = cty.NullVal(impliedType(rn.schema.Block))
+		newVal = cty.NullVal(eval.ImpliedType(rn.schema.Block))
 	}
 	if w.e.Hooks != nil {
 		w.e.Hooks.PostRefresh(it.addr, it.deposed, idKey, idVal)
@@ -481,9 +464,9 @@ func (w *planWalker) refresh(ctx context.Context, rn *resourceNode, it *instPlan
 		return newVal, diags
 	}
 	if !newVal.RawEquals(it.prior) {
-		obj, err := encodeObject(markPaths(newVal, it.priorSensitive), rn.schema, it.priorSrc.Dependencies, it.priorSrc.CreateBeforeDestroy, resp.Private, it.priorSrc.Status)
+		obj, err := eval.EncodeObject(eval.MarkPaths(newVal, it.priorSensitive), rn.schema, it.priorSrc.Dependencies, it.priorSrc.CreateBeforeDestroy, resp.Private, it.priorSrc.Status)
 		if err != nil {
-			return it.prior, append(diags, errorf(nil, "Provider produced invalid object", "Provider %q returned an object for %s that does not match the schema: %s.", rn.provAddr.Provider, it.addr, err))
+			return it.prior, append(diags, eval.Errorf(nil, "Provider produced invalid object", "Provider %q returned an object for %s that does not match the schema: %s.", rn.provAddr.Provider, it.addr, err))
 		}
 		if it.deposed == state.NotDeposed {
 			w.prior.SetResourceInstanceCurrent(it.addr, obj, rn.provAddr)
@@ -510,73 +493,4 @@ func (w *planWalker) recordDrift(rn *resourceNode, it *instPlan, newVal cty.Valu
 		BeforeSensitivePaths: it.priorSensitive, AfterSensitivePaths: it.priorSensitive,
 		SchemaVersion: uint64(rn.schema.Version),
 	})
-}
-
-// objectID picks the id the UI shows for an object.
-func objectID(v cty.Value) (string, string) {
-	if v == cty.NilVal || v.IsNull() || !v.IsKnown() || !v.Type().IsObjectType() {
-		return "", ""
-	}
-	for _, k := range []string{"id", "name"} {
-		if v.Type().HasAttribute(k) {
-			a := v.GetAttr(k)
-			if a.IsKnown() && !a.IsNull() && a.Type() == cty.String && !a.IsMarked() {
-				return k, a.AsString()
-			}
-		}
-	}
-	return "", ""
-}
-
-// configureProvider evaluates a provider block and configures it, once.
-func configureProvider(ctx context.Context, ps *providerSet, ev *evaluator, cfg *config.Config, addr addrs.AbsProviderConfig, pc *config.Provider, mu interface {
-	Lock()
-	Unlock()
-}, onces map[string]*onceResult) (providers.Interface, hcl.Diagnostics) {
-	key := addr.String()
-	mu.Lock()
-	o, ok := onces[key]
-	if !ok {
-		o = &onceResult{}
-		onces[key] = o
-	}
-	mu.Unlock()
-	o.once.Do(func() {
-		sch, err := ps.schema(ctx, addr.Provider)
-		if err != nil {
-			o.diags = hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Provider not available", Detail: err.Error() + "."}}
-			return
-		}
-		spec := ps.spec(addr.Provider, 0, "provider", sch.Provider.Block)
-		body := hcl.EmptyBody()
-		var declMod *config.Module
-		if pc != nil {
-			body = pc.Config
-			declMod = cfg.Descendant(addr.Module)
-		}
-		var val cty.Value
-		var diags hcl.Diagnostics
-		if declMod != nil {
-			refs, d := config.ReferencesInBody(body)
-			diags = append(diags, d...)
-			insts := ev.exp.moduleInstances(declMod.Path)
-			mi := addrs.RootModuleInstance
-			if len(insts) > 0 {
-				mi = insts[0]
-			}
-			s := &scope{ev: ev, mod: mi, cfg: declMod}
-			val, d = s.evalBody(body, spec, refs)
-			diags = append(diags, d...)
-		} else {
-			val, diags = hcldec.Decode(body, spec, nil)
-		}
-		if diags.HasErrors() {
-			o.diags = diags
-			return
-		}
-		val, _ = val.UnmarkDeep()
-		inst, d := ps.configure(ctx, addr, val)
-		o.inst, o.diags = inst, append(diags, d...)
-	})
-	return o.inst, o.diags
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"sort"
 	"strings"
 	"sync"
@@ -15,7 +14,11 @@ import (
 
 	"github.com/tenetplan/tenet/addrs"
 	"github.com/tenetplan/tenet/config"
+	"github.com/tenetplan/tenet/engine/eval"
+	"github.com/tenetplan/tenet/engine/graph"
+	"github.com/tenetplan/tenet/engine/nodes"
 	"github.com/tenetplan/tenet/engine/plan"
+	"github.com/tenetplan/tenet/engine/providercall"
 	"github.com/tenetplan/tenet/rules"
 	"github.com/tenetplan/tenet/state"
 )
@@ -25,9 +28,9 @@ type planWalker struct {
 	e    *Engine
 	cfg  *config.Config
 	opts PlanOpts
-	ps   *providerSet
-	ev   *evaluator
-	cg   *configGraph
+	ps   *providercall.Set
+	ev   *eval.Evaluator
+	cg   *graph.Graph
 	run  rules.Run
 
 	prevRun *state.State // as loaded (moves applied)
@@ -48,7 +51,7 @@ type planWalker struct {
 	outputs     []*plan.OutputChange
 	provenance  map[string][]plan.RuleFired
 	explained   map[string]*plan.DecisionFacts // facts per change key (explain.go)
-	provConfigs map[string]*onceResult
+	provConfigs map[string]*nodes.Once
 	trig        triggerIndex // changes by address, for replace_triggered_by
 }
 
@@ -64,27 +67,27 @@ func (e *Engine) Plan(ctx context.Context, cfg *config.Config, prevRun *state.St
 		e:               e,
 		cfg:             cfg,
 		opts:            opts,
-		ps:              newProviderSet(e.Providers, e.WorkingDir),
+		ps:              providercall.NewSet(e.Providers, e.WorkingDir),
 		prevRun:         prevRun.DeepCopy(),
 		prior:           prevRun.DeepCopy(),
 		changed:         map[string]bool{},
 		provenance:      map[string][]plan.RuleFired{},
-		provConfigs:     map[string]*onceResult{},
+		provConfigs:     map[string]*nodes.Once{},
 		stateByResource: map[string][]*state.Resource{},
 	}
-	defer w.ps.closeAll(ctx)
+	defer w.ps.CloseAll(ctx)
 	defer w.fillScope()
 	w.run = rules.Run{Mode: modeName(opts.Mode), Timestamp: opts.Timestamp}
 	if e.Rules.TeamRulesLoaded() {
 		w.run.Variables = rootVariablesForRules(cfg, opts.Variables)
 	}
-	w.ev = &evaluator{cfg: cfg, fsys: e.FS, values: newValueStore(), exp: newExpansion(), rootDir: ".", cwd: e.WorkingDir, workspace: e.workspaceName(), pure: true, planTime: opts.Timestamp,
-		checks: &checkResults{}, condSeverity: hcl.DiagError, provFuncs: newProviderFunctions(ctx, w.ps)}
-	defer w.ev.provFuncs.closeAll(ctx)
+	w.ev = &eval.Evaluator{Cfg: cfg, Fsys: e.FS, Values: eval.NewValueStore(), Exp: eval.NewExpansion(), RootDir: ".", Cwd: e.WorkingDir, Workspace: e.workspaceName(), Pure: true, PlanTime: opts.Timestamp,
+		Checks: &eval.CheckResults{}, CondSeverity: hcl.DiagError, ProvFuncs: providercall.NewFunctions(ctx, w.ps)}
+	defer w.ev.ProvFuncs.CloseAll(ctx)
 	if opts.Mode != plan.NormalMode {
 		// Refresh-only plans only report; a destroy must not be blocked by
 		// conditions on what it removes.
-		w.ev.condSeverity = hcl.DiagWarning
+		w.ev.CondSeverity = hcl.DiagWarning
 	}
 	w.removed = collectRemoved(cfg, opts.Mode)
 	if moveDiags := w.applyMoves(ctx); moveDiags.HasErrors() {
@@ -105,12 +108,12 @@ func (e *Engine) Plan(ctx context.Context, cfg *config.Config, prevRun *state.St
 		}
 	}
 
-	cg, diags := buildGraph(ctx, cfg, w.ps, orphans)
+	cg, diags := graph.Build(ctx, cfg, w.ps, orphans)
 	if diags.HasErrors() {
 		return nil, diags
 	}
 	w.cg = cg
-	for _, err := range cg.g.Validate() {
+	for _, err := range cg.G.Validate() {
 		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: err.Error()})
 	}
 	if diags.HasErrors() {
@@ -129,7 +132,7 @@ func (e *Engine) Plan(ctx context.Context, cfg *config.Config, prevRun *state.St
 		return nil, diags
 	}
 	res := walkGraph.Walk(ctx, opts.parallelism(), func(ctx context.Context, key string) hcl.Diagnostics {
-		return w.visit(ctx, cg.nodes[key])
+		return w.visit(ctx, cg.Nodes[key])
 	})
 	diags = append(diags, res.Diagnostics...)
 	// A walk cut short by ctx planned only part of the configuration:
@@ -144,7 +147,7 @@ func (e *Engine) Plan(ctx context.Context, cfg *config.Config, prevRun *state.St
 	p := w.assemble(diags.HasErrors())
 	if !p.Errored {
 		// Surface apply-graph cycles at plan time.
-		if _, cycleDiags := buildApplyGraph(cfg, cg, p); cycleDiags.HasErrors() {
+		if _, cycleDiags := graph.BuildApply(cfg, cg, p); cycleDiags.HasErrors() {
 			diags = append(diags, cycleDiags...)
 			p.Errored = true
 		}
@@ -193,38 +196,38 @@ func sortedResources(m *state.Module) []*state.Resource {
 	return out
 }
 
-func (w *planWalker) visit(ctx context.Context, n *gnode) hcl.Diagnostics {
-	switch n.kind {
-	case nodeVariable:
+func (w *planWalker) visit(ctx context.Context, n *graph.Node) hcl.Diagnostics {
+	switch n.Kind {
+	case graph.NodeVariable:
 		return w.visitVariable(n)
-	case nodeLocal:
+	case graph.NodeLocal:
 		return w.visitLocal(n)
-	case nodeOutput:
+	case graph.NodeOutput:
 		return w.visitOutput(n)
-	case nodeCall:
+	case graph.NodeCall:
 		return w.visitCall(n)
-	case nodeResource, nodeOrphan:
-		return checkScoped(n, w.visitResource(ctx, n))
-	case nodeCheck:
+	case graph.NodeResource, graph.NodeOrphan:
+		return nodes.CheckScoped(n, w.visitResource(ctx, n))
+	case graph.NodeCheck:
 		if w.opts.Mode == plan.DestroyMode {
 			return nil
 		}
-		return visitCheck(w.ev, n)
+		return nodes.Check(w.ev, n)
 	}
 	return nil
 }
 
 func (w *planWalker) forcedCreateBeforeDestroy(ctx context.Context) (map[string]bool, error) {
 	g := rules.ResourceGraph{Run: w.run}
-	for _, key := range w.cg.order {
-		n := w.cg.nodes[key]
-		if n.kind != nodeResource || n.res.Managed == nil {
+	for _, key := range w.cg.Order {
+		n := w.cg.Nodes[key]
+		if n.Kind != graph.NodeResource || n.Res.Managed == nil {
 			continue
 		}
 		g.Resources = append(g.Resources, rules.GraphResource{
-			Address:             n.addr.String(),
-			CreateBeforeDestroy: n.res.Managed.CreateBeforeDestroy,
-			DependsOn:           resourceAddrs(w.cg, n.resDeps),
+			Address:             n.Addr.String(),
+			CreateBeforeDestroy: n.Res.Managed.CreateBeforeDestroy,
+			DependsOn:           resourceAddrs(w.cg, n.ResDeps),
 		})
 	}
 	if len(g.Resources) == 0 {
@@ -241,10 +244,10 @@ func (w *planWalker) forcedCreateBeforeDestroy(ctx context.Context) (map[string]
 	return out, nil
 }
 
-func resourceAddrs(cg *configGraph, keys []string) []string {
+func resourceAddrs(cg *graph.Graph, keys []string) []string {
 	out := make([]string, 0, len(keys))
 	for _, k := range keys {
-		out = append(out, cg.nodes[k].addr.String())
+		out = append(out, cg.Nodes[k].Addr.String())
 	}
 	return out
 }
@@ -257,9 +260,9 @@ func (w *planWalker) assemble(errored bool) *plan.Plan {
 	sort.Slice(w.drift, func(i, j int) bool { return changeLess(w.drift[i], w.drift[j]) })
 	sort.Slice(w.outputs, func(i, j int) bool { return w.outputs[i].Name < w.outputs[j].Name })
 	vars := map[string]cty.Value{}
-	root := w.ev.values.module(addrs.RootModuleInstance)
+	root := w.ev.Values.Module(addrs.RootModuleInstance)
 	for name := range w.cfg.Root.Variables {
-		if v, ok := root.get('v', name); ok {
+		if v, ok := root.Get('v', name); ok {
 			vars[name], _ = v.UnmarkDeep() // apply marks sensitive ones again from the configuration
 		}
 	}
@@ -280,7 +283,7 @@ func (w *planWalker) assemble(errored bool) *plan.Plan {
 		TerraformVersion: w.e.Version,
 	}
 	p.RelevantAttributes = w.relevantAttributes()
-	p.Checks = w.ev.checks.planChecksJSON()
+	p.Checks = w.ev.Checks.PlanChecksJSON()
 	for _, a := range w.opts.ForceReplace {
 		p.ForceReplaceAddrs = append(p.ForceReplaceAddrs, a.String())
 	}
@@ -350,8 +353,4 @@ func rulesFailed(err error, subject *hcl.Range) *hcl.Diagnostic {
 		return re.Diagnostic()
 	}
 	return &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Planning rules failed", Detail: strings.TrimSuffix(err.Error(), ".") + ".", Subject: subject}
-}
-
-func errorf(rng *hcl.Range, summary, format string, args ...any) *hcl.Diagnostic {
-	return &hcl.Diagnostic{Severity: hcl.DiagError, Summary: summary, Detail: fmt.Sprintf(format, args...), Subject: rng}
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/tenetplan/tenet/addrs"
 	"github.com/tenetplan/tenet/config"
+	"github.com/tenetplan/tenet/engine/graph"
 	"github.com/tenetplan/tenet/engine/plan"
 )
 
@@ -31,13 +32,13 @@ func (w *planWalker) relevantAttributes() []plan.ResourceAttr {
 		if c.Action == plan.NoOp {
 			continue
 		}
-		ra.visit(c.Addr.Module, resourceKey(c.Addr.Config()))
+		ra.visit(c.Addr.Module, graph.ResourceKey(c.Addr.Config()))
 	}
 	for _, oc := range w.outputs {
 		if oc.Action == plan.NoOp {
 			continue
 		}
-		ra.visit(addrs.RootModuleInstance, modKey(nil, "output", oc.Name))
+		ra.visit(addrs.RootModuleInstance, graph.ModKey(nil, "output", oc.Name))
 	}
 	// Outputs of called modules are never stored, so like OpenTofu we
 	// count each one of every module instance as changed.
@@ -45,10 +46,10 @@ func (w *planWalker) relevantAttributes() []plan.ResourceAttr {
 		if m.Path.IsRoot() || len(m.Outputs) == 0 {
 			continue
 		}
-		names := sortedNames(m.Outputs)
-		for _, mi := range w.ev.exp.moduleInstances(m.Path) {
+		names := graph.SortedNames(m.Outputs)
+		for _, mi := range w.ev.Exp.ModuleInstances(m.Path) {
 			for _, name := range names {
-				ra.visit(mi, modKey(m.Path, "output", name))
+				ra.visit(mi, graph.ModKey(m.Path, "output", name))
 			}
 		}
 	}
@@ -84,12 +85,12 @@ func (ra *relevance) visit(mi addrs.ModuleInstance, key string) {
 	for len(ra.queue) > 0 {
 		it := ra.queue[len(ra.queue)-1]
 		ra.queue = ra.queue[:len(ra.queue)-1]
-		n := ra.w.cg.nodes[it.key]
+		n := ra.w.cg.Nodes[it.key]
 		if n == nil {
 			continue
 		}
 		refMI := it.mi
-		if n.kind == nodeVariable {
+		if n.Kind == graph.NodeVariable {
 			// A module input's argument is evaluated in the calling module.
 			refMI = it.mi.Parent()
 		}
@@ -110,8 +111,8 @@ func (ra *relevance) enqueue(mi addrs.ModuleInstance, key string) {
 
 // nodeRefs returns the references a block makes that can contribute to
 // its value (memoised per block: they are the same in every instance).
-func (ra *relevance) nodeRefs(n *gnode) []*addrs.Reference {
-	if refs, ok := ra.refs[n.key]; ok {
+func (ra *relevance) nodeRefs(n *graph.Node) []*addrs.Reference {
+	if refs, ok := ra.refs[n.Key]; ok {
 		return refs
 	}
 	var refs []*addrs.Reference
@@ -119,25 +120,25 @@ func (ra *relevance) nodeRefs(n *gnode) []*addrs.Reference {
 		r, _ := config.ReferencesInExpr(e)
 		refs = append(refs, r...)
 	}
-	switch n.kind {
-	case nodeResource:
-		refs = append(refs, n.countRefs...)
-		refs = append(refs, n.bodyRefs...)
-	case nodeLocal:
-		add(n.local.Expr)
-	case nodeOutput:
-		add(n.output.Expr)
-	case nodeVariable:
-		if !n.mod.Path.IsRoot() && n.mod.Parent != nil {
-			if call := n.mod.Parent.ModuleCalls[n.mod.Path[len(n.mod.Path)-1]]; call != nil && call.Config != nil {
+	switch n.Kind {
+	case graph.NodeResource:
+		refs = append(refs, n.CountRefs...)
+		refs = append(refs, n.BodyRefs...)
+	case graph.NodeLocal:
+		add(n.Local.Expr)
+	case graph.NodeOutput:
+		add(n.Output.Expr)
+	case graph.NodeVariable:
+		if !n.Mod.Path.IsRoot() && n.Mod.Parent != nil {
+			if call := n.Mod.Parent.ModuleCalls[n.Mod.Path[len(n.Mod.Path)-1]]; call != nil && call.Config != nil {
 				attrs, _ := call.Config.JustAttributes()
-				if a, ok := attrs[n.name]; ok {
+				if a, ok := attrs[n.Name]; ok {
 					add(a.Expr)
 				}
 			}
 		}
 	}
-	ra.refs[n.key] = refs
+	ra.refs[n.Key] = refs
 	return refs
 }
 
@@ -146,9 +147,9 @@ func (ra *relevance) follow(mi addrs.ModuleInstance, ref *addrs.Reference) {
 	path := mi.Module()
 	switch s := ref.Subject.(type) {
 	case addrs.LocalValue:
-		ra.enqueue(mi, modKey(path, "local", s.Name))
+		ra.enqueue(mi, graph.ModKey(path, "local", s.Name))
 	case addrs.InputVariable:
-		ra.enqueue(mi, modKey(path, "var", s.Name))
+		ra.enqueue(mi, graph.ModKey(path, "var", s.Name))
 	case addrs.ModuleCall:
 		ra.followCall(mi, s.Name, ref.Remaining)
 	case addrs.Resource:
@@ -182,7 +183,7 @@ func (ra *relevance) followCall(mi addrs.ModuleInstance, name string, rem hcl.Tr
 		}
 	}
 	if insts == nil {
-		for _, ci := range ra.w.ev.exp.moduleInstances(childPath) {
+		for _, ci := range ra.w.ev.Exp.ModuleInstances(childPath) {
 			if ci.Parent().Equal(mi) && ci[len(ci)-1].Name == name {
 				insts = append(insts, ci)
 			}
@@ -200,11 +201,11 @@ func (ra *relevance) followCall(mi addrs.ModuleInstance, name string, rem hcl.Tr
 	}
 	for _, ci := range insts {
 		if outName != "" {
-			ra.enqueue(ci, modKey(childPath, "output", outName))
+			ra.enqueue(ci, graph.ModKey(childPath, "output", outName))
 			continue
 		}
-		for _, o := range sortedNames(child.Outputs) {
-			ra.enqueue(ci, modKey(childPath, "output", o))
+		for _, o := range graph.SortedNames(child.Outputs) {
+			ra.enqueue(ci, graph.ModKey(childPath, "output", o))
 		}
 	}
 }
@@ -213,9 +214,9 @@ func (ra *relevance) followCall(mi addrs.ModuleInstance, name string, rem hcl.Tr
 // (every instance of it when the reference names none and the resource
 // is repeated) and follows the resource's own references.
 func (ra *relevance) resource(mi addrs.ModuleInstance, r addrs.Resource, key addrs.InstanceKey, keyed bool, rem hcl.Traversal) {
-	key2 := resourceKey(r.InModule(mi.Module()))
-	n := ra.w.cg.nodes[key2]
-	if n == nil || n.res == nil {
+	key2 := graph.ResourceKey(r.InModule(mi.Module()))
+	n := ra.w.cg.Nodes[key2]
+	if n == nil || n.Res == nil {
 		return
 	}
 	attr := traversalPath(rem)
@@ -223,7 +224,7 @@ func (ra *relevance) resource(mi addrs.ModuleInstance, r addrs.Resource, key add
 	switch {
 	case keyed:
 		ra.emit(abs.Instance(key), attr)
-	case n.res.Count == nil && n.res.ForEach == nil:
+	case n.Res.Count == nil && n.Res.ForEach == nil:
 		ra.emit(abs.Instance(addrs.NoKey), attr)
 	default:
 		if mod := ra.w.prior.Modules[mi.String()]; mod != nil {

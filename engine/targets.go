@@ -7,6 +7,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/tenetplan/tenet/addrs"
+	"github.com/tenetplan/tenet/engine/graph"
 	"github.com/tenetplan/tenet/engine/plan"
 	"github.com/tenetplan/tenet/graphsolve"
 )
@@ -42,7 +43,7 @@ func (w *planWalker) targetGraph() (*graphsolve.Graph[string], hcl.Diagnostics) 
 	// Indexing changes for replace_triggered_by costs per change: only
 	// when some resource uses it.
 	w.trig.enabled = usesTriggers(w.cfg)
-	g := w.cg.g
+	g := w.cg.G
 	if len(w.opts.Targets) == 0 && len(w.opts.Excludes) == 0 {
 		return g, nil
 	}
@@ -89,7 +90,7 @@ func (w *planWalker) targetGraph() (*graphsolve.Graph[string], hcl.Diagnostics) 
 		} else {
 			removed = setOf(g.TransitiveDependents(named...))
 		}
-		for _, k := range w.cg.order {
+		for _, k := range w.cg.Order {
 			if destroy || !removed[k] {
 				walk[k] = true
 				if !removed[k] {
@@ -111,13 +112,13 @@ func (w *planWalker) targetGraph() (*graphsolve.Graph[string], hcl.Diagnostics) 
 // records per node which addresses name it.
 func (w *planWalker) namedResourceNodes(ts []addrs.Targetable, by map[string][]addrs.Targetable) []string {
 	var out []string
-	for _, key := range w.cg.order {
-		n := w.cg.nodes[key]
-		if n.kind != nodeResource && n.kind != nodeOrphan {
+	for _, key := range w.cg.Order {
+		n := w.cg.Nodes[key]
+		if n.Kind != graph.NodeResource && n.Kind != graph.NodeOrphan {
 			continue
 		}
 		for _, t := range ts {
-			if targetNamesNode(t, n.addr) {
+			if targetNamesNode(t, n.Addr) {
 				if by[key] == nil {
 					out = append(out, key)
 				}
@@ -130,13 +131,13 @@ func (w *planWalker) namedResourceNodes(ts []addrs.Targetable, by map[string][]a
 
 // keepRootOutputs adds the root outputs whose dependencies are all walked.
 func (w *planWalker) keepRootOutputs(walk map[string]bool) {
-	for _, key := range w.cg.order {
-		n := w.cg.nodes[key]
-		if n.kind != nodeOutput || !n.mod.Path.IsRoot() || walk[key] {
+	for _, key := range w.cg.Order {
+		n := w.cg.Nodes[key]
+		if n.Kind != graph.NodeOutput || !n.Mod.Path.IsRoot() || walk[key] {
 			continue
 		}
 		all := true
-		for _, d := range w.cg.g.TransitiveDependencies(key) {
+		for _, d := range w.cg.G.TransitiveDependencies(key) {
 			if !walk[d] {
 				all = false
 				break
@@ -148,10 +149,10 @@ func (w *planWalker) keepRootOutputs(walk map[string]bool) {
 	}
 }
 
-func resourceKeysOf(cg *configGraph, keys []string) []string {
+func resourceKeysOf(cg *graph.Graph, keys []string) []string {
 	out := keys[:0:0]
 	for _, k := range keys {
-		if n := cg.nodes[k]; n != nil && (n.kind == nodeResource || n.kind == nodeOrphan) {
+		if n := cg.Nodes[k]; n != nil && (n.Kind == graph.NodeResource || n.Kind == graph.NodeOrphan) {
 			out = append(out, k)
 		}
 	}
@@ -215,15 +216,15 @@ func targetMatchesInstance(t addrs.Targetable, addr addrs.AbsResourceInstance) b
 
 // targetsInstance reports whether targeting lets an instance of node n be
 // planned.
-func (w *planWalker) targetsInstance(n *gnode, addr addrs.AbsResourceInstance) bool {
+func (w *planWalker) targetsInstance(n *graph.Node, addr addrs.AbsResourceInstance) bool {
 	f := w.targets
 	if f == nil {
 		return true
 	}
-	if !f.change[n.key] {
+	if !f.change[n.Key] {
 		return false
 	}
-	if ts, ok := f.only[n.key]; ok {
+	if ts, ok := f.only[n.Key]; ok {
 		for _, t := range ts {
 			if targetMatchesInstance(t, addr) {
 				return true
@@ -231,7 +232,7 @@ func (w *planWalker) targetsInstance(n *gnode, addr addrs.AbsResourceInstance) b
 		}
 		return false
 	}
-	for _, t := range f.except[n.key] {
+	for _, t := range f.except[n.Key] {
 		if targetMatchesInstance(t, addr) {
 			return false
 		}
@@ -240,7 +241,7 @@ func (w *planWalker) targetsInstance(n *gnode, addr addrs.AbsResourceInstance) b
 }
 
 // filterTargetInstances drops the instances targeting leaves alone.
-func (w *planWalker) filterTargetInstances(n *gnode, items []*instPlan) []*instPlan {
+func (w *planWalker) filterTargetInstances(n *graph.Node, items []*instPlan) []*instPlan {
 	if w.targets == nil {
 		return items
 	}
@@ -302,30 +303,30 @@ func targetingApplyWarning(p *plan.Plan) hcl.Diagnostics {
 // -exclude to the resources with changes, what they depend on, and the root
 // outputs whose dependencies are all walked: the rest of the configuration
 // may refer to objects the plan left out.
-func targetedApplyGraph(ag *applyGraph, cg *configGraph, p *plan.Plan) *graphsolve.Graph[string] {
+func targetedApplyGraph(ag *graph.ApplyGraph, cg *graph.Graph, p *plan.Plan) *graphsolve.Graph[string] {
 	if len(p.TargetAddrs) == 0 && len(p.ExcludeAddrs) == 0 {
-		return ag.g
+		return ag.G
 	}
-	seeds := make([]string, 0, 2*len(ag.byNode))
-	for key := range ag.byNode {
+	seeds := make([]string, 0, 2*len(ag.ByNode))
+	for key := range ag.ByNode {
 		seeds = append(seeds, key)
-		if dk := destroyKey(key); ag.g.HasVertex(dk) {
+		if dk := graph.DestroyKey(key); ag.G.HasVertex(dk) {
 			seeds = append(seeds, dk)
 		}
 	}
-	walk := setOf(seeds, ag.g.TransitiveDependencies(seeds...))
+	walk := setOf(seeds, ag.G.TransitiveDependencies(seeds...))
 	if p.Mode == plan.DestroyMode {
 		// A destroy removes the outputs; evaluating them could read
 		// objects already destroyed.
-		return ag.g.Subgraph(func(k string) bool { return walk[k] })
+		return ag.G.Subgraph(func(k string) bool { return walk[k] })
 	}
-	for _, key := range cg.order {
-		n := cg.nodes[key]
-		if n.kind != nodeOutput || !n.mod.Path.IsRoot() || walk[key] {
+	for _, key := range cg.Order {
+		n := cg.Nodes[key]
+		if n.Kind != graph.NodeOutput || !n.Mod.Path.IsRoot() || walk[key] {
 			continue
 		}
 		all := true
-		for _, d := range ag.g.TransitiveDependencies(key) {
+		for _, d := range ag.G.TransitiveDependencies(key) {
 			if !walk[d] {
 				all = false
 				break
@@ -335,5 +336,5 @@ func targetedApplyGraph(ag *applyGraph, cg *configGraph, p *plan.Plan) *graphsol
 			walk[key] = true
 		}
 	}
-	return ag.g.Subgraph(func(k string) bool { return walk[k] })
+	return ag.G.Subgraph(func(k string) bool { return walk[k] })
 }

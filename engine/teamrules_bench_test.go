@@ -115,7 +115,7 @@ func benchmarkTeamRules(b *testing.B, team map[string]string) {
 	const n = 5000
 	f := newTeamFixture(b, lifecycleConfig(n), team)
 	s := f.apply(b, f.plan(b, nil))
-	defer engine.TuneGC()() // the collector policy tenet runs with
+	defer benchGC()() // the collector policy tenet runs with
 	b.ReportAllocs()
 	b.ResetTimer()
 	pi := startPerInstance(2 * n)
@@ -162,8 +162,8 @@ func TestTeamRulesOverhead(t *testing.T) {
 	with := newTeamFixture(t, lifecycleConfig(n), benchTeamRules)
 	s := without.apply(t, without.plan(t, nil))
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
-	// Measure under the collector policy tenet runs with (cli.Main).
-	defer engine.TuneGC()()
+	// Measure under the collector policy tenet starts with (cli.Main).
+	defer benchGC()()
 	// Other processes on the machine (go test runs packages side by side)
 	// only ever inflate the ratio, so a later, longer measurement that
 	// stays under the bound is the code's cost.

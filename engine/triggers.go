@@ -10,6 +10,8 @@ import (
 
 	"github.com/tenetplan/tenet/addrs"
 	"github.com/tenetplan/tenet/config"
+	"github.com/tenetplan/tenet/engine/eval"
+	"github.com/tenetplan/tenet/engine/nodes"
 	"github.com/tenetplan/tenet/engine/plan"
 	"github.com/tenetplan/tenet/rules"
 	"github.com/tenetplan/tenet/state"
@@ -68,7 +70,7 @@ var ruleActionNames = map[plan.Action]string{
 // replace_triggered_by fired.
 func (w *planWalker) evalTriggers(ctx context.Context, rn *resourceNode, items []*instPlan, batch []rules.Instance) hcl.Diagnostics {
 	n := rn.n
-	if n.res == nil || n.res.Managed == nil || len(n.res.Managed.ReplaceTriggeredBy) == 0 || w.opts.Mode != plan.NormalMode {
+	if n.Res == nil || n.Res.Managed == nil || len(n.Res.Managed.ReplaceTriggeredBy) == 0 || w.opts.Mode != plan.NormalMode {
 		return nil
 	}
 	var diags hcl.Diagnostics
@@ -81,9 +83,9 @@ func (w *planWalker) evalTriggers(ctx context.Context, rn *resourceNode, items [
 		if !it.hasConfig || it.deposed != state.NotDeposed {
 			continue
 		}
-		s := &scope{ev: w.ev, mod: it.addr.Module, cfg: n.mod, rep: it.rep}
+		s := &eval.Scope{Ev: w.ev, Mod: it.addr.Module, Cfg: n.Mod, Rep: it.rep}
 		ti := rules.TriggerInstance{Address: it.addr.String()}
-		for _, expr := range n.res.Managed.ReplaceTriggeredBy {
+		for _, expr := range n.Res.Managed.ReplaceTriggeredBy {
 			ref, d := w.triggerRef(s, expr, cache)
 			diags = append(diags, d...)
 			if !d.HasErrors() {
@@ -98,7 +100,7 @@ func (w *planWalker) evalTriggers(ctx context.Context, rn *resourceNode, items [
 	}
 	results, err := w.e.Rules.Triggers(ctx, w.run, tb)
 	if err != nil {
-		return append(diags, rulesFailed(err, rangeOf(n)))
+		return append(diags, rulesFailed(err, nodes.Range(n)))
 	}
 	for k, r := range results {
 		if r.Triggered {
@@ -110,9 +112,9 @@ func (w *planWalker) evalTriggers(ctx context.Context, rn *resourceNode, items [
 
 // triggerRef resolves one replace_triggered_by reference for an instance
 // and gathers the facts of the changes it names.
-func (w *planWalker) triggerRef(s *scope, expr hcl.Expression, cache map[string]rules.TriggerRef) (out rules.TriggerRef, diags hcl.Diagnostics) {
+func (w *planWalker) triggerRef(s *eval.Scope, expr hcl.Expression, cache map[string]rules.TriggerRef) (out rules.TriggerRef, diags hcl.Diagnostics) {
 	trav, diags := resolveTraversal(expr, func(e hcl.Expression) (cty.Value, hcl.Diagnostics) {
-		v, d := s.evalExpr(e, cty.DynamicPseudoType)
+		v, d := s.EvalExpr(e, cty.DynamicPseudoType)
 		if d.HasErrors() {
 			return cty.NilVal, d
 		}
@@ -126,7 +128,7 @@ func (w *planWalker) triggerRef(s *scope, expr hcl.Expression, cache map[string]
 	if d.HasErrors() {
 		return out, diags
 	}
-	cacheKey := s.mod.String() + "\x00" + ref.Subject.String() + addrs.TraversalString(ref.Remaining)
+	cacheKey := s.Mod.String() + "\x00" + ref.Subject.String() + addrs.TraversalString(ref.Remaining)
 	if r, ok := cache[cacheKey]; ok {
 		return r, diags
 	}
@@ -140,30 +142,30 @@ func (w *planWalker) triggerRef(s *scope, expr hcl.Expression, cache map[string]
 	w.mu.Lock()
 	switch sub := ref.Subject.(type) {
 	case addrs.Resource:
-		abs := sub.Absolute(s.mod)
+		abs := sub.Absolute(s.Mod)
 		name = abs.String()
 		changes = w.trig.byResource[name]
 		if len(changes) > 1 {
 			changes = append([]*plan.ResourceInstanceChange(nil), changes...)
 		}
 	case addrs.ResourceInstance:
-		abs := sub.Absolute(s.mod)
+		abs := sub.Absolute(s.Mod)
 		name = abs.String()
 		if c := w.trig.byInstance[name]; c != nil {
 			changes = []*plan.ResourceInstanceChange{c}
 		}
 	default:
 		w.mu.Unlock()
-		return out, append(diags, errorf(expr.Range().Ptr(), "Invalid replace_triggered_by expression",
+		return out, append(diags, eval.Errorf(expr.Range().Ptr(), "Invalid replace_triggered_by expression",
 			"A replace_triggered_by reference must name a managed resource or resource instance, optionally followed by an attribute."))
 	}
 	w.mu.Unlock()
 	if len(changes) == 0 {
 		where := "the root module"
-		if !s.mod.IsRoot() {
-			where = s.mod.String()
+		if !s.Mod.IsRoot() {
+			where = s.Mod.String()
 		}
-		return out, append(diags, errorf(expr.Range().Ptr(), "Invalid replace_triggered_by reference",
+		return out, append(diags, eval.Errorf(expr.Range().Ptr(), "Invalid replace_triggered_by reference",
 			"No planned change was found for %s in %s, so tenet cannot tell whether it changes. Reference a managed resource that is planned in the same run.", name, where))
 	}
 	sortChanges(changes)

@@ -9,6 +9,9 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/tenetplan/tenet/addrs"
+	"github.com/tenetplan/tenet/engine/eval"
+	"github.com/tenetplan/tenet/engine/graph"
+	"github.com/tenetplan/tenet/engine/nodes"
 )
 
 // validateWalk evaluates the configuration without variable values or
@@ -19,32 +22,32 @@ import (
 // accept (or lacks, or cannot convert) and root outputs that would expose
 // sensitive values. Only what holds for every possible value is reported:
 // what plan would find with the real values it leaves to plan.
-func validateWalk(ctx context.Context, cg *configGraph, ev *evaluator) hcl.Diagnostics {
-	res := cg.g.Walk(ctx, 1, func(ctx context.Context, key string) hcl.Diagnostics {
-		n := cg.nodes[key]
+func validateWalk(ctx context.Context, cg *graph.Graph, ev *eval.Evaluator) hcl.Diagnostics {
+	res := cg.G.Walk(ctx, 1, func(ctx context.Context, key string) hcl.Diagnostics {
+		n := cg.Nodes[key]
 		if n == nil {
 			return nil
 		}
-		switch n.kind {
-		case nodeVariable:
+		switch n.Kind {
+		case graph.NodeVariable:
 			validateVariableNode(ev, n)
-		case nodeLocal:
-			visitLocal(ev, n) // only for the values: plan reports its errors
-		case nodeCall:
-			for _, mi := range ev.exp.moduleInstances(n.mod.Path) {
+		case graph.NodeLocal:
+			nodes.Local(ev, n) // only for the values: plan reports its errors
+		case graph.NodeCall:
+			for _, mi := range ev.Exp.ModuleInstances(n.Mod.Path) {
 				var key addrs.InstanceKey = addrs.NoKey
 				kind := byte(0)
 				switch {
-				case n.call.Count != nil:
+				case n.Call.Count != nil:
 					key, kind = addrs.IntKey(0), 'c'
-				case n.call.ForEach != nil:
+				case n.Call.ForEach != nil:
 					key, kind = addrs.StringKey(""), 'e'
 				}
-				ev.exp.addModuleInstances(n.mod.Path.Child(n.name), kind, []addrs.ModuleInstance{mi.Child(n.name, key)}, []repetition{unknownRepetition(kind)})
+				ev.Exp.AddModuleInstances(n.Mod.Path.Child(n.Name), kind, []addrs.ModuleInstance{mi.Child(n.Name, key)}, []eval.Repetition{unknownRepetition(kind)})
 			}
-		case nodeResource:
+		case graph.NodeResource:
 			return validateResourceNode(ev, n)
-		case nodeOutput:
+		case graph.NodeOutput:
 			return validateOutputNode(ev, n)
 		}
 		return nil
@@ -53,68 +56,68 @@ func validateWalk(ctx context.Context, cg *configGraph, ev *evaluator) hcl.Diagn
 }
 
 // unknownRepetition is count.index or each.* of an instance not known yet.
-func unknownRepetition(kind byte) repetition {
+func unknownRepetition(kind byte) eval.Repetition {
 	switch kind {
 	case 'c':
-		return repetition{kind: 'c'}
+		return eval.Repetition{Kind: 'c'}
 	case 'e':
-		return repetition{kind: 'e', key: cty.UnknownVal(cty.String), value: cty.DynamicVal}
+		return eval.Repetition{Kind: 'e', Key: cty.UnknownVal(cty.String), Value: cty.DynamicVal}
 	}
-	return repetition{}
+	return eval.Repetition{}
 }
 
-func validateVariableNode(ev *evaluator, n *gnode) {
-	v := n.variable
+func validateVariableNode(ev *eval.Evaluator, n *graph.Node) {
+	v := n.Variable
 	want := v.ConstraintType
 	if want == cty.NilType {
 		want = cty.DynamicPseudoType
 	}
-	for _, mi := range ev.exp.moduleInstances(n.mod.Path) {
+	for _, mi := range ev.Exp.ModuleInstances(n.Mod.Path) {
 		val := cty.UnknownVal(want)
 		if !mi.IsRoot() {
 			// A child's input is what its call passes, or the default.
-			if call := n.mod.Parent.ModuleCalls[n.mod.Path[len(n.mod.Path)-1]]; call != nil {
+			if call := n.Mod.Parent.ModuleCalls[n.Mod.Path[len(n.Mod.Path)-1]]; call != nil {
 				raw := v.Default
-				if attrs, _ := call.Config.JustAttributes(); attrs[n.name] != nil {
-					s := &scope{ev: ev, mod: mi.Parent(), cfg: n.mod.Parent, rep: ev.exp.repetitionFor(mi)}
-					raw, _ = s.evalExpr(attrs[n.name].Expr, cty.DynamicPseudoType)
+				if attrs, _ := call.Config.JustAttributes(); attrs[n.Name] != nil {
+					s := &eval.Scope{Ev: ev, Mod: mi.Parent(), Cfg: n.Mod.Parent, Rep: ev.Exp.RepetitionFor(mi)}
+					raw, _ = s.EvalExpr(attrs[n.Name].Expr, cty.DynamicPseudoType)
 				}
 				if raw != cty.NilVal {
-					if cv, err := convertVariable(v, raw); err == nil {
+					if cv, err := eval.ConvertVariable(v, raw); err == nil {
 						val = cv
 					}
 				}
 			}
 		}
 		if v.Sensitive {
-			val = val.Mark(sensitiveMark)
+			val = val.Mark(eval.SensitiveMark)
 		}
-		ev.values.module(mi).set('v', n.name, val)
+		ev.Values.Module(mi).Set('v', n.Name, val)
 	}
 }
 
-func validateResourceNode(ev *evaluator, n *gnode) hcl.Diagnostics {
-	if n.schema == nil {
+func validateResourceNode(ev *eval.Evaluator, n *graph.Node) hcl.Diagnostics {
+	if n.Schema == nil {
 		return nil
 	}
 	kind := byte(0)
 	switch {
-	case n.res.Count != nil:
+	case n.Res.Count != nil:
 		kind = 'c'
-	case n.res.ForEach != nil:
+	case n.Res.ForEach != nil:
 		kind = 'e'
 	}
 	var diags hcl.Diagnostics
-	for i, mi := range ev.exp.moduleInstances(n.mod.Path) {
-		s := &scope{ev: ev, mod: mi, cfg: n.mod, rep: unknownRepetition(kind)}
-		ctx, d := s.evalContext(n.bodyRefs)
+	for i, mi := range ev.Exp.ModuleInstances(n.Mod.Path) {
+		s := &eval.Scope{Ev: ev, Mod: mi, Cfg: n.Mod, Rep: unknownRepetition(kind)}
+		ctx, d := s.EvalContext(n.BodyRefs)
 		if kind == 'c' {
 			ctx.Variables["count"] = cty.ObjectVal(map[string]cty.Value{"index": cty.UnknownVal(cty.Number)})
 		}
 		if i == 0 {
 			// Every instance has the same body: report it once.
-			body := dynblock.Expand(n.res.Config, ctx)
-			_, moreDiags := hcldec.Decode(body, n.spec, ctx)
+			body := dynblock.Expand(n.Res.Config, ctx)
+			_, moreDiags := hcldec.Decode(body, n.Spec, ctx)
 			diags = append(diags, d...)
 			diags = append(diags, moreDiags...)
 		}
@@ -122,40 +125,40 @@ func validateResourceNode(ev *evaluator, n *gnode) hcl.Diagnostics {
 		if kind == 0 {
 			v = unknownSchemaObject(n)
 		}
-		ev.values.module(mi).set('r', n.addr.Resource.String(), v)
+		ev.Values.Module(mi).Set('r', n.Addr.Resource.String(), v)
 	}
 	return diags
 }
 
 // unknownSchemaObject is an unknown object of the resource's type with
 // the attributes its schema marks sensitive marked.
-func unknownSchemaObject(n *gnode) cty.Value {
-	ty := impliedType(n.schema.Block)
+func unknownSchemaObject(n *graph.Node) cty.Value {
+	ty := eval.ImpliedType(n.Schema.Block)
 	attrs := make(map[string]cty.Value, len(ty.AttributeTypes()))
 	for name, at := range ty.AttributeTypes() {
 		v := cty.UnknownVal(at)
-		if a := n.schema.Block.Attributes[name]; a != nil && a.Sensitive {
-			v = v.Mark(sensitiveMark)
+		if a := n.Schema.Block.Attributes[name]; a != nil && a.Sensitive {
+			v = v.Mark(eval.SensitiveMark)
 		}
 		attrs[name] = v
 	}
 	return cty.ObjectVal(attrs)
 }
 
-func validateOutputNode(ev *evaluator, n *gnode) hcl.Diagnostics {
+func validateOutputNode(ev *eval.Evaluator, n *graph.Node) hcl.Diagnostics {
 	var diags hcl.Diagnostics
-	for _, mi := range ev.exp.moduleInstances(n.mod.Path) {
-		v, d := ev.scopeFor(mi, n.mod).evalExpr(n.output.Expr, cty.DynamicPseudoType)
+	for _, mi := range ev.Exp.ModuleInstances(n.Mod.Path) {
+		v, d := ev.ScopeFor(mi, n.Mod).EvalExpr(n.Output.Expr, cty.DynamicPseudoType)
 		if d.HasErrors() {
 			v = cty.DynamicVal
 		}
 		if mi.IsRoot() && !d.HasErrors() {
-			diags = append(diags, sensitiveOutputDiags(n, v)...)
+			diags = append(diags, nodes.SensitiveOutputDiags(n, v)...)
 		}
-		if n.output.Sensitive {
-			v = v.Mark(sensitiveMark)
+		if n.Output.Sensitive {
+			v = v.Mark(eval.SensitiveMark)
 		}
-		ev.values.module(mi).set('o', n.name, v)
+		ev.Values.Module(mi).Set('o', n.Name, v)
 	}
 	return diags
 }

@@ -1,4 +1,4 @@
-package engine
+package eval
 
 import (
 	"fmt"
@@ -9,26 +9,26 @@ import (
 	"github.com/tenetplan/tenet/config"
 )
 
-// maxInstances bounds the instances one count or for_each makes in one
+// MaxInstances bounds the instances one count or for_each makes in one
 // module instance. Every instance costs memory and a provider call, so a
 // count of 100000000000 would exhaust memory long before it planned;
 // refusing it at the argument is the useful answer.
-const maxInstances = 1_000_000
+const MaxInstances = 1_000_000
 
 func tooManyInstances(rng *hcl.Range, arg string, n string) *hcl.Diagnostic {
-	return errorf(rng, fmt.Sprintf("Invalid %s argument", arg),
-		"The given %q argument asks for %s instances, more than the %d tenet plans for one resource or module in one module instance. Use a smaller value, or split the objects over several resources.", arg, n, maxInstances)
+	return Errorf(rng, fmt.Sprintf("Invalid %s argument", arg),
+		"The given %q argument asks for %s instances, more than the %d tenet plans for one resource or module in one module instance. Use a smaller value, or split the objects over several resources.", arg, n, MaxInstances)
 }
 
-// tooManyInstancesInAll reports an expansion that stays under the bound
+// TooManyInstancesInAll reports an expansion that stays under the bound
 // in each module instance but not over all of them.
-func tooManyInstancesInAll(rng *hcl.Range, arg string) *hcl.Diagnostic {
-	return errorf(rng, fmt.Sprintf("Invalid %s argument", arg),
-		"Over all the instances of its module, this %q argument asks for more than %d instances, the most tenet plans for one resource or module call. Use smaller values here or in the count and for_each of the enclosing module calls.", arg, maxInstances)
+func TooManyInstancesInAll(rng *hcl.Range, arg string) *hcl.Diagnostic {
+	return Errorf(rng, fmt.Sprintf("Invalid %s argument", arg),
+		"Over all the instances of its module, this %q argument asks for more than %d instances, the most tenet plans for one resource or module call. Use smaller values here or in the count and for_each of the enclosing module calls.", arg, MaxInstances)
 }
 
-// repetitionRange is where a count or for_each argument is written.
-func repetitionRange(count, forEach hcl.Expression) *hcl.Range {
+// RepetitionRange is where a count or for_each argument is written.
+func RepetitionRange(count, forEach hcl.Expression) *hcl.Range {
 	if count != nil {
 		return count.Range().Ptr()
 	}
@@ -44,13 +44,13 @@ func repetitionRange(count, forEach hcl.Expression) *hcl.Range {
 // value nested thousands deep cannot be written or read as JSON.
 const maxValueDepth = 2 * config.MaxNestingDepth
 
-// checkValueDepth reports a value nested more deeply than maxValueDepth,
+// CheckValueDepth reports a value nested more deeply than maxValueDepth,
 // at rng, which names what produced it.
-func checkValueDepth(v cty.Value, rng *hcl.Range, what string) hcl.Diagnostics {
+func CheckValueDepth(v cty.Value, rng *hcl.Range, what string) hcl.Diagnostics {
 	if v == cty.NilVal || typeDepth(v.Type(), 0) <= maxValueDepth {
 		return nil
 	}
-	return hcl.Diagnostics{errorf(rng, "Value nested too deeply",
+	return hcl.Diagnostics{Errorf(rng, "Value nested too deeply",
 		"%s nests more than %d levels deep, which is the most tenet can keep in a plan or state. Flatten the structure.", what, maxValueDepth)}
 }
 

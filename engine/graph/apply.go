@@ -1,4 +1,4 @@
-package engine
+package graph
 
 import (
 	"sort"
@@ -10,28 +10,32 @@ import (
 	"github.com/tenetplan/tenet/graphsolve"
 )
 
-// applyGraph is the configuration graph plus one destroy node per
+// ApplyGraph is the configuration graph plus one destroy node per
 // resource that has deletes, with the ordering edges of semantics §11.
 // Nodes are per resource (not per instance): a resource's creates run as
 // one node and its deletes as another, which keeps the edge count linear
 // where per-instance edges would be quadratic (every instance of B after
 // every instance of A).
-type applyGraph struct {
-	g        *graphsolve.Graph[string]
-	byNode   map[string][]*plan.ResourceInstanceChange // resource node key -> changes
+type ApplyGraph struct {
+	G        *graphsolve.Graph[string]
+	ByNode   map[string][]*plan.ResourceInstanceChange // resource node key -> changes
 	cbdNodes map[string]bool                           // destroy node is create_before_destroy
 }
 
-func destroyKey(resKey string) string { return "destroy:" + resKey[len("resource:"):] }
+// DestroyKey is the key of the node that runs the deletes of the resource
+// node resKey.
+func DestroyKey(resKey string) string { return "destroy:" + resKey[len("resource:"):] }
 
-func buildApplyGraph(cfg *config.Config, cg *configGraph, p *plan.Plan) (*applyGraph, hcl.Diagnostics) {
-	ag := &applyGraph{g: cg.g.Clone(), byNode: map[string][]*plan.ResourceInstanceChange{}, cbdNodes: map[string]bool{}}
+// BuildApply builds the apply graph of plan p over the configuration graph
+// cg, refusing cycles the apply ordering would create.
+func BuildApply(cfg *config.Config, cg *Graph, p *plan.Plan) (*ApplyGraph, hcl.Diagnostics) {
+	ag := &ApplyGraph{G: cg.G.Clone(), ByNode: map[string][]*plan.ResourceInstanceChange{}, cbdNodes: map[string]bool{}}
 	creates := map[string]bool{}
 	destroys := map[string]bool{}
 	dtc := map[string]bool{}
 	for _, c := range p.Changes {
-		key := resourceKey(c.Addr.Config())
-		ag.byNode[key] = append(ag.byNode[key], c)
+		key := ResourceKey(c.Addr.Config())
+		ag.ByNode[key] = append(ag.ByNode[key], c)
 		if c.DeposedKey != "" {
 			if c.Action == plan.Delete || c.Action == plan.Forget {
 				destroys[key] = true
@@ -45,11 +49,11 @@ func buildApplyGraph(cfg *config.Config, cg *configGraph, p *plan.Plan) (*applyG
 			creates[key], destroys[key], dtc[key] = true, true, true
 		case plan.CreateThenDelete:
 			creates[key], destroys[key] = true, true
-			ag.cbdNodes[destroyKey(key)] = true
+			ag.cbdNodes[DestroyKey(key)] = true
 		case plan.Delete, plan.Forget:
 			destroys[key] = true
 			if c.CreateBeforeDestroy {
-				ag.cbdNodes[destroyKey(key)] = true
+				ag.cbdNodes[DestroyKey(key)] = true
 			}
 		}
 	}
@@ -57,12 +61,12 @@ func buildApplyGraph(cfg *config.Config, cg *configGraph, p *plan.Plan) (*applyG
 	storedDeps := map[string]map[string]bool{}
 	for key := range destroys {
 		deps := map[string]bool{}
-		if n := cg.nodes[key]; n != nil {
-			for _, d := range n.resDeps {
+		if n := cg.Nodes[key]; n != nil {
+			for _, d := range n.ResDeps {
 				deps[d] = true
 			}
 		}
-		for _, c := range ag.byNode[key] {
+		for _, c := range ag.ByNode[key] {
 			if p.PriorState == nil {
 				continue
 			}
@@ -78,14 +82,14 @@ func buildApplyGraph(cfg *config.Config, cg *configGraph, p *plan.Plan) (*applyG
 				continue
 			}
 			for _, d := range obj.Dependencies {
-				deps[resourceKey(d)] = true
+				deps[ResourceKey(d)] = true
 			}
 		}
 		storedDeps[key] = deps
 	}
 	for key := range destroys {
-		dk := destroyKey(key)
-		ag.g.AddVertex(dk)
+		dk := DestroyKey(key)
+		ag.G.AddVertex(dk)
 	}
 	// Creators wait for the destroys of what they depend on, by
 	// configuration (E2) or by the dependencies stored with their current
@@ -93,18 +97,18 @@ func buildApplyGraph(cfg *config.Config, cg *configGraph, p *plan.Plan) (*applyG
 	// old object goes only after its dependents moved to the new one.
 	for _, key := range sortedKeys(creates) {
 		deps := map[string]bool{}
-		if n := cg.nodes[key]; n != nil {
-			for _, d := range n.resDeps {
+		if n := cg.Nodes[key]; n != nil {
+			for _, d := range n.ResDeps {
 				deps[d] = true
 			}
 		}
-		for _, c := range ag.byNode[key] {
+		for _, c := range ag.ByNode[key] {
 			if c.DeposedKey != "" || p.PriorState == nil {
 				continue
 			}
 			if ri := p.PriorState.ResourceInstance(c.Addr); ri != nil && ri.Current != nil {
 				for _, d := range ri.Current.Dependencies {
-					deps[resourceKey(d)] = true
+					deps[ResourceKey(d)] = true
 				}
 			}
 		}
@@ -112,30 +116,30 @@ func buildApplyGraph(cfg *config.Config, cg *configGraph, p *plan.Plan) (*applyG
 			if dep == key || !destroys[dep] {
 				continue
 			}
-			dk := destroyKey(dep)
+			dk := DestroyKey(dep)
 			if ag.cbdNodes[dk] {
-				ag.g.AddEdge(dk, key)
+				ag.G.AddEdge(dk, key)
 			} else {
-				ag.g.AddEdge(key, dk)
+				ag.G.AddEdge(key, dk)
 			}
 		}
 	}
 	for _, key := range sortedKeys(destroys) {
-		dk := destroyKey(key)
+		dk := DestroyKey(key)
 		cbd := ag.cbdNodes[dk]
 		// The create half of a replace (E3), inverted for create_before_destroy.
 		if creates[key] {
 			if cbd {
-				ag.g.AddEdge(dk, key)
+				ag.G.AddEdge(dk, key)
 			} else if dtc[key] {
-				ag.g.AddEdge(key, dk)
+				ag.G.AddEdge(key, dk)
 			}
 		}
 		// Dependents are destroyed before their dependencies (E5), and an
 		// object being destroyed goes before its dependency is updated (E6).
 		for _, dep := range sortedKeys(storedDeps[key]) {
 			if dep != key && destroys[dep] {
-				ag.g.AddEdge(destroyKey(dep), dk)
+				ag.G.AddEdge(DestroyKey(dep), dk)
 			}
 		}
 		for _, dep := range sortedKeys(storedDeps[key]) {
@@ -143,14 +147,14 @@ func buildApplyGraph(cfg *config.Config, cg *configGraph, p *plan.Plan) (*applyG
 				continue
 			}
 			if cbd {
-				ag.g.AddEdge(dk, dep)
+				ag.G.AddEdge(dk, dep)
 			} else {
-				ag.g.AddEdge(dep, dk)
+				ag.G.AddEdge(dep, dk)
 			}
 		}
 	}
 	var diags hcl.Diagnostics
-	for _, err := range ag.g.Validate() {
+	for _, err := range ag.G.Validate() {
 		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: err.Error()})
 	}
 	return ag, diags

@@ -1,4 +1,4 @@
-package engine
+package eval
 
 import (
 	"fmt"
@@ -10,83 +10,83 @@ import (
 	"github.com/tenetplan/tenet/addrs"
 )
 
-// instanceKeys is the result of expanding a count or for_each argument.
-type instanceKeys struct {
-	kind byte // 0 none, 'c' count, 'e' for_each
-	keys []addrs.InstanceKey
-	reps []repetition
+// InstanceKeys is the result of expanding a count or for_each argument.
+type InstanceKeys struct {
+	Kind byte // 0 none, 'c' count, 'e' for_each
+	Keys []addrs.InstanceKey
+	Reps []Repetition
 }
 
-// expand evaluates count and for_each in scope s.
-func (s *scope) expand(count, forEach hcl.Expression) (instanceKeys, hcl.Diagnostics) {
+// Expand evaluates count and for_each in scope s.
+func (s *Scope) Expand(count, forEach hcl.Expression) (InstanceKeys, hcl.Diagnostics) {
 	switch {
 	case count != nil:
 		return s.expandCount(count)
 	case forEach != nil:
 		return s.expandForEach(forEach)
 	}
-	return instanceKeys{keys: []addrs.InstanceKey{addrs.NoKey}, reps: []repetition{{}}}, nil
+	return InstanceKeys{Keys: []addrs.InstanceKey{addrs.NoKey}, Reps: []Repetition{{}}}, nil
 }
 
-func (s *scope) expandCount(expr hcl.Expression) (instanceKeys, hcl.Diagnostics) {
-	out := instanceKeys{kind: 'c'}
-	v, diags := s.evalExpr(expr, cty.Number)
+func (s *Scope) expandCount(expr hcl.Expression) (InstanceKeys, hcl.Diagnostics) {
+	out := InstanceKeys{Kind: 'c'}
+	v, diags := s.EvalExpr(expr, cty.Number)
 	if diags.HasErrors() {
 		return out, diags
 	}
-	if v.HasMark(sensitiveMark) || containsMark(v) {
-		return out, hcl.Diagnostics{errorf(expr.Range().Ptr(), "Invalid count argument",
+	if v.HasMark(SensitiveMark) || containsMark(v) {
+		return out, hcl.Diagnostics{Errorf(expr.Range().Ptr(), "Invalid count argument",
 			"Sensitive values, or values derived from sensitive values, cannot be used as count arguments. If used, the sensitive value could be exposed as a resource instance key.")}
 	}
 	if !v.IsKnown() {
-		return out, hcl.Diagnostics{errorf(expr.Range().Ptr(), "Invalid count argument",
+		return out, hcl.Diagnostics{Errorf(expr.Range().Ptr(), "Invalid count argument",
 			`The "count" value depends on resource attributes that cannot be determined until apply, so tenet cannot predict how many instances will be created. To work around this, use the -target argument to first apply only the resources that the count depends on.`)}
 	}
 	if v.IsNull() {
-		return out, hcl.Diagnostics{errorf(expr.Range().Ptr(), "Invalid count argument",
+		return out, hcl.Diagnostics{Errorf(expr.Range().Ptr(), "Invalid count argument",
 			`The given "count" argument value is null. An integer is required.`)}
 	}
 	bf := v.AsBigFloat()
 	n, acc := bf.Int64()
 	if !bf.IsInt() {
-		return out, hcl.Diagnostics{errorf(expr.Range().Ptr(), "Invalid count argument",
+		return out, hcl.Diagnostics{Errorf(expr.Range().Ptr(), "Invalid count argument",
 			`The given "count" argument value is unsuitable: must be a whole number.`)}
 	}
 	if n < 0 {
-		return out, hcl.Diagnostics{errorf(expr.Range().Ptr(), "Invalid count argument",
+		return out, hcl.Diagnostics{Errorf(expr.Range().Ptr(), "Invalid count argument",
 			`The given "count" argument value is unsuitable: must be greater than or equal to zero.`)}
 	}
-	if n > maxInstances || acc != 0 {
+	if n > MaxInstances || acc != 0 {
 		return out, hcl.Diagnostics{tooManyInstances(expr.Range().Ptr(), "count", bf.Text('f', 0))}
 	}
-	out.keys = make([]addrs.InstanceKey, n)
-	out.reps = make([]repetition, n)
+	out.Keys = make([]addrs.InstanceKey, n)
+	out.Reps = make([]Repetition, n)
 	for i := 0; i < int(n); i++ {
-		out.keys[i] = addrs.IntKey(i)
-		out.reps[i] = repetition{kind: 'c', index: i}
+		out.Keys[i] = addrs.IntKey(i)
+		out.Reps[i] = Repetition{Kind: 'c', index: i}
 	}
 	return out, nil
 }
 
-func (s *scope) expandForEach(expr hcl.Expression) (instanceKeys, hcl.Diagnostics) {
-	out := instanceKeys{kind: 'e'}
-	v, diags := s.evalExpr(expr, cty.DynamicPseudoType)
+func (s *Scope) expandForEach(expr hcl.Expression) (InstanceKeys, hcl.Diagnostics) {
+	out := InstanceKeys{Kind: 'e'}
+	v, diags := s.EvalExpr(expr, cty.DynamicPseudoType)
 	if diags.HasErrors() {
 		return out, diags
 	}
 	rng := expr.Range().Ptr()
 	if containsMark(v) {
-		return out, hcl.Diagnostics{errorf(rng, "Invalid for_each argument",
+		return out, hcl.Diagnostics{Errorf(rng, "Invalid for_each argument",
 			"Sensitive values, or values derived from sensitive values, cannot be used as for_each arguments. If used, the sensitive value could be exposed as a resource instance key.")}
 	}
 	ty := v.Type()
 	if v.IsNull() {
-		return out, hcl.Diagnostics{errorf(rng, "Invalid for_each argument",
+		return out, hcl.Diagnostics{Errorf(rng, "Invalid for_each argument",
 			`The given "for_each" argument value is unsuitable: the given "for_each" argument value is null. A map, or set of strings is allowed.`)}
 	}
 	isSet := ty.IsSetType()
 	if !(ty.IsMapType() || ty.IsObjectType() || isSet || ty == cty.DynamicPseudoType) {
-		return out, hcl.Diagnostics{errorf(rng, "Invalid for_each argument",
+		return out, hcl.Diagnostics{Errorf(rng, "Invalid for_each argument",
 			`The given "for_each" argument value is unsuitable: the "for_each" argument must be a map, or set of strings, and you have provided a value of type %s.`, ty.FriendlyName())}
 	}
 	if !v.IsKnown() {
@@ -94,20 +94,20 @@ func (s *scope) expandForEach(expr hcl.Expression) (instanceKeys, hcl.Diagnostic
 		if isSet {
 			what = "set includes values"
 		}
-		return out, hcl.Diagnostics{errorf(rng, "Invalid for_each argument",
+		return out, hcl.Diagnostics{Errorf(rng, "Invalid for_each argument",
 			`The "for_each" %s derived from resource attributes that cannot be determined until apply, and so tenet cannot determine the full set of keys that will identify the instances of this resource. When working with unknown values in for_each, it's better to define the map keys statically in your configuration and place apply-time results only in the map values. Alternatively, you could use the -target planning option to first apply only the resources that the for_each value depends on, and then apply a second time to fully converge.`, what)}
 	}
 	if isSet {
 		if et := ty.ElementType(); et != cty.String && et != cty.DynamicPseudoType {
-			return out, hcl.Diagnostics{errorf(rng, "Invalid for_each set argument",
+			return out, hcl.Diagnostics{Errorf(rng, "Invalid for_each set argument",
 				`The given "for_each" argument value is unsuitable: "for_each" supports maps and sets of strings, but you have provided a set containing type %s.`, et.FriendlyName())}
 		}
 		if !v.IsWhollyKnown() {
-			return out, hcl.Diagnostics{errorf(rng, "Invalid for_each argument",
+			return out, hcl.Diagnostics{Errorf(rng, "Invalid for_each argument",
 				`The "for_each" set includes values derived from resource attributes that cannot be determined until apply, and so tenet cannot determine the full set of keys that will identify the instances of this resource. When working with unknown values in for_each, it's better to use a map value where the keys are defined statically in your configuration and where only the values contain apply-time results.`)}
 		}
 	}
-	if n := v.LengthInt(); n > maxInstances {
+	if n := v.LengthInt(); n > MaxInstances {
 		return out, hcl.Diagnostics{tooManyInstances(rng, "for_each", fmt.Sprint(n))}
 	}
 	type kv struct {
@@ -119,7 +119,7 @@ func (s *scope) expandForEach(expr hcl.Expression) (instanceKeys, hcl.Diagnostic
 		k, ev := it.Element()
 		if isSet {
 			if k.IsNull() {
-				return out, hcl.Diagnostics{errorf(rng, "Invalid for_each set argument",
+				return out, hcl.Diagnostics{Errorf(rng, "Invalid for_each set argument",
 					`The given "for_each" argument value is unsuitable: "for_each" sets must not contain null values.`)}
 			}
 			items = append(items, kv{k.AsString(), k})
@@ -129,8 +129,8 @@ func (s *scope) expandForEach(expr hcl.Expression) (instanceKeys, hcl.Diagnostic
 	}
 	sort.Slice(items, func(i, j int) bool { return items[i].k < items[j].k })
 	for _, it := range items {
-		out.keys = append(out.keys, addrs.StringKey(it.k))
-		out.reps = append(out.reps, repetition{kind: 'e', key: cty.StringVal(it.k), value: it.v})
+		out.Keys = append(out.Keys, addrs.StringKey(it.k))
+		out.Reps = append(out.Reps, Repetition{Kind: 'e', Key: cty.StringVal(it.k), Value: it.v})
 	}
 	return out, nil
 }
@@ -160,13 +160,13 @@ func keyedValue(kind byte, keys []addrs.InstanceKey, vals []cty.Value) cty.Value
 	return vals[0]
 }
 
-// presentKeyedValue is keyedValue for a resource some of whose instances
+// PresentKeyedValue is keyedValue for a resource some of whose instances
 // have no object, which happens when -target or -exclude left them out:
 // absent instances (cty.NilVal) are left out of the value, as OpenTofu
 // builds it from the objects that exist. A count tuple ends at the last
 // instance present, gaps before it unknown; with nothing present the whole
 // value is unknown.
-func presentKeyedValue(kind byte, keys []addrs.InstanceKey, vals []cty.Value) cty.Value {
+func PresentKeyedValue(kind byte, keys []addrs.InstanceKey, vals []cty.Value) cty.Value {
 	var pk []addrs.InstanceKey
 	var pv []cty.Value
 	last := -1
@@ -193,7 +193,7 @@ func presentKeyedValue(kind byte, keys []addrs.InstanceKey, vals []cty.Value) ct
 	return keyedValue(kind, pk, pv)
 }
 
-func repetitionName(kind byte) string {
+func RepetitionName(kind byte) string {
 	switch kind {
 	case 'c':
 		return "count"
@@ -203,13 +203,13 @@ func repetitionName(kind byte) string {
 	return "none"
 }
 
-// repetitionFor gives the count.index / each.* of a module instance key,
+// RepetitionFor gives the count.index / each.* of a module instance key,
 // as seen by the arguments of its calling block.
-func (e *expansion) repetitionFor(m addrs.ModuleInstance) repetition {
+func (e *expansion) RepetitionFor(m addrs.ModuleInstance) Repetition {
 	e.mu.RLock()
 	defer e.mu.RUnlock()
 	if r, ok := e.reps[m.String()]; ok {
 		return r
 	}
-	return repetition{}
+	return Repetition{}
 }

@@ -1,4 +1,4 @@
-package engine
+package eval
 
 import (
 	"context"
@@ -15,15 +15,15 @@ import (
 	"github.com/tenetplan/tenet/state"
 )
 
-// marshalDynamic encodes a known value as plain JSON (no type wrapper).
-func marshalDynamic(v cty.Value) ([]byte, error) {
+// MarshalDynamic encodes a known value as plain JSON (no type wrapper).
+func MarshalDynamic(v cty.Value) ([]byte, error) {
 	return ctyjson.Marshal(v, v.Type())
 }
 
-// decodeObject turns a stored object into a value of the current schema,
+// DecodeObject turns a stored object into a value of the current schema,
 // asking the provider to upgrade it when the stored version is older.
-func decodeObject(ctx context.Context, p providers.Interface, sch *providers.Schema, typ string, obj *state.ObjectSrc) (cty.Value, error) {
-	ty := impliedType(sch.Block)
+func DecodeObject(ctx context.Context, p providers.Interface, sch *providers.Schema, typ string, obj *state.ObjectSrc) (cty.Value, error) {
+	ty := ImpliedType(sch.Block)
 	if obj.SchemaVersion == uint64(sch.Version) || p == nil {
 		v, err := state.UnmarshalAttrs(obj.AttrsJSON, ty)
 		if err == nil {
@@ -40,10 +40,10 @@ func decodeObject(ctx context.Context, p providers.Interface, sch *providers.Sch
 	return resp.UpgradedState, nil
 }
 
-// encodeObject turns a (possibly marked) value into a state object.
-func encodeObject(v cty.Value, sch *providers.Schema, deps []addrs.ConfigResource, cbd bool, private []byte, status state.ObjectStatus) (*state.ObjectSrc, error) {
-	uv, paths := unmarkPaths(v)
-	js, err := state.MarshalAttrs(uv, impliedType(sch.Block))
+// EncodeObject turns a (possibly marked) value into a state object.
+func EncodeObject(v cty.Value, sch *providers.Schema, deps []addrs.ConfigResource, cbd bool, private []byte, status state.ObjectStatus) (*state.ObjectSrc, error) {
+	uv, paths := UnmarkPaths(v)
+	js, err := state.MarshalAttrs(uv, ImpliedType(sch.Block))
 	if err != nil {
 		return nil, err
 	}
@@ -58,8 +58,8 @@ func encodeObject(v cty.Value, sch *providers.Schema, deps []addrs.ConfigResourc
 	}, nil
 }
 
-// schemaSensitivePaths lists the paths the schema marks sensitive in v.
-func schemaSensitivePaths(b *providers.Block, v cty.Value) []cty.Path {
+// SchemaSensitivePaths lists the paths the schema marks sensitive in v.
+func SchemaSensitivePaths(b *providers.Block, v cty.Value) []cty.Path {
 	if b == nil || v.IsNull() || !v.IsKnown() {
 		return nil
 	}
@@ -79,13 +79,13 @@ func schemaSensitivePaths(b *providers.Block, v cty.Value) []cty.Path {
 		}
 		switch nb.Nesting {
 		case providers.NestingSingle, providers.NestingGroup:
-			for _, p := range schemaSensitivePaths(&nb.Block, bv) {
+			for _, p := range SchemaSensitivePaths(&nb.Block, bv) {
 				out = append(out, append(cty.GetAttrPath(name), p...))
 			}
 		case providers.NestingList, providers.NestingMap:
 			for it := bv.ElementIterator(); it.Next(); {
 				k, ev := it.Element()
-				for _, p := range schemaSensitivePaths(&nb.Block, ev) {
+				for _, p := range SchemaSensitivePaths(&nb.Block, ev) {
 					out = append(out, append(cty.GetAttrPath(name).Index(k), p...))
 				}
 			}
@@ -99,9 +99,9 @@ func schemaSensitivePaths(b *providers.Block, v cty.Value) []cty.Path {
 // Keys are weak so a schema that is dropped takes its entry with it.
 var impliedTypes sync.Map // weak.Pointer[providers.Block] -> cty.Type
 
-// impliedType is b.ImpliedType(), computed once per schema block. Schemas
+// ImpliedType is b.ImpliedType(), computed once per schema block. Schemas
 // are not changed after a provider returns them.
-func impliedType(b *providers.Block) cty.Type {
+func ImpliedType(b *providers.Block) cty.Type {
 	if b == nil {
 		return b.ImpliedType()
 	}

@@ -1,4 +1,4 @@
-package engine
+package graph
 
 import (
 	"context"
@@ -11,107 +11,109 @@ import (
 
 	"github.com/tenetplan/tenet/addrs"
 	"github.com/tenetplan/tenet/config"
+	"github.com/tenetplan/tenet/engine/eval"
+	"github.com/tenetplan/tenet/engine/providercall"
 	"github.com/tenetplan/tenet/graphsolve"
 	"github.com/tenetplan/tenet/providers"
 )
 
-type nodeKind byte
+type NodeKind byte
 
 const (
-	nodeVariable nodeKind = 'v'
-	nodeLocal    nodeKind = 'l'
-	nodeOutput   nodeKind = 'o'
-	nodeCall     nodeKind = 'c' // expansion of a module call
-	nodeResource nodeKind = 'r' // a resource block (all its instances)
-	nodeOrphan   nodeKind = 'x' // a resource in state with no resource block
-	nodeProvider nodeKind = 'p' // a provider configuration
-	nodeDestroy  nodeKind = 'd' // apply only: the deletes of one resource
-	nodeCheck    nodeKind = 'k' // a check block's assertions
+	NodeVariable NodeKind = 'v'
+	NodeLocal    NodeKind = 'l'
+	NodeOutput   NodeKind = 'o'
+	NodeCall     NodeKind = 'c' // expansion of a module call
+	NodeResource NodeKind = 'r' // a resource block (all its instances)
+	NodeOrphan   NodeKind = 'x' // a resource in state with no resource block
+	nodeProvider NodeKind = 'p' // a provider configuration
+	nodeDestroy  NodeKind = 'd' // apply only: the deletes of one resource
+	NodeCheck    NodeKind = 'k' // a check block's assertions
 )
 
-// gnode is one vertex of the configuration graph. Nodes are static: one
+// Node is one vertex of the configuration graph. Nodes are static: one
 // per block per module path; the walk handles every module instance.
-type gnode struct {
-	kind nodeKind
-	key  string
-	mod  *config.Module
+type Node struct {
+	Kind NodeKind
+	Key  string
+	Mod  *config.Module
 
-	name     string
-	variable *config.Variable
-	local    *config.Local
-	output   *config.Output
-	call     *config.ModuleCall
-	res      *config.Resource
-	check    *config.Check
-	provCfg  *config.Provider // nil for an implied empty provider configuration
+	Name     string
+	Variable *config.Variable
+	Local    *config.Local
+	Output   *config.Output
+	Call     *config.ModuleCall
+	Res      *config.Resource
+	Check    *config.Check
+	ProvCfg  *config.Provider // nil for an implied empty provider configuration
 
 	// resource data
-	addr      addrs.ConfigResource
-	provider  addrs.AbsProviderConfig
-	schema    *providers.Schema
-	spec      hcldec.Spec
-	bodyRefs  []*addrs.Reference
-	countRefs []*addrs.Reference
-	dependsOn []string // resource node keys named by depends_on (incl. module depends_on)
-	resDeps   []string // nearest upstream resource node keys (through locals etc.)
+	Addr      addrs.ConfigResource
+	Provider  addrs.AbsProviderConfig
+	Schema    *providers.Schema
+	Spec      hcldec.Spec
+	BodyRefs  []*addrs.Reference
+	CountRefs []*addrs.Reference
+	DependsOn []string // resource node keys named by depends_on (incl. module depends_on)
+	ResDeps   []string // nearest upstream resource node keys (through locals etc.)
 }
 
-func (n *gnode) String() string { return n.key }
+func (n *Node) String() string { return n.Key }
 
-// configGraph is the graph of one configuration plus the resources only
+// Graph is the graph of one configuration plus the resources only
 // the state knows about.
-type configGraph struct {
-	g     *graphsolve.Graph[string]
-	nodes map[string]*gnode
-	order []string // insertion order, deterministic
+type Graph struct {
+	G     *graphsolve.Graph[string]
+	Nodes map[string]*Node
+	Order []string // insertion order, deterministic
 }
 
-func resourceKey(cr addrs.ConfigResource) string { return "resource:" + cr.String() }
+func ResourceKey(cr addrs.ConfigResource) string { return "resource:" + cr.String() }
 
-func (cg *configGraph) add(n *gnode) {
-	if _, ok := cg.nodes[n.key]; ok {
+func (cg *Graph) add(n *Node) {
+	if _, ok := cg.Nodes[n.Key]; ok {
 		return
 	}
-	cg.nodes[n.key] = n
-	cg.order = append(cg.order, n.key)
-	cg.g.AddVertex(n.key)
+	cg.Nodes[n.Key] = n
+	cg.Order = append(cg.Order, n.Key)
+	cg.G.AddVertex(n.Key)
 }
 
-func modKey(m addrs.Module, kind, name string) string {
+func ModKey(m addrs.Module, kind, name string) string {
 	if len(m) == 0 {
 		return kind + ":" + name
 	}
 	return kind + ":" + m.String() + "." + name
 }
 
-// buildGraph builds the configuration graph: one node per block, edges
+// Build builds the configuration graph: one node per block, edges
 // from references. It also validates references (undeclared objects).
-func buildGraph(ctx context.Context, cfg *config.Config, ps *providerSet, orphans []addrs.ConfigResource) (*configGraph, hcl.Diagnostics) {
-	cg := &configGraph{g: graphsolve.New[string](func(s string) string { return displayName(s) }), nodes: map[string]*gnode{}}
+func Build(ctx context.Context, cfg *config.Config, ps *providercall.Set, orphans []addrs.ConfigResource) (*Graph, hcl.Diagnostics) {
+	cg := &Graph{G: graphsolve.New[string](func(s string) string { return displayName(s) }), Nodes: map[string]*Node{}}
 	var diags hcl.Diagnostics
 	mods := cfg.Modules()
 	// Vertices first, so references can find them.
 	for _, m := range mods {
-		for _, name := range sortedNames(m.Variables) {
-			cg.add(&gnode{kind: nodeVariable, key: modKey(m.Path, "var", name), mod: m, name: name, variable: m.Variables[name]})
+		for _, name := range SortedNames(m.Variables) {
+			cg.add(&Node{Kind: NodeVariable, Key: ModKey(m.Path, "var", name), Mod: m, Name: name, Variable: m.Variables[name]})
 		}
-		for _, name := range sortedNames(m.Locals) {
-			cg.add(&gnode{kind: nodeLocal, key: modKey(m.Path, "local", name), mod: m, name: name, local: m.Locals[name]})
+		for _, name := range SortedNames(m.Locals) {
+			cg.add(&Node{Kind: NodeLocal, Key: ModKey(m.Path, "local", name), Mod: m, Name: name, Local: m.Locals[name]})
 		}
-		for _, name := range sortedNames(m.Outputs) {
-			cg.add(&gnode{kind: nodeOutput, key: modKey(m.Path, "output", name), mod: m, name: name, output: m.Outputs[name]})
+		for _, name := range SortedNames(m.Outputs) {
+			cg.add(&Node{Kind: NodeOutput, Key: ModKey(m.Path, "output", name), Mod: m, Name: name, Output: m.Outputs[name]})
 		}
-		for _, name := range sortedNames(m.ModuleCalls) {
-			cg.add(&gnode{kind: nodeCall, key: modKey(m.Path, "module", name), mod: m, name: name, call: m.ModuleCalls[name]})
+		for _, name := range SortedNames(m.ModuleCalls) {
+			cg.add(&Node{Kind: NodeCall, Key: ModKey(m.Path, "module", name), Mod: m, Name: name, Call: m.ModuleCalls[name]})
 		}
-		for _, name := range sortedNames(m.Checks) {
-			cg.add(&gnode{kind: nodeCheck, key: modKey(m.Path, "check", name), mod: m, name: name, check: m.Checks[name]})
+		for _, name := range SortedNames(m.Checks) {
+			cg.add(&Node{Kind: NodeCheck, Key: ModKey(m.Path, "check", name), Mod: m, Name: name, Check: m.Checks[name]})
 		}
 		for _, rs := range []map[string]*config.Resource{m.ManagedResources, m.DataResources} {
-			for _, name := range sortedNames(rs) {
+			for _, name := range SortedNames(rs) {
 				r := rs[name]
 				addr := r.Addr().InModule(m.Path)
-				n := &gnode{kind: nodeResource, key: resourceKey(addr), mod: m, name: name, res: r, addr: addr}
+				n := &Node{Kind: NodeResource, Key: ResourceKey(addr), Mod: m, Name: name, Res: r, Addr: addr}
 				d := resolveResourceProvider(ctx, n, ps)
 				diags = append(diags, d...)
 				cg.add(n)
@@ -119,18 +121,18 @@ func buildGraph(ctx context.Context, cfg *config.Config, ps *providerSet, orphan
 		}
 	}
 	for _, o := range orphans {
-		key := resourceKey(o)
-		if _, ok := cg.nodes[key]; ok {
+		key := ResourceKey(o)
+		if _, ok := cg.Nodes[key]; ok {
 			continue
 		}
-		cg.add(&gnode{kind: nodeOrphan, key: key, addr: o, mod: cfg.Descendant(o.Module)})
+		cg.add(&Node{Kind: NodeOrphan, Key: key, Addr: o, Mod: cfg.Descendant(o.Module)})
 	}
 	if diags.HasErrors() {
 		return cg, diags
 	}
 	// Edges.
-	for _, key := range append([]string(nil), cg.order...) {
-		n := cg.nodes[key]
+	for _, key := range append([]string(nil), cg.Order...) {
+		n := cg.Nodes[key]
 		diags = append(diags, cg.connect(n)...)
 	}
 	diags = append(diags, cg.connectImports(cfg)...)
@@ -138,7 +140,7 @@ func buildGraph(ctx context.Context, cfg *config.Config, ps *providerSet, orphan
 	return cg, diags
 }
 
-func sortedNames[V any](m map[string]V) []string {
+func SortedNames[V any](m map[string]V) []string {
 	out := make([]string, 0, len(m))
 	for k := range m {
 		out = append(out, k)
@@ -175,13 +177,13 @@ func displayName(key string) string {
 	return key
 }
 
-func resolveResourceProvider(ctx context.Context, n *gnode, ps *providerSet) hcl.Diagnostics {
-	r := n.res
-	fqn, ref := n.mod.ProviderForResource(r)
+func resolveResourceProvider(ctx context.Context, n *Node, ps *providercall.Set) hcl.Diagnostics {
+	r := n.Res
+	fqn, ref := n.Mod.ProviderForResource(r)
 	// A child module without its own provider block uses its ancestors'.
 	// A configuration passed in through a module call's providers map is
 	// the caller's, under the caller's name.
-	declMod := n.mod
+	declMod := n.Mod
 	key, alias := ref.Name, ref.Alias
 	if alias != "" {
 		key += "." + alias
@@ -198,10 +200,10 @@ func resolveResourceProvider(ctx context.Context, n *gnode, ps *providerSet) hcl
 	var path addrs.Module
 	if declMod != nil {
 		path = declMod.Path
-		n.provCfg = declMod.ProviderConfigs[key]
+		n.ProvCfg = declMod.ProviderConfigs[key]
 	}
-	n.provider = addrs.AbsProviderConfig{Module: path, Provider: fqn, Alias: alias}
-	sch, err := ps.resourceSchema(ctx, fqn, r.Mode, r.Type)
+	n.Provider = addrs.AbsProviderConfig{Module: path, Provider: fqn, Alias: alias}
+	sch, err := ps.ResourceSchema(ctx, fqn, r.Mode, r.Type)
 	if err != nil {
 		return hcl.Diagnostics{{
 			Severity: hcl.DiagError,
@@ -222,8 +224,8 @@ func resolveResourceProvider(ctx context.Context, n *gnode, ps *providerSet) hcl
 			Subject:  r.TypeRange.Ptr(),
 		}}
 	}
-	n.schema = sch
-	n.spec = ps.spec(fqn, r.Mode, r.Type, sch.Block)
+	n.Schema = sch
+	n.Spec = ps.Spec(fqn, r.Mode, r.Type, sch.Block)
 	return nil
 }
 
@@ -246,7 +248,7 @@ func passedProvider(m *config.Module, key string) *config.PassedProvider {
 }
 
 // connect adds the edges of one node from the references it makes.
-func (cg *configGraph) connect(n *gnode) hcl.Diagnostics {
+func (cg *Graph) connect(n *Node) hcl.Diagnostics {
 	var diags hcl.Diagnostics
 	var refs []*addrs.Reference
 	addExpr := func(e hcl.Expression) {
@@ -258,65 +260,65 @@ func (cg *configGraph) connect(n *gnode) hcl.Diagnostics {
 		refs = append(refs, r...)
 	}
 	var moduleWide []string // module call expansion that owns this node
-	if n.kind != nodeOrphan && !n.mod.Path.IsRoot() {
-		moduleWide = append(moduleWide, modKey(n.mod.Path.Parent(), "module", n.mod.Path[len(n.mod.Path)-1]))
+	if n.Kind != NodeOrphan && !n.Mod.Path.IsRoot() {
+		moduleWide = append(moduleWide, ModKey(n.Mod.Path.Parent(), "module", n.Mod.Path[len(n.Mod.Path)-1]))
 	}
-	switch n.kind {
-	case nodeVariable:
-		if !n.mod.Path.IsRoot() {
+	switch n.Kind {
+	case NodeVariable:
+		if !n.Mod.Path.IsRoot() {
 			// Inputs are evaluated in the calling module.
-			parent := n.mod.Parent
-			call := parent.ModuleCalls[n.mod.Path[len(n.mod.Path)-1]]
+			parent := n.Mod.Parent
+			call := parent.ModuleCalls[n.Mod.Path[len(n.Mod.Path)-1]]
 			if call != nil {
 				attrs, _ := call.Config.JustAttributes()
-				if a, ok := attrs[n.name]; ok {
+				if a, ok := attrs[n.Name]; ok {
 					r, d := config.ReferencesInExpr(a.Expr)
 					diags = append(diags, d...)
 					diags = append(diags, cg.resolve(n, parent, r)...)
 				}
 			}
 		}
-		for _, v := range n.variable.Validations {
+		for _, v := range n.Variable.Validations {
 			addExpr(v.Condition)
 			addExpr(v.ErrorMessage)
 		}
 		// Validation conditions refer to the variable itself: drop that edge.
 		var kept []*addrs.Reference
 		for _, r := range refs {
-			if iv, ok := r.Subject.(addrs.InputVariable); ok && iv.Name == n.name {
+			if iv, ok := r.Subject.(addrs.InputVariable); ok && iv.Name == n.Name {
 				continue
 			}
 			kept = append(kept, r)
 		}
 		refs = kept
-	case nodeLocal:
-		addExpr(n.local.Expr)
-	case nodeOutput:
-		addExpr(n.output.Expr)
-		addRules(addExpr, n.output.Preconditions)
-		for _, t := range n.output.DependsOn {
+	case NodeLocal:
+		addExpr(n.Local.Expr)
+	case NodeOutput:
+		addExpr(n.Output.Expr)
+		addRules(addExpr, n.Output.Preconditions)
+		for _, t := range n.Output.DependsOn {
 			diags = append(diags, cg.dependsOnEdge(n, t)...)
 		}
-	case nodeCheck:
-		addRules(addExpr, n.check.Asserts)
+	case NodeCheck:
+		addRules(addExpr, n.Check.Asserts)
 		// Assertions run after the check's own data sources are read.
-		for _, r := range n.check.DataResources {
-			cg.g.AddEdge(n.key, resourceKey(r.Addr().InModule(n.mod.Path)))
+		for _, r := range n.Check.DataResources {
+			cg.G.AddEdge(n.Key, ResourceKey(r.Addr().InModule(n.Mod.Path)))
 		}
-	case nodeCall:
-		addExpr(n.call.Count)
-		addExpr(n.call.ForEach)
-		for _, t := range n.call.DependsOn {
+	case NodeCall:
+		addExpr(n.Call.Count)
+		addExpr(n.Call.ForEach)
+		for _, t := range n.Call.DependsOn {
 			diags = append(diags, cg.dependsOnEdge(n, t)...)
 		}
-	case nodeResource:
-		r := n.res
+	case NodeResource:
+		r := n.Res
 		addExpr(r.Count)
 		addExpr(r.ForEach)
-		n.countRefs = append(n.countRefs, refs...)
-		bodyRefs, d := bodyReferences(r.Config, n.spec)
+		n.CountRefs = append(n.CountRefs, refs...)
+		bodyRefs, d := eval.BodyReferences(r.Config, n.Spec)
 		diags = append(diags, d...)
-		n.bodyRefs = bodyRefs
+		n.BodyRefs = bodyRefs
 		refs = append(refs, bodyRefs...)
 		for _, t := range r.DependsOn {
 			diags = append(diags, cg.dependsOnEdge(n, t)...)
@@ -328,33 +330,33 @@ func (cg *configGraph) connect(n *gnode) hcl.Diagnostics {
 				addExpr(e)
 			}
 		}
-		if n.provCfg != nil && n.provCfg.Config != nil {
-			declMod := n.mod
-			for declMod != nil && !declMod.Path.Equal(n.provider.Module) {
+		if n.ProvCfg != nil && n.ProvCfg.Config != nil {
+			declMod := n.Mod
+			for declMod != nil && !declMod.Path.Equal(n.Provider.Module) {
 				declMod = declMod.Parent
 			}
 			if declMod != nil {
-				provRefs, d := config.ReferencesInBody(n.provCfg.Config)
+				provRefs, d := config.ReferencesInBody(n.ProvCfg.Config)
 				diags = append(diags, d...)
 				diags = append(diags, cg.resolve(n, declMod, provRefs)...)
 			}
 		}
 	}
 	for _, k := range moduleWide {
-		cg.g.AddEdge(n.key, k)
+		cg.G.AddEdge(n.Key, k)
 	}
-	diags = append(diags, cg.resolve(n, n.mod, refs)...)
+	diags = append(diags, cg.resolve(n, n.Mod, refs)...)
 	return diags
 }
 
 // inCheck reports whether node n belongs to the check block named name:
 // the block itself or one of its scoped data sources.
-func inCheck(n *gnode, name string) bool {
+func inCheck(n *Node, name string) bool {
 	switch {
-	case n.check != nil:
-		return n.check.Name == name
-	case n.res != nil:
-		return n.res.CheckName == name
+	case n.Check != nil:
+		return n.Check.Name == name
+	case n.Res != nil:
+		return n.Res.CheckName == name
 	}
 	return false
 }
@@ -368,47 +370,47 @@ func addRules(addExpr func(hcl.Expression), rules []*config.CheckRule) {
 }
 
 // dependsOnEdge adds an explicit depends_on edge.
-func (cg *configGraph) dependsOnEdge(n *gnode, t hcl.Traversal) hcl.Diagnostics {
+func (cg *Graph) dependsOnEdge(n *Node, t hcl.Traversal) hcl.Diagnostics {
 	ref, diags := addrs.ParseRef(t)
 	if diags.HasErrors() {
 		return diags
 	}
-	before := len(cg.g.DependenciesOf(n.key))
-	diags = append(diags, cg.resolve(n, n.mod, []*addrs.Reference{ref})...)
-	for _, dep := range cg.g.DependenciesOf(n.key)[before:] {
+	before := len(cg.G.DependenciesOf(n.Key))
+	diags = append(diags, cg.resolve(n, n.Mod, []*addrs.Reference{ref})...)
+	for _, dep := range cg.G.DependenciesOf(n.Key)[before:] {
 		if strings.HasPrefix(dep, "resource:") {
-			n.dependsOn = append(n.dependsOn, dep)
+			n.DependsOn = append(n.DependsOn, dep)
 		}
 	}
 	return diags
 }
 
 // resolve adds an edge from n to the node each reference names, in module m.
-func (cg *configGraph) resolve(n *gnode, m *config.Module, refs []*addrs.Reference) hcl.Diagnostics {
+func (cg *Graph) resolve(n *Node, m *config.Module, refs []*addrs.Reference) hcl.Diagnostics {
 	var diags hcl.Diagnostics
 	for _, ref := range refs {
 		var target string
 		switch s := ref.Subject.(type) {
 		case addrs.InputVariable:
 			if _, ok := m.Variables[s.Name]; !ok {
-				diags = append(diags, undeclared(ref, "input variable", fmt.Sprintf("An input variable with the name %q has not been declared. This variable can be declared with a variable %q {} block.", s.Name, s.Name)))
+				diags = append(diags, Undeclared(ref, "input variable", fmt.Sprintf("An input variable with the name %q has not been declared. This variable can be declared with a variable %q {} block.", s.Name, s.Name)))
 				continue
 			}
-			target = modKey(m.Path, "var", s.Name)
+			target = ModKey(m.Path, "var", s.Name)
 		case addrs.LocalValue:
 			if _, ok := m.Locals[s.Name]; !ok {
-				diags = append(diags, undeclared(ref, "local value", fmt.Sprintf("A local value with the name %q has not been declared.", s.Name)))
+				diags = append(diags, Undeclared(ref, "local value", fmt.Sprintf("A local value with the name %q has not been declared.", s.Name)))
 				continue
 			}
-			target = modKey(m.Path, "local", s.Name)
+			target = ModKey(m.Path, "local", s.Name)
 		case addrs.ModuleCall:
 			call, ok := m.ModuleCalls[s.Name]
 			if !ok {
-				diags = append(diags, undeclared(ref, "module", fmt.Sprintf("No module call named %q is declared in %s.", s.Name, moduleDisplay(m.Path))))
+				diags = append(diags, Undeclared(ref, "module", fmt.Sprintf("No module call named %q is declared in %s.", s.Name, ModuleDisplay(m.Path))))
 				continue
 			}
 			child := m.Children[call.Name]
-			cg.g.AddEdge(n.key, modKey(m.Path, "module", s.Name))
+			cg.G.AddEdge(n.Key, ModKey(m.Path, "module", s.Name))
 			if child == nil {
 				continue
 			}
@@ -434,11 +436,11 @@ func (cg *configGraph) resolve(n *gnode, m *config.Module, refs []*addrs.Referen
 					})
 					continue
 				}
-				cg.g.AddEdge(n.key, modKey(child.Path, "output", outName))
+				cg.G.AddEdge(n.Key, ModKey(child.Path, "output", outName))
 				continue
 			}
 			for name := range child.Outputs {
-				cg.g.AddEdge(n.key, modKey(child.Path, "output", name))
+				cg.G.AddEdge(n.Key, ModKey(child.Path, "output", name))
 			}
 			continue
 		case addrs.Resource:
@@ -451,30 +453,30 @@ func (cg *configGraph) resolve(n *gnode, m *config.Module, refs []*addrs.Referen
 		if target == "" {
 			continue
 		}
-		if t := cg.nodes[target]; t != nil && t.res != nil && t.res.CheckName != "" && !inCheck(n, t.res.CheckName) {
+		if t := cg.Nodes[target]; t != nil && t.Res != nil && t.Res.CheckName != "" && !inCheck(n, t.Res.CheckName) {
 			diags = append(diags, &hcl.Diagnostic{
 				Severity: hcl.DiagError,
 				Summary:  "Reference to scoped resource",
-				Detail:   fmt.Sprintf("The data source %s is declared in check block %q and can only be referenced from inside that block. Move the data block out of the check block to use it elsewhere.", t.addr, t.res.CheckName),
+				Detail:   fmt.Sprintf("The data source %s is declared in check block %q and can only be referenced from inside that block. Move the data block out of the check block to use it elsewhere.", t.Addr, t.Res.CheckName),
 				Subject:  ref.SourceRange.Ptr(),
 			})
 			continue
 		}
-		if target == n.key {
+		if target == n.Key {
 			diags = append(diags, &hcl.Diagnostic{
 				Severity: hcl.DiagError,
 				Summary:  "Self-referential block",
-				Detail:   fmt.Sprintf("Configuration for %s may not refer to itself.", displayName(n.key)),
+				Detail:   fmt.Sprintf("Configuration for %s may not refer to itself.", displayName(n.Key)),
 				Subject:  ref.SourceRange.Ptr(),
 			})
 			continue
 		}
-		cg.g.AddEdge(n.key, target)
+		cg.G.AddEdge(n.Key, target)
 	}
 	return diags
 }
 
-func (cg *configGraph) resourceTarget(m *config.Module, r addrs.Resource, ref *addrs.Reference, diags *hcl.Diagnostics) string {
+func (cg *Graph) resourceTarget(m *config.Module, r addrs.Resource, ref *addrs.Reference, diags *hcl.Diagnostics) string {
 	var found bool
 	if r.Mode == addrs.DataResourceMode {
 		_, found = m.DataResources[r.String()]
@@ -483,25 +485,25 @@ func (cg *configGraph) resourceTarget(m *config.Module, r addrs.Resource, ref *a
 	}
 	if !found {
 		what := "resource"
-		detail := fmt.Sprintf("A managed resource %q %q has not been declared in %s.", r.Type, r.Name, moduleDisplay(m.Path))
+		detail := fmt.Sprintf("A managed resource %q %q has not been declared in %s.", r.Type, r.Name, ModuleDisplay(m.Path))
 		if r.Mode == addrs.DataResourceMode {
 			what = "data resource"
-			detail = fmt.Sprintf("A data resource %q %q has not been declared in %s.", r.Type, r.Name, moduleDisplay(m.Path))
+			detail = fmt.Sprintf("A data resource %q %q has not been declared in %s.", r.Type, r.Name, ModuleDisplay(m.Path))
 		}
-		*diags = append(*diags, undeclared(ref, what, detail))
+		*diags = append(*diags, Undeclared(ref, what, detail))
 		return ""
 	}
-	return resourceKey(r.InModule(m.Path))
+	return ResourceKey(r.InModule(m.Path))
 }
 
-func moduleDisplay(p addrs.Module) string {
+func ModuleDisplay(p addrs.Module) string {
 	if p.IsRoot() {
 		return "the root module"
 	}
 	return p.String()
 }
 
-func undeclared(ref *addrs.Reference, what, detail string) *hcl.Diagnostic {
+func Undeclared(ref *addrs.Reference, what, detail string) *hcl.Diagnostic {
 	return &hcl.Diagnostic{
 		Severity: hcl.DiagError,
 		Summary:  "Reference to undeclared " + what,
@@ -515,7 +517,7 @@ func undeclared(ref *addrs.Reference, what, detail string) *hcl.Diagnostic {
 // module expansions). These are the dependencies recorded in state and
 // used to order destroys. Only the nearest ones are kept, which keeps the
 // work and the state file linear on long chains.
-func (cg *configGraph) computeResourceDeps() {
+func (cg *Graph) computeResourceDeps() {
 	memo := map[string][]string{}
 	var visit func(key string, stack map[string]bool) []string
 	visit = func(key string, stack map[string]bool) []string {
@@ -528,9 +530,9 @@ func (cg *configGraph) computeResourceDeps() {
 		stack[key] = true
 		seen := map[string]bool{}
 		var out []string
-		for _, dep := range cg.g.DependenciesOf(key) {
-			dn := cg.nodes[dep]
-			if dn != nil && (dn.kind == nodeResource || dn.kind == nodeOrphan) {
+		for _, dep := range cg.G.DependenciesOf(key) {
+			dn := cg.Nodes[dep]
+			if dn != nil && (dn.Kind == NodeResource || dn.Kind == NodeOrphan) {
 				if !seen[dep] {
 					seen[dep] = true
 					out = append(out, dep)
@@ -549,10 +551,10 @@ func (cg *configGraph) computeResourceDeps() {
 		memo[key] = out
 		return out
 	}
-	for _, key := range cg.order {
-		n := cg.nodes[key]
-		if n.kind == nodeResource {
-			n.resDeps = visit(key, map[string]bool{})
+	for _, key := range cg.Order {
+		n := cg.Nodes[key]
+		if n.Kind == NodeResource {
+			n.ResDeps = visit(key, map[string]bool{})
 		}
 	}
 }

@@ -1,4 +1,4 @@
-package engine
+package providercall
 
 import (
 	"context"
@@ -18,28 +18,29 @@ import (
 	"github.com/tenetplan/tenet/providers"
 )
 
-// providerFunctions finds the provider-defined functions a module can
+// Functions finds the provider-defined functions a module can
 // call, as provider::LOCAL::FUNC, LOCAL being a name of the module's
 // required_providers (as in OpenTofu, a provider only used implicitly
 // lends no functions). The signatures come from the provider's schema;
 // calls go to one unconfigured instance per provider, started on the
 // first call, since provider functions must not depend on configuration.
-type providerFunctions struct {
+type Functions struct {
 	ctx context.Context
-	ps  *providerSet
+	ps  *Set
 
 	mu    sync.Mutex
 	insts map[addrs.Provider]providers.Interface
 }
 
-func newProviderFunctions(ctx context.Context, ps *providerSet) *providerFunctions {
-	return &providerFunctions{ctx: ctx, ps: ps, insts: map[addrs.Provider]providers.Interface{}}
+// NewFunctions serves provider-defined functions from the providers of ps.
+func NewFunctions(ctx context.Context, ps *Set) *Functions {
+	return &Functions{ctx: ctx, ps: ps, insts: map[addrs.Provider]providers.Interface{}}
 }
 
-// forModule returns the provider functions mod can call, keyed as HCL
+// ForModule returns the provider functions mod can call, keyed as HCL
 // looks them up. A provider that cannot describe itself lends none: the
 // resources using it report why.
-func (pf *providerFunctions) forModule(mod *config.Module) map[string]function.Function {
+func (pf *Functions) ForModule(mod *config.Module) map[string]function.Function {
 	if pf == nil || mod == nil || len(mod.RequiredProviders) == 0 {
 		return nil
 	}
@@ -54,7 +55,7 @@ func (pf *providerFunctions) forModule(mod *config.Module) map[string]function.F
 		if _, ok := pf.ps.registry[p]; !ok {
 			continue
 		}
-		s, err := pf.ps.schema(pf.ctx, p)
+		s, err := pf.ps.Schema(pf.ctx, p)
 		if err != nil || len(s.Functions) == 0 {
 			continue
 		}
@@ -95,11 +96,11 @@ func aliasPrefixes(mod *config.Module, local string) []string {
 	return out
 }
 
-// checkCalls reports, without evaluating anything, each call of a
+// CheckFunctionCalls reports, without evaluating anything, each call of a
 // provider function whose provider is not in the calling module's
 // required_providers (validate's check; an unknown function of a known
 // provider is found when the call is evaluated).
-func checkCalls(cfg *config.Config) hcl.Diagnostics {
+func CheckFunctionCalls(cfg *config.Config) hcl.Diagnostics {
 	var diags hcl.Diagnostics
 	byDir := map[string]*config.Module{}
 	for _, m := range cfg.Modules() {
@@ -140,7 +141,7 @@ func checkCalls(cfg *config.Config) hcl.Diagnostics {
 }
 
 // instance starts (once) the instance that serves p's function calls.
-func (pf *providerFunctions) instance(p addrs.Provider) (providers.Interface, error) {
+func (pf *Functions) instance(p addrs.Provider) (providers.Interface, error) {
 	pf.mu.Lock()
 	defer pf.mu.Unlock()
 	if inst, ok := pf.insts[p]; ok {
@@ -154,7 +155,8 @@ func (pf *providerFunctions) instance(p addrs.Provider) (providers.Interface, er
 	return inst, nil
 }
 
-func (pf *providerFunctions) closeAll(ctx context.Context) {
+// CloseAll stops the provider instances started to call functions.
+func (pf *Functions) CloseAll(ctx context.Context) {
 	if pf == nil {
 		return
 	}
@@ -171,7 +173,7 @@ func (pf *providerFunctions) closeAll(ctx context.Context) {
 // never calls a provider function starts no process for it.
 type functionInstance struct {
 	providers.Interface // only CallFunction is used
-	pf                  *providerFunctions
+	pf                  *Functions
 	p                   addrs.Provider
 }
 

@@ -1,4 +1,4 @@
-package engine
+package eval
 
 import (
 	"fmt"
@@ -15,66 +15,67 @@ import (
 	"github.com/tenetplan/tenet/addrs"
 	"github.com/tenetplan/tenet/config"
 	"github.com/tenetplan/tenet/config/funcs"
+	"github.com/tenetplan/tenet/engine/providercall"
 )
 
-// repetition is the count.index or each.key/each.value visible while
+// Repetition is the count.index or each.key/each.value visible while
 // evaluating one instance of a repeated block.
-type repetition struct {
-	kind  byte // 0 none, 'c' count, 'e' for_each
+type Repetition struct {
+	Kind  byte // 0 none, 'c' count, 'e' for_each
 	index int
-	key   cty.Value
-	value cty.Value
+	Key   cty.Value
+	Value cty.Value
 }
 
-// evaluator builds evaluation contexts from the values store. One exists
+// Evaluator builds evaluation contexts from the values store. One exists
 // per plan or apply run.
-type evaluator struct {
-	cfg       *config.Config
-	fsys      fs.FS
-	values    *valueStore
-	exp       *expansion
-	rootDir   string // path.root
-	cwd       string // path.cwd
-	workspace string
-	pure      bool // impure functions return unknowns (validate)
+type Evaluator struct {
+	Cfg       *config.Config
+	Fsys      fs.FS
+	Values    *valueStore
+	Exp       *expansion
+	RootDir   string // path.root
+	Cwd       string // path.cwd
+	Workspace string
+	Pure      bool // impure functions return unknowns (validate)
 	// validating: module instances are stand-ins (validate_walk.go), so a
 	// repeated module call's value is unknown rather than built from them.
-	validating bool
+	Validating bool
 
-	planTime time.Time
+	PlanTime time.Time
 
 	// checks collects the results of this run's conditions; condSeverity
 	// is how their failures are reported (warnings in refresh-only plans).
-	checks       *checkResults
-	condSeverity hcl.DiagnosticSeverity
+	Checks       *CheckResults
+	CondSeverity hcl.DiagnosticSeverity
 
 	bodies bodyMemos
 
 	// provFuncs gives each module its provider-defined functions (nil:
 	// none); modFuncs caches the table of a module that has some.
-	provFuncs *providerFunctions
+	ProvFuncs *providercall.Functions
 
 	funcsMu  sync.Mutex
 	funcs    map[string]function.Function
 	modFuncs map[*config.Module]map[string]function.Function
 }
 
-func (ev *evaluator) functions(mod *config.Module) map[string]function.Function {
+func (ev *Evaluator) functions(mod *config.Module) map[string]function.Function {
 	ev.funcsMu.Lock()
 	defer ev.funcsMu.Unlock()
 	if ev.funcs == nil {
 		// Paths in file functions resolve against the working directory, as
 		// in OpenTofu (modules use path.module), so one table serves all.
-		ev.funcs = funcs.Table(funcs.Options{FS: ev.fsys, HostDir: ev.cwd, Pure: ev.pure, PlanTimestamp: ev.planTime})
+		ev.funcs = funcs.Table(funcs.Options{FS: ev.Fsys, HostDir: ev.Cwd, Pure: ev.Pure, PlanTimestamp: ev.PlanTime})
 	}
-	if ev.provFuncs == nil || mod == nil {
+	if ev.ProvFuncs == nil || mod == nil {
 		return ev.funcs
 	}
 	if t, ok := ev.modFuncs[mod]; ok {
 		return t
 	}
 	t := ev.funcs
-	if pf := ev.provFuncs.forModule(mod); len(pf) > 0 {
+	if pf := ev.ProvFuncs.ForModule(mod); len(pf) > 0 {
 		t = make(map[string]function.Function, len(ev.funcs)+len(pf))
 		for k, f := range ev.funcs {
 			t[k] = f
@@ -90,21 +91,21 @@ func (ev *evaluator) functions(mod *config.Module) map[string]function.Function 
 	return t
 }
 
-// scope is where an expression is evaluated: a module instance plus the
+// Scope is where an expression is evaluated: a module instance plus the
 // repetition of the block being evaluated.
-type scope struct {
-	ev  *evaluator
-	mod addrs.ModuleInstance
-	cfg *config.Module
-	rep repetition
+type Scope struct {
+	Ev  *Evaluator
+	Mod addrs.ModuleInstance
+	Cfg *config.Module
+	Rep Repetition
 }
 
-// evalContext builds a context holding exactly the objects refs name.
+// EvalContext builds a context holding exactly the objects refs name.
 // Building only what is referenced keeps each evaluation O(references),
 // not O(everything in the module), which matters at 100k instances.
-func (s *scope) evalContext(refs []*addrs.Reference) (*hcl.EvalContext, hcl.Diagnostics) {
+func (s *Scope) EvalContext(refs []*addrs.Reference) (*hcl.EvalContext, hcl.Diagnostics) {
 	var diags hcl.Diagnostics
-	mv := s.ev.values.module(s.mod)
+	mv := s.Ev.Values.Module(s.Mod)
 	vars := make(map[string]cty.Value, 2)
 	var varObj, localObj, callObj map[string]cty.Value
 	var managed, data map[string]map[string]cty.Value // made on first use
@@ -114,7 +115,7 @@ func (s *scope) evalContext(refs []*addrs.Reference) (*hcl.EvalContext, hcl.Diag
 			if varObj == nil {
 				varObj = map[string]cty.Value{}
 			}
-			v, ok := mv.get('v', sub.Name)
+			v, ok := mv.Get('v', sub.Name)
 			if !ok {
 				v = cty.DynamicVal
 			}
@@ -123,7 +124,7 @@ func (s *scope) evalContext(refs []*addrs.Reference) (*hcl.EvalContext, hcl.Diag
 			if localObj == nil {
 				localObj = map[string]cty.Value{}
 			}
-			v, ok := mv.get('l', sub.Name)
+			v, ok := mv.Get('l', sub.Name)
 			if !ok {
 				v = cty.DynamicVal
 			}
@@ -138,7 +139,7 @@ func (s *scope) evalContext(refs []*addrs.Reference) (*hcl.EvalContext, hcl.Diag
 		case addrs.ResourceInstance:
 			s.addResource(mv, sub.Resource, &managed, &data)
 		case addrs.CountAttr:
-			if s.rep.kind != 'c' {
+			if s.Rep.Kind != 'c' {
 				diags = append(diags, &hcl.Diagnostic{
 					Severity: hcl.DiagError,
 					Summary:  `Reference to "count" in non-counted context`,
@@ -156,9 +157,9 @@ func (s *scope) evalContext(refs []*addrs.Reference) (*hcl.EvalContext, hcl.Diag
 				})
 				continue
 			}
-			vars["count"] = cty.ObjectVal(map[string]cty.Value{"index": cty.NumberIntVal(int64(s.rep.index))})
+			vars["count"] = cty.ObjectVal(map[string]cty.Value{"index": cty.NumberIntVal(int64(s.Rep.index))})
 		case addrs.ForEachAttr:
-			if s.rep.kind != 'e' {
+			if s.Rep.Kind != 'e' {
 				diags = append(diags, &hcl.Diagnostic{
 					Severity: hcl.DiagError,
 					Summary:  `Reference to "each" in context without for_each`,
@@ -167,15 +168,15 @@ func (s *scope) evalContext(refs []*addrs.Reference) (*hcl.EvalContext, hcl.Diag
 				})
 				continue
 			}
-			vars["each"] = cty.ObjectVal(map[string]cty.Value{"key": s.rep.key, "value": s.rep.value})
+			vars["each"] = cty.ObjectVal(map[string]cty.Value{"key": s.Rep.Key, "value": s.Rep.Value})
 		case addrs.PathAttr:
 			vars["path"] = cty.ObjectVal(map[string]cty.Value{
-				"module": cty.StringVal(s.cfg.SourceDir),
-				"root":   cty.StringVal(s.ev.rootDir),
-				"cwd":    cty.StringVal(s.ev.cwd),
+				"module": cty.StringVal(s.Cfg.SourceDir),
+				"root":   cty.StringVal(s.Ev.RootDir),
+				"cwd":    cty.StringVal(s.Ev.Cwd),
 			})
 		case addrs.TerraformAttr:
-			vars["terraform"] = cty.ObjectVal(map[string]cty.Value{"workspace": cty.StringVal(s.ev.workspace)})
+			vars["terraform"] = cty.ObjectVal(map[string]cty.Value{"workspace": cty.StringVal(s.Ev.Workspace)})
 		}
 	}
 	if varObj != nil {
@@ -197,11 +198,11 @@ func (s *scope) evalContext(refs []*addrs.Reference) (*hcl.EvalContext, hcl.Diag
 		}
 		vars["data"] = cty.ObjectVal(byType)
 	}
-	return &hcl.EvalContext{Variables: vars, Functions: s.ev.functions(s.cfg)}, diags
+	return &hcl.EvalContext{Variables: vars, Functions: s.Ev.functions(s.Cfg)}, diags
 }
 
-func (s *scope) addResource(mv *moduleValues, r addrs.Resource, managed, data *map[string]map[string]cty.Value) {
-	v, ok := mv.get('r', r.String())
+func (s *Scope) addResource(mv *moduleValues, r addrs.Resource, managed, data *map[string]map[string]cty.Value) {
+	v, ok := mv.Get('r', r.String())
 	if !ok {
 		v = cty.DynamicVal
 	}
@@ -220,13 +221,13 @@ func (s *scope) addResource(mv *moduleValues, r addrs.Resource, managed, data *m
 	byName[r.Name] = v
 }
 
-// evalExpr evaluates one expression, optionally converting to a type.
-func (s *scope) evalExpr(expr hcl.Expression, want cty.Type) (cty.Value, hcl.Diagnostics) {
+// EvalExpr evaluates one expression, optionally converting to a type.
+func (s *Scope) EvalExpr(expr hcl.Expression, want cty.Type) (cty.Value, hcl.Diagnostics) {
 	refs, diags := config.ReferencesInExpr(expr)
 	if diags.HasErrors() {
 		return cty.UnknownVal(want), diags
 	}
-	ctx, moreDiags := s.evalContext(refs)
+	ctx, moreDiags := s.EvalContext(refs)
 	diags = append(diags, moreDiags...)
 	if moreDiags.HasErrors() {
 		return cty.UnknownVal(want), diags
@@ -234,7 +235,7 @@ func (s *scope) evalExpr(expr hcl.Expression, want cty.Type) (cty.Value, hcl.Dia
 	v, moreDiags := expr.Value(ctx)
 	diags = append(diags, moreDiags...)
 	if want != cty.DynamicPseudoType && !moreDiags.HasErrors() {
-		cv, err := convertValue(v, want)
+		cv, err := ConvertValue(v, want)
 		if err != nil {
 			diags = append(diags, &hcl.Diagnostic{
 				Severity:    hcl.DiagError,
@@ -251,20 +252,20 @@ func (s *scope) evalExpr(expr hcl.Expression, want cty.Type) (cty.Value, hcl.Dia
 	return v, diags
 }
 
-// bodyReferences lists the references a body makes when decoded with
+// BodyReferences lists the references a body makes when decoded with
 // spec, including those inside dynamic blocks but not their iterators.
-func bodyReferences(body hcl.Body, spec hcldec.Spec) ([]*addrs.Reference, hcl.Diagnostics) {
+func BodyReferences(body hcl.Body, spec hcldec.Spec) ([]*addrs.Reference, hcl.Diagnostics) {
 	traversals := dynblock.VariablesHCLDec(body, spec)
 	return addrs.References(traversals)
 }
 
-// evalBody decodes a resource or provider body against its schema spec.
-func (s *scope) evalBody(body hcl.Body, spec hcldec.Spec, refs []*addrs.Reference) (cty.Value, hcl.Diagnostics) {
-	ctx, diags := s.evalContext(refs)
+// EvalBody decodes a resource or provider body against its schema spec.
+func (s *Scope) EvalBody(body hcl.Body, spec hcldec.Spec, refs []*addrs.Reference) (cty.Value, hcl.Diagnostics) {
+	ctx, diags := s.EvalContext(refs)
 	if diags.HasErrors() {
 		return cty.DynamicVal, diags
 	}
-	body, dynamic := s.ev.bodies.prepare(body, spec)
+	body, dynamic := s.Ev.bodies.prepare(body, spec)
 	if dynamic {
 		body = dynblock.Expand(body, ctx)
 	} else if mb, ok := body.(*memoBody); ok && mb.attrs != nil {
@@ -278,32 +279,32 @@ func (s *scope) evalBody(body hcl.Body, spec hcldec.Spec, refs []*addrs.Referenc
 
 // callValue assembles module.NAME for this module instance from the
 // outputs of the called module's instances.
-func (s *scope) callValue(name string) cty.Value {
-	child := s.cfg.Children[name]
+func (s *Scope) callValue(name string) cty.Value {
+	child := s.Cfg.Children[name]
 	if child == nil {
 		return cty.DynamicVal
 	}
 	kind := byte(0)
-	if call := s.cfg.ModuleCalls[name]; call != nil {
+	if call := s.Cfg.ModuleCalls[name]; call != nil {
 		if call.Count != nil {
 			kind = 'c'
 		} else if call.ForEach != nil {
 			kind = 'e'
 		}
 	}
-	if kind != 0 && s.ev.validating {
+	if kind != 0 && s.Ev.Validating {
 		return cty.DynamicVal
 	}
 	var keys []addrs.InstanceKey
 	var vals []cty.Value
-	for _, inst := range s.ev.exp.moduleInstances(child.Path) {
-		if !inst.Parent().Equal(s.mod) {
+	for _, inst := range s.Ev.Exp.ModuleInstances(child.Path) {
+		if !inst.Parent().Equal(s.Mod) {
 			continue
 		}
-		mv := s.ev.values.module(inst)
+		mv := s.Ev.Values.Module(inst)
 		outs := make(map[string]cty.Value, len(child.Outputs))
 		for oname := range child.Outputs {
-			v, ok := mv.get('o', oname)
+			v, ok := mv.Get('o', oname)
 			if !ok {
 				v = cty.DynamicVal
 			}

@@ -1,4 +1,4 @@
-package engine
+package eval
 
 import (
 	"math/big"

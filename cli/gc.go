@@ -1,4 +1,4 @@
-package engine
+package cli
 
 import (
 	"math"
@@ -9,10 +9,10 @@ import (
 	"sync/atomic"
 )
 
-// gcStartLimit is the heap size up to which TuneGC keeps the collector off.
+// gcStartLimit is the heap size up to which tuneGC keeps the collector off.
 const gcStartLimit = 512 << 20
 
-// TuneGC sets the collector policy tenet runs with and returns a function
+// tuneGC sets the collector policy tenet runs with and returns a function
 // that puts the previous settings back.
 //
 // Most runs are short and allocate a few hundred megabytes at most; with
@@ -23,7 +23,7 @@ const gcStartLimit = 512 << 20
 // the default pacing (GOGC=100, no limit) takes over, so the peak memory of
 // large runs is what it would have been. GOGC or GOMEMLIMIT in the
 // environment leave the runtime alone.
-func TuneGC() (restore func()) {
+func tuneGC() (restore func()) {
 	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
 		return func() {}
 	}

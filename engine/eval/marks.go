@@ -1,4 +1,4 @@
-package engine
+package eval
 
 import (
 	"github.com/zclconf/go-cty/cty"
@@ -6,8 +6,8 @@ import (
 	"github.com/tenetplan/tenet/config/funcs"
 )
 
-// sensitiveMark is the one mark tenet uses: the value must not be shown.
-const sensitiveMark = funcs.SensitiveMark
+// SensitiveMark is the one mark tenet uses: the value must not be shown.
+const SensitiveMark = funcs.SensitiveMark
 
 // containsMark reports whether v or anything inside it is marked. Objects
 // are walked by attribute name: cty's own walk sorts the names and builds
@@ -31,29 +31,29 @@ func containsMark(v cty.Value) bool {
 	return v.ContainsMarked()
 }
 
-// unmarkPaths strips marks and returns where the sensitive ones were.
-func unmarkPaths(v cty.Value) (cty.Value, []cty.Path) {
+// UnmarkPaths strips marks and returns where the sensitive ones were.
+func UnmarkPaths(v cty.Value) (cty.Value, []cty.Path) {
 	if !containsMark(v) {
 		return v, nil
 	}
 	uv, pvm := v.UnmarkDeepWithPaths()
 	var paths []cty.Path
 	for _, pm := range pvm {
-		if _, ok := pm.Marks[sensitiveMark]; ok {
+		if _, ok := pm.Marks[SensitiveMark]; ok {
 			paths = append(paths, pm.Path)
 		}
 	}
 	return uv, paths
 }
 
-// markPaths marks v sensitive at each path.
-func markPaths(v cty.Value, paths []cty.Path) cty.Value {
+// MarkPaths marks v sensitive at each path.
+func MarkPaths(v cty.Value, paths []cty.Path) cty.Value {
 	if len(paths) == 0 {
 		return v
 	}
 	pvm := make([]cty.PathValueMarks, len(paths))
 	for i, p := range paths {
-		pvm[i] = cty.PathValueMarks{Path: p, Marks: cty.NewValueMarks(sensitiveMark)}
+		pvm[i] = cty.PathValueMarks{Path: p, Marks: cty.NewValueMarks(SensitiveMark)}
 	}
 	return v.MarkWithPaths(pvm)
 }

@@ -1,4 +1,4 @@
-package engine
+package providercall
 
 import (
 	"context"
@@ -14,9 +14,9 @@ import (
 	"github.com/tenetplan/tenet/providers"
 )
 
-// providerSet starts providers on demand and keeps one schema per
+// Set starts providers on demand and keeps one schema per
 // provider and one configured instance per provider configuration.
-type providerSet struct {
+type Set struct {
 	registry providers.Registry
 	workDir  string
 
@@ -30,8 +30,9 @@ type providerSet struct {
 	spares map[addrs.Provider]providers.Interface
 }
 
-func newProviderSet(reg providers.Registry, workDir string) *providerSet {
-	return &providerSet{
+// NewSet is an empty set over the providers of reg.
+func NewSet(reg providers.Registry, workDir string) *Set {
+	return &Set{
 		registry:  reg,
 		workDir:   workDir,
 		schemas:   map[addrs.Provider]*providers.GetProviderSchemaResponse{},
@@ -41,10 +42,10 @@ func newProviderSet(reg providers.Registry, workDir string) *providerSet {
 	}
 }
 
-// schema returns the provider's schemas, starting an instance to ask for
+// Schema returns the provider's schemas, starting an instance to ask for
 // them the first time. That instance is kept for the provider's first
 // configuration, so a plugin provider is launched once per configuration.
-func (ps *providerSet) schema(ctx context.Context, p addrs.Provider) (*providers.GetProviderSchemaResponse, error) {
+func (ps *Set) Schema(ctx context.Context, p addrs.Provider) (*providers.GetProviderSchemaResponse, error) {
 	ps.mu.Lock()
 	defer ps.mu.Unlock()
 	if s, ok := ps.schemas[p]; ok {
@@ -68,7 +69,7 @@ func (ps *providerSet) schema(ctx context.Context, p addrs.Provider) (*providers
 	return &resp, nil
 }
 
-func (ps *providerSet) available() string {
+func (ps *Set) available() string {
 	var names []string
 	for p := range ps.registry {
 		names = append(names, p.String())
@@ -84,9 +85,9 @@ func (ps *providerSet) available() string {
 	return out
 }
 
-// resourceSchema finds the schema of a resource type or data source.
-func (ps *providerSet) resourceSchema(ctx context.Context, p addrs.Provider, mode addrs.ResourceMode, typ string) (*providers.Schema, error) {
-	s, err := ps.schema(ctx, p)
+// ResourceSchema finds the schema of a resource type or data source.
+func (ps *Set) ResourceSchema(ctx context.Context, p addrs.Provider, mode addrs.ResourceMode, typ string) (*providers.Schema, error) {
+	s, err := ps.Schema(ctx, p)
 	if err != nil {
 		return nil, err
 	}
@@ -103,8 +104,8 @@ func (ps *providerSet) resourceSchema(ctx context.Context, p addrs.Provider, mod
 	return &sch, nil
 }
 
-// spec returns the (cached) decoder spec of a schema block.
-func (ps *providerSet) spec(p addrs.Provider, mode addrs.ResourceMode, typ string, b *providers.Block) hcldec.Spec {
+// Spec returns the (cached) decoder spec of a schema block.
+func (ps *Set) Spec(p addrs.Provider, mode addrs.ResourceMode, typ string, b *providers.Block) hcldec.Spec {
 	key := p.String() + "|" + mode.String() + "|" + typ
 	ps.mu.Lock()
 	defer ps.mu.Unlock()
@@ -116,8 +117,8 @@ func (ps *providerSet) spec(p addrs.Provider, mode addrs.ResourceMode, typ strin
 	return s
 }
 
-// configure starts and configures the instance for one provider configuration.
-func (ps *providerSet) configure(ctx context.Context, addr addrs.AbsProviderConfig, config cty.Value) (providers.Interface, hcl.Diagnostics) {
+// Configure starts and configures the instance for one provider configuration.
+func (ps *Set) Configure(ctx context.Context, addr addrs.AbsProviderConfig, config cty.Value) (providers.Interface, hcl.Diagnostics) {
 	ps.mu.Lock()
 	if inst, ok := ps.instances[addr.String()]; ok {
 		ps.mu.Unlock()
@@ -142,12 +143,12 @@ func (ps *providerSet) configure(ctx context.Context, addr addrs.AbsProviderConf
 		return nil, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Failed to start provider", Detail: err.Error()}}
 	}
 	vresp := inst.ValidateProviderConfig(ctx, providers.ValidateProviderConfigRequest{Config: config})
-	diags := providerDiags(vresp.Diagnostics, nil)
+	diags := Diags(vresp.Diagnostics, nil)
 	if diags.HasErrors() {
 		return nil, diags
 	}
 	resp := inst.ConfigureProvider(ctx, providers.ConfigureProviderRequest{Config: config, WorkingDir: ps.workDir})
-	diags = append(diags, providerDiags(resp.Diagnostics, nil)...)
+	diags = append(diags, Diags(resp.Diagnostics, nil)...)
 	if diags.HasErrors() {
 		return nil, diags
 	}
@@ -162,13 +163,13 @@ func (ps *providerSet) configure(ctx context.Context, addr addrs.AbsProviderConf
 }
 
 // instance returns a configured instance (nil if not configured).
-func (ps *providerSet) instance(addr addrs.AbsProviderConfig) providers.Interface {
+func (ps *Set) instance(addr addrs.AbsProviderConfig) providers.Interface {
 	ps.mu.Lock()
 	defer ps.mu.Unlock()
 	return ps.instances[addr.String()]
 }
 
-func (ps *providerSet) closeAll(ctx context.Context) {
+func (ps *Set) CloseAll(ctx context.Context) {
 	ps.mu.Lock()
 	defer ps.mu.Unlock()
 	for k, inst := range ps.instances {
@@ -188,10 +189,10 @@ func diagText(d providers.Diagnostic) string {
 	return d.Summary + ": " + d.Detail
 }
 
-// providerDiags turns provider diagnostics into hcl diagnostics. When the
+// Diags turns provider diagnostics into hcl diagnostics. When the
 // provider names an attribute and we know the body, the diagnostic points
 // at that attribute's source.
-func providerDiags(in providers.Diagnostics, body hcl.Body) hcl.Diagnostics {
+func Diags(in providers.Diagnostics, body hcl.Body) hcl.Diagnostics {
 	var out hcl.Diagnostics
 	for _, d := range in {
 		diag := &hcl.Diagnostic{Severity: d.Severity, Summary: d.Summary, Detail: d.Detail}
@@ -227,9 +228,9 @@ func rangeOfPath(body hcl.Body, path cty.Path) (hcl.Range, bool) {
 	return hcl.Range{}, false
 }
 
-// stopAll asks every configured provider to stop its operations in
+// StopAll asks every configured provider to stop its operations in
 // flight (an interrupt), all at once: each may take a while to answer.
-func (ps *providerSet) stopAll(ctx context.Context) {
+func (ps *Set) StopAll(ctx context.Context) {
 	ps.mu.Lock()
 	insts := make([]providers.Interface, 0, len(ps.instances))
 	for _, inst := range ps.instances {

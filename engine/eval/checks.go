@@ -1,4 +1,4 @@
-package engine
+package eval
 
 import (
 	"encoding/json"
@@ -8,91 +8,91 @@ import (
 	"github.com/tenetplan/tenet/addrs"
 )
 
-// checkResults gathers the status of every checkable object (resources
+// CheckResults gathers the status of every checkable object (resources
 // with conditions, outputs with preconditions, check blocks, variables
 // with validations) during one walk. Nodes write it concurrently; the
 // walk's caller reads it once the walk is over, for the JSON plan's
 // `checks` and the state's `check_results`.
-type checkResults struct {
+type CheckResults struct {
 	mu      sync.Mutex
 	configs map[string]*checkedConfig // by display address
 }
 
-// checkable names a checkable block.
-type checkable struct {
-	kind   string // "resource", "output", "check" or "var"
-	module addrs.Module
-	name   string
-	res    addrs.Resource // kind "resource" only
+// Checkable names a checkable block.
+type Checkable struct {
+	Kind   string // "resource", "output", "check" or "var"
+	Module addrs.Module
+	Name   string
+	Res    addrs.Resource // kind "resource" only
 }
 
-func (c checkable) local() string {
-	switch c.kind {
+func (c Checkable) local() string {
+	switch c.Kind {
 	case "resource":
-		return c.res.String()
+		return c.Res.String()
 	case "output":
-		return "output." + c.name
+		return "output." + c.Name
 	case "check":
-		return "check." + c.name
+		return "check." + c.Name
 	}
-	return "var." + c.name
+	return "var." + c.Name
 }
 
-func (c checkable) String() string {
-	if c.module.IsRoot() {
+func (c Checkable) String() string {
+	if c.Module.IsRoot() {
 		return c.local()
 	}
-	return c.module.String() + "." + c.local()
+	return c.Module.String() + "." + c.local()
 }
 
 type checkedConfig struct {
-	checkable
-	objects map[string]*checkedObject
+	Checkable
+	objects map[string]*CheckedObject
 }
 
-// checkedObject is one instance of a checkable block.
-type checkedObject struct {
-	module   addrs.ModuleInstance
-	key      addrs.InstanceKey // resources only
+// CheckedObject is one instance of a checkable block.
+type CheckedObject struct {
+	Module   addrs.ModuleInstance
+	Key      addrs.InstanceKey // resources only
 	status   string
 	messages []string
 }
 
-func (o *checkedObject) display(c checkable) string {
+func (o *CheckedObject) display(c Checkable) string {
 	local := c.local()
-	if c.kind == "resource" && o.key != nil && o.key != addrs.NoKey {
-		local = c.res.Instance(o.key).String()
+	if c.Kind == "resource" && o.Key != nil && o.Key != addrs.NoKey {
+		local = c.Res.Instance(o.Key).String()
 	}
-	if o.module.IsRoot() {
+	if o.Module.IsRoot() {
 		return local
 	}
-	return o.module.String() + "." + local
+	return o.Module.String() + "." + local
 }
 
-// declare registers a checkable block, so that it is reported even when
+// Declare registers a checkable block, so that it is reported even when
 // none of its instances is evaluated.
-func (r *checkResults) declare(c checkable) {
+func (r *CheckResults) Declare(c Checkable) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.config(c)
 }
 
-func (r *checkResults) config(c checkable) *checkedConfig {
+func (r *CheckResults) config(c Checkable) *checkedConfig {
 	if r.configs == nil {
 		r.configs = map[string]*checkedConfig{}
 	}
 	key := c.String()
 	cc := r.configs[key]
 	if cc == nil {
-		cc = &checkedConfig{checkable: c, objects: map[string]*checkedObject{}}
+		cc = &checkedConfig{Checkable: c, objects: map[string]*CheckedObject{}}
 		r.configs[key] = cc
 	}
 	return cc
 }
 
-// report records an object's status, keeping the worst one seen: a
+// Report records an object's status, keeping the worst one seen: a
 // postcondition that fails after its precondition passed fails the object.
-func (r *checkResults) report(c checkable, obj checkedObject, status string, messages []string) {
+func (r *CheckResults) Report(c Checkable, obj CheckedObject, status string, messages []string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	cc := r.config(c)
@@ -122,8 +122,8 @@ func statusRank(s string) int {
 	return 0
 }
 
-// sorted returns the configs in address order.
-func (r *checkResults) sorted() []*checkedConfig {
+// Sorted returns the configs in address order.
+func (r *CheckResults) Sorted() []*checkedConfig {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	out := make([]*checkedConfig, 0, len(r.configs))
@@ -134,9 +134,9 @@ func (r *checkResults) sorted() []*checkedConfig {
 	return out
 }
 
-// status is a block's aggregate status: the worst of its objects, or
+// Status is a block's aggregate status: the worst of its objects, or
 // unknown with none.
-func (c *checkedConfig) status() string {
+func (c *checkedConfig) Status() string {
 	if len(c.objects) == 0 {
 		return checkUnknown
 	}
@@ -149,18 +149,18 @@ func (c *checkedConfig) status() string {
 	return worst
 }
 
-func (c *checkedConfig) sortedObjects() []*checkedObject {
-	out := make([]*checkedObject, 0, len(c.objects))
+func (c *checkedConfig) sortedObjects() []*CheckedObject {
+	out := make([]*CheckedObject, 0, len(c.objects))
 	for _, o := range c.objects {
 		out = append(out, o)
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].display(c.checkable) < out[j].display(c.checkable) })
+	sort.Slice(out, func(i, j int) bool { return out[i].display(c.Checkable) < out[j].display(c.Checkable) })
 	return out
 }
 
-// planChecksJSON is the `checks` array of the JSON plan (format 1.2), or
+// PlanChecksJSON is the `checks` array of the JSON plan (format 1.2), or
 // nil when nothing in the configuration is checkable.
-func (r *checkResults) planChecksJSON() json.RawMessage {
+func (r *CheckResults) PlanChecksJSON() json.RawMessage {
 	type problem struct {
 		Message string `json:"message"`
 	}
@@ -187,22 +187,22 @@ func (r *checkResults) planChecksJSON() json.RawMessage {
 		Status    string     `json:"status"`
 		Instances []instance `json:"instances,omitempty"`
 	}
-	configs := r.sorted()
+	configs := r.Sorted()
 	if len(configs) == 0 {
 		return nil
 	}
 	out := make([]result, 0, len(configs))
 	for _, c := range configs {
-		res := result{Status: c.status(), Address: cfgAddr{ToDisplay: c.String(), Kind: c.kind, Name: c.name, Module: c.module.String()}}
-		switch c.kind {
+		res := result{Status: c.Status(), Address: cfgAddr{ToDisplay: c.String(), Kind: c.Kind, Name: c.Name, Module: c.Module.String()}}
+		switch c.Kind {
 		case "output":
 			res.Address.Kind = "output_value"
 		case "resource":
-			res.Address.Mode, res.Address.Type, res.Address.Name = c.res.Mode.String(), c.res.Type, c.res.Name
+			res.Address.Mode, res.Address.Type, res.Address.Name = c.Res.Mode.String(), c.Res.Type, c.Res.Name
 		}
 		for _, o := range c.sortedObjects() {
-			inst := instance{Status: o.status, Address: instAddr{ToDisplay: o.display(c.checkable), Module: o.module.String()}}
-			switch k := o.key.(type) {
+			inst := instance{Status: o.status, Address: instAddr{ToDisplay: o.display(c.Checkable), Module: o.Module.String()}}
+			switch k := o.Key.(type) {
 			case addrs.IntKey:
 				inst.Address.InstanceKey = int(k)
 			case addrs.StringKey:
@@ -222,8 +222,8 @@ func (r *checkResults) planChecksJSON() json.RawMessage {
 	return js
 }
 
-// stateCheckResultsJSON is the state file's `check_results`, or nil.
-func (r *checkResults) stateCheckResultsJSON() []byte {
+// StateCheckResultsJSON is the state file's `check_results`, or nil.
+func (r *CheckResults) StateCheckResultsJSON() []byte {
 	type object struct {
 		ObjectAddr      string   `json:"object_addr"`
 		Status          string   `json:"status"`
@@ -235,15 +235,15 @@ func (r *checkResults) stateCheckResultsJSON() []byte {
 		Status     string   `json:"status"`
 		Objects    []object `json:"objects"`
 	}
-	configs := r.sorted()
+	configs := r.Sorted()
 	if len(configs) == 0 {
 		return nil
 	}
 	out := make([]result, 0, len(configs))
 	for _, c := range configs {
-		res := result{ObjectKind: c.kind, ConfigAddr: c.String(), Status: c.status(), Objects: []object{}}
+		res := result{ObjectKind: c.Kind, ConfigAddr: c.String(), Status: c.Status(), Objects: []object{}}
 		for _, o := range c.sortedObjects() {
-			res.Objects = append(res.Objects, object{ObjectAddr: o.display(c.checkable), Status: o.status, FailureMessages: o.messages})
+			res.Objects = append(res.Objects, object{ObjectAddr: o.display(c.Checkable), Status: o.status, FailureMessages: o.messages})
 		}
 		out = append(out, res)
 	}

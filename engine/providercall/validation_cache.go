@@ -1,4 +1,4 @@
-package engine
+package providercall
 
 import (
 	"context"
@@ -10,18 +10,18 @@ import (
 	"github.com/tenetplan/tenet/providers"
 )
 
-// validationCache asks the provider to validate each distinct
+// ValidationCache asks the provider to validate each distinct
 // configuration of one resource's instances once. Validation depends on
 // the configuration alone (the provider is not consulted about anything
 // else), so count = 5000 instances with one configuration cost one
 // ValidateResourceConfig call, not 5000 plugin round trips. Only plugins
 // are worth it: in process, validating costs less than the key.
-type validationCache struct {
+type ValidationCache struct {
 	mu sync.Mutex
 	m  map[string]providers.Diagnostics
 }
 
-func (c *validationCache) validate(ctx context.Context, p providers.Interface, typ string, config cty.Value) providers.Diagnostics {
+func (c *ValidationCache) Validate(ctx context.Context, p providers.Interface, typ string, config cty.Value) providers.Diagnostics {
 	if r, ok := p.(outOfProcess); !ok || !r.OutOfProcess() {
 		return p.ValidateResourceConfig(ctx, providers.ValidateResourceConfigRequest{TypeName: typ, Config: config}).Diagnostics
 	}

@@ -1,4 +1,4 @@
-package engine
+package eval
 
 import (
 	"testing"
@@ -13,12 +13,12 @@ import (
 )
 
 func TestEvalCondition(t *testing.T) {
-	ev := &evaluator{cfg: &config.Config{}, values: newValueStore(), exp: newExpansion(), pure: true}
-	root := ev.values.module(addrs.RootModuleInstance)
-	root.set('v', "n", cty.NumberIntVal(3))
-	root.set('v', "later", cty.UnknownVal(cty.Number))
-	root.set('v', "secret", cty.StringVal("s3cret").Mark(sensitiveMark))
-	s := &scope{ev: ev, mod: addrs.RootModuleInstance, cfg: &config.Module{}}
+	ev := &Evaluator{Cfg: &config.Config{}, Values: NewValueStore(), Exp: NewExpansion(), Pure: true}
+	root := ev.Values.Module(addrs.RootModuleInstance)
+	root.Set('v', "n", cty.NumberIntVal(3))
+	root.Set('v', "later", cty.UnknownVal(cty.Number))
+	root.Set('v', "secret", cty.StringVal("s3cret").Mark(SensitiveMark))
+	s := &Scope{Ev: ev, Mod: addrs.RootModuleInstance, Cfg: &config.Module{}}
 	self := cty.ObjectVal(map[string]cty.Value{"id": cty.StringVal("abc")})
 
 	cases := []struct {
@@ -59,7 +59,7 @@ func TestEvalCondition(t *testing.T) {
 				severity = hcl.DiagError
 			}
 			rule := &config.CheckRule{Condition: cond, ErrorMessage: msg}
-			r, diags := evalCondition(s, rule, tc.self, resourcePreconditionFailed, severity)
+			r, diags := evalCondition(s, rule, tc.self, ResourcePreconditionFailed, severity)
 			if diff := cmp.Diff(tc.wantStatus, r.status); diff != "" {
 				t.Errorf("status (-want +got):\n%s", diff)
 			}
@@ -85,43 +85,29 @@ func TestEvalCondition(t *testing.T) {
 }
 
 func TestCheckResultsJSON(t *testing.T) {
-	var r checkResults
-	res := checkable{kind: "resource", module: addrs.RootModule, name: "a", res: addrs.Resource{Mode: addrs.ManagedResourceMode, Type: "terraform_data", Name: "a"}}
-	r.report(res, checkedObject{key: addrs.IntKey(0)}, checkPass, nil)
-	r.report(res, checkedObject{key: addrs.IntKey(1)}, checkPass, nil)
+	var r CheckResults
+	res := Checkable{Kind: "resource", Module: addrs.RootModule, Name: "a", Res: addrs.Resource{Mode: addrs.ManagedResourceMode, Type: "terraform_data", Name: "a"}}
+	r.Report(res, CheckedObject{Key: addrs.IntKey(0)}, checkPass, nil)
+	r.Report(res, CheckedObject{Key: addrs.IntKey(1)}, checkPass, nil)
 	// A postcondition failing after the precondition passed fails the object.
-	r.report(res, checkedObject{key: addrs.IntKey(1)}, checkFail, []string{"bad"})
-	r.declare(checkable{kind: "check", module: addrs.RootModule, name: "never"})
+	r.Report(res, CheckedObject{Key: addrs.IntKey(1)}, checkFail, []string{"bad"})
+	r.Declare(Checkable{Kind: "check", Module: addrs.RootModule, Name: "never"})
 
 	wantPlan := `[{"address":{"to_display":"check.never","kind":"check","name":"never"},"status":"unknown"},` +
 		`{"address":{"to_display":"terraform_data.a","kind":"resource","mode":"managed","type":"terraform_data","name":"a"},"status":"fail","instances":[` +
 		`{"address":{"to_display":"terraform_data.a[0]","instance_key":0},"status":"pass"},` +
 		`{"address":{"to_display":"terraform_data.a[1]","instance_key":1},"status":"fail","problems":[{"message":"bad"}]}]}]`
-	if diff := cmp.Diff(wantPlan, string(r.planChecksJSON())); diff != "" {
+	if diff := cmp.Diff(wantPlan, string(r.PlanChecksJSON())); diff != "" {
 		t.Errorf("plan checks (-want +got):\n%s", diff)
 	}
 	wantState := `[{"object_kind":"check","config_addr":"check.never","status":"unknown","objects":[]},` +
 		`{"object_kind":"resource","config_addr":"terraform_data.a","status":"fail","objects":[` +
 		`{"object_addr":"terraform_data.a[0]","status":"pass"},{"object_addr":"terraform_data.a[1]","status":"fail","failure_messages":["bad"]}]}]`
-	if diff := cmp.Diff(wantState, string(r.stateCheckResultsJSON())); diff != "" {
+	if diff := cmp.Diff(wantState, string(r.StateCheckResultsJSON())); diff != "" {
 		t.Errorf("state check results (-want +got):\n%s", diff)
 	}
-	var empty checkResults
-	if js := empty.planChecksJSON(); js != nil {
+	var empty CheckResults
+	if js := empty.PlanChecksJSON(); js != nil {
 		t.Errorf("no checkable objects: got %s, want nil", js)
-	}
-}
-
-func TestCheckNodeDisplayName(t *testing.T) {
-	cases := []struct{ key, want string }{
-		{modKey(addrs.RootModule, "check", "health"), "check.health"},
-		{modKey(addrs.RootModule.Child("net"), "check", "health"), "module.net.check.health"},
-	}
-	for _, tc := range cases {
-		t.Run(tc.want, func(t *testing.T) {
-			if diff := cmp.Diff(tc.want, displayName(tc.key)); diff != "" {
-				t.Errorf("(-want +got):\n%s", diff)
-			}
-		})
 	}
 }

@@ -1,4 +1,4 @@
-package engine
+package providercall
 
 import (
 	"runtime"
@@ -17,13 +17,13 @@ const (
 	parallelChunk = 128 // items a worker takes at a time
 )
 
-// eachParallel calls fn for every index in [0, n) on up to GOMAXPROCS
+// EachParallel calls fn for every index in [0, n) on up to GOMAXPROCS
 // goroutines and returns the diagnostics in index order.
-func eachParallel(n int, fn func(i int) hcl.Diagnostics) hcl.Diagnostics {
+func EachParallel(n int, fn func(i int) hcl.Diagnostics) hcl.Diagnostics {
 	return eachParallelN(n, runtime.GOMAXPROCS(0), fn)
 }
 
-// eachParallelN is eachParallel with at most workers goroutines.
+// eachParallelN is EachParallel with at most workers goroutines.
 func eachParallelN(n, workers int, fn func(i int) hcl.Diagnostics) hcl.Diagnostics {
 	return eachChunked(n, workers, parallelChunk, parallelMin, fn)
 }
@@ -33,16 +33,16 @@ func eachParallelN(n, workers int, fn func(i int) hcl.Diagnostics) hcl.Diagnosti
 // are in flight even for a few hundred instances.
 const remoteChunk = 4
 
-// eachProviderCall is eachParallel for per-instance work that calls the
+// EachProviderCall is EachParallel for per-instance work that calls the
 // provider. A provider in another process (a plugin) spends its time
 // there, not on this process's cores, so up to par (-parallelism) calls
 // run at once, as OpenTofu does; an in-process provider is CPU work and
 // gets one goroutine per core.
-func eachProviderCall(p any, par, n int, fn func(i int) hcl.Diagnostics) hcl.Diagnostics {
+func EachProviderCall(p any, par, n int, fn func(i int) hcl.Diagnostics) hcl.Diagnostics {
 	if r, ok := p.(outOfProcess); ok && r.OutOfProcess() {
 		return eachChunked(n, max(par, runtime.GOMAXPROCS(0)), remoteChunk, 2, fn)
 	}
-	return eachParallel(n, fn)
+	return EachParallel(n, fn)
 }
 
 // outOfProcess is implemented by providers whose calls cross a process

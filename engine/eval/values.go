@@ -1,4 +1,4 @@
-package engine
+package eval
 
 import (
 	"sync"
@@ -41,11 +41,11 @@ type valueStore struct {
 	modules map[string]*moduleValues
 }
 
-func newValueStore() *valueStore {
+func NewValueStore() *valueStore {
 	return &valueStore{modules: map[string]*moduleValues{}}
 }
 
-func (s *valueStore) module(m addrs.ModuleInstance) *moduleValues {
+func (s *valueStore) Module(m addrs.ModuleInstance) *moduleValues {
 	key := m.String()
 	s.mu.RLock()
 	mv := s.modules[key]
@@ -62,7 +62,7 @@ func (s *valueStore) module(m addrs.ModuleInstance) *moduleValues {
 	return mv
 }
 
-func (mv *moduleValues) get(kind byte, name string) (cty.Value, bool) {
+func (mv *moduleValues) Get(kind byte, name string) (cty.Value, bool) {
 	mv.mu.RLock()
 	defer mv.mu.RUnlock()
 	var v cty.Value
@@ -82,7 +82,7 @@ func (mv *moduleValues) get(kind byte, name string) (cty.Value, bool) {
 	return v, ok
 }
 
-func (mv *moduleValues) set(kind byte, name string, v cty.Value) {
+func (mv *moduleValues) Set(kind byte, name string, v cty.Value) {
 	mv.mu.Lock()
 	defer mv.mu.Unlock()
 	switch kind {
@@ -106,23 +106,23 @@ func (mv *moduleValues) set(kind byte, name string, v cty.Value) {
 type expansion struct {
 	mu        sync.RWMutex
 	instances map[string][]addrs.ModuleInstance // static module path -> instances
-	reps      map[string]repetition             // module instance -> its calling block's repetition
+	reps      map[string]Repetition             // module instance -> its calling block's repetition
 	kinds     map[string]byte                   // static module path -> repetition kind of its call
 }
 
-func newExpansion() *expansion {
-	e := &expansion{instances: map[string][]addrs.ModuleInstance{}, reps: map[string]repetition{}, kinds: map[string]byte{}}
+func NewExpansion() *expansion {
+	e := &expansion{instances: map[string][]addrs.ModuleInstance{}, reps: map[string]Repetition{}, kinds: map[string]byte{}}
 	e.instances[""] = []addrs.ModuleInstance{addrs.RootModuleInstance}
 	return e
 }
 
-func (e *expansion) moduleInstances(path addrs.Module) []addrs.ModuleInstance {
+func (e *expansion) ModuleInstances(path addrs.Module) []addrs.ModuleInstance {
 	e.mu.RLock()
 	defer e.mu.RUnlock()
 	return e.instances[path.String()]
 }
 
-func (e *expansion) addModuleInstances(path addrs.Module, kind byte, insts []addrs.ModuleInstance, reps []repetition) {
+func (e *expansion) AddModuleInstances(path addrs.Module, kind byte, insts []addrs.ModuleInstance, reps []Repetition) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	e.instances[path.String()] = append(e.instances[path.String()], insts...)
@@ -132,12 +132,12 @@ func (e *expansion) addModuleInstances(path addrs.Module, kind byte, insts []add
 	}
 }
 
-// isDeclared reports whether a module instance exists in this expansion.
-func (e *expansion) isDeclared(m addrs.ModuleInstance) bool {
+// IsDeclared reports whether a module instance exists in this expansion.
+func (e *expansion) IsDeclared(m addrs.ModuleInstance) bool {
 	if m.IsRoot() {
 		return true
 	}
-	for _, inst := range e.moduleInstances(m.Module()) {
+	for _, inst := range e.ModuleInstances(m.Module()) {
 		if inst.Equal(m) {
 			return true
 		}
@@ -148,7 +148,7 @@ func (e *expansion) isDeclared(m addrs.ModuleInstance) bool {
 // deepestDeclared returns how many leading steps of m name declared module instances.
 func (e *expansion) deepestDeclared(m addrs.ModuleInstance) int {
 	for n := len(m); n > 0; n-- {
-		if e.isDeclared(m[:n]) {
+		if e.IsDeclared(m[:n]) {
 			return n
 		}
 	}

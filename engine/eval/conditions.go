@@ -1,4 +1,4 @@
-package engine
+package eval
 
 import (
 	"fmt"
@@ -8,7 +8,6 @@ import (
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/convert"
 
-	"github.com/tenetplan/tenet/addrs"
 	"github.com/tenetplan/tenet/config"
 )
 
@@ -20,10 +19,10 @@ import (
 
 // Summaries of a failed condition, by the kind of block it belongs to.
 const (
-	resourcePreconditionFailed  = "Resource precondition failed"
-	resourcePostconditionFailed = "Resource postcondition failed"
-	outputPreconditionFailed    = "Module output value precondition failed"
-	checkAssertionFailed        = "Check block assertion failed"
+	ResourcePreconditionFailed  = "Resource precondition failed"
+	ResourcePostconditionFailed = "Resource postcondition failed"
+	OutputPreconditionFailed    = "Module output value precondition failed"
+	CheckAssertionFailed        = "Check block assertion failed"
 )
 
 // Statuses of a checkable object, as the JSON plan and the state spell them.
@@ -40,11 +39,11 @@ type conditionResult struct {
 	message string // the error_message of a failed rule
 }
 
-// evalConditions evaluates rules in scope s (self, when not cty.NilVal,
+// EvalConditions evaluates rules in scope s (self, when not cty.NilVal,
 // is what `self` means) and reports failures as summary diagnostics of
 // the given severity. The status combines every rule: a failure wins over
 // an unknown result, which wins over a pass.
-func evalConditions(s *scope, rules []*config.CheckRule, self cty.Value, summary string, severity hcl.DiagnosticSeverity) (string, []string, hcl.Diagnostics) {
+func EvalConditions(s *Scope, rules []*config.CheckRule, self cty.Value, summary string, severity hcl.DiagnosticSeverity) (string, []string, hcl.Diagnostics) {
 	status := checkPass
 	var messages []string
 	var diags hcl.Diagnostics
@@ -66,17 +65,17 @@ func evalConditions(s *scope, rules []*config.CheckRule, self cty.Value, summary
 	return status, messages, diags
 }
 
-func evalCondition(s *scope, rule *config.CheckRule, self cty.Value, summary string, severity hcl.DiagnosticSeverity) (conditionResult, hcl.Diagnostics) {
+func evalCondition(s *Scope, rule *config.CheckRule, self cty.Value, summary string, severity hcl.DiagnosticSeverity) (conditionResult, hcl.Diagnostics) {
 	refs, diags := config.ReferencesInExpr(rule.Condition)
 	msgRefs, d := config.ReferencesInExpr(rule.ErrorMessage)
 	diags = append(diags, d...)
 	if diags.HasErrors() {
-		return conditionResult{status: checkError}, downgrade(diags, severity)
+		return conditionResult{status: checkError}, Downgrade(diags, severity)
 	}
-	ctx, d := s.evalContext(append(refs, msgRefs...))
+	ctx, d := s.EvalContext(append(refs, msgRefs...))
 	diags = append(diags, d...)
 	if d.HasErrors() {
-		return conditionResult{status: checkError}, downgrade(diags, severity)
+		return conditionResult{status: checkError}, Downgrade(diags, severity)
 	}
 	if self != cty.NilVal {
 		ctx.Variables["self"] = self
@@ -85,7 +84,7 @@ func evalCondition(s *scope, rule *config.CheckRule, self cty.Value, summary str
 	v, d := rule.Condition.Value(ctx)
 	diags = append(diags, d...)
 	if d.HasErrors() {
-		return conditionResult{status: checkError}, downgrade(diags, severity)
+		return conditionResult{status: checkError}, Downgrade(diags, severity)
 	}
 	if !v.IsKnown() {
 		// Decided later, at apply, once the values it needs are known.
@@ -109,7 +108,7 @@ func evalCondition(s *scope, rule *config.CheckRule, self cty.Value, summary str
 		return conditionResult{status: checkPass}, diags
 	}
 	msg, d := conditionMessage(rule, ctx)
-	diags = append(diags, downgrade(d, severity)...)
+	diags = append(diags, Downgrade(d, severity)...)
 	return conditionResult{status: checkFail, message: msg}, append(diags, &hcl.Diagnostic{
 		Severity: severity, Summary: summary, Detail: msg, Subject: rng,
 		Expression: rule.Condition, EvalContext: ctx,
@@ -130,14 +129,14 @@ func conditionMessage(rule *config.CheckRule, ctx *hcl.EvalContext) (string, hcl
 	}
 	s, err := convert.Convert(v, cty.String)
 	if err != nil || s.IsNull() {
-		return "The condition's error message is not a string.", hcl.Diagnostics{errorf(rule.ErrorMessage.Range().Ptr(), "Invalid error message", "The error_message must be a string.")}
+		return "The condition's error message is not a string.", hcl.Diagnostics{Errorf(rule.ErrorMessage.Range().Ptr(), "Invalid error message", "The error_message must be a string.")}
 	}
 	return strings.TrimSpace(s.AsString()), nil
 }
 
-// downgrade turns errors into diagnostics of the given severity: check
+// Downgrade turns errors into diagnostics of the given severity: check
 // blocks and refresh-only plans only warn.
-func downgrade(diags hcl.Diagnostics, severity hcl.DiagnosticSeverity) hcl.Diagnostics {
+func Downgrade(diags hcl.Diagnostics, severity hcl.DiagnosticSeverity) hcl.Diagnostics {
 	if severity == hcl.DiagError {
 		return diags
 	}
@@ -150,35 +149,4 @@ func downgrade(diags hcl.Diagnostics, severity hcl.DiagnosticSeverity) hcl.Diagn
 		out[i] = &c
 	}
 	return out
-}
-
-// visitCheck evaluates a check block's assertions in every instance of its
-// module. Failures only warn: a check never stops a plan or an apply.
-func visitCheck(ev *evaluator, n *gnode) hcl.Diagnostics {
-	var diags hcl.Diagnostics
-	cfg := checkable{kind: "check", module: n.mod.Path, name: n.name}
-	ev.checks.declare(cfg)
-	for _, mi := range ev.exp.moduleInstances(n.mod.Path) {
-		status, msgs, d := evalConditions(ev.scopeFor(mi, n.mod), n.check.Asserts, cty.NilVal, checkAssertionFailed, hcl.DiagWarning)
-		diags = append(diags, d...)
-		ev.checks.report(cfg, checkedObject{module: mi}, status, msgs)
-	}
-	return diags
-}
-
-// checkScoped downgrades the errors of a data source declared in a check
-// block to warnings: it exists only for the check, which never blocks.
-func checkScoped(n *gnode, diags hcl.Diagnostics) hcl.Diagnostics {
-	if n.res == nil || n.res.CheckName == "" {
-		return diags
-	}
-	return downgrade(diags, hcl.DiagWarning)
-}
-
-func resourceCheckable(n *gnode) checkable {
-	return checkable{kind: "resource", module: n.addr.Module, name: n.addr.Resource.Name, res: n.addr.Resource}
-}
-
-func instanceObject(addr addrs.AbsResourceInstance) checkedObject {
-	return checkedObject{module: addr.Module, key: addr.Resource.Key}
 }

@@ -1,4 +1,4 @@
-package engine
+package eval
 
 import (
 	"testing"
@@ -26,7 +26,7 @@ func TestEvalAttrExprMatchesHCL(t *testing.T) {
 			"bool":    cty.True,
 			"unknown": cty.UnknownVal(cty.String),
 			"null":    cty.NullVal(cty.String),
-			"secret":  cty.StringVal("s").Mark(sensitiveMark),
+			"secret":  cty.StringVal("s").Mark(SensitiveMark),
 			"list":    cty.ListVal([]cty.Value{cty.StringVal("a")}),
 		}),
 	}}

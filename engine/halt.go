@@ -1,0 +1,33 @@
+package engine
+
+import (
+	"github.com/hashicorp/hcl/v2"
+)
+
+// reportHaltOnce keeps one "execution halted" error however many nodes
+// were cut short, and adds it when the walk itself was cut short.
+func reportHaltOnce(diags hcl.Diagnostics, walkHalted bool) hcl.Diagnostics {
+	out := diags[:0:0]
+	halted := walkHalted
+	for _, d := range diags {
+		if d.Severity == hcl.DiagError && d.Summary == haltedSummary && d.Detail == "" {
+			halted = true
+			continue
+		}
+		out = append(out, d)
+	}
+	if halted {
+		// First, as OpenTofu lists it, before the errors of the
+		// operations the interrupt stopped.
+		out = append(hcl.Diagnostics{haltedDiag()}, out...)
+	}
+	return out
+}
+
+const haltedSummary = "execution halted"
+
+// haltedDiag reports a walk cut short by an interrupt: what did not run
+// is not in the result. OpenTofu words it the same way.
+func haltedDiag() *hcl.Diagnostic {
+	return &hcl.Diagnostic{Severity: hcl.DiagError, Summary: haltedSummary}
+}
