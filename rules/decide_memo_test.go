@@ -255,7 +255,7 @@ func TestKeyReadByKindOnly(t *testing.T) {
 		{"value in a finding", `errors contains [i, inst.key] if { some i, inst in input.instances }`, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			m, err := parseModule(defaultDir+"/policy/t.rego", []byte("package tenet.decide\n\n"+tc.rule+"\n"))
+			m, err := parseModule(defaultDir+"/planning/t.rego", []byte("package tenet.decide\n\n"+tc.rule+"\n"))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -3,13 +3,13 @@
 //
 // # What rules owns
 //
-//   - The default rules, embedded from policy/*.rego (Rego v1). They are the
-//     readable specification of action selection: policy/decide.rego is the
+//   - The default rules, embedded from planning/*.rego (Rego v1). They are the
+//     readable specification of action selection: planning/decide.rego is the
 //     decision table for resource instance objects (create, no-op, update,
 //     the replace variants with their reasons and precedence, orphan
 //     reasons, forget via removed blocks, deposed objects, destroy and
 //     refresh-only modes, deferred data reads, prevent_destroy), and
-//     policy/cbd.rego is create_before_destroy infection. Every rule that
+//     planning/cbd.rego is create_before_destroy infection. Every rule that
 //     can decide something carries `# METADATA` with `custom: {id: ...}`;
 //     provenance (file, line, title) is resolved from the compiled
 //     annotations, never from a table in Go.
@@ -103,11 +103,11 @@
 //	  - ignore_paths and equivalent (package tenet.prepare, elements [i, path]
 //	    with path in ignore_changes step form): the configuration takes the
 //	    prior value at path before the provider plans; both feed `ignore` and
-//	    carry their own provenance (policy/prepare_extensions.rego). The
+//	    carry their own provenance (planning/prepare_extensions.rego). The
 //	    engine's query reads the elements themselves and merges them in Go
 //	    (prepare.go, decodePreparations) rather than building the unions.
 //	    A team prevent_destroy rule is only evaluated when the chunk destroys
-//	    something (policy/decide.rego).
+//	    something (planning/decide.rego).
 //	  - moves (package tenet.moves, elements [from, to] addresses): computed
 //	    moves, evaluated by [Engine.ComputedMoves] over input.state.resources
 //	    and input.config.resources (team_moves.go); the engine adds them as

@@ -17,8 +17,8 @@ import (
 	"github.com/open-policy-agent/opa/v1/rego"
 )
 
-//go:embed policy/*.rego
-var defaultPolicy embed.FS
+//go:embed planning/*.rego
+var defaultRules embed.FS
 
 // defaultDir is how default rule files are named in provenance and
 // diagnostics: their path inside the module.
@@ -247,18 +247,18 @@ func parseDefaults() ([]*ast.Module, hcl.Diagnostics) {
 func parseDefaultFiles(keep func(name string) bool) ([]*ast.Module, hcl.Diagnostics) {
 	var mods []*ast.Module
 	var diags hcl.Diagnostics
-	entries, _ := fs.ReadDir(defaultPolicy, "policy")
+	entries, _ := fs.ReadDir(defaultRules, "planning")
 	for _, ent := range entries {
 		name := ent.Name()
 		if !isRuleFile(name) || !keep(name) {
 			continue
 		}
-		src, err := defaultPolicy.ReadFile("policy/" + name)
+		src, err := defaultRules.ReadFile("planning/" + name)
 		if err != nil {
 			diags = append(diags, internalDiag(err))
 			continue
 		}
-		m, err := parseModule(path.Join(defaultDir, "policy", name), src)
+		m, err := parseModule(path.Join(defaultDir, "planning", name), src)
 		if err != nil {
 			diags = append(diags, astErrorDiags("Invalid rule file", err)...)
 			continue
