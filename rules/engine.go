@@ -357,7 +357,7 @@ func wrapExtensionRules(m *ast.Module, defaultNames map[string]map[string]bool, 
 			return nil, hcl.Diagnostics{locatedDiag("Rule file uses a reserved package", m.Package.Location,
 				fmt.Sprintf("Package %s belongs to the default rules and has no extension points. Use your own package name.", strings.TrimPrefix(pkg, "data.")))}
 		}
-		return nil, nil
+		return nil, instanceUseDiags(m.Rules, pkg)
 	}
 	// The default file of the package documents it: a team file's package
 	// METADATA would redeclare it, so it is dropped (it is only prose).
@@ -381,6 +381,9 @@ func wrapExtensionRules(m *ast.Module, defaultNames map[string]map[string]bool, 
 			diags = append(diags, locatedDiag("Invalid extension rule", r.Location,
 				fmt.Sprintf("%s is an extension point: add to it with `%s contains VALUE if { ... }`.", name, name)))
 		case isPoint:
+			if perInstancePackages[pkg] {
+				toChunkForm(r)
+			}
 			handle := fmt.Sprintf("team:%d", next+len(out))
 			r.Head.Key = ast.ObjectTerm(
 				ast.Item(ast.InternedTerm("value"), r.Head.Key),
@@ -391,6 +394,8 @@ func wrapExtensionRules(m *ast.Module, defaultNames map[string]map[string]bool, 
 			diags = append(diags, locatedDiag("Team rule redefines a default rule", r.Location,
 				fmt.Sprintf("%s is defined by the default rules of package %s; team rules may only add to the extension points (%s). Rename the rule.",
 					name, strings.TrimPrefix(pkg, "data."), strings.Join(points, ", "))))
+		default:
+			diags = append(diags, instanceUseDiags([]*ast.Rule{r}, pkg)...)
 		}
 	}
 	return out, diags
