@@ -361,13 +361,7 @@ func wrapExtensionRules(m *ast.Module, defaultNames map[string]map[string]bool, 
 	}
 	// The default file of the package documents it: a team file's package
 	// METADATA would redeclare it, so it is dropped (it is only prose).
-	kept := m.Annotations[:0]
-	for _, a := range m.Annotations {
-		if a.Scope != "package" && a.Scope != "subpackages" {
-			kept = append(kept, a)
-		}
-	}
-	m.Annotations = kept
+	dropPackageAnnotations(m)
 	var out []*teamRule
 	var diags hcl.Diagnostics
 	for _, r := range m.Rules {
@@ -607,4 +601,32 @@ func line(d *hcl.Diagnostic) int {
 		return 0
 	}
 	return d.Subject.Start.Line
+}
+
+// dropPackageAnnotations removes a module's package METADATA, with its
+// comment block: the compiler parses the comments again for a module left
+// without annotations once a default rule calls rego.metadata.rule().
+func dropPackageAnnotations(m *ast.Module) {
+	kept := m.Annotations[:0]
+	droppedRows := map[int]bool{}
+	for _, a := range m.Annotations {
+		if a.Scope != "package" && a.Scope != "subpackages" {
+			kept = append(kept, a)
+		} else if a.Location != nil {
+			droppedRows[a.Location.Row] = true
+		}
+	}
+	m.Annotations = kept
+	if len(droppedRows) == 0 {
+		return
+	}
+	comments := m.Comments[:0]
+	for _, c := range m.Comments {
+		if droppedRows[c.Location.Row] {
+			droppedRows[c.Location.Row+1] = true // the block goes on
+			continue
+		}
+		comments = append(comments, c)
+	}
+	m.Comments = comments
 }
