@@ -101,8 +101,7 @@ func TestDecideMemoMatchesEvaluation(t *testing.T) {
 	if !memo.memo.enabled {
 		t.Fatal("the default rules should allow remembering decisions")
 	}
-	fresh := newTestEngine(t, nil)
-	fresh.memo.enabled = false
+	fresh := newReferenceEngine(t, nil)
 	ctx := context.Background()
 	r := rand.New(rand.NewPCG(1, 2))
 	modes := []string{ModeNormal, ModeNormal, ModeDestroy, ModeRefreshOnly}
@@ -194,8 +193,7 @@ func TestDecideBatchByFactsMatchesEvaluation(t *testing.T) {
 			if memo.memo.team != (tc.team != nil) {
 				t.Fatalf("memo.team = %v with team rules %v", memo.memo.team, tc.team != nil)
 			}
-			fresh := newTestEngine(t, tc.team)
-			fresh.memo.enabled = false
+			fresh := newReferenceEngine(t, tc.team)
 			checkDecideByFacts(t, memo, fresh)
 		})
 	}
