@@ -6,10 +6,9 @@
 #   `result`: one decision per instance in input order, plus errors and extra
 #   provenance keyed by the instance's index in input.instances.
 #
-#   Every row of the decision table below is a rule saying, for the
-#   instances with its facts (indices), which action and reason apply; its
-#   id is its METADATA's (rego.metadata.rule()). Rows are mutually exclusive
-#   and together cover every instance (the engine checks both).
+#   Every row of the decision table below is a rule holding the indices of
+#   the instances it decides, with its own METADATA id; rows are mutually
+#   exclusive and together cover every instance (the engine checks both).
 #   Rules are written as comprehensions over the chunk instead of functions
 #   called per instance because a Rego function call costs microseconds while
 #   one more condition in a comprehension costs a fraction of one.
@@ -61,30 +60,30 @@ prevent_destroy contains {"value": [0, x], "rule": ""} if {
 team_elements := {"force_replace": force_replace, "prevent_destroy": prevent_destroy}
 
 # ---------------------------------------------------------------------------
-# The decision table: every row is {action, reason, rule, indices}.
+# The decision table: every row maps its indices to an action and a reason.
 # ---------------------------------------------------------------------------
 
 rows := [
-	refresh_only,
-	destroy_data,
-	destroy_delete,
-	destroy_gone,
-	data_orphan,
-	read_because_config_unknown,
-	read_because_dependency_pending,
-	read_now,
-	deposed_gone,
-	deposed_forget,
-	deposed_delete,
-	orphan_gone,
-	forget_removed,
-	delete_orphan,
-	replace_because_tainted,
-	create_no_prior,
-	noop_unchanged,
-	replace_by_request,
-	replace_because_cannot_update,
-	update_in_place,
+	{"rule": "tenet.decide.refresh_only", "indices": refresh_only, "action": "", "reason": ""},
+	{"rule": "tenet.decide.destroy_data", "indices": destroy_data, "action": "delete", "reason": ""},
+	{"rule": "tenet.decide.destroy_delete", "indices": destroy_delete, "action": "delete", "reason": ""},
+	{"rule": "tenet.decide.destroy_gone", "indices": destroy_gone, "action": "no-op", "reason": ""},
+	{"rule": "tenet.decide.data_orphan", "indices": data_orphan, "action": "", "reason": ""},
+	{"rule": "tenet.decide.read_because_config_unknown", "indices": read_because_config_unknown, "action": "read", "reason": "read_because_config_unknown"},
+	{"rule": "tenet.decide.read_because_dependency_pending", "indices": read_because_dependency_pending, "action": "read", "reason": "read_because_dependency_pending"},
+	{"rule": "tenet.decide.read_now", "indices": read_now, "action": "", "reason": ""},
+	{"rule": "tenet.decide.deposed_gone", "indices": deposed_gone, "action": "no-op", "reason": ""},
+	{"rule": "tenet.decide.deposed_forget", "indices": deposed_forget, "action": "forget", "reason": ""},
+	{"rule": "tenet.decide.deposed_delete", "indices": deposed_delete, "action": "delete", "reason": ""},
+	{"rule": "tenet.decide.orphan_gone", "indices": orphan_gone, "action": "", "reason": ""},
+	{"rule": "tenet.decide.forget_removed", "indices": forget_removed, "action": "forget", "reason": ""},
+	{"rule": "tenet.decide.delete_orphan", "indices": delete_orphan, "action": "delete", "reason": ""},
+	{"rule": "tenet.decide.replace_because_tainted", "indices": replace_because_tainted, "action": "replace", "reason": "replace_because_tainted"},
+	{"rule": "tenet.decide.create_no_prior", "indices": create_no_prior, "action": "create", "reason": ""},
+	{"rule": "tenet.decide.noop_unchanged", "indices": noop_unchanged, "action": "no-op", "reason": ""},
+	{"rule": "tenet.decide.replace_by_request", "indices": replace_by_request, "action": "replace", "reason": "replace_by_request"},
+	{"rule": "tenet.decide.replace_because_cannot_update", "indices": replace_because_cannot_update, "action": "replace", "reason": "replace_because_cannot_update"},
+	{"rule": "tenet.decide.update_in_place", "indices": update_in_place, "action": "update", "reason": ""},
 ]
 
 # A replace creates the new object first only under create_before_destroy
@@ -108,43 +107,43 @@ destroy_mode if input.run.mode == "destroy"
 # title: Refresh-only plans change no resources
 # custom:
 #   id: tenet.decide.refresh_only
-refresh_only := {"rule": rego.metadata.rule().custom.id, "action": "", "reason": "", "indices": [i |
+refresh_only := [i |
 	input.run.mode == "refresh-only"
 	some i, _ in input.instances
-]}
+]
 
 # METADATA
 # title: Destroy mode removes data instances from state
 # description: The delete is hidden from plan output by the engine.
 # custom:
 #   id: tenet.decide.destroy_data
-destroy_data := {"action": "delete", "reason": "", "rule": rego.metadata.rule().custom.id, "indices": [i |
+destroy_data := [i |
 	destroy_mode
 	some i, inst in input.instances
 	inst.mode == "data"
-]}
+]
 
 # METADATA
 # title: Destroy mode deletes every existing managed object
 # custom:
 #   id: tenet.decide.destroy_delete
-destroy_delete := {"action": "delete", "reason": "", "rule": rego.metadata.rule().custom.id, "indices": [i |
+destroy_delete := [i |
 	destroy_mode
 	some i, inst in input.instances
 	inst.mode == "managed"
 	inst.has_prior
-]}
+]
 
 # METADATA
 # title: Destroy mode has nothing to do for an object that is already gone
 # custom:
 #   id: tenet.decide.destroy_gone
-destroy_gone := {"action": "no-op", "reason": "", "rule": rego.metadata.rule().custom.id, "indices": [i |
+destroy_gone := [i |
 	destroy_mode
 	some i, inst in input.instances
 	inst.mode == "managed"
 	inst.has_prior == false
-]}
+]
 
 # ---------------------------------------------------------------------------
 # Normal mode: what kind of object each instance is.
@@ -194,47 +193,47 @@ kept_by_removed := {i |
 # title: A data instance without configuration is dropped from state silently
 # custom:
 #   id: tenet.decide.data_orphan
-data_orphan := {"action": "", "reason": "", "rule": rego.metadata.rule().custom.id, "indices": [i |
+data_orphan := [i |
 	some i in data_sources
 	input.instances[i].has_config == false
-]}
+]
 
 # METADATA
 # title: A data source whose configuration is not wholly known is read during apply
 # description: Takes precedence over a pending dependency.
 # custom:
 #   id: tenet.decide.read_because_config_unknown
-read_because_config_unknown := {"action": "read", "reason": "read_because_config_unknown", "rule": rego.metadata.rule().custom.id, "indices": [i |
+read_because_config_unknown := [i |
 	some i in data_sources
 	inst := input.instances[i]
 	inst.has_config
 	inst.config_known == false
-]}
+]
 
 # METADATA
 # title: A data source that depends on a pending managed change is read during apply
 # custom:
 #   id: tenet.decide.read_because_dependency_pending
-read_because_dependency_pending := {"action": "read", "reason": "read_because_dependency_pending", "rule": rego.metadata.rule().custom.id, "indices": [i |
+read_because_dependency_pending := [i |
 	some i in data_sources
 	inst := input.instances[i]
 	inst.has_config
 	inst.config_known
 	inst.dependency_pending
-]}
+]
 
 # METADATA
 # title: A data source with known configuration and settled dependencies is read now
 # description: No change is recorded; the engine reads it during the plan.
 # custom:
 #   id: tenet.decide.read_now
-read_now := {"action": "", "reason": "", "rule": rego.metadata.rule().custom.id, "indices": [i |
+read_now := [i |
 	some i in data_sources
 	inst := input.instances[i]
 	inst.has_config
 	inst.config_known
 	inst.dependency_pending == false
-]}
+]
 
 # ---------------------------------------------------------------------------
 # Deposed objects (left over from a failed create_before_destroy replace).
@@ -245,30 +244,30 @@ read_now := {"action": "", "reason": "", "rule": rego.metadata.rule().custom.id,
 # title: A deposed object that no longer exists needs nothing
 # custom:
 #   id: tenet.decide.deposed_gone
-deposed_gone := {"action": "no-op", "reason": "", "rule": rego.metadata.rule().custom.id, "indices": [i |
+deposed_gone := [i |
 	some i in deposed
 	input.instances[i].has_prior == false
-]}
+]
 
 # METADATA
 # title: A deposed object covered by a removed block with destroy = false is forgotten
 # custom:
 #   id: tenet.decide.deposed_forget
-deposed_forget := {"action": "forget", "reason": "", "rule": rego.metadata.rule().custom.id, "indices": [i |
+deposed_forget := [i |
 	some i in deposed
 	input.instances[i].has_prior
 	i in kept_by_removed
-]}
+]
 
 # METADATA
 # title: A deposed object is deleted
 # custom:
 #   id: tenet.decide.deposed_delete
-deposed_delete := {"action": "delete", "reason": "", "rule": rego.metadata.rule().custom.id, "indices": [i |
+deposed_delete := [i |
 	some i in deposed
 	input.instances[i].has_prior
 	not i in kept_by_removed
-]}
+]
 
 # ---------------------------------------------------------------------------
 # Orphans: current managed objects without configuration.
@@ -283,29 +282,29 @@ orphans_present := [i |
 # title: An orphan whose object no longer exists needs no change
 # custom:
 #   id: tenet.decide.orphan_gone
-orphan_gone := {"action": "", "reason": "", "rule": rego.metadata.rule().custom.id, "indices": [i |
+orphan_gone := [i |
 	some i in orphans
 	input.instances[i].has_prior == false
-]}
+]
 
 # METADATA
 # title: An orphan covered by a removed block with destroy = false is forgotten
 # description: The object leaves state; the remote object is kept.
 # custom:
 #   id: tenet.decide.forget_removed
-forget_removed := {"action": "forget", "reason": "", "rule": rego.metadata.rule().custom.id, "indices": [i |
+forget_removed := [i |
 	some i in orphans_present
 	i in kept_by_removed
-]}
+]
 
 # METADATA
 # title: An orphan is deleted
 # custom:
 #   id: tenet.decide.delete_orphan
-delete_orphan := {"action": "delete", "reason": "", "rule": rego.metadata.rule().custom.id, "indices": [i |
+delete_orphan := [i |
 	some i in orphans_present
 	not i in kept_by_removed
-]}
+]
 
 # Why an orphan has no configuration, checked in this order: no resource
 # block (moved away or not), no module instance, wrong kind of key, key no
@@ -394,21 +393,21 @@ each_key := [i |
 # description: The tainted prior counts as absent; this wins over -replace.
 # custom:
 #   id: tenet.decide.replace_because_tainted
-replace_because_tainted := {"action": "replace", "reason": "replace_because_tainted", "rule": rego.metadata.rule().custom.id, "indices": [i |
+replace_because_tainted := [i |
 	some i in configured
 	input.instances[i].tainted
-]}
+]
 
 # METADATA
 # title: An instance without a prior object is created
 # custom:
 #   id: tenet.decide.create_no_prior
-create_no_prior := {"action": "create", "reason": "", "rule": rego.metadata.rule().custom.id, "indices": [i |
+create_no_prior := [i |
 	some i in configured
 	inst := input.instances[i]
 	inst.tainted == false
 	inst.has_prior == false
-]}
+]
 
 # Configured instances with a usable (present, untainted) prior object.
 with_prior := [i |
@@ -440,16 +439,16 @@ not_flagged := [i |
 # title: Nothing to do when the planned object equals the prior one
 # custom:
 #   id: tenet.decide.noop_unchanged
-noop_unchanged := {"action": "no-op", "reason": "", "rule": rego.metadata.rule().custom.id, "indices": [i |
+noop_unchanged := [i |
 	some i in unforced
 	input.instances[i].planned_equals_prior
-]}
+]
 
 # METADATA
 # title: An instance named by -replace, a replace_triggered_by reference or a team force_replace rule is replaced
 # custom:
 #   id: tenet.decide.replace_by_request
-replace_by_request := {"action": "replace", "reason": "replace_by_request", "rule": rego.metadata.rule().custom.id, "indices": {i |
+replace_by_request := {i |
 	some i in with_prior
 	input.instances[i].force_replace
 } | {i |
@@ -458,35 +457,35 @@ replace_by_request := {"action": "replace", "reason": "replace_by_request", "rul
 } | {i |
 	some i in team_forced
 	i in with_prior
-}}
+}
 
 # METADATA
 # title: An instance is replaced when the provider cannot update a changed attribute
 # custom:
 #   id: tenet.decide.replace_because_cannot_update
-replace_because_cannot_update := {"action": "replace", "reason": "replace_because_cannot_update", "rule": rego.metadata.rule().custom.id, "indices": [i |
+replace_because_cannot_update := [i |
 	some i in unforced
 	inst := input.instances[i]
 	inst.planned_equals_prior == false
 	count(inst.requires_replace) > 0
-]}
+]
 
 # METADATA
 # title: Any other change is an update in place
 # custom:
 #   id: tenet.decide.update_in_place
-update_in_place := {"action": "update", "reason": "", "rule": rego.metadata.rule().custom.id, "indices": [i |
+update_in_place := [i |
 	some i in unforced
 	inst := input.instances[i]
 	inst.planned_equals_prior == false
 	count(inst.requires_replace) == 0
-]}
+]
 
 # ---------------------------------------------------------------------------
 # Reasons that do not come from the row.
 # ---------------------------------------------------------------------------
 
-reason_override := object.union(orphan_reasons, {i: reason_replace_by_triggers.reason | some i in reason_replace_by_triggers.indices})
+reason_override := object.union(orphan_reasons, {i: "replace_by_triggers" | some i in reason_replace_by_triggers})
 
 # METADATA
 # title: A fired replace_triggered_by sets the reason replace_by_triggers
@@ -496,21 +495,21 @@ reason_override := object.union(orphan_reasons, {i: reason_replace_by_triggers.r
 #   triggered instance is always created or replaced.
 # custom:
 #   id: tenet.decide.reason_replace_by_triggers
-reason_replace_by_triggers := {"reason": "replace_by_triggers", "rule": rego.metadata.rule().custom.id, "indices": [i |
+reason_replace_by_triggers := [i |
 	some i in configured
 	input.instances[i].triggered
-]}
+]
 
 # fired holds [i, rule] for rules that contributed to i's decision besides
 # the row that chose its action.
-fired contains [i, reason_replace_by_triggers.rule] if {
-	some i in reason_replace_by_triggers.indices
+fired contains [i, "tenet.decide.reason_replace_by_triggers"] if {
+	some i in reason_replace_by_triggers
 }
 
 fired contains [i, f] if {
 	some f in force_replace
 	i := f.value[0]
-	i in replace_by_request.indices
+	i in replace_by_request
 }
 
 # ---------------------------------------------------------------------------
@@ -541,7 +540,7 @@ block_applies(_) if destroy_mode
 # custom:
 #   id: tenet.decide.prevent_destroy
 errors contains [i, {
-	"rule": rego.metadata.rule().custom.id,
+	"rule": "tenet.decide.prevent_destroy",
 	"summary": "Instance cannot be destroyed",
 	"detail": sprintf(
 		"Resource %s has lifecycle.prevent_destroy set, but the plan calls for this resource to be destroyed. To avoid this error and continue with the plan, either disable lifecycle.prevent_destroy or reduce the scope of the plan using the -target flag.",
@@ -556,10 +555,9 @@ errors contains [i, {
 	block_applies(inst)
 }
 
-# A team rule's error names the rule by its handle; it fires below.
-fired contains [i, err.rule] if {
+fired contains [i, "tenet.decide.prevent_destroy"] if {
 	some [i, err] in errors
-	not startswith(err.rule, "team:")
+	err.rule == "tenet.decide.prevent_destroy"
 }
 
 # Team prevent_destroy elements only matter for destroyed instances: when

@@ -194,7 +194,7 @@ redundant := {i | validate; some i in explicit; from_address[i] == to_address[i]
 # title: A moved block whose ends are the same address is redundant
 # custom:
 #   id: tenet.moves.redundant
-problems contains finding(i, rego.metadata.rule().custom.id, "Redundant move statement", sprintf(
+problems contains finding(i, "tenet.moves.redundant", "Redundant move statement", sprintf(
 	"This statement declares a move from %s to the same address. Remove the moved block.",
 	[input.statements[i].from.text],
 )) if {
@@ -205,7 +205,7 @@ problems contains finding(i, rego.metadata.rule().custom.id, "Redundant move sta
 # title: The from address of a moved block must no longer be declared
 # custom:
 #   id: tenet.moves.still_exists
-problems contains finding(i, rego.metadata.rule().custom.id, "Moved object still exists", sprintf(
+problems contains finding(i, "tenet.moves.still_exists", "Moved object still exists", sprintf(
 	"This statement declares a move from %s, but that %s is still declared in the configuration. Declare it as %s instead, or remove this moved block.",
 	[s.from.text, kind_words[kinds[i]], s.to.text],
 )) if {
@@ -227,7 +227,7 @@ kind_words := {
 # title: Two moved blocks may not move the same object to different addresses
 # custom:
 #   id: tenet.moves.ambiguous_from
-problems contains finding(j, rego.metadata.rule().custom.id, "Ambiguous move statements", sprintf(
+problems contains finding(j, "tenet.moves.ambiguous_from", "Ambiguous move statements", sprintf(
 	"A statement at %s declared that %s moved to %s, but this statement instead declares that it moved to %s. Each object can move to only one address: remove one of the statements.",
 	[input.statements[i].pos, from_address[i], to_address[i], to_address[j]],
 )) if {
@@ -244,7 +244,7 @@ problems contains finding(j, rego.metadata.rule().custom.id, "Ambiguous move sta
 # title: Two moved blocks may not move different objects to the same address
 # custom:
 #   id: tenet.moves.ambiguous_to
-problems contains finding(j, rego.metadata.rule().custom.id, "Ambiguous move statements", sprintf(
+problems contains finding(j, "tenet.moves.ambiguous_to", "Ambiguous move statements", sprintf(
 	"A statement at %s declared that %s moved to %s, but this statement instead declares that %s moved there. Each address can receive only one object: remove one of the statements.",
 	[input.statements[i].pos, from_address[i], to_address[i], from_address[j]],
 )) if {
@@ -261,7 +261,7 @@ problems contains finding(j, rego.metadata.rule().custom.id, "Ambiguous move sta
 # title: Moved blocks that form a cycle are an error when nothing else is wrong
 # custom:
 #   id: tenet.moves.cycle_error
-cycle_problems contains finding(first, rego.metadata.rule().custom.id, "Cyclic dependency in move statements", sprintf(
+cycle_problems contains finding(first, "tenet.moves.cycle_error", "Cyclic dependency in move statements", sprintf(
 	"These moved blocks depend on each other in a cycle, so none of them can be applied:\n%s\n\nRemove or change one of them to break the cycle.",
 	[concat("\n", lines)],
 )) if {
@@ -277,7 +277,7 @@ cycle_problems contains finding(first, rego.metadata.rule().custom.id, "Cyclic d
 # title: Moves whose destination was already taken are reported
 # custom:
 #   id: tenet.moves.blocked
-warnings contains finding(-1, rego.metadata.rule().custom.id, "Unresolved resource instance address changes", sprintf(
+warnings contains finding(-1, "tenet.moves.blocked", "Unresolved resource instance address changes", sprintf(
 	"These objects could not move to the addresses their moved blocks name, because objects already exist there:\n%s\n\nThey stay at their old addresses and are planned from there. Remove the objects at the new addresses from the state, or change the moved blocks, to complete the moves.",
 	[concat("\n", lines)],
 )) if {

@@ -27,7 +27,7 @@ firing_actions := {"update", "delete-then-create", "create-then-delete"}
 # title: A reference to a resource or instance fires when it is updated or replaced
 # custom:
 #   id: tenet.triggers.object_changed
-triggered contains [i, j, rego.metadata.rule().custom.id] if {
+triggered contains [i, j, "tenet.triggers.object_changed"] if {
 	some i, inst in input.instances
 	some j, ref in inst.references
 	not ref.has_path
@@ -39,7 +39,7 @@ triggered contains [i, j, rego.metadata.rule().custom.id] if {
 # title: A reference with an attribute path fires when the object changes and the value at the path differs
 # custom:
 #   id: tenet.triggers.attribute_changed
-triggered contains [i, j, rego.metadata.rule().custom.id] if {
+triggered contains [i, j, "tenet.triggers.attribute_changed"] if {
 	some i, inst in input.instances
 	some j, ref in inst.references
 	ref.has_path
