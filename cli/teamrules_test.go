@@ -418,7 +418,7 @@ force_replace contains [i, "input changed"] if {
 	code, out := runTenetIn(t, dir, "explain", "terraform_data.a", "p.bin")
 	want := []string{
 		"terraform_data.a[0]", "action: delete-then-create", "reason: replace_by_request",
-		"- tenet.decide.replace_by_request at rules/policy/decide.rego:",
+		"- tenet.decide.replace_by_request at rules/planning/decide.rego:",
 		"- acme.rebuild at .tenet/rules/r.rego:7", "Changed inputs rebuild", "message: input changed",
 		"has_prior: true", "planned_equals_prior: false", "requires_replace: []", "force_replace: false",
 		"terraform_data.a[1]", "action: update", "- tenet.decide.update_in_place",

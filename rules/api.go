@@ -154,12 +154,12 @@ type Fired struct {
 }
 
 // Finding is an error or warning raised by a rule against an instance. The
-// engine places it in the source (resource block, attribute path).
+// engine places it at the resource block: the only findings the rules can
+// raise (prevent_destroy) are about the whole object, not an attribute.
 type Finding struct {
 	RuleID  string
 	Summary string
 	Detail  string
-	Path    []any // attribute path or nil
 }
 
 // ResourceGraph is the input of [Engine.ForcedCreateBeforeDestroy].

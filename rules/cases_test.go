@@ -234,22 +234,26 @@ func newTestEngine(t testing.TB, team map[string]string) *Engine {
 
 var caseTimestamp = time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC)
 
+// TestDecisionCases runs every case through the evaluator and, for the
+// default rules, through the reference evaluator without shortcuts.
 func TestDecisionCases(t *testing.T) {
-	defaults := newTestEngine(t, nil)
+	defaults, reference := newTestEngine(t, nil), newReferenceEngine(t, nil)
 	for _, c := range loadCases(t) {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
-			e := defaults
+			engines := []*Engine{defaults, reference}
 			if len(c.Team) > 0 {
-				e = newTestEngine(t, c.Team)
+				engines = []*Engine{newTestEngine(t, c.Team)}
 			}
-			switch {
-			case c.Instance != nil:
-				checkDecision(t, e, c.decisionCase)
-			case c.Graph != nil:
-				checkForced(t, e, c.decisionCase)
-			default:
-				t.Fatal("case has neither instance nor graph")
+			for _, e := range engines {
+				switch {
+				case c.Instance != nil:
+					checkDecision(t, e, c.decisionCase)
+				case c.Graph != nil:
+					checkForced(t, e, c.decisionCase)
+				default:
+					t.Fatal("case has neither instance nor graph")
+				}
 			}
 		})
 	}

@@ -59,7 +59,7 @@ type defaultStage struct {
 
 // defaultStages are the default rule packages, each compiled on its own:
 // they never refer to one another. files is the prefix of their files'
-// names in rules/policy. Only decide and cbd are evaluated in every plan;
+// names in rules/planning. Only decide and cbd are evaluated in every plan;
 // moves only with moved blocks or implied count/for_each moves (and
 // compiling it is a third of the default rules' compile time), prepare only
 // with ignore_changes, triggers only with replace_triggered_by: those

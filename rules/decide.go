@@ -349,7 +349,6 @@ var (
 	keyValue            = ast.InternedTerm("value")
 	keySummary          = ast.InternedTerm("summary")
 	keyDetail           = ast.InternedTerm("detail")
-	keyPath             = ast.InternedTerm("path")
 )
 
 // decodeRules turns a list of rule ids and team elements into provenance.
@@ -389,23 +388,11 @@ func (e *Engine) decodeFinding(t *ast.Term) (Finding, error) {
 	if !ok {
 		return Finding{}, fmt.Errorf("finding %v is not an object", t)
 	}
-	f := Finding{
+	return Finding{
 		RuleID:  e.fired(stringAt(obj, keyRule)).RuleID,
 		Summary: stringAt(obj, keySummary),
 		Detail:  stringAt(obj, keyDetail),
-	}
-	if p, ok := valueAt(obj, keyPath).(*ast.Array); ok {
-		for j := range p.Len() {
-			switch s := p.Elem(j).Value.(type) {
-			case ast.String:
-				f.Path = append(f.Path, string(s))
-			case ast.Number:
-				n, _ := s.Int()
-				f.Path = append(f.Path, n)
-			}
-		}
-	}
-	return f, nil
+	}, nil
 }
 
 func str(t *ast.Term) string {

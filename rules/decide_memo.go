@@ -236,7 +236,7 @@ func keyReadByKindOnly(c *ast.Compiler) bool {
 func defaultDecideModules(c *ast.Compiler) []*ast.Module {
 	var out []*ast.Module
 	for _, m := range c.Modules {
-		if m.Package.Path.String() == "data.tenet.decide" && strings.HasPrefix(m.Package.Location.File, defaultDir+"/policy/") {
+		if m.Package.Path.String() == "data.tenet.decide" && strings.HasPrefix(m.Package.Location.File, defaultDir+"/planning/") {
 			out = append(out, m)
 		}
 	}

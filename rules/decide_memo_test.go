@@ -101,8 +101,7 @@ func TestDecideMemoMatchesEvaluation(t *testing.T) {
 	if !memo.memo.enabled {
 		t.Fatal("the default rules should allow remembering decisions")
 	}
-	fresh := newTestEngine(t, nil)
-	fresh.memo.enabled = false
+	fresh := newReferenceEngine(t, nil)
 	ctx := context.Background()
 	r := rand.New(rand.NewPCG(1, 2))
 	modes := []string{ModeNormal, ModeNormal, ModeDestroy, ModeRefreshOnly}
@@ -194,8 +193,7 @@ func TestDecideBatchByFactsMatchesEvaluation(t *testing.T) {
 			if memo.memo.team != (tc.team != nil) {
 				t.Fatalf("memo.team = %v with team rules %v", memo.memo.team, tc.team != nil)
 			}
-			fresh := newTestEngine(t, tc.team)
-			fresh.memo.enabled = false
+			fresh := newReferenceEngine(t, tc.team)
 			checkDecideByFacts(t, memo, fresh)
 		})
 	}
@@ -255,7 +253,7 @@ func TestKeyReadByKindOnly(t *testing.T) {
 		{"value in a finding", `errors contains [i, inst.key] if { some i, inst in input.instances }`, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			m, err := parseModule(defaultDir+"/policy/t.rego", []byte("package tenet.decide\n\n"+tc.rule+"\n"))
+			m, err := parseModule(defaultDir+"/planning/t.rego", []byte("package tenet.decide\n\n"+tc.rule+"\n"))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -18,8 +18,8 @@ import (
 	"github.com/tenetplan/tenet/internal/regokit"
 )
 
-//go:embed policy/*.rego
-var defaultPolicy embed.FS
+//go:embed planning/*.rego
+var defaultRules embed.FS
 
 // defaultDir is how default rule files are named in provenance and
 // diagnostics: their path inside the module.
@@ -248,18 +248,18 @@ func parseDefaults() ([]*ast.Module, hcl.Diagnostics) {
 func parseDefaultFiles(keep func(name string) bool) ([]*ast.Module, hcl.Diagnostics) {
 	var mods []*ast.Module
 	var diags hcl.Diagnostics
-	entries, _ := fs.ReadDir(defaultPolicy, "policy")
+	entries, _ := fs.ReadDir(defaultRules, "planning")
 	for _, ent := range entries {
 		name := ent.Name()
 		if !isRuleFile(name) || !keep(name) {
 			continue
 		}
-		src, err := defaultPolicy.ReadFile("policy/" + name)
+		src, err := defaultRules.ReadFile("planning/" + name)
 		if err != nil {
 			diags = append(diags, internalDiag(err))
 			continue
 		}
-		m, err := parseModule(path.Join(defaultDir, "policy", name), src)
+		m, err := parseModule(path.Join(defaultDir, "planning", name), src)
 		if err != nil {
 			diags = append(diags, astErrorDiags("Invalid rule file", err)...)
 			continue
@@ -293,32 +293,6 @@ func parseSourceFiles(src Source, keep func(name string) bool) ([]*ast.Module, h
 	return mods, diags
 }
 
-// ruleNamesByPackage lists the top-level rule names of each package.
-func ruleNamesByPackage(mods []*ast.Module) map[string]map[string]bool {
-	names := map[string]map[string]bool{}
-	for _, m := range mods {
-		pkg := m.Package.Path.String()
-		if names[pkg] == nil {
-			names[pkg] = map[string]bool{}
-		}
-		for _, r := range m.Rules {
-			names[pkg][ruleName(r)] = true
-		}
-	}
-	return names
-}
-
-func ruleName(r *ast.Rule) string {
-	ref := r.Head.Ref()
-	if len(ref) == 0 {
-		return ""
-	}
-	if v, ok := ref[0].Value.(ast.Var); ok {
-		return string(v)
-	}
-	return ref[0].String()
-}
-
 // wrapExtensionRules checks a team module against the default packages and
 // rewrites the head of each extension-point rule so that every element it adds
 // carries a handle to the rule: `force_replace contains msg` becomes
@@ -332,17 +306,11 @@ func wrapExtensionRules(m *ast.Module, defaultNames map[string]map[string]bool, 
 			return nil, hcl.Diagnostics{locatedDiag("Rule file uses a reserved package", m.Package.Location,
 				fmt.Sprintf("Package %s belongs to the default rules and has no extension points. Use your own package name.", strings.TrimPrefix(pkg, "data.")))}
 		}
-		return nil, nil
+		return nil, instanceUseDiags(m.Rules, pkg)
 	}
 	// The default file of the package documents it: a team file's package
 	// METADATA would redeclare it, so it is dropped (it is only prose).
-	kept := m.Annotations[:0]
-	for _, a := range m.Annotations {
-		if a.Scope != "package" && a.Scope != "subpackages" {
-			kept = append(kept, a)
-		}
-	}
-	m.Annotations = kept
+	dropPackageAnnotations(m)
 	var out []*teamRule
 	var diags hcl.Diagnostics
 	for _, r := range m.Rules {
@@ -356,6 +324,9 @@ func wrapExtensionRules(m *ast.Module, defaultNames map[string]map[string]bool, 
 			diags = append(diags, locatedDiag("Invalid extension rule", r.Location,
 				fmt.Sprintf("%s is an extension point: add to it with `%s contains VALUE if { ... }`.", name, name)))
 		case isPoint:
+			if perInstancePackages[pkg] {
+				toChunkForm(r)
+			}
 			handle := fmt.Sprintf("team:%d", next+len(out))
 			r.Head.Key = ast.ObjectTerm(
 				ast.Item(ast.InternedTerm("value"), r.Head.Key),
@@ -366,6 +337,8 @@ func wrapExtensionRules(m *ast.Module, defaultNames map[string]map[string]bool, 
 			diags = append(diags, locatedDiag("Team rule redefines a default rule", r.Location,
 				fmt.Sprintf("%s is defined by the default rules of package %s; team rules may only add to the extension points (%s). Rename the rule.",
 					name, strings.TrimPrefix(pkg, "data."), strings.Join(points, ", "))))
+		default:
+			diags = append(diags, instanceUseDiags([]*ast.Rule{r}, pkg)...)
 		}
 	}
 	return out, diags

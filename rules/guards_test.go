@@ -195,8 +195,7 @@ func TestGuardsChangeNothing(t *testing.T) {
 		if e.guards.decide != nil || e.guards.prepare != nil {
 			guarded++
 		}
-		plain := newTestEngine(t, files)
-		plain.guards.decide, plain.guards.prepare = nil, nil
+		plain := newReferenceEngine(t, files)
 		for runName, run := range runs {
 			for _, n := range []int{1, 7, 600} {
 				t.Run(fmt.Sprintf("%s/%s/%d", setName, runName, n), func(t *testing.T) {

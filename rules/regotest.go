@@ -73,7 +73,7 @@ func runRegoTests(ctx context.Context, modules map[string]*ast.Module) ([]TestRe
 // defaultTestModules parses the embedded default rules with their tests.
 func defaultTestModules() (map[string]*ast.Module, error) {
 	modules := map[string]*ast.Module{}
-	entries, err := fs.ReadDir(defaultPolicy, "policy")
+	entries, err := fs.ReadDir(defaultRules, "planning")
 	if err != nil {
 		return nil, err
 	}
@@ -81,11 +81,11 @@ func defaultTestModules() (map[string]*ast.Module, error) {
 		if !strings.HasSuffix(ent.Name(), ".rego") {
 			continue
 		}
-		src, err := defaultPolicy.ReadFile("policy/" + ent.Name())
+		src, err := defaultRules.ReadFile("planning/" + ent.Name())
 		if err != nil {
 			return nil, err
 		}
-		name := path.Join(defaultDir, "policy", ent.Name())
+		name := path.Join(defaultDir, "planning", ent.Name())
 		m, err := parseModule(name, src)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", name, err)

@@ -224,3 +224,57 @@ func fieldsRead(modules []*ast.Module, defaultDecideRules map[string]bool) (deci
 	}
 	return mentioned, prepare
 }
+
+// ruleNamesByPackage lists the top-level rule names of each package.
+func ruleNamesByPackage(mods []*ast.Module) map[string]map[string]bool {
+	names := map[string]map[string]bool{}
+	for _, m := range mods {
+		pkg := m.Package.Path.String()
+		if names[pkg] == nil {
+			names[pkg] = map[string]bool{}
+		}
+		for _, r := range m.Rules {
+			names[pkg][ruleName(r)] = true
+		}
+	}
+	return names
+}
+
+func ruleName(r *ast.Rule) string {
+	ref := r.Head.Ref()
+	if len(ref) == 0 {
+		return ""
+	}
+	if v, ok := ref[0].Value.(ast.Var); ok {
+		return string(v)
+	}
+	return ref[0].String()
+}
+
+// dropPackageAnnotations removes a module's package METADATA, with its
+// comment block: the compiler parses the comments again for a module left
+// without annotations once a default rule calls rego.metadata.rule().
+func dropPackageAnnotations(m *ast.Module) {
+	kept := m.Annotations[:0]
+	droppedRows := map[int]bool{}
+	for _, a := range m.Annotations {
+		if a.Scope != "package" && a.Scope != "subpackages" {
+			kept = append(kept, a)
+		} else if a.Location != nil {
+			droppedRows[a.Location.Row] = true
+		}
+	}
+	m.Annotations = kept
+	if len(droppedRows) == 0 {
+		return
+	}
+	comments := m.Comments[:0]
+	for _, c := range m.Comments {
+		if droppedRows[c.Location.Row] {
+			droppedRows[c.Location.Row+1] = true // the block goes on
+			continue
+		}
+		comments = append(comments, c)
+	}
+	m.Comments = comments
+}

@@ -4,8 +4,8 @@ package tenet.prepare
 # title: The autoscaler owns its trigger keys
 # custom:
 #   id: acme.ignore_autoscaler_keys
-ignore_paths contains [i, ["triggers", k]] if {
-	some i, inst in input.instances
+ignore_paths contains ["triggers", k] if {
+	inst := input.instance
 	some k, _ in object.union(
 		object.get(inst.config.values, "triggers", {}),
 		object.get(inst.prior.values, "triggers", {}),

@@ -4,8 +4,8 @@ package tenet.prepare
 # title: JSON documents equal once decoded are the same document
 # custom:
 #   id: acme.json_equivalent
-equivalent contains [i, ["input"]] if {
-	some i, inst in input.instances
+equivalent contains ["input"] if {
+	inst := input.instance
 	new := inst.config.values.input
 	old := inst.prior.values.input
 	is_string(new)

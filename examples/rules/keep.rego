@@ -4,9 +4,8 @@ package tenet.decide
 # title: Production databases are never destroyed by a plan
 # custom:
 #   id: acme.keep_prod_databases
-prevent_destroy contains [i, "production databases are kept"] if {
+prevent_destroy contains "production databases are kept" if {
 	input.run.variables.env == "prod"
-	some i, inst in input.instances
-	inst.type == "terraform_data"
-	inst.name == "db"
+	input.instance.type == "terraform_data"
+	input.instance.name == "db"
 }

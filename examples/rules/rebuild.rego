@@ -4,8 +4,8 @@ package tenet.decide
 # title: Hosts are rebuilt, never patched, when their image changes
 # custom:
 #   id: acme.rebuild_on_image_change
-force_replace contains [i, sprintf("image %s -> %s", [old, new])] if {
-	some i, inst in input.instances
+force_replace contains sprintf("image %s -> %s", [old, new]) if {
+	inst := input.instance
 	inst.type == "terraform_data"
 	old := inst.prior.values.input.image
 	new := inst.config.values.input.image

@@ -15,9 +15,9 @@
 #   - fired: a set of [i, rule id] for provenance.
 #   - ignore_paths, equivalent: the team extension points' elements
 #     {"value": [i, path], "rule": handle} (prepare_extensions.rego). The
-#     engine adds each path to ignore and each element to fired, as the rules
-#     ignore and fired of this package do; reading the elements once is
-#     cheaper than building those unions for every chunk.
+#     engine adds each path to ignore and each element to fired; reading
+#     the elements once is cheaper than building those unions for every
+#     chunk.
 #
 #   Instances without a prior object (creates, tainted replacements) are
 #   never sent: their real configuration always applies.
@@ -29,16 +29,6 @@ result := {
 	"fired": lifecycle_fired,
 	"ignore_paths": ignore_paths,
 	"equivalent": equivalent,
-}
-
-# Every path ignored, by lifecycle blocks and by team rules.
-ignore contains x if {
-	some x in lifecycle_ignore
-}
-
-# Every rule that ignored something.
-fired contains x if {
-	some x in lifecycle_fired
 }
 
 # METADATA

@@ -25,21 +25,3 @@ equivalent contains {"value": [0, x], "rule": ""} if {
 	false
 	x := []
 }
-
-# The unions below are what the engine computes from result.ignore_paths and
-# result.equivalent (prepare.rego).
-ignore contains [e.value[0], e.value[1]] if {
-	some e in ignore_paths
-}
-
-ignore contains [e.value[0], e.value[1]] if {
-	some e in equivalent
-}
-
-fired contains [e.value[0], e] if {
-	some e in ignore_paths
-}
-
-fired contains [e.value[0], e] if {
-	some e in equivalent
-}
