@@ -18,6 +18,8 @@ import (
 	"github.com/tenetplan/tenet/state"
 	"github.com/tenetplan/tenet/state/local"
 	"github.com/tenetplan/tenet/state/statefile"
+
+	"github.com/tenetplan/tenet/engine/plan/planfile"
 )
 
 func newApplyCommand(g *globals, destroy bool) *cobra.Command {
@@ -144,7 +146,7 @@ func applySavedPlan(ctx context.Context, g *globals, u *ui, f *planFlags, path s
 	if paths := policySources(f.policy); len(paths) > 0 {
 		policies = loadPolicies(ctx, g, paths)
 	}
-	p, err := plan.ReadFile(path)
+	p, err := planfile.ReadFile(path)
 	if err != nil {
 		return u.errorf("Failed to load the plan file", "%s", err)
 	}

@@ -15,6 +15,10 @@ import (
 	"github.com/tenetplan/tenet/rules"
 	"github.com/tenetplan/tenet/state"
 	"github.com/tenetplan/tenet/state/local"
+
+	"github.com/tenetplan/tenet/engine/plan/planjson"
+
+	"github.com/tenetplan/tenet/engine/plan/planfile"
 )
 
 func newPlanCommand(g *globals) *cobra.Command {
@@ -43,7 +47,7 @@ func newPlanCommand(g *globals) *cobra.Command {
 				views.WriteNoOutNote(u.out)
 			}
 			if out != "" && !r.plan.Errored {
-				if err := plan.WriteFile(out, r.plan); err != nil {
+				if err := planfile.WriteFile(out, r.plan); err != nil {
 					return u.errorf("Failed to write plan file", "%s", err)
 				}
 				if u.json == nil {
@@ -231,7 +235,7 @@ func interrupted(u *ui, diags hcl.Diagnostics) error {
 // showPlan renders a plan (human or JSON) with its diagnostics.
 // Apply (holdWarnings) shows the warnings after applying, errors at once.
 func showPlan(u *ui, g *globals, p *plan.Plan, diags hcl.Diagnostics, holdWarnings bool) error {
-	js, err := plan.MarshalViewJSON(p) // only what the views read
+	js, err := planjson.MarshalView(p) // only what the views read
 	if err != nil {
 		return u.errorf("Failed to encode the plan", "%s", err)
 	}

@@ -10,6 +10,10 @@ import (
 	"github.com/tenetplan/tenet/engine/plan"
 	"github.com/tenetplan/tenet/state"
 	"github.com/tenetplan/tenet/state/statejson"
+
+	"github.com/tenetplan/tenet/engine/plan/planjson"
+
+	"github.com/tenetplan/tenet/engine/plan/planfile"
 )
 
 func newShowCommand(g *globals) *cobra.Command {
@@ -23,14 +27,14 @@ func newShowCommand(g *globals) *cobra.Command {
 			u := newUI(cmd, g, noColor, false)
 			g.resolveProvidersIfPossible()
 			if len(args) == 1 {
-				p, err := plan.ReadFile(args[0])
+				p, err := planfile.ReadFile(args[0])
 				if err != nil {
 					return u.errorf("Failed to read the plan file", "%s", err)
 				}
-				marshal := plan.MarshalViewJSON
+				marshal := planjson.MarshalView
 				if jsonOut {
 					marshal = func(p *plan.Plan) ([]byte, error) {
-						return plan.MarshalJSON(p, schemaLookup{g.providerRegistry()}.types)
+						return planjson.Marshal(p, schemaLookup{g.providerRegistry()}.types)
 					}
 				}
 				js, err := marshal(p)

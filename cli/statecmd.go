@@ -12,9 +12,10 @@ import (
 
 	"github.com/tenetplan/tenet/addrs"
 	"github.com/tenetplan/tenet/cli/views"
-	"github.com/tenetplan/tenet/engine/plan"
 	"github.com/tenetplan/tenet/state"
 	"github.com/tenetplan/tenet/state/statefile"
+
+	"github.com/tenetplan/tenet/engine/plan/planjson"
 )
 
 func newStateCommand(g *globals) *cobra.Command {
@@ -207,7 +208,7 @@ func writeStateObject(u *ui, g *globals, o instanceObject) error {
 	if r.Mode == addrs.DataResourceMode {
 		mode = "data"
 	}
-	sens := plan.AppendSensitiveJSON(nil, v, o.obj.SensitivePaths)
+	sens := planjson.AppendSensitive(nil, v, o.obj.SensitivePaths)
 	if err := views.RenderStateObject(u.out, schemaLookup{g.providerRegistry()}, o.provider.String(), mode, r.Type, r.Name, attrs, sens); err != nil {
 		return u.errorf("Failed to render the state", "%s", err)
 	}

@@ -22,6 +22,8 @@ import (
 	"github.com/tenetplan/tenet/engine/plan"
 	"github.com/tenetplan/tenet/rules"
 	"github.com/tenetplan/tenet/state"
+
+	"github.com/tenetplan/tenet/engine/plan/planjson"
 )
 
 // runReport is what one run block did, printed under its file.
@@ -566,7 +568,7 @@ func (fr *fileRun) recordOutputs(name, key string, st *state.State) {
 }
 
 func (fr *fileRun) renderPlan(p *plan.Plan) string {
-	js, err := plan.MarshalViewJSON(p)
+	js, err := planjson.MarshalView(p)
 	if err != nil {
 		return ""
 	}

@@ -9,6 +9,8 @@ import (
 	"github.com/tenetplan/tenet/addrs"
 	"github.com/tenetplan/tenet/config"
 	"github.com/tenetplan/tenet/engine/plan"
+
+	"github.com/tenetplan/tenet/engine/plan/planjson"
 )
 
 // relevantAttributes lists the resource attributes that contribute, by
@@ -277,7 +279,7 @@ func pathKey(p cty.Path) string {
 			b = append(b, s.Name...)
 		case cty.IndexStep:
 			b = append(b, '[')
-			b = plan.AppendValueJSON(b, s.Key)
+			b = planjson.AppendValue(b, s.Key)
 			b = append(b, ']')
 		}
 	}

@@ -3,8 +3,8 @@
 // machine-readable UI stream of `-json` runs, apply progress lines, output
 // values and diagnostics.
 //
-// It works from the JSON plan document and a small schema lookup rather
-// than from engine types, so it stays decoupled from the engine: the engine
+// It works from the JSON plan document (planjson.Document) and a small
+// schema lookup rather than from engine types, so it stays decoupled from the engine: the engine
 // (through hooks the cli package implements) calls the JSONView and
 // HumanHooks methods, and the cli commands call RenderPlan, EmitPlanJSON,
 // RenderDiagnostics and the output helpers. Commands, flags, prompts and
@@ -18,8 +18,7 @@
 // by scripts/record-human-goldens.sh, check it (cli/human_golden_test.go).
 //
 // Plans of 100,000 changes must render in a fraction of a second: the plan
-// document is read by a hand-written decoder (plandecode.go) that hands
-// anything unusual to encoding/json, long change arrays are decoded and
-// drawn on all cores, and the result is byte for byte what one goroutine
-// would draw.
+// document is read by engine/plan/planjson (the one reader of the JSON
+// plan), long change arrays are decoded and drawn on all cores, and the
+// result is byte for byte what one goroutine would draw.
 package views

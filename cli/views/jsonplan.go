@@ -3,6 +3,8 @@ package views
 import (
 	"fmt"
 	"sort"
+
+	"github.com/tenetplan/tenet/engine/plan/planjson"
 )
 
 // uiReason maps a JSON plan action_reason to its JSON UI spelling: replace
@@ -23,25 +25,25 @@ func uiReason(reason string) string {
 
 // changeMessageOf builds the planned_change / resource_drift payload; a
 // no-op that moves or imports is reported as "move" or "import".
-func changeMessageOf(rc *resourceChangeDoc, act action) ChangeMessage {
+func changeMessageOf(rc *planjson.ResourceChange, act action) ChangeMessage {
 	m := ChangeMessage{
 		Resource:        NewResourceAddr(rc.Address),
 		Action:          act.uiName(),
 		Reason:          uiReason(rc.ActionReason),
 		GeneratedConfig: rc.Change.GeneratedConfig,
 	}
-	if rc.moved() {
+	if rc.Moved() {
 		prev := NewResourceAddr(rc.PreviousAddress)
 		m.PreviousResource = &prev
 	}
-	if rc.importing() {
+	if rc.Importing() {
 		m.Importing = &ImportingField{ID: rc.Change.Importing.ID}
 	}
 	if act == actNoOp {
 		switch {
-		case rc.moved():
+		case rc.Moved():
 			m.Action = "move"
-		case rc.importing():
+		case rc.Importing():
 			m.Action = "import"
 		}
 	}
@@ -55,7 +57,7 @@ func changeMessageOf(rc *resourceChangeDoc, act action) ChangeMessage {
 // outputs when the plan has root output changes. mode is one of the Mode*
 // constants.
 func EmitPlan(v *JSONView, planJSON []byte, mode string) error {
-	doc, err := parsePlanDocument(planJSON)
+	doc, err := planjson.Decode(planJSON)
 	if err != nil {
 		return err
 	}
@@ -78,7 +80,7 @@ func EmitPlan(v *JSONView, planJSON []byte, mode string) error {
 		if act == actDelete && rc.Mode == "data" {
 			continue
 		}
-		if act != actNoOp || rc.moved() || rc.importing() {
+		if act != actNoOp || rc.Moved() || rc.Importing() {
 			v.PlannedChange(changeMessageOf(rc, act))
 		}
 	}
@@ -104,14 +106,14 @@ func EmitPlan(v *JSONView, planJSON []byte, mode string) error {
 // PlanSummary counts the changes of a JSON plan document as the plan
 // summary line does.
 func PlanSummary(planJSON []byte) (ChangeSummary, error) {
-	doc, err := parsePlanDocument(planJSON)
+	doc, err := planjson.Decode(planJSON)
 	if err != nil {
 		return ChangeSummary{}, err
 	}
 	return summarize(doc)
 }
 
-func summarize(doc *planDocument) (ChangeSummary, error) {
+func summarize(doc *planjson.Document) (ChangeSummary, error) {
 	sum := ChangeSummary{Operation: OperationPlan}
 	for i := range doc.ResourceChanges {
 		rc := doc.ResourceChanges[i]
@@ -135,7 +137,7 @@ func summarize(doc *planDocument) (ChangeSummary, error) {
 		case actForget:
 			sum.Forget++
 		}
-		if rc.importing() {
+		if rc.Importing() {
 			sum.Import++
 		}
 	}
@@ -146,7 +148,7 @@ func summarize(doc *planDocument) (ChangeSummary, error) {
 // a resource change other than no-op (or a move or import), or an output
 // change. Used for -detailed-exitcode.
 func HasChanges(planJSON []byte) (bool, error) {
-	doc, err := parsePlanDocument(planJSON)
+	doc, err := planjson.Decode(planJSON)
 	if err != nil {
 		return false, err
 	}
@@ -156,7 +158,7 @@ func HasChanges(planJSON []byte) (bool, error) {
 		if err != nil {
 			return false, err
 		}
-		if act != actNoOp || rc.moved() || rc.importing() {
+		if act != actNoOp || rc.Moved() || rc.Importing() {
 			return true, nil
 		}
 	}

@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"github.com/tenetplan/tenet/providers"
+
+	"github.com/tenetplan/tenet/engine/plan/planjson"
 )
 
 // SchemaLookup finds the schema of a resource type so attribute types,
@@ -56,7 +58,7 @@ func RenderPlan(w io.Writer, planJSON []byte, schemas SchemaLookup, opts RenderO
 func renderPlan(w io.Writer, planJSON []byte, schemas SchemaLookup, opts RenderOptions, workers int) error {
 	// The document is dropped before returning and what is drawn is
 	// copied out of it, so it may borrow planJSON's memory.
-	doc, err := parsePlanDocumentOn(planJSON, workers, true)
+	doc, err := planjson.DecodeWith(planJSON, planjson.DecodeOptions{Workers: workers, Borrow: true})
 	if err != nil {
 		return err
 	}
@@ -77,7 +79,7 @@ func renderPlan(w io.Writer, planJSON []byte, schemas SchemaLookup, opts RenderO
 }
 
 type planRenderer struct {
-	doc     *planDocument
+	doc     *planjson.Document
 	schemas *schemaCache
 	opts    RenderOptions
 	p       *printer
@@ -100,11 +102,11 @@ func (r *planRenderer) cut() {
 
 // shownChange is a resource change that will be drawn.
 type shownChange struct {
-	rc  *resourceChangeDoc
+	rc  *planjson.ResourceChange
 	act action
 }
 
-func (r *planRenderer) schemaFor(rc *resourceChangeDoc) *blockInfo {
+func (r *planRenderer) schemaFor(rc *planjson.ResourceChange) *blockInfo {
 	// Neighbouring changes are mostly of one type: skip the map then.
 	k := schemaKey{rc.ProviderName, rc.Mode, rc.Type}
 	if r.haveLast && r.lastKey == k {
@@ -126,14 +128,14 @@ func (r *planRenderer) render() error {
 		if err != nil {
 			return fmt.Errorf("%s: %w", rc.Address, err)
 		}
-		if act == actNoOp && !rc.moved() && !rc.importing() {
+		if act == actNoOp && !rc.Moved() && !rc.Importing() {
 			continue
 		}
 		if act == actDelete && rc.Mode == "data" {
 			continue
 		}
 		changes = append(changes, shownChange{rc: rc, act: act})
-		if rc.importing() {
+		if rc.Importing() {
 			imports++
 		}
 		if act != actNoOp {
@@ -296,7 +298,7 @@ func (r *planRenderer) renderDrift(planEmpty bool) (bool, error) {
 		relevant[ra.Resource] = append(relevant[ra.Resource], ra.Attribute)
 	}
 	type driftItem struct {
-		rc   *resourceChangeDoc
+		rc   *planjson.ResourceChange
 		act  action
 		node *diffNode
 	}
@@ -322,7 +324,7 @@ func (r *planRenderer) renderDrift(planEmpty bool) (bool, error) {
 		if node.act == actNoOp && act != actDelete {
 			act = actNoOp
 		}
-		if act == actNoOp && (!refreshOnly || !rc.moved()) {
+		if act == actNoOp && (!refreshOnly || !rc.Moved()) {
 			continue
 		}
 		items = append(items, driftItem{rc: rc, act: act, node: node})
@@ -350,7 +352,7 @@ func (r *planRenderer) renderDrift(planEmpty bool) (bool, error) {
 	return true, nil
 }
 
-func valueChangeOf(rc *resourceChangeDoc) valueChange {
+func valueChangeOf(rc *planjson.ResourceChange) valueChange {
 	ch := rc.Change
 	return valueChange{
 		before:          ch.Before,
@@ -362,19 +364,19 @@ func valueChangeOf(rc *resourceChangeDoc) valueChange {
 	}
 }
 
-func (r *planRenderer) renderResource(rc *resourceChangeDoc, act action, drift bool) {
+func (r *planRenderer) renderResource(rc *planjson.ResourceChange, act action, drift bool) {
 	node := diffBlock(valueChangeOf(rc), r.schemaFor(rc))
 	r.writeResource(rc, act, node, drift)
 }
 
-func (r *planRenderer) writeResource(rc *resourceChangeDoc, act action, node *diffNode, drift bool) {
+func (r *planRenderer) writeResource(rc *planjson.ResourceChange, act action, node *diffNode, drift bool) {
 	p := r.p
 	r.writeResourceComment(rc, act, drift)
 	sym := p.symbolField(act)
 	// A forgotten object's body is drawn without symbol columns.
 	p.hideSymbols = act == actForget
 	p.noNullSuffix = act == actForget
-	p.showUnchanged = rc.importing()
+	p.showUnchanged = rc.Importing()
 	p.WriteString(sym[:len(sym)-1])
 	p.WriteString(" ")
 	if rc.Mode == "data" {
@@ -415,7 +417,7 @@ func (p *printer) writeBold(parts ...string) {
 
 // writeResourceComment writes the "# addr will be …" heading with its
 // notes.
-func (r *planRenderer) writeResourceComment(rc *resourceChangeDoc, act action, drift bool) {
+func (r *planRenderer) writeResourceComment(rc *planjson.ResourceChange, act action, drift bool) {
 	p := r.p
 	addr := rc.Address
 	if rc.Deposed != "" {
@@ -479,7 +481,7 @@ func (r *planRenderer) writeResourceComment(rc *resourceChangeDoc, act action, d
 	case actForget:
 		head("will be removed from the tenet state but will not be destroyed")
 	case actNoOp:
-		if rc.moved() {
+		if rc.Moved() {
 			p.WriteString("  ")
 			p.writeBold("# ", rc.PreviousAddress)
 			p.WriteString(" has moved to ")
@@ -487,7 +489,7 @@ func (r *planRenderer) writeResourceComment(rc *resourceChangeDoc, act action, d
 			p.WriteString("\n")
 			printedMoved = true
 		}
-		if rc.importing() {
+		if rc.Importing() {
 			if printedMoved {
 				note("(will be imported)")
 			} else {
@@ -496,10 +498,10 @@ func (r *planRenderer) writeResourceComment(rc *resourceChangeDoc, act action, d
 			printedImported = true
 		}
 	}
-	if rc.moved() && !printedMoved {
+	if rc.Moved() && !printedMoved {
 		note("(moved from " + rc.PreviousAddress + ")")
 	}
-	if rc.importing() && !printedImported {
+	if rc.Importing() && !printedImported {
 		note("(imported from " + strconv.Quote(rc.Change.Importing.ID) + ")")
 		if act == actDelete || act.isReplace() {
 			note(p.paint(ansiYellow, "Warning: this will destroy the imported resource"))
@@ -507,7 +509,7 @@ func (r *planRenderer) writeResourceComment(rc *resourceChangeDoc, act action, d
 	}
 }
 
-func deleteReasonNote(rc *resourceChangeDoc) string {
+func deleteReasonNote(rc *planjson.ResourceChange) string {
 	switch rc.ActionReason {
 	case "delete_because_no_resource_config":
 		res := rc.Type + "." + rc.Name

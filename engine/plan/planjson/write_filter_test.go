@@ -1,11 +1,14 @@
-package plan
+package planjson
 
 import (
 	"encoding/json"
+	"github.com/tenetplan/tenet/engine/plan/plantest"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/tenetplan/tenet/engine/plan"
 )
 
 // memberTree is a ChangeMembers for tests: a nil node is read whole.
@@ -56,10 +59,10 @@ func (m memberTree) prune(v any) any {
 // change is the same in the filtered document as in the full one, and the
 // members it cannot read are left out.
 func TestMarshalJSONFiltered(t *testing.T) {
-	plans := map[string]*Plan{"big (encoded side by side)": bigPlan(3 * jsonChunk)}
-	for _, tc := range recordedPlans {
-		p, _ := recordedPlan(t, tc.name, tc.build)
-		plans[tc.name] = p
+	plans := map[string]*plan.Plan{"big (encoded side by side)": plantest.BigPlan(3 * jsonChunk)}
+	for _, tc := range plantest.RecordedPlans {
+		p, _ := plantest.RecordedPlan(t, tc.Name, tc.Build)
+		plans[tc.Name] = p
 	}
 	trees := map[string]memberTree{
 		"typical policy":  {"address": nil, "type": nil, "mode": nil, "change": {"actions": nil, "after": {"tags": nil}}},
@@ -69,7 +72,7 @@ func TestMarshalJSONFiltered(t *testing.T) {
 		"nothing":         {},
 	}
 	for name, p := range plans {
-		full, err := MarshalJSON(p, nil)
+		full, err := Marshal(p, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -79,7 +82,7 @@ func TestMarshalJSONFiltered(t *testing.T) {
 		}
 		for treeName, tree := range trees {
 			t.Run(name+"/"+treeName, func(t *testing.T) {
-				js, err := MarshalJSONFiltered(p, nil, nil, tree)
+				js, err := MarshalFiltered(p, nil, nil, tree)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -123,7 +126,7 @@ func TestMarshalJSONFiltered(t *testing.T) {
 						}
 					}
 				}
-				// Everything else is as MarshalJSON writes it.
+				// Everything else is as Marshal writes it.
 				delete(doc, "resource_changes")
 				delete(doc, "resource_drift")
 				rest := map[string]any{}

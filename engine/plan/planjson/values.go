@@ -1,4 +1,4 @@
-package plan
+package planjson
 
 import (
 	"github.com/zclconf/go-cty/cty"
@@ -10,12 +10,12 @@ import (
 // unmarked (sensitivity travels as paths), but marks are tolerated: a
 // marked value counts as sensitive and is unmarked before it is read.
 
-// AppendValueJSON appends v as JSON with its unknown parts left out:
+// AppendValue appends v as JSON with its unknown parts left out:
 // unknown object attributes and map elements are omitted, unknown sequence
 // elements become null (positions matter), and a wholly unknown v is null.
 // Sequences (list, set, tuple) become arrays, maps and objects become
 // objects, so the output has no type information.
-func AppendValueJSON(b []byte, v cty.Value) []byte {
+func AppendValue(b []byte, v cty.Value) []byte {
 	if v.IsMarked() {
 		v, _ = v.Unmark()
 	}
@@ -35,7 +35,7 @@ func AppendValueJSON(b []byte, v cty.Value) []byte {
 		for it := v.ElementIterator(); it.Next(); {
 			_, ev := it.Element()
 			b = appendComma(b)
-			b = AppendValueJSON(b, ev)
+			b = AppendValue(b, ev)
 		}
 		return append(b, ']')
 	case ty.IsMapType() || ty.IsObjectType():
@@ -46,7 +46,7 @@ func AppendValueJSON(b []byte, v cty.Value) []byte {
 				continue
 			}
 			b = appendKey(b, k.AsString())
-			b = AppendValueJSON(b, ev)
+			b = AppendValue(b, ev)
 		}
 		return append(b, '}')
 	}
@@ -71,13 +71,13 @@ func appendInt(b []byte, i int64) []byte {
 	return appendUint(b, uint64(i))
 }
 
-// AppendUnknownJSON appends the after_unknown tree of v: true where v is
+// AppendUnknown appends the after_unknown tree of v: true where v is
 // unknown (a wholly unknown collection is just true), false for known
 // primitives and nulls, an array per sequence and an object per map or
 // object listing only the members whose tree is not false. Empty
 // collections give [] or {}. Callers wanting the plan's "{} when wholly
 // known" rule check v.IsWhollyKnown() first.
-func AppendUnknownJSON(b []byte, v cty.Value) []byte {
+func AppendUnknown(b []byte, v cty.Value) []byte {
 	if v.IsMarked() {
 		v, _ = v.Unmark()
 	}
@@ -94,7 +94,7 @@ func AppendUnknownJSON(b []byte, v cty.Value) []byte {
 		for it := v.ElementIterator(); it.Next(); {
 			_, ev := it.Element()
 			b = appendComma(b)
-			b = AppendUnknownJSON(b, ev)
+			b = AppendUnknown(b, ev)
 		}
 		return append(b, ']')
 	case ty.IsMapType() || ty.IsObjectType():
@@ -104,7 +104,7 @@ func AppendUnknownJSON(b []byte, v cty.Value) []byte {
 			mark := len(b)
 			b = appendKey(b, k.AsString())
 			valStart := len(b)
-			b = AppendUnknownJSON(b, ev)
+			b = AppendUnknown(b, ev)
 			if string(b[valStart:]) == "false" {
 				b = b[:mark]
 			}
@@ -114,12 +114,12 @@ func AppendUnknownJSON(b []byte, v cty.Value) []byte {
 	return append(b, "false"...)
 }
 
-// AppendSensitiveJSON appends the *_sensitive tree of v given the paths
+// AppendSensitive appends the *_sensitive tree of v given the paths
 // that are sensitive: true at a sensitive value, false for other nulls and
 // primitives, an array per sequence (false entries kept; [] when the
 // sequence is unknown), an object per map or object listing only members
 // whose tree is not false ({} when unknown).
-func AppendSensitiveJSON(b []byte, v cty.Value, paths []cty.Path) []byte {
+func AppendSensitive(b []byte, v cty.Value, paths []cty.Path) []byte {
 	return appendSensitive(b, v, newPathTrie(paths))
 }
 
@@ -275,7 +275,7 @@ func appendPath(b []byte, p cty.Path) []byte {
 		case cty.GetAttrStep:
 			b = appendString(b, s.Name)
 		case cty.IndexStep:
-			b = AppendValueJSON(b, s.Key)
+			b = AppendValue(b, s.Key)
 		}
 	}
 	return append(b, ']')

@@ -1,4 +1,4 @@
-package plan
+package planjson
 
 import "github.com/tenetplan/tenet/state"
 

@@ -1,10 +1,11 @@
-package plan
+package planfile
 
 import (
 	"archive/zip"
 	"bytes"
 	"encoding/json"
 	"errors"
+	"github.com/tenetplan/tenet/engine/plan/plantest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -17,6 +18,10 @@ import (
 
 	"github.com/tenetplan/tenet/addrs"
 	"github.com/tenetplan/tenet/state"
+
+	"github.com/tenetplan/tenet/engine/plan"
+
+	"github.com/tenetplan/tenet/engine/plan/planjson"
 )
 
 var planCmpOpts = cmp.Options{
@@ -29,13 +34,13 @@ var planCmpOpts = cmp.Options{
 	cmp.Comparer(func(a, b cty.Path) bool { return a.Equals(b) }),
 	cmpopts.EquateEmpty(),
 	// The configuration's lazy source is compared through Configuration.
-	cmpopts.IgnoreUnexported(Plan{}),
+	cmpopts.IgnoreUnexported(plan.Plan{}),
 }
 
 // richPlan uses every field of Plan, with values that stress the encoding:
 // unknowns (refined ones too), nested collections, sets, deposed objects,
 // moves, imports, sensitive paths through indexes.
-func richPlan(t *testing.T) *Plan {
+func richPlan(t *testing.T) *plan.Plan {
 	t.Helper()
 	moduleAddr := addrs.RootModuleInstance.Child("net", addrs.StringKey("a \"b\"")).Child("inner", addrs.IntKey(3))
 	awsProvider := addrs.AbsProviderConfig{Module: addrs.Module{"net"}, Provider: addrs.NewDefaultProvider("aws"), Alias: "west"}
@@ -66,33 +71,33 @@ func richPlan(t *testing.T) *Plan {
 	secretPath := cty.GetAttrPath("ports").IndexInt(0).GetAttr("secret")
 	tagPath := cty.GetAttrPath("tags").IndexString("<&>")
 
-	web := &ResourceInstanceChange{
+	web := &plan.ResourceInstanceChange{
 		Addr:                 addrs.Resource{Mode: addrs.ManagedResourceMode, Type: "aws_instance", Name: "web"}.Instance(addrs.StringKey("x")).Absolute(moduleAddr),
 		PrevRunAddr:          addrs.Resource{Mode: addrs.ManagedResourceMode, Type: "aws_instance", Name: "old"}.Instance(addrs.NoKey).Absolute(addrs.RootModuleInstance),
 		Provider:             awsProvider,
-		Action:               CreateThenDelete,
-		Reason:               ReasonReplaceByTriggers,
+		Action:               plan.CreateThenDelete,
+		Reason:               plan.ReasonReplaceByTriggers,
 		Before:               before,
 		After:                after,
 		BeforeSensitivePaths: []cty.Path{secretPath, tagPath},
 		AfterSensitivePaths:  []cty.Path{secretPath},
 		RequiredReplace:      []cty.Path{cty.GetAttrPath("zones")},
 		Private:              []byte{0, 1, 2, 255},
-		Importing:            &Importing{ID: "i-123"},
+		Importing:            &plan.Importing{ID: "i-123"},
 		SchemaVersion:        2,
 		CreateBeforeDestroy:  true,
 	}
-	deposed := &ResourceInstanceChange{
+	deposed := &plan.ResourceInstanceChange{
 		Addr:        web.Addr,
 		PrevRunAddr: web.Addr,
 		DeposedKey:  "0a1b2c3d",
 		Provider:    awsProvider,
-		Action:      Delete,
+		Action:      plan.Delete,
 		Before:      before,
 		After:       cty.NullVal(objType),
 	}
-	read := change(t, "data.terraform_remote_state.x[2]", Read, cty.NullVal(cty.DynamicPseudoType), cty.DynamicVal)
-	read.Reason = ReasonReadBecauseConfigUnknown
+	read := plantest.Change(t, "data.terraform_remote_state.x[2]", plan.Read, cty.NullVal(cty.DynamicPseudoType), cty.DynamicVal)
+	read.Reason = plan.ReasonReadBecauseConfigUnknown
 
 	prior := &state.State{
 		Modules: map[string]*state.Module{},
@@ -102,7 +107,7 @@ func richPlan(t *testing.T) *Plan {
 		},
 		CheckResults: []byte(`[{"object_kind":"resource"}]`),
 	}
-	putObject(prior, web.Addr, awsProvider, state.NotDeposed, &state.ObjectSrc{
+	plantest.PutObject(prior, web.Addr, awsProvider, state.NotDeposed, &state.ObjectSrc{
 		SchemaVersion:       2,
 		AttrsJSON:           []byte(`{"id": "i-123",  "n": 1.50}`),
 		Private:             []byte("private"),
@@ -111,14 +116,14 @@ func richPlan(t *testing.T) *Plan {
 		CreateBeforeDestroy: true,
 		SensitivePaths:      []cty.Path{cty.GetAttrPath("id")},
 	})
-	putObject(prior, web.Addr, awsProvider, "0a1b2c3d", &state.ObjectSrc{AttrsJSON: []byte(`{"id":"i-old"}`), Status: state.ObjectReady})
+	plantest.PutObject(prior, web.Addr, awsProvider, "0a1b2c3d", &state.ObjectSrc{AttrsJSON: []byte(`{"id":"i-old"}`), Status: state.ObjectReady})
 
-	return &Plan{
-		Mode:          NormalMode,
+	return &plan.Plan{
+		Mode:          plan.NormalMode,
 		Timestamp:     time.Date(2026, 11, 21, 10, 14, 29, 123, time.UTC),
-		Changes:       []*ResourceInstanceChange{read, web, deposed},
-		Drift:         []*ResourceInstanceChange{{Addr: web.Addr, PrevRunAddr: web.Addr, Provider: awsProvider, Action: Update, Before: before, After: before}},
-		OutputChanges: []*OutputChange{{Name: "ip", Action: Update, Before: cty.StringVal("1"), After: cty.UnknownVal(cty.String), Sensitive: true}, {Name: "new", Action: Create, After: cty.NumberIntVal(1)}},
+		Changes:       []*plan.ResourceInstanceChange{read, web, deposed},
+		Drift:         []*plan.ResourceInstanceChange{{Addr: web.Addr, PrevRunAddr: web.Addr, Provider: awsProvider, Action: plan.Update, Before: before, After: before}},
+		OutputChanges: []*plan.OutputChange{{Name: "ip", Action: plan.Update, Before: cty.StringVal("1"), After: cty.UnknownVal(cty.String), Sensitive: true}, {Name: "new", Action: plan.Create, After: cty.NumberIntVal(1)}},
 		Variables: map[string]cty.Value{
 			"region": cty.StringVal("eu"),
 			"nums":   cty.TupleVal([]cty.Value{cty.NumberIntVal(1), cty.NullVal(cty.Number)}),
@@ -134,8 +139,8 @@ func richPlan(t *testing.T) *Plan {
 		SkipRefresh:        true,
 		Errored:            true,
 		Configuration:      json.RawMessage(`{"root_module": {}}`),
-		RelevantAttributes: []ResourceAttr{{Resource: "aws_instance.web", Attr: cty.GetAttrPath("ports").IndexInt(0)}},
-		Provenance: map[string][]RuleFired{
+		RelevantAttributes: []plan.ResourceAttr{{Resource: "aws_instance.web", Attr: cty.GetAttrPath("ports").IndexInt(0)}},
+		Provenance: map[string][]plan.RuleFired{
 			web.ChangeKey(): {{RuleID: "replace.triggers", File: "rules/replace.rego", Line: 12, Title: "replace_triggered_by"}},
 		},
 		PolicyResults:    json.RawMessage(`{"deny":[]}`),
@@ -144,14 +149,14 @@ func richPlan(t *testing.T) *Plan {
 }
 
 func TestPlanFileRoundTrip(t *testing.T) {
-	cases := map[string]func(t *testing.T) *Plan{
+	cases := map[string]func(t *testing.T) *plan.Plan{
 		"every field": richPlan,
-		"empty":       func(*testing.T) *Plan { return &Plan{} },
-		"destroy":     func(*testing.T) *Plan { return &Plan{Mode: DestroyMode, Timestamp: time.Unix(5, 0)} },
+		"empty":       func(*testing.T) *plan.Plan { return &plan.Plan{} },
+		"destroy":     func(*testing.T) *plan.Plan { return &plan.Plan{Mode: plan.DestroyMode, Timestamp: time.Unix(5, 0)} },
 	}
-	for _, rp := range recordedPlans {
-		cases["recorded "+rp.name] = func(t *testing.T) *Plan {
-			p, _ := recordedPlan(t, rp.name, rp.build)
+	for _, rp := range plantest.RecordedPlans {
+		cases["recorded "+rp.Name] = func(t *testing.T) *plan.Plan {
+			p, _ := plantest.RecordedPlan(t, rp.Name, rp.Build)
 			return p
 		}
 	}
@@ -170,11 +175,11 @@ func TestPlanFileRoundTrip(t *testing.T) {
 				t.Fatalf("plan changed in the round trip (-want +got):\n%s", diff)
 			}
 			// What show -json prints must not change either.
-			wantJSON, err := MarshalJSON(want, nil)
+			wantJSON, err := planjson.Marshal(want, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
-			gotJSON, err := MarshalJSON(got, nil)
+			gotJSON, err := planjson.Marshal(got, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -186,8 +191,8 @@ func TestPlanFileRoundTrip(t *testing.T) {
 }
 
 func TestPlanFileKeepsNilApartFromEmpty(t *testing.T) {
-	p := &Plan{
-		Changes:      []*ResourceInstanceChange{change(t, "terraform_data.a", Create, cty.NullVal(tdType), cty.NullVal(tdType))},
+	p := &plan.Plan{
+		Changes:      []*plan.ResourceInstanceChange{plantest.Change(t, "terraform_data.a", plan.Create, cty.NullVal(plantest.TDType), cty.NullVal(plantest.TDType))},
 		PriorState:   &state.State{Modules: map[string]*state.Module{}},
 		PrevRunState: &state.State{Outputs: map[string]*state.OutputValue{}},
 	}
@@ -292,14 +297,14 @@ func TestReadFileMissing(t *testing.T) {
 }
 
 func TestEncodeRefusesMarkedValues(t *testing.T) {
-	p := &Plan{Variables: map[string]cty.Value{"pw": cty.StringVal("x").Mark("sensitive")}}
+	p := &plan.Plan{Variables: map[string]cty.Value{"pw": cty.StringVal("x").Mark("sensitive")}}
 	if _, err := Encode(p); err == nil {
 		t.Fatal("encoded a marked value; sensitivity would be lost silently")
 	}
 }
 
 func FuzzReadFile(f *testing.F) {
-	for _, build := range []func(*testing.T) *Plan{richPlan, func(*testing.T) *Plan { return &Plan{} }} {
+	for _, build := range []func(*testing.T) *plan.Plan{richPlan, func(*testing.T) *plan.Plan { return &plan.Plan{} }} {
 		data, err := Encode(build(&testing.T{}))
 		if err != nil {
 			f.Fatal(err)
@@ -317,7 +322,7 @@ func FuzzReadFile(f *testing.F) {
 			return
 		}
 		// Whatever was accepted must be usable: shown as JSON and saved again.
-		MarshalJSON(p, nil)
+		planjson.Marshal(p, nil)
 		p.Summary()
 		p.CanApply()
 		again, err := Encode(p)
@@ -328,4 +333,30 @@ func FuzzReadFile(f *testing.F) {
 			t.Fatalf("decoding a re-encoded plan: %s", err)
 		}
 	})
+}
+
+func BenchmarkPlanFileRoundTrip100k(b *testing.B) {
+	p := plantest.BigPlan(100_000)
+	b.ResetTimer()
+	for b.Loop() {
+		data, err := Encode(p)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := Decode(data); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// TestParseAction reads back every action's name as the file stores it.
+func TestParseAction(t *testing.T) {
+	for _, a := range []plan.Action{plan.NoOp, plan.Create, plan.Read, plan.Update, plan.DeleteThenCreate, plan.CreateThenDelete, plan.Delete, plan.Forget} {
+		if parsed, err := parseAction(a.String()); err != nil || parsed != a {
+			t.Errorf("parseAction(%q) = %v, %v", a.String(), parsed, err)
+		}
+	}
+	if _, err := parseAction("?"); err == nil {
+		t.Error("an undeclared action is read")
+	}
 }

@@ -1,9 +1,11 @@
-package plan
+package planfile
 
 import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"strconv"
 	"time"
 
@@ -11,55 +13,57 @@ import (
 
 	"github.com/tenetplan/tenet/addrs"
 	"github.com/tenetplan/tenet/state"
+
+	"github.com/tenetplan/tenet/engine/plan"
 )
 
 // fileMeta is tenet-plan.json. Values are record numbers in values.bin.
 type fileMeta struct {
-	Format           string                 `json:"format"`
-	Version          int                    `json:"version"`
-	TerraformVersion string                 `json:"terraform_version"`
-	Mode             string                 `json:"mode"`
-	Timestamp        time.Time              `json:"timestamp"`
-	Changes          []fileChange           `json:"changes"`
-	Drift            []fileChange           `json:"drift"`
-	OutputChanges    []fileOutput           `json:"output_changes"`
-	Variables        map[string]int         `json:"variables"`
-	PrevRunState     *fileState             `json:"prev_run_state"`
-	PriorState       *fileState             `json:"prior_state"`
-	PriorLineage     string                 `json:"prior_lineage"`
-	PriorSerial      uint64                 `json:"prior_serial"`
-	ConfigDigest     string                 `json:"config_digest"`
-	TargetAddrs      []string               `json:"target_addrs"`
-	ExcludeAddrs     []string               `json:"exclude_addrs"`
-	ForceReplace     []string               `json:"force_replace_addrs"`
-	SkipRefresh      bool                   `json:"skip_refresh"`
-	Errored          bool                   `json:"errored"`
-	Configuration    int                    `json:"configuration"`
-	Relevant         []fileAttr             `json:"relevant_attributes"`
-	Provenance       map[string][]RuleFired `json:"provenance"`
-	Facts            factsByChange          `json:"facts,omitempty"`
-	PolicyResults    int                    `json:"policy_results"`
-	Checks           *int                   `json:"checks,omitempty"`
-	Types            []json.RawMessage      `json:"types"`
+	Format           string                         `json:"format"`
+	Version          int                            `json:"version"`
+	TerraformVersion string                         `json:"terraform_version"`
+	Mode             string                         `json:"mode"`
+	Timestamp        time.Time                      `json:"timestamp"`
+	Changes          []fileChange                   `json:"changes"`
+	Drift            []fileChange                   `json:"drift"`
+	OutputChanges    []fileOutput                   `json:"output_changes"`
+	Variables        map[string]int                 `json:"variables"`
+	PrevRunState     *fileState                     `json:"prev_run_state"`
+	PriorState       *fileState                     `json:"prior_state"`
+	PriorLineage     string                         `json:"prior_lineage"`
+	PriorSerial      uint64                         `json:"prior_serial"`
+	ConfigDigest     string                         `json:"config_digest"`
+	TargetAddrs      []string                       `json:"target_addrs"`
+	ExcludeAddrs     []string                       `json:"exclude_addrs"`
+	ForceReplace     []string                       `json:"force_replace_addrs"`
+	SkipRefresh      bool                           `json:"skip_refresh"`
+	Errored          bool                           `json:"errored"`
+	Configuration    int                            `json:"configuration"`
+	Relevant         []fileAttr                     `json:"relevant_attributes"`
+	Provenance       map[string][]plan.RuleFired    `json:"provenance"`
+	Facts            map[string]*plan.DecisionFacts `json:"facts,omitempty"`
+	PolicyResults    int                            `json:"policy_results"`
+	Checks           *int                           `json:"checks,omitempty"`
+	Types            []json.RawMessage              `json:"types"`
 }
 
 type fileChange struct {
-	Addr            fileInstance  `json:"addr"`
-	PrevRunAddr     *fileInstance `json:"prev_run_addr,omitempty"`
-	PrevRunSame     bool          `json:"prev_run_same,omitempty"`
-	Deposed         string        `json:"deposed,omitempty"`
-	Provider        string        `json:"provider,omitempty"`
-	Action          string        `json:"action"`
-	Reason          string        `json:"reason,omitempty"`
-	Before          int           `json:"before"`
-	After           int           `json:"after"`
-	BeforeSensitive []filePath    `json:"before_sensitive,omitempty"`
-	AfterSensitive  []filePath    `json:"after_sensitive,omitempty"`
-	RequiredReplace []filePath    `json:"required_replace,omitempty"`
-	Private         []byte        `json:"private"`
-	Importing       *Importing    `json:"importing,omitempty"`
-	SchemaVersion   uint64        `json:"schema_version,omitempty"`
-	CBD             bool          `json:"create_before_destroy,omitempty"`
+	Addr            fileInstance    `json:"addr"`
+	PrevRunAddr     *fileInstance   `json:"prev_run_addr,omitempty"`
+	PrevRunSame     bool            `json:"prev_run_same,omitempty"`
+	Deposed         string          `json:"deposed,omitempty"`
+	Provider        string          `json:"provider,omitempty"`
+	Action          string          `json:"action"`
+	Reason          string          `json:"reason,omitempty"`
+	Before          int             `json:"before"`
+	After           int             `json:"after"`
+	BeforeSensitive []filePath      `json:"before_sensitive,omitempty"`
+	AfterSensitive  []filePath      `json:"after_sensitive,omitempty"`
+	RequiredReplace []filePath      `json:"required_replace,omitempty"`
+	Private         []byte          `json:"private"`
+	Importing       *plan.Importing `json:"importing,omitempty"`
+	SchemaVersion   uint64          `json:"schema_version,omitempty"`
+	CBD             bool            `json:"create_before_destroy,omitempty"`
 }
 
 type fileOutput struct {
@@ -211,7 +215,7 @@ type fileEncoder struct {
 
 func newFileEncoder() *fileEncoder { return &fileEncoder{values: newValueStore()} }
 
-func (e *fileEncoder) plan(p *Plan) (*fileMeta, error) {
+func (e *fileEncoder) plan(p *plan.Plan) (*fileMeta, error) {
 	if !p.Mode.Valid() {
 		return nil, fmt.Errorf("invalid plan mode %q", byte(p.Mode))
 	}
@@ -260,7 +264,7 @@ func (e *fileEncoder) plan(p *Plan) (*fileMeta, error) {
 	}
 	if p.Variables != nil {
 		m.Variables = make(map[string]int, len(p.Variables))
-		for _, name := range sortedKeys(p.Variables) {
+		for _, name := range slices.Sorted(maps.Keys(p.Variables)) {
 			if m.Variables[name], err = e.values.value(p.Variables[name]); err != nil {
 				return nil, fmt.Errorf("variable %q: %w", name, err)
 			}
@@ -283,7 +287,7 @@ func (e *fileEncoder) plan(p *Plan) (*fileMeta, error) {
 	return m, nil
 }
 
-func (e *fileEncoder) changes(cs []*ResourceInstanceChange) ([]fileChange, error) {
+func (e *fileEncoder) changes(cs []*plan.ResourceInstanceChange) ([]fileChange, error) {
 	if len(cs) == 0 {
 		return nil, nil
 	}
@@ -296,7 +300,7 @@ func (e *fileEncoder) changes(cs []*ResourceInstanceChange) ([]fileChange, error
 	return out, nil
 }
 
-func (e *fileEncoder) change(fc *fileChange, c *ResourceInstanceChange) error {
+func (e *fileEncoder) change(fc *fileChange, c *plan.ResourceInstanceChange) error {
 	if !c.Action.Valid() {
 		return fmt.Errorf("invalid action %q", rune(c.Action))
 	}
@@ -416,8 +420,8 @@ func newFileDecoder(types []json.RawMessage, valuesData []byte) (*fileDecoder, e
 	return &fileDecoder{values: t, providers: map[string]addrs.AbsProviderConfig{}}, nil
 }
 
-func (d *fileDecoder) plan(m *fileMeta) (*Plan, error) {
-	p := &Plan{
+func (d *fileDecoder) plan(m *fileMeta) (*plan.Plan, error) {
+	p := &plan.Plan{
 		TerraformVersion:  m.TerraformVersion,
 		Timestamp:         m.Timestamp,
 		PriorLineage:      m.PriorLineage,
@@ -432,12 +436,12 @@ func (d *fileDecoder) plan(m *fileMeta) (*Plan, error) {
 		Facts:             m.Facts,
 	}
 	switch m.Mode {
-	case NormalMode.String():
-		p.Mode = NormalMode
-	case DestroyMode.String():
-		p.Mode = DestroyMode
-	case RefreshOnlyMode.String():
-		p.Mode = RefreshOnlyMode
+	case plan.NormalMode.String():
+		p.Mode = plan.NormalMode
+	case plan.DestroyMode.String():
+		p.Mode = plan.DestroyMode
+	case plan.RefreshOnlyMode.String():
+		p.Mode = plan.RefreshOnlyMode
 	default:
 		return nil, fmt.Errorf("unknown plan mode %q", m.Mode)
 	}
@@ -460,7 +464,7 @@ func (d *fileDecoder) plan(m *fileMeta) (*Plan, error) {
 		return nil, fmt.Errorf("drift: %w", err)
 	}
 	for _, fo := range m.OutputChanges {
-		oc := &OutputChange{Name: fo.Name, Sensitive: fo.Sensitive}
+		oc := &plan.OutputChange{Name: fo.Name, Sensitive: fo.Sensitive}
 		if oc.Action, err = parseAction(fo.Action); err != nil {
 			return nil, fmt.Errorf("output %q: %w", fo.Name, err)
 		}
@@ -485,7 +489,7 @@ func (d *fileDecoder) plan(m *fileMeta) (*Plan, error) {
 		if err != nil {
 			return nil, fmt.Errorf("relevant attribute of %s: %w", fa.Resource, err)
 		}
-		p.RelevantAttributes = append(p.RelevantAttributes, ResourceAttr{Resource: fa.Resource, Attr: path})
+		p.RelevantAttributes = append(p.RelevantAttributes, plan.ResourceAttr{Resource: fa.Resource, Attr: path})
 	}
 	if p.PrevRunState, err = d.state(m.PrevRunState); err != nil {
 		return nil, fmt.Errorf("previous run state: %w", err)
@@ -496,12 +500,12 @@ func (d *fileDecoder) plan(m *fileMeta) (*Plan, error) {
 	return p, nil
 }
 
-func (d *fileDecoder) changes(fcs []fileChange) ([]*ResourceInstanceChange, error) {
+func (d *fileDecoder) changes(fcs []fileChange) ([]*plan.ResourceInstanceChange, error) {
 	if len(fcs) == 0 {
 		return nil, nil
 	}
-	out := make([]*ResourceInstanceChange, len(fcs))
-	objs := make([]ResourceInstanceChange, len(fcs)) // one allocation for all
+	out := make([]*plan.ResourceInstanceChange, len(fcs))
+	objs := make([]plan.ResourceInstanceChange, len(fcs)) // one allocation for all
 	for i := range fcs {
 		c := &objs[i]
 		if err := d.change(c, &fcs[i]); err != nil {
@@ -512,7 +516,7 @@ func (d *fileDecoder) changes(fcs []fileChange) ([]*ResourceInstanceChange, erro
 	return out, nil
 }
 
-func (d *fileDecoder) change(c *ResourceInstanceChange, fc *fileChange) error {
+func (d *fileDecoder) change(c *plan.ResourceInstanceChange, fc *fileChange) error {
 	var err error
 	if c.Addr, err = fromFileInstance(&fc.Addr); err != nil {
 		return err
@@ -532,7 +536,7 @@ func (d *fileDecoder) change(c *ResourceInstanceChange, fc *fileChange) error {
 	if c.Action, err = parseAction(fc.Action); err != nil {
 		return err
 	}
-	c.Reason = Reason(fc.Reason)
+	c.Reason = plan.Reason(fc.Reason)
 	if !c.Reason.Valid() {
 		return fmt.Errorf("unknown action reason %q", fc.Reason)
 	}
@@ -618,8 +622,8 @@ func (d *fileDecoder) path(fp filePath) (cty.Path, error) {
 	return out, nil
 }
 
-func parseAction(s string) (Action, error) {
-	for _, a := range []Action{NoOp, Create, Read, Update, DeleteThenCreate, CreateThenDelete, Delete, Forget} {
+func parseAction(s string) (plan.Action, error) {
+	for _, a := range []plan.Action{plan.NoOp, plan.Create, plan.Read, plan.Update, plan.DeleteThenCreate, plan.CreateThenDelete, plan.Delete, plan.Forget} {
 		if a.String() == s {
 			return a, nil
 		}

@@ -1,11 +1,14 @@
-package plan
+package planjson
 
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/tenetplan/tenet/engine/plan/plantest"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/tenetplan/tenet/engine/plan"
 )
 
 type member struct {
@@ -47,11 +50,11 @@ func joinMembers(ms []member) []byte {
 // TestMarshalJSONSections checks that every selection of top-level
 // members is exactly those members of the full document, in order.
 func TestMarshalJSONSections(t *testing.T) {
-	big := bigPlan(3 * jsonChunk)
-	plans := map[string]*Plan{"big (encoded side by side)": big}
-	for _, tc := range recordedPlans {
-		p, _ := recordedPlan(t, tc.name, tc.build)
-		plans[tc.name] = p
+	big := plantest.BigPlan(3 * jsonChunk)
+	plans := map[string]*plan.Plan{"big (encoded side by side)": big}
+	for _, tc := range plantest.RecordedPlans {
+		p, _ := plantest.RecordedPlan(t, tc.Name, tc.Build)
+		plans[tc.Name] = p
 		if big.PriorState == nil && !stateEmpty(p.PriorState) {
 			big.PriorState = p.PriorState
 		}
@@ -61,16 +64,16 @@ func TestMarshalJSONSections(t *testing.T) {
 	}
 	for name, p := range plans {
 		t.Run(name, func(t *testing.T) {
-			full, err := MarshalJSON(p, nil)
+			full, err := Marshal(p, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
-			all, err := MarshalJSONSections(p, nil, nil)
+			all, err := MarshalSections(p, nil, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if !bytes.Equal(full, all) {
-				t.Fatal("MarshalJSONSections with every section differs from MarshalJSON")
+				t.Fatal("MarshalSections with every section differs from Marshal")
 			}
 			members := topLevelMembers(t, full)
 			selections := map[string]func(i int) bool{
@@ -90,7 +93,7 @@ func TestMarshalJSONSections(t *testing.T) {
 						want = append(want, m)
 					}
 				}
-				got, err := MarshalJSONSections(p, nil, func(k string) bool { return wanted[k] })
+				got, err := MarshalSections(p, nil, func(k string) bool { return wanted[k] })
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -1,37 +1,44 @@
-package plan
+// Package plantest builds plans, states and JSON plan documents for the
+// tests and benchmarks of the plan packages (engine/plan, planjson,
+// planfile) and of their readers, so each test package need not keep its
+// own copy. Nothing outside tests imports it.
+package plantest
 
 import (
 	"encoding/json"
+	"fmt"
 	"testing"
+	"time"
 
 	"github.com/zclconf/go-cty/cty"
 	ctyjson "github.com/zclconf/go-cty/cty/json"
 
 	"github.com/tenetplan/tenet/addrs"
+	"github.com/tenetplan/tenet/engine/plan"
 	"github.com/tenetplan/tenet/state"
 )
 
 var (
-	terraformProvider = addrs.AbsProviderConfig{Provider: addrs.NewBuiltInProvider("terraform")}
+	TerraformProvider = addrs.AbsProviderConfig{Provider: addrs.NewBuiltInProvider("terraform")}
 
-	nullDyn = cty.NullVal(cty.DynamicPseudoType)
-	unkStr  = cty.UnknownVal(cty.String)
+	NullDyn = cty.NullVal(cty.DynamicPseudoType)
+	UnkStr  = cty.UnknownVal(cty.String)
 )
 
-// td builds a terraform_data object.
-func td(id, input, output, triggers cty.Value) cty.Value {
+// TD builds a terraform_data object.
+func TD(id, input, output, triggers cty.Value) cty.Value {
 	return cty.ObjectVal(map[string]cty.Value{
 		"id": id, "input": input, "output": output, "triggers_replace": triggers,
 	})
 }
 
-// tdType is terraform_data's implied type.
-var tdType = cty.Object(map[string]cty.Type{
+// TDType is terraform_data's implied type.
+var TDType = cty.Object(map[string]cty.Type{
 	"id": cty.String, "input": cty.DynamicPseudoType, "output": cty.DynamicPseudoType, "triggers_replace": cty.DynamicPseudoType,
 })
 
-// known reads a wholly known value from JSON, with the JSON's implied type.
-func known(t testing.TB, src string) cty.Value {
+// Known reads a wholly known value from JSON, with the JSON's implied type.
+func Known(t testing.TB, src string) cty.Value {
 	t.Helper()
 	ty, err := ctyjson.ImpliedType([]byte(src))
 	if err != nil {
@@ -44,7 +51,7 @@ func known(t testing.TB, src string) cty.Value {
 	return v
 }
 
-func instAddr(t testing.TB, s string) addrs.AbsResourceInstance {
+func InstAddr(t testing.TB, s string) addrs.AbsResourceInstance {
 	t.Helper()
 	a, diags := addrs.ParseAbsResourceInstanceStr(s)
 	if diags.HasErrors() {
@@ -53,14 +60,14 @@ func instAddr(t testing.TB, s string) addrs.AbsResourceInstance {
 	return a
 }
 
-// change builds a managed or data change with the built-in provider.
-func change(t testing.TB, addr string, action Action, before, after cty.Value) *ResourceInstanceChange {
+// Change builds a managed or data change with the built-in provider.
+func Change(t testing.TB, addr string, action plan.Action, before, after cty.Value) *plan.ResourceInstanceChange {
 	t.Helper()
-	a := instAddr(t, addr)
-	return &ResourceInstanceChange{Addr: a, PrevRunAddr: a, Provider: terraformProvider, Action: action, Before: before, After: after}
+	a := InstAddr(t, addr)
+	return &plan.ResourceInstanceChange{Addr: a, PrevRunAddr: a, Provider: TerraformProvider, Action: action, Before: before, After: after}
 }
 
-func attrPath(names ...string) cty.Path {
+func AttrPath(names ...string) cty.Path {
 	var p cty.Path
 	for _, n := range names {
 		p = p.GetAttr(n)
@@ -68,9 +75,9 @@ func attrPath(names ...string) cty.Path {
 	return p
 }
 
-// stateFromView builds a state from a recorded prior_state (the state view
-// of a JSON plan): the inputs to MarshalJSON that produced it.
-func stateFromView(t testing.TB, raw json.RawMessage) *state.State {
+// StateFromView builds a state from a recorded prior_state (the state view
+// of a JSON plan): the inputs to Marshal that produced it.
+func StateFromView(t testing.TB, raw json.RawMessage) *state.State {
 	t.Helper()
 	var view struct {
 		Values struct {
@@ -115,7 +122,7 @@ func stateFromView(t testing.TB, raw json.RawMessage) *state.State {
 			t.Fatal(err)
 		}
 		for _, r := range m.Resources {
-			addr := instAddr(t, r.Address)
+			addr := InstAddr(t, r.Address)
 			pr, err := addrs.ParseProviderSource(r.ProviderName)
 			if err != nil {
 				t.Fatal(err)
@@ -131,7 +138,7 @@ func stateFromView(t testing.TB, raw json.RawMessage) *state.State {
 				}
 				obj.Dependencies = append(obj.Dependencies, ra.Config())
 			}
-			putObject(s, addr, addrs.AbsProviderConfig{Provider: pr}, state.DeposedKey(r.DeposedKey), obj)
+			PutObject(s, addr, addrs.AbsProviderConfig{Provider: pr}, state.DeposedKey(r.DeposedKey), obj)
 		}
 		for _, c := range m.ChildModules {
 			addModule(c)
@@ -141,7 +148,7 @@ func stateFromView(t testing.TB, raw json.RawMessage) *state.State {
 	return s
 }
 
-func putObject(s *state.State, addr addrs.AbsResourceInstance, provider addrs.AbsProviderConfig, deposed state.DeposedKey, obj *state.ObjectSrc) {
+func PutObject(s *state.State, addr addrs.AbsResourceInstance, provider addrs.AbsProviderConfig, deposed state.DeposedKey, obj *state.ObjectSrc) {
 	mk := addr.Module.String()
 	m := s.Modules[mk]
 	if m == nil {
@@ -169,10 +176,31 @@ func putObject(s *state.State, addr addrs.AbsResourceInstance, provider addrs.Ab
 	inst.Deposed[deposed] = obj
 }
 
-func parseInstanceForBench(s string) (addrs.AbsResourceInstance, error) {
+func parseInstance(s string) (addrs.AbsResourceInstance, error) {
 	a, diags := addrs.ParseAbsResourceInstanceStr(s)
 	if diags.HasErrors() {
 		return a, diags
 	}
 	return a, nil
+}
+
+// BigPlan has n creates and n/10 module updates of terraform_data: the
+// load of the JSON plan and plan file benchmarks.
+func BigPlan(n int) *plan.Plan {
+	p := &plan.Plan{Timestamp: time.Unix(0, 0), TerraformVersion: "0.1.0"}
+	for i := range n {
+		addr := fmt.Sprintf("terraform_data.r[%d]", i)
+		if i%10 == 0 {
+			addr = fmt.Sprintf("module.m[%d].terraform_data.r", i)
+		}
+		a, _ := parseInstance(addr)
+		p.Changes = append(p.Changes, &plan.ResourceInstanceChange{
+			Addr: a, PrevRunAddr: a, Provider: TerraformProvider, Action: plan.Create,
+			Before: cty.NullVal(TDType),
+			After: TD(UnkStr, cty.ObjectVal(map[string]cty.Value{
+				"name": cty.StringVal(addr), "n": cty.NumberIntVal(int64(i)), "l": cty.ListVal([]cty.Value{cty.StringVal("a"), UnkStr}),
+			}), cty.DynamicVal, NullDyn),
+		})
+	}
+	return p
 }

@@ -1,4 +1,4 @@
-package views
+package planjson
 
 import (
 	"strings"
@@ -40,12 +40,12 @@ func (d *docDecoder) unknown(key string, fields []string) {
 
 var planDocumentFields = []string{"format_version", "resource_drift", "resource_changes", "output_changes", "relevant_attributes", "errored", "planned_values"}
 
-// decodePlanDocument decodes src (whose text str also holds) without
+// decodeFast decodes src (whose text str also holds) without
 // reflection, on up to workers goroutines; ok is false when encoding/json
 // must do it.
-func decodePlanDocument(src []byte, str string, workers int) (doc *planDocument, ok bool) {
+func decodeFast(src []byte, str string, workers int) (doc *Document, ok bool) {
 	d := &docDecoder{src: src, str: str, workers: workers}
-	doc = &planDocument{}
+	doc = &Document{}
 	var seen fieldSet
 	for first := d.openObject(); ; first = false {
 		key, ok := d.member(first)
@@ -119,17 +119,17 @@ func (d *docDecoder) plannedValues() *struct{ Outputs map[string]any } {
 	return pv
 }
 
-func (d *docDecoder) outputChanges() map[string]changeDoc {
+func (d *docDecoder) outputChanges() map[string]Change {
 	if d.null() {
 		return nil
 	}
-	out := map[string]changeDoc{}
+	out := map[string]Change{}
 	for first := d.openObject(); ; first = false {
 		key, ok := d.member(first)
 		if !ok {
 			break
 		}
-		var ch changeDoc
+		var ch Change
 		d.change(&ch)
 		out[key] = ch
 	}
@@ -138,13 +138,13 @@ func (d *docDecoder) outputChanges() map[string]changeDoc {
 
 var relevantAttributeFields = []string{"resource", "attribute"}
 
-func (d *docDecoder) relevantAttributes() []relevantAttributeDoc {
+func (d *docDecoder) relevantAttributes() []RelevantAttribute {
 	if d.null() {
 		return nil
 	}
-	out := []relevantAttributeDoc{}
+	out := []RelevantAttribute{}
 	for first := d.openArray(); d.element(first); first = false {
-		var ra relevantAttributeDoc
+		var ra RelevantAttribute
 		if d.null() {
 			out = append(out, ra)
 			continue
@@ -175,7 +175,7 @@ func (d *docDecoder) relevantAttributes() []relevantAttributeDoc {
 
 // resourceChanges reads resource_changes or resource_drift, spreading a
 // long array over the cores.
-func (d *docDecoder) resourceChanges(key string) []*resourceChangeDoc {
+func (d *docDecoder) resourceChanges(key string) []*ResourceChange {
 	if d.null() {
 		return nil
 	}
@@ -186,7 +186,7 @@ func (d *docDecoder) resourceChanges(key string) []*resourceChangeDoc {
 	if out, ok := d.parallelResourceChanges(key); ok {
 		return out
 	}
-	out := []*resourceChangeDoc{}
+	out := []*ResourceChange{}
 	var slab changeSlab
 	for first := d.openArray(); d.element(first); first = false {
 		rc := slab.next()
@@ -198,15 +198,15 @@ func (d *docDecoder) resourceChanges(key string) []*resourceChangeDoc {
 
 // changeSlab hands out resource changes allocated a batch at a time.
 type changeSlab struct {
-	free []resourceChangeDoc
+	free []ResourceChange
 	// size of the next batch; grows to bound the number of batches.
 	size int
 }
 
-func (s *changeSlab) next() *resourceChangeDoc {
+func (s *changeSlab) next() *ResourceChange {
 	if len(s.free) == 0 {
 		s.size = min(max(8, s.size*2), 4096)
-		s.free = make([]resourceChangeDoc, s.size)
+		s.free = make([]ResourceChange, s.size)
 	}
 	rc := &s.free[0]
 	s.free = s.free[1:]
@@ -216,7 +216,7 @@ func (s *changeSlab) next() *resourceChangeDoc {
 var resourceChangeFields = []string{"address", "previous_address", "module_address", "mode", "type", "name", "index", "deposed", "provider_name", "change", "action_reason"}
 
 // resourceChange reads one element of resource_changes into rc (zero).
-func (d *docDecoder) resourceChange(rc *resourceChangeDoc) {
+func (d *docDecoder) resourceChange(rc *ResourceChange) {
 	if d.null() {
 		return
 	}
@@ -277,10 +277,10 @@ func (d *docDecoder) resourceChange(rc *resourceChangeDoc) {
 	}
 }
 
-var changeFields = []string{"actions", "before", "after", "after_unknown", "before_sensitive", "after_sensitive", "replace_paths", "importing", "generated_config"}
+var changeObjectFields = []string{"actions", "before", "after", "after_unknown", "before_sensitive", "after_sensitive", "replace_paths", "importing", "generated_config"}
 
 // change reads a change object into ch (zero).
-func (d *docDecoder) change(ch *changeDoc) {
+func (d *docDecoder) change(ch *Change) {
 	if d.null() {
 		return
 	}
@@ -328,7 +328,7 @@ func (d *docDecoder) change(ch *changeDoc) {
 				ch.GeneratedConfig = d.text()
 			}
 		default:
-			d.unknown(key, changeFields)
+			d.unknown(key, changeObjectFields)
 		}
 	}
 }

@@ -1,13 +1,15 @@
-package plan
+package planjson
 
 import (
 	"encoding/json"
-	"fmt"
+	"github.com/tenetplan/tenet/engine/plan/plantest"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/zclconf/go-cty/cty"
+
+	"github.com/tenetplan/tenet/engine/plan"
 )
 
 func decodeJSON(t *testing.T, b []byte) map[string]any {
@@ -20,30 +22,30 @@ func decodeJSON(t *testing.T, b []byte) map[string]any {
 }
 
 func TestMarshalJSONTopLevel(t *testing.T) {
-	tdObj := td(cty.StringVal("x"), cty.StringVal("v"), cty.StringVal("v"), nullDyn)
-	dataDelete := change(t, "data.terraform_remote_state.d", Delete, cty.NullVal(tdType), cty.NullVal(tdType))
-	noopDrift := change(t, "terraform_data.moved", NoOp, tdObj, tdObj)
-	noopDrift.PrevRunAddr = instAddr(t, "terraform_data.old")
-	p := &Plan{
-		Mode:      DestroyMode,
+	tdObj := plantest.TD(cty.StringVal("x"), cty.StringVal("v"), cty.StringVal("v"), plantest.NullDyn)
+	dataDelete := plantest.Change(t, "data.terraform_remote_state.d", plan.Delete, cty.NullVal(plantest.TDType), cty.NullVal(plantest.TDType))
+	noopDrift := plantest.Change(t, "terraform_data.moved", plan.NoOp, tdObj, tdObj)
+	noopDrift.PrevRunAddr = plantest.InstAddr(t, "terraform_data.old")
+	p := &plan.Plan{
+		Mode:      plan.DestroyMode,
 		Timestamp: time.Date(2026, 1, 2, 3, 4, 5, 999, time.FixedZone("X", 3600)),
-		Changes: []*ResourceInstanceChange{
+		Changes: []*plan.ResourceInstanceChange{
 			dataDelete,
-			change(t, "terraform_data.a", Delete, tdObj, cty.NullVal(tdType)),
+			plantest.Change(t, "terraform_data.a", plan.Delete, tdObj, cty.NullVal(plantest.TDType)),
 		},
-		Drift: []*ResourceInstanceChange{
+		Drift: []*plan.ResourceInstanceChange{
 			noopDrift,
-			change(t, "terraform_data.gone", Delete, tdObj, cty.NullVal(tdType)),
+			plantest.Change(t, "terraform_data.gone", plan.Delete, tdObj, cty.NullVal(plantest.TDType)),
 		},
-		OutputChanges: []*OutputChange{{Name: "o", Action: Delete, Before: cty.StringVal("v"), After: cty.NullVal(cty.String)}},
+		OutputChanges: []*plan.OutputChange{{Name: "o", Action: plan.Delete, Before: cty.StringVal("v"), After: cty.NullVal(cty.String)}},
 		Variables:     map[string]cty.Value{"v": cty.StringVal("x")},
-		Provenance: map[string][]RuleFired{
+		Provenance: map[string][]plan.RuleFired{
 			"terraform_data.a": {{RuleID: "destroy.mode", File: "rules/destroy.rego", Line: 3}},
 		},
 		PolicyResults:    json.RawMessage(`{"deny": ["no"]}`),
 		TerraformVersion: "0.1.0",
 	}
-	out, err := MarshalJSON(p, nil)
+	out, err := Marshal(p, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,10 +94,10 @@ func TestMarshalJSONTopLevel(t *testing.T) {
 }
 
 func TestMarshalJSONRefreshOnlyShowsMoves(t *testing.T) {
-	v := td(cty.StringVal("x"), cty.StringVal("v"), cty.StringVal("v"), nullDyn)
-	d := change(t, "terraform_data.b", NoOp, v, v)
-	d.PrevRunAddr = instAddr(t, "terraform_data.a")
-	out, err := MarshalJSON(&Plan{Mode: RefreshOnlyMode, Drift: []*ResourceInstanceChange{d}}, nil)
+	v := plantest.TD(cty.StringVal("x"), cty.StringVal("v"), cty.StringVal("v"), plantest.NullDyn)
+	d := plantest.Change(t, "terraform_data.b", plan.NoOp, v, v)
+	d.PrevRunAddr = plantest.InstAddr(t, "terraform_data.a")
+	out, err := Marshal(&plan.Plan{Mode: plan.RefreshOnlyMode, Drift: []*plan.ResourceInstanceChange{d}}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -106,51 +108,17 @@ func TestMarshalJSONRefreshOnlyShowsMoves(t *testing.T) {
 }
 
 func TestMarshalJSONRejectsInvalidAction(t *testing.T) {
-	c := change(t, "terraform_data.a", Action('?'), cty.NilVal, cty.NilVal)
-	if _, err := MarshalJSON(&Plan{Changes: []*ResourceInstanceChange{c}}, nil); err == nil {
+	c := plantest.Change(t, "terraform_data.a", plan.Action('?'), cty.NilVal, cty.NilVal)
+	if _, err := Marshal(&plan.Plan{Changes: []*plan.ResourceInstanceChange{c}}, nil); err == nil {
 		t.Fatal("no error for an undeclared action")
 	}
 }
 
-// bigPlan has n creates and n/10 module updates of terraform_data.
-func bigPlan(n int) *Plan {
-	p := &Plan{Timestamp: time.Unix(0, 0), TerraformVersion: "0.1.0"}
-	for i := range n {
-		addr := fmt.Sprintf("terraform_data.r[%d]", i)
-		if i%10 == 0 {
-			addr = fmt.Sprintf("module.m[%d].terraform_data.r", i)
-		}
-		a, _ := parseInstanceForBench(addr)
-		p.Changes = append(p.Changes, &ResourceInstanceChange{
-			Addr: a, PrevRunAddr: a, Provider: terraformProvider, Action: Create,
-			Before: cty.NullVal(tdType),
-			After: td(unkStr, cty.ObjectVal(map[string]cty.Value{
-				"name": cty.StringVal(addr), "n": cty.NumberIntVal(int64(i)), "l": cty.ListVal([]cty.Value{cty.StringVal("a"), unkStr}),
-			}), cty.DynamicVal, nullDyn),
-		})
-	}
-	return p
-}
-
 func BenchmarkMarshalJSON100k(b *testing.B) {
-	p := bigPlan(100_000)
+	p := plantest.BigPlan(100_000)
 	b.ResetTimer()
 	for b.Loop() {
-		if _, err := MarshalJSON(p, nil); err != nil {
-			b.Fatal(err)
-		}
-	}
-}
-
-func BenchmarkPlanFileRoundTrip100k(b *testing.B) {
-	p := bigPlan(100_000)
-	b.ResetTimer()
-	for b.Loop() {
-		data, err := Encode(p)
-		if err != nil {
-			b.Fatal(err)
-		}
-		if _, err := Decode(data); err != nil {
+		if _, err := Marshal(p, nil); err != nil {
 			b.Fatal(err)
 		}
 	}

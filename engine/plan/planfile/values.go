@@ -1,4 +1,4 @@
-package plan
+package planfile
 
 import (
 	"encoding/binary"

@@ -1,4 +1,4 @@
-package plan
+package planfile
 
 import (
 	"archive/zip"
@@ -11,6 +11,8 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"github.com/tenetplan/tenet/engine/plan"
 )
 
 // A saved plan file (`plan -out=FILE`) is a zip archive holding:
@@ -44,7 +46,7 @@ var ErrInvalidPlanFile = errors.New("not a valid plan file")
 
 // WriteFile saves p at path, replacing any file there only once the new
 // one is completely written.
-func WriteFile(path string, p *Plan) error {
+func WriteFile(path string, p *plan.Plan) error {
 	data, err := Encode(p)
 	if err != nil {
 		return err
@@ -77,7 +79,7 @@ func WriteFile(path string, p *Plan) error {
 // ReadFile loads the plan saved at path. A file that is not a tenet plan,
 // is damaged, or has an unsupported version gives an error saying
 // "PATH is not a valid plan file: …" (it wraps ErrInvalidPlanFile).
-func ReadFile(path string) (*Plan, error) {
+func ReadFile(path string) (*plan.Plan, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("reading plan file: %w", err)
@@ -90,7 +92,7 @@ func ReadFile(path string) (*Plan, error) {
 }
 
 // Encode gives the saved plan file form of p.
-func Encode(p *Plan) ([]byte, error) {
+func Encode(p *plan.Plan) ([]byte, error) {
 	enc := newFileEncoder()
 	meta, err := enc.plan(p)
 	if err != nil {
@@ -129,7 +131,7 @@ func Encode(p *Plan) ([]byte, error) {
 }
 
 // Decode reads a saved plan file's content. Errors wrap ErrInvalidPlanFile.
-func Decode(data []byte) (*Plan, error) {
+func Decode(data []byte) (*plan.Plan, error) {
 	p, err := decode(data)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrInvalidPlanFile, err)
@@ -137,7 +139,7 @@ func Decode(data []byte) (*Plan, error) {
 	return p, nil
 }
 
-func decode(data []byte) (*Plan, error) {
+func decode(data []byte) (*plan.Plan, error) {
 	zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
 	if err != nil {
 		return nil, errors.New("not a tenet plan file (it is not a zip archive, or it is truncated)")

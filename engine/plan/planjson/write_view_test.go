@@ -1,7 +1,8 @@
-package plan
+package planjson
 
 import (
 	"encoding/json"
+	"github.com/tenetplan/tenet/engine/plan/plantest"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -12,14 +13,14 @@ import (
 // read left out: the same drift, output changes, relevant attributes and
 // errored flag, and the resource changes that act, move or import.
 func TestMarshalViewJSONIsFullJSONForViews(t *testing.T) {
-	for _, tc := range recordedPlans {
-		t.Run(tc.name, func(t *testing.T) {
-			p, _ := recordedPlan(t, tc.name, tc.build)
-			full, err := MarshalJSON(p, nil)
+	for _, tc := range plantest.RecordedPlans {
+		t.Run(tc.Name, func(t *testing.T) {
+			p, _ := plantest.RecordedPlan(t, tc.Name, tc.Build)
+			full, err := Marshal(p, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
-			view, err := MarshalViewJSON(p)
+			view, err := MarshalView(p)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -54,7 +55,7 @@ func TestMarshalViewJSONIsFullJSONForViews(t *testing.T) {
 // TestLargePlanJSONMatchesSerialEncoding checks that a plan big enough to
 // be encoded on several goroutines comes out as one goroutine writes it.
 func TestLargePlanJSONMatchesSerialEncoding(t *testing.T) {
-	p := bigPlan(3*jsonChunk + 17)
+	p := plantest.BigPlan(3*jsonChunk + 17)
 	var want []byte
 	want = append(want, '[')
 	for _, c := range p.Changes {
@@ -65,7 +66,7 @@ func TestLargePlanJSONMatchesSerialEncoding(t *testing.T) {
 	if got := appendResourceChanges(nil, p.Changes, allChangeFields); string(got) != string(want) {
 		t.Fatalf("parallel encoding differs from serial (%d vs %d bytes)", len(got), len(want))
 	}
-	if _, err := MarshalViewJSON(p); err != nil {
+	if _, err := MarshalView(p); err != nil {
 		t.Fatal(err)
 	}
 }

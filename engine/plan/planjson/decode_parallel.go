@@ -1,4 +1,4 @@
-package views
+package planjson
 
 import (
 	"bytes"
@@ -55,7 +55,7 @@ func (d *docDecoder) arrayLimit(key string, start int) int {
 // the array (closed).
 type changeRun struct {
 	start   int
-	changes []*resourceChangeDoc
+	changes []*ResourceChange
 	end     int // position after the last element's comma, or after ']'
 	closed  bool
 	bad     bool
@@ -68,7 +68,7 @@ type changeRun struct {
 // when the run before it ended exactly where it starts, so a wrong guess
 // costs time but never changes the result (the rest is then decoded here).
 // ok is false when the array is too short to be worth it.
-func (d *docDecoder) parallelResourceChanges(key string) ([]*resourceChangeDoc, bool) {
+func (d *docDecoder) parallelResourceChanges(key string) ([]*ResourceChange, bool) {
 	procs := d.workers
 	if procs < 2 || len(d.src)-d.pos < parallelDecodeBytes {
 		return nil, false
@@ -115,7 +115,7 @@ func (d *docDecoder) parallelResourceChanges(key string) ([]*resourceChangeDoc, 
 	for _, r := range runs {
 		total += len(r.changes)
 	}
-	out := make([]*resourceChangeDoc, 0, total)
+	out := make([]*ResourceChange, 0, total)
 	cur := runs[0]
 	for i := 0; ; {
 		if cur.bad {
@@ -162,7 +162,7 @@ func (d *docDecoder) decodeRun(pos, bound int, first bool) changeRun {
 		if len(run.changes) == 1 && sub.pos > elemStart {
 			// Size the run from its first element.
 			want := (bound-elemStart)/(sub.pos-elemStart+1)*9/8 + 4
-			run.changes = make([]*resourceChangeDoc, 1, want)
+			run.changes = make([]*ResourceChange, 1, want)
 			run.changes[0] = rc
 		}
 		if sub.consume(',') {

@@ -1,4 +1,4 @@
-package views
+package planjson
 
 import (
 	"encoding/json"
@@ -8,12 +8,14 @@ import (
 	"github.com/tenetplan/tenet/internal/jsontext"
 )
 
-// docDecoder reads a plan document into planDocument without reflection.
+// docDecoder reads a plan document into Document without reflection.
 // It produces exactly what encoding/json (with UseNumber) produces, or
 // gives up: anything where the two could differ (a syntax or type error, a
 // duplicate field, a key matching a field only case-insensitively, very
 // deep nesting) sets bad, and the caller decodes with encoding/json instead,
-// which also words the error.
+// which also words the error. It is written by hand because
+// BenchmarkDecode shows it about twice as fast as encoding/json on
+// large plans.
 type docDecoder struct {
 	src []byte
 	// str is src as one string: unescaped strings are slices of it, so

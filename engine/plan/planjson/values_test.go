@@ -1,4 +1,4 @@
-package plan
+package planjson
 
 import (
 	"encoding/json"
@@ -70,13 +70,13 @@ func TestValueTrees(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := string(AppendValueJSON(nil, tc.v)); got != tc.value {
+			if got := string(AppendValue(nil, tc.v)); got != tc.value {
 				t.Errorf("value: got %s, want %s", got, tc.value)
 			}
-			if got := string(AppendUnknownJSON(nil, tc.v)); got != tc.unknown {
+			if got := string(AppendUnknown(nil, tc.v)); got != tc.unknown {
 				t.Errorf("unknown tree: got %s, want %s", got, tc.unknown)
 			}
-			if got := string(AppendSensitiveJSON(nil, tc.v, tc.sensitive)); got != tc.senTree {
+			if got := string(AppendSensitive(nil, tc.v, tc.sensitive)); got != tc.senTree {
 				t.Errorf("sensitive tree: got %s, want %s", got, tc.senTree)
 			}
 		})
@@ -107,7 +107,7 @@ func TestAppendValueJSONMatchesCtyJSON(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := AppendValueJSON(nil, v); string(got) != string(want) {
+		if got := AppendValue(nil, v); string(got) != string(want) {
 			t.Errorf("%#v:\n got %s\nwant %s", v, got, want)
 		}
 	}

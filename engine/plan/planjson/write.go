@@ -1,4 +1,4 @@
-package plan
+package planjson
 
 import (
 	"fmt"
@@ -16,56 +16,58 @@ import (
 	"github.com/tenetplan/tenet/addrs"
 	"github.com/tenetplan/tenet/state"
 	"github.com/tenetplan/tenet/state/statejson"
+
+	"github.com/tenetplan/tenet/engine/plan"
 )
 
-// JSONFormatVersion is the format_version of the JSON plan.
-const JSONFormatVersion = "1.2"
+// FormatVersion is the format_version of the JSON plan.
+const FormatVersion = "1.2"
 
-// MarshalJSON encodes p as `show -json` does (format 1.2), with keys in
+// Marshal encodes p as `show -json` does (format 1.2), with keys in
 // OpenTofu's order, plus a top-level "tenet" object holding the rule
 // provenance of each change and the policy results. The output is compact.
 //
 // Changes and Drift are written in the order the plan holds them (the
 // engine sorts them by address, then deposed key); data-source deletes
 // (destroy mode) are left out, as is NoOp drift outside refresh-only mode.
-func MarshalJSON(p *Plan, types statejson.TypeLookup) ([]byte, error) {
+func Marshal(p *plan.Plan, types statejson.TypeLookup) ([]byte, error) {
 	return marshalJSON(p, types, false)
 }
 
-// MarshalViewJSON encodes the part of the JSON plan the UI views read
+// MarshalView encodes the part of the JSON plan the UI views read
 // (format_version, resource_drift, resource_changes, output_changes,
-// relevant_attributes, errored), in the same format as MarshalJSON.
+// relevant_attributes, errored), in the same format as Marshal.
 // Resource changes that neither act, move nor import are left out, and so
 // are planned_values, prior_state, configuration and tenet's own object:
 // a no-change plan of 100k instances should not encode them only for the
 // renderer to skip them.
-func MarshalViewJSON(p *Plan) ([]byte, error) {
+func MarshalView(p *plan.Plan) ([]byte, error) {
 	return marshalJSON(p, nil, true)
 }
 
-// MarshalJSONSections encodes only the top-level members of the
-// MarshalJSON document for which want returns true (by key:
+// MarshalSections encodes only the top-level members of the
+// Marshal document for which want returns true (by key:
 // "format_version", "resource_changes", "prior_state", …), each exactly as
-// MarshalJSON writes it and in the same order. A policy check that reads
+// Marshal writes it and in the same order. A policy check that reads
 // only resource_changes then need not encode the state and the
 // configuration. A nil want keeps everything.
-func MarshalJSONSections(p *Plan, types statejson.TypeLookup, want func(key string) bool) ([]byte, error) {
-	return MarshalJSONFiltered(p, types, want, nil)
+func MarshalSections(p *plan.Plan, types statejson.TypeLookup, want func(key string) bool) ([]byte, error) {
+	return MarshalFiltered(p, types, want, nil)
 }
 
-// MarshalJSONFiltered is MarshalJSONSections that also leaves out the
+// MarshalFiltered is MarshalSections that also leaves out the
 // members of each element of resource_changes that members says cannot be
 // read (nil: none are left out); resource_drift is written whole. A policy check
 // reading only the address, type and actions of each change then need not
 // encode the values before and after.
-func MarshalJSONFiltered(p *Plan, types statejson.TypeLookup, want func(key string) bool, members ChangeMembers) ([]byte, error) {
+func MarshalFiltered(p *plan.Plan, types statejson.TypeLookup, want func(key string) bool, members ChangeMembers) ([]byte, error) {
 	if err := checkActions(p); err != nil {
 		return nil, err
 	}
 	return marshalFullJSON(p, types, want, newChangeFields(members))
 }
 
-func marshalJSON(p *Plan, types statejson.TypeLookup, forView bool) ([]byte, error) {
+func marshalJSON(p *plan.Plan, types statejson.TypeLookup, forView bool) ([]byte, error) {
 	if err := checkActions(p); err != nil {
 		return nil, err
 	}
@@ -75,8 +77,8 @@ func marshalJSON(p *Plan, types statejson.TypeLookup, forView bool) ([]byte, err
 	return marshalFullJSON(p, types, nil, allChangeFields)
 }
 
-func checkActions(p *Plan) error {
-	for _, list := range [][]*ResourceInstanceChange{p.Changes, p.Drift} {
+func checkActions(p *plan.Plan) error {
+	for _, list := range [][]*plan.ResourceInstanceChange{p.Changes, p.Drift} {
 		for _, c := range list {
 			if !c.Action.Valid() {
 				return fmt.Errorf("change of %s has invalid action %q", c.ChangeKey(), rune(c.Action))
@@ -91,7 +93,7 @@ func checkActions(p *Plan) error {
 	return nil
 }
 
-func marshalFullJSON(p *Plan, types statejson.TypeLookup, want func(string) bool, fields *changeFields) ([]byte, error) {
+func marshalFullJSON(p *plan.Plan, types statejson.TypeLookup, want func(string) bool, fields *changeFields) ([]byte, error) {
 	keep := func(key string) bool { return want == nil || want(key) }
 
 	// The big sections that do not depend on each other are encoded side
@@ -134,7 +136,7 @@ func marshalFullJSON(p *Plan, types statejson.TypeLookup, want func(string) bool
 	b = append(b, '{')
 	if keep("format_version") {
 		b = appendKey(b, "format_version")
-		b = appendString(b, JSONFormatVersion)
+		b = appendString(b, FormatVersion)
 	}
 	if keep("terraform_version") {
 		b = appendKey(b, "terraform_version")
@@ -148,7 +150,7 @@ func marshalFullJSON(p *Plan, types statejson.TypeLookup, want func(string) bool
 			b = appendKey(b, name)
 			b = append(b, '{')
 			b = appendKey(b, "value")
-			b = AppendValueJSON(b, p.Variables[name])
+			b = AppendValue(b, p.Variables[name])
 			b = append(b, '}')
 		}
 		b = append(b, '}')
@@ -240,17 +242,17 @@ func marshalFullJSON(p *Plan, types statejson.TypeLookup, want func(string) bool
 	return append(b, '}'), nil
 }
 
-func marshalViewJSON(p *Plan) []byte {
-	var shown []*ResourceInstanceChange
+func marshalViewJSON(p *plan.Plan) []byte {
+	var shown []*plan.ResourceInstanceChange
 	for _, c := range jsonChanges(p.Changes) {
-		if c.Action != NoOp || c.Moved() || c.Importing != nil {
+		if c.Action != plan.NoOp || c.Moved() || c.Importing != nil {
 			shown = append(shown, c)
 		}
 	}
 	b := make([]byte, 0, 1024+768*(len(shown)+len(p.Drift)))
 	b = append(b, '{')
 	b = appendKey(b, "format_version")
-	b = appendString(b, JSONFormatVersion)
+	b = appendString(b, FormatVersion)
 	if drift := jsonDrift(p); len(drift) > 0 {
 		b = appendKey(b, "resource_drift")
 		b = appendResourceChanges(b, drift, allChangeFields)
@@ -269,7 +271,7 @@ func marshalViewJSON(p *Plan) []byte {
 	return append(b, '}')
 }
 
-func appendRelevantAttributes(b []byte, p *Plan) []byte {
+func appendRelevantAttributes(b []byte, p *plan.Plan) []byte {
 	if len(p.RelevantAttributes) == 0 {
 		return b
 	}
@@ -289,7 +291,7 @@ func appendRelevantAttributes(b []byte, p *Plan) []byte {
 
 // jsonChanges drops what the JSON plan does not show: deletes of data
 // resources, which only clear them from state.
-func jsonChanges(changes []*ResourceInstanceChange) []*ResourceInstanceChange {
+func jsonChanges(changes []*plan.ResourceInstanceChange) []*plan.ResourceInstanceChange {
 	for i, c := range changes {
 		if isHiddenChange(c) {
 			out := slices.Clone(changes[:i])
@@ -304,19 +306,19 @@ func jsonChanges(changes []*ResourceInstanceChange) []*ResourceInstanceChange {
 	return changes
 }
 
-func isHiddenChange(c *ResourceInstanceChange) bool {
-	return c.Action == Delete && c.Addr.Resource.Resource.Mode == addrs.DataResourceMode
+func isHiddenChange(c *plan.ResourceInstanceChange) bool {
+	return c.Action == plan.Delete && c.Addr.Resource.Resource.Mode == addrs.DataResourceMode
 }
 
 // jsonDrift is the drift worth showing: all of it in refresh-only mode
 // (moves included), otherwise only objects that really changed.
-func jsonDrift(p *Plan) []*ResourceInstanceChange {
-	if p.Mode == RefreshOnlyMode {
+func jsonDrift(p *plan.Plan) []*plan.ResourceInstanceChange {
+	if p.Mode == plan.RefreshOnlyMode {
 		return jsonChanges(p.Drift)
 	}
-	var out []*ResourceInstanceChange
+	var out []*plan.ResourceInstanceChange
 	for _, c := range p.Drift {
-		if c.Action != NoOp && !isHiddenChange(c) {
+		if c.Action != plan.NoOp && !isHiddenChange(c) {
 			out = append(out, c)
 		}
 	}
@@ -327,7 +329,7 @@ func jsonDrift(p *Plan) []*ResourceInstanceChange {
 // plan is large enough to spread the encoding over the cores.
 const jsonChunk = 2048
 
-func appendResourceChanges(b []byte, changes []*ResourceInstanceChange, f *changeFields) []byte {
+func appendResourceChanges(b []byte, changes []*plan.ResourceInstanceChange, f *changeFields) []byte {
 	b = append(b, '[')
 	if len(changes) < 2*jsonChunk || runtime.GOMAXPROCS(0) < 2 {
 		for _, c := range changes {
@@ -368,7 +370,7 @@ func appendResourceChanges(b []byte, changes []*ResourceInstanceChange, f *chang
 	return append(b, ']')
 }
 
-func appendResourceChange(b []byte, c *ResourceInstanceChange, f *changeFields) []byte {
+func appendResourceChange(b []byte, c *plan.ResourceInstanceChange, f *changeFields) []byte {
 	b = append(b, '{')
 	if f.address {
 		b = appendKey(b, "address")
@@ -407,16 +409,16 @@ func appendResourceChange(b []byte, c *ResourceInstanceChange, f *changeFields) 
 			if afterKnown {
 				b = append(b, '{', '}')
 			} else {
-				b = AppendUnknownJSON(b, c.After)
+				b = AppendUnknown(b, c.After)
 			}
 		}
 		if f.beforeSensitive {
 			b = appendKey(b, "before_sensitive")
-			b = AppendSensitiveJSON(b, c.Before, c.BeforeSensitivePaths)
+			b = AppendSensitive(b, c.Before, c.BeforeSensitivePaths)
 		}
 		if f.afterSensitive {
 			b = appendKey(b, "after_sensitive")
-			b = AppendSensitiveJSON(b, c.After, c.AfterSensitivePaths)
+			b = AppendSensitive(b, c.After, c.AfterSensitivePaths)
 		}
 		if len(c.RequiredReplace) > 0 && f.replacePaths {
 			b = appendKey(b, "replace_paths")
@@ -437,7 +439,7 @@ func appendResourceChange(b []byte, c *ResourceInstanceChange, f *changeFields) 
 		b = append(b, '}')
 	}
 
-	if c.Reason != ReasonNone && f.actionReason {
+	if c.Reason != plan.ReasonNone && f.actionReason {
 		b = appendKey(b, "action_reason")
 		b = appendString(b, string(c.Reason))
 	}
@@ -451,7 +453,7 @@ func appendChangeValue(b []byte, key string, v cty.Value) []byte {
 		return b
 	}
 	b = appendKey(b, key)
-	return AppendValueJSON(b, v)
+	return AppendValue(b, v)
 }
 
 // appendResourceIdentity writes module_address (when withModule), mode,
@@ -485,7 +487,7 @@ func appendInstanceKey(b []byte, k addrs.InstanceKey) []byte {
 	return append(b, "null"...)
 }
 
-func appendOutputChanges(b []byte, ocs []*OutputChange) []byte {
+func appendOutputChanges(b []byte, ocs []*plan.OutputChange) []byte {
 	sorted := slices.Clone(ocs)
 	sort.SliceStable(sorted, func(i, j int) bool { return sorted[i].Name < sorted[j].Name })
 	b = append(b, '{')
@@ -500,7 +502,7 @@ func appendOutputChanges(b []byte, ocs []*OutputChange) []byte {
 		if oc.After == cty.NilVal || oc.After.IsWhollyKnown() {
 			b = append(b, "false"...)
 		} else {
-			b = AppendUnknownJSON(b, oc.After)
+			b = AppendUnknown(b, oc.After)
 		}
 		// The plan knows only one sensitivity flag per output.
 		b = appendKey(b, "before_sensitive")
@@ -515,11 +517,11 @@ func appendOutputChanges(b []byte, ocs []*OutputChange) []byte {
 // appendPlannedValues writes the planned_values object: root outputs that
 // are not being deleted, and the module tree of every current object that
 // will exist (or be forgotten) after apply.
-func appendPlannedValues(b []byte, p *Plan) []byte {
+func appendPlannedValues(b []byte, p *plan.Plan) []byte {
 	b = append(b, '{')
-	var outs []*OutputChange
+	var outs []*plan.OutputChange
 	for _, oc := range p.OutputChanges {
-		if oc.Action != Delete {
+		if oc.Action != plan.Delete {
 			outs = append(outs, oc)
 		}
 	}
@@ -536,7 +538,7 @@ func appendPlannedValues(b []byte, p *Plan) []byte {
 				b = appendKey(b, "type")
 				b = appendType(b, oc.After.Type())
 				b = appendKey(b, "value")
-				b = AppendValueJSON(b, oc.After)
+				b = AppendValue(b, oc.After)
 			}
 			b = append(b, '}')
 		}
@@ -545,7 +547,7 @@ func appendPlannedValues(b []byte, p *Plan) []byte {
 
 	tree := newModuleTree()
 	for _, c := range p.Changes {
-		if c.DeposedKey != state.NotDeposed || c.Action == Delete {
+		if c.DeposedKey != state.NotDeposed || c.Action == plan.Delete {
 			continue
 		}
 		m := tree.module(c.Addr.Module)
@@ -556,7 +558,7 @@ func appendPlannedValues(b []byte, p *Plan) []byte {
 	return append(b, '}')
 }
 
-func appendPlannedResource(b []byte, c *ResourceInstanceChange) []byte {
+func appendPlannedResource(b []byte, c *plan.ResourceInstanceChange) []byte {
 	b = append(b, '{')
 	b = appendKey(b, "address")
 	b = appendString(b, c.Addr.String())
@@ -569,13 +571,13 @@ func appendPlannedResource(b []byte, c *ResourceInstanceChange) []byte {
 		mark := len(b)
 		b = appendKey(b, "values")
 		valStart := len(b)
-		b = AppendValueJSON(b, c.After)
+		b = AppendValue(b, c.After)
 		if string(b[valStart:]) == "{}" {
 			b = b[:mark] // attribute maps with nothing in them are left out
 		}
 	}
 	b = appendKey(b, "sensitive_values")
-	b = AppendSensitiveJSON(b, c.After, c.AfterSensitivePaths)
+	b = AppendSensitive(b, c.After, c.AfterSensitivePaths)
 	return append(b, '}')
 }
 
@@ -589,7 +591,7 @@ func appendType(b []byte, ty cty.Type) []byte {
 
 // appendTenet writes tenet's own top-level object: rule provenance per
 // change key, and the policy results when a policy check ran.
-func appendTenet(b []byte, p *Plan) []byte {
+func appendTenet(b []byte, p *plan.Plan) []byte {
 	b = append(b, '{')
 	b = appendKey(b, "provenance")
 	b = append(b, '{')
@@ -672,7 +674,7 @@ type treeModule struct {
 
 type moduleEntry struct {
 	address string
-	change  *ResourceInstanceChange
+	change  *plan.ResourceInstanceChange
 }
 
 func newModuleTree() *moduleTree {

@@ -1,7 +1,9 @@
-package plan
+package planfile
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 
 	"github.com/tenetplan/tenet/addrs"
@@ -22,7 +24,7 @@ func (e *fileEncoder) state(s *state.State) (*fileState, error) {
 		NilOutputs:   s.Outputs == nil,
 		CheckResults: e.values.bytes(s.CheckResults),
 	}
-	for _, name := range sortedKeys(s.Outputs) {
+	for _, name := range slices.Sorted(maps.Keys(s.Outputs)) {
 		ov := s.Outputs[name]
 		if ov == nil {
 			return nil, fmt.Errorf("output %q has no value", name)
@@ -33,13 +35,13 @@ func (e *fileEncoder) state(s *state.State) (*fileState, error) {
 		}
 		fs.Outputs = append(fs.Outputs, fileStateOutput{Name: name, Value: ref, Sensitive: ov.Sensitive})
 	}
-	for _, mk := range sortedKeys(s.Modules) {
+	for _, mk := range slices.Sorted(maps.Keys(s.Modules)) {
 		m := s.Modules[mk]
 		if m == nil {
 			continue
 		}
 		fm := fileModule{Key: mk, Addr: toFileModule(m.Addr)}
-		for _, rk := range sortedKeys(m.Resources) {
+		for _, rk := range slices.Sorted(maps.Keys(m.Resources)) {
 			r := m.Resources[rk]
 			if r == nil {
 				continue
@@ -82,7 +84,7 @@ func (e *fileEncoder) resource(key string, r *state.Resource) (fileResource, err
 			}
 			fi.Current = &obj
 		}
-		for _, dk := range sortedKeys(inst.Deposed) {
+		for _, dk := range slices.Sorted(maps.Keys(inst.Deposed)) {
 			obj, err := e.object(inst.Deposed[dk])
 			if err != nil {
 				return fr, fmt.Errorf("deposed %s: %w", dk, err)

@@ -1,4 +1,4 @@
-package plan
+package planjson
 
 import (
 	"github.com/zclconf/go-cty/cty"
@@ -112,7 +112,7 @@ func appendChangeValueAttrs(b []byte, key string, v cty.Value, pick func(string)
 			continue
 		}
 		b = appendKey(b, k.AsString())
-		b = AppendValueJSON(b, ev)
+		b = AppendValue(b, ev)
 	}
 	return append(b, '}')
 }
