@@ -169,6 +169,8 @@ func TestLayerTable(t *testing.T) {
 		{"engine/plan/planjson", "engine/plan/planjson"},
 		{"engine", "engine"},
 		{"cli/views", "cli/views"},
+		{"cli/views/human", "cli/views"},
+		{"cli/views/jsonui", "cli/views"},
 		{"config/funcs", "config"},
 		{"state/local", "state"},
 		{"stateful", ""},

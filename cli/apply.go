@@ -20,6 +20,8 @@ import (
 	"github.com/tenetplan/tenet/state/statefile"
 
 	"github.com/tenetplan/tenet/engine/plan/planfile"
+
+	"github.com/tenetplan/tenet/cli/views/human"
 )
 
 func newApplyCommand(g *globals, destroy bool) *cobra.Command {
@@ -75,7 +77,7 @@ func newApplyCommand(g *globals, destroy bool) *cobra.Command {
 					}
 					u.diagnostics(u.planWarnings)
 					u.planWarnings = nil
-					views.WriteApplySummary(u.out, views.ChangeSummary{Operation: op}, u.color)
+					human.WriteApplySummary(u.out, views.ChangeSummary{Operation: op}, u.color)
 					if !f.destroy {
 						writeOutputs(u, r.prev)
 					}
@@ -193,7 +195,7 @@ func applyPlan(ctx context.Context, g *globals, u *ui, f *planFlags, cfg *config
 	if u.json != nil {
 		hooks.p = u.json
 	} else {
-		hooks.p = views.NewHumanHooks(u.out, u.color)
+		hooks.p = human.NewHumanHooks(u.out, u.color)
 	}
 	eng := newEngine(g, r, hooks)
 	journal, err := mgr.Journal()
@@ -245,7 +247,7 @@ func applyPlan(ctx context.Context, g *globals, u *ui, f *planFlags, cfg *config
 		writeOutputs(u, final)
 		return nil
 	}
-	views.WriteApplySummary(u.out, summary, u.color)
+	human.WriteApplySummary(u.out, summary, u.color)
 	if p.Mode != plan.DestroyMode {
 		writeOutputs(u, final)
 	}

@@ -19,6 +19,10 @@ import (
 	"github.com/tenetplan/tenet/engine/plan/planjson"
 
 	"github.com/tenetplan/tenet/engine/plan/planfile"
+
+	"github.com/tenetplan/tenet/cli/views/human"
+
+	"github.com/tenetplan/tenet/cli/views/jsonui"
 )
 
 func newPlanCommand(g *globals) *cobra.Command {
@@ -44,14 +48,14 @@ func newPlanCommand(g *globals) *cobra.Command {
 				cmd.Printf("\ntenet has generated configuration and written it to %s. Please review the\nconfiguration and edit it as necessary before adding it to version control.\n", f.generateConfigOut)
 			}
 			if out == "" && u.json == nil && r.plan.CanApply() {
-				views.WriteNoOutNote(u.out)
+				human.WriteNoOutNote(u.out)
 			}
 			if out != "" && !r.plan.Errored {
 				if err := planfile.WriteFile(out, r.plan); err != nil {
 					return u.errorf("Failed to write plan file", "%s", err)
 				}
 				if u.json == nil {
-					views.WriteSavedPlanNote(u.out, out)
+					human.WriteSavedPlanNote(u.out, out)
 				}
 			}
 			if r.diags.HasErrors() {
@@ -158,7 +162,7 @@ func planRun(ctx context.Context, g *globals, u *ui, f *planFlags, operation str
 	if u.json != nil {
 		hooks.p = u.json
 	} else {
-		hooks.p = views.NewHumanHooks(u.out, u.color) // "Refreshing state..." lines
+		hooks.p = human.NewHumanHooks(u.out, u.color) // "Refreshing state..." lines
 	}
 	eng := newEngine(g, r, hooks)
 	g.log.logf(logInfo, "%s: planning", operation)
@@ -241,7 +245,7 @@ func showPlan(u *ui, g *globals, p *plan.Plan, diags hcl.Diagnostics, holdWarnin
 	}
 	if u.json != nil {
 		u.diagnostics(diags)
-		if err := views.EmitPlan(u.json, js, viewMode(p.Mode)); err != nil {
+		if err := jsonui.EmitPlan(u.json, js, viewMode(p.Mode)); err != nil {
 			return u.errorf("Failed to encode the plan", "%s", err)
 		}
 		return nil
@@ -256,7 +260,7 @@ func showPlan(u *ui, g *globals, p *plan.Plan, diags hcl.Diagnostics, holdWarnin
 		}
 	}
 	{ // an errored plan says so ("Planning failed"), as OpenTofu's does
-		if err := views.RenderPlan(u.out, js, schemaLookup{g.providerRegistry()}, views.RenderOptions{Color: u.color, Mode: viewMode(p.Mode), NotApplyable: !p.CanApply()}); err != nil {
+		if err := human.RenderPlan(u.out, js, schemaLookup{g.providerRegistry()}, human.RenderOptions{Color: u.color, Mode: viewMode(p.Mode), NotApplyable: !p.CanApply()}); err != nil {
 			return u.errorf("Failed to render the plan", "%s", err)
 		}
 	}

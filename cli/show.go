@@ -6,7 +6,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/tenetplan/tenet/cli/views"
 	"github.com/tenetplan/tenet/engine/plan"
 	"github.com/tenetplan/tenet/state"
 	"github.com/tenetplan/tenet/state/statejson"
@@ -14,6 +13,8 @@ import (
 	"github.com/tenetplan/tenet/engine/plan/planjson"
 
 	"github.com/tenetplan/tenet/engine/plan/planfile"
+
+	"github.com/tenetplan/tenet/cli/views/human"
 )
 
 func newShowCommand(g *globals) *cobra.Command {
@@ -45,7 +46,7 @@ func newShowCommand(g *globals) *cobra.Command {
 					fmt.Fprintln(u.out, string(js))
 					return nil
 				}
-				return views.RenderPlan(u.out, js, schemaLookup{g.providerRegistry()}, views.RenderOptions{Color: u.color, Mode: viewMode(p.Mode)})
+				return human.RenderPlan(u.out, js, schemaLookup{g.providerRegistry()}, human.RenderOptions{Color: u.color, Mode: viewMode(p.Mode)})
 			}
 			file, err := readStateFile(u, statePath)
 			if err != nil {

@@ -11,11 +11,12 @@ import (
 	ctyjson "github.com/zclconf/go-cty/cty/json"
 
 	"github.com/tenetplan/tenet/addrs"
-	"github.com/tenetplan/tenet/cli/views"
 	"github.com/tenetplan/tenet/state"
 	"github.com/tenetplan/tenet/state/statefile"
 
 	"github.com/tenetplan/tenet/engine/plan/planjson"
+
+	"github.com/tenetplan/tenet/cli/views/human"
 )
 
 func newStateCommand(g *globals) *cobra.Command {
@@ -209,7 +210,7 @@ func writeStateObject(u *ui, g *globals, o instanceObject) error {
 		mode = "data"
 	}
 	sens := planjson.AppendSensitive(nil, v, o.obj.SensitivePaths)
-	if err := views.RenderStateObject(u.out, schemaLookup{g.providerRegistry()}, o.provider.String(), mode, r.Type, r.Name, attrs, sens); err != nil {
+	if err := human.RenderStateObject(u.out, schemaLookup{g.providerRegistry()}, o.provider.String(), mode, r.Type, r.Name, attrs, sens); err != nil {
 		return u.errorf("Failed to render the state", "%s", err)
 	}
 	return nil
@@ -227,7 +228,7 @@ func showStateHuman(u *ui, g *globals, file *statefile.File) error {
 	if len(file.State.Outputs) > 0 {
 		fmt.Fprintln(u.out, "\n\nOutputs:")
 		fmt.Fprintln(u.out)
-		if err := views.WriteStateOutputs(u.out, outputValues(file.State)); err != nil {
+		if err := human.WriteStateOutputs(u.out, outputValues(file.State)); err != nil {
 			return u.errorf("Failed to render the outputs", "%s", err)
 		}
 	}

@@ -24,6 +24,8 @@ import (
 	"github.com/tenetplan/tenet/state"
 
 	"github.com/tenetplan/tenet/engine/plan/planjson"
+
+	"github.com/tenetplan/tenet/cli/views/human"
 )
 
 // runReport is what one run block did, printed under its file.
@@ -573,7 +575,7 @@ func (fr *fileRun) renderPlan(p *plan.Plan) string {
 		return ""
 	}
 	var b bytes.Buffer
-	_ = views.RenderPlan(&b, js, schemaLookup{fr.providers()}, views.RenderOptions{Color: fr.u.color, Mode: viewMode(p.Mode), NotApplyable: !p.CanApply()})
+	_ = human.RenderPlan(&b, js, schemaLookup{fr.providers()}, human.RenderOptions{Color: fr.u.color, Mode: viewMode(p.Mode), NotApplyable: !p.CanApply()})
 	return b.String()
 }
 

@@ -2,64 +2,66 @@ package views
 
 import "fmt"
 
-// action is a planned action as the views distinguish them.
-type action int
+// Action is a planned action as the UIs distinguish them.
+type Action int
 
 const (
-	actNoOp action = iota
-	actCreate
-	actRead
-	actUpdate
-	actDeleteThenCreate
-	actCreateThenDelete
-	actDelete
-	actForget
+	ActNoOp Action = iota
+	ActCreate
+	ActRead
+	ActUpdate
+	ActDeleteThenCreate
+	ActCreateThenDelete
+	ActDelete
+	ActForget
 )
 
-func parseActions(actions []string) (action, error) {
+// ParseActions reads the actions list of a JSON plan change.
+func ParseActions(actions []string) (Action, error) {
 	switch len(actions) {
 	case 1:
 		switch actions[0] {
 		case "no-op":
-			return actNoOp, nil
+			return ActNoOp, nil
 		case "create":
-			return actCreate, nil
+			return ActCreate, nil
 		case "read":
-			return actRead, nil
+			return ActRead, nil
 		case "update":
-			return actUpdate, nil
+			return ActUpdate, nil
 		case "delete":
-			return actDelete, nil
+			return ActDelete, nil
 		case "forget":
-			return actForget, nil
+			return ActForget, nil
 		}
 	case 2:
 		switch {
 		case actions[0] == "delete" && actions[1] == "create":
-			return actDeleteThenCreate, nil
+			return ActDeleteThenCreate, nil
 		case actions[0] == "create" && actions[1] == "delete":
-			return actCreateThenDelete, nil
+			return ActCreateThenDelete, nil
 		}
 	}
-	return actNoOp, fmt.Errorf("unsupported change actions %q", actions)
+	return ActNoOp, fmt.Errorf("unsupported change actions %q", actions)
 }
 
-func (a action) isReplace() bool { return a == actDeleteThenCreate || a == actCreateThenDelete }
+// IsReplace reports whether a replaces the object.
+func (a Action) IsReplace() bool { return a == ActDeleteThenCreate || a == ActCreateThenDelete }
 
-// uiName is the JSON-UI spelling of the action (§15).
-func (a action) uiName() string {
+// UIName is the JSON-UI spelling of the Action (§15).
+func (a Action) UIName() string {
 	switch a {
-	case actCreate:
+	case ActCreate:
 		return "create"
-	case actRead:
+	case ActRead:
 		return "read"
-	case actUpdate:
+	case ActUpdate:
 		return "update"
-	case actDeleteThenCreate, actCreateThenDelete:
+	case ActDeleteThenCreate, ActCreateThenDelete:
 		return "replace"
-	case actDelete:
+	case ActDelete:
 		return "delete"
-	case actForget:
+	case ActForget:
 		return "remove"
 	}
 	return "noop"

@@ -123,7 +123,7 @@ func TestDecodePlanDocumentLargeEdges(t *testing.T) {
 }
 
 func TestDecodePlanDocumentGoldenFiles(t *testing.T) {
-	files, err := filepath.Glob(filepath.Join("..", "..", "..", "cli", "views", "testdata", "*.txtar"))
+	files, err := filepath.Glob(filepath.Join("..", "..", "..", "cli", "views", "human", "testdata", "*.txtar"))
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no recorded human plans next to the views (%v)", err)
 	}

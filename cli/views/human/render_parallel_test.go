@@ -1,4 +1,4 @@
-package views
+package human
 
 import (
 	"bytes"
@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/tenetplan/tenet/cli/views"
 )
 
 // TestRenderPlanParallelMatchesSequential renders large plans on one and
@@ -19,8 +21,8 @@ func TestRenderPlanParallelMatchesSequential(t *testing.T) {
 	}{
 		{"mixed", plantest.MixedPlan(1200), RenderOptions{}},
 		{"mixed color", plantest.MixedPlan(700), RenderOptions{Color: true}},
-		{"mixed refresh-only", plantest.MixedPlan(900), RenderOptions{Mode: ModeRefreshOnly}},
-		{"mixed destroy", plantest.MixedPlan(500), RenderOptions{Mode: ModeDestroy, Width: 60}},
+		{"mixed refresh-only", plantest.MixedPlan(900), RenderOptions{Mode: views.ModeRefreshOnly}},
+		{"mixed destroy", plantest.MixedPlan(500), RenderOptions{Mode: views.ModeDestroy, Width: 60}},
 		{"flat creates", plantest.FlatCreatePlan(3000), RenderOptions{}},
 		{"nested split markers", plantest.NestedMarkerPlan(1500), RenderOptions{}},
 	}

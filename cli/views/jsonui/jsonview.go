@@ -1,4 +1,4 @@
-package views
+package jsonui
 
 import (
 	"encoding/json"
@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/hashicorp/hcl/v2"
+
+	"github.com/tenetplan/tenet/cli/views"
 )
 
 // UIVersion is the version of the machine-readable UI message schema.
@@ -89,7 +91,7 @@ func (v *JSONView) Log(message string) {
 
 // Diagnostic writes one diagnostic; files supplies source for snippets.
 func (v *JSONView) Diagnostic(d *hcl.Diagnostic, files map[string]*hcl.File) {
-	jd := DiagnosticJSON(d, files)
+	jd := views.DiagnosticJSON(d, files)
 	level, prefix := "error", "Error: "
 	if jd.Severity == "warning" {
 		level, prefix = "warn", "Warning: "
@@ -129,48 +131,8 @@ func (v *JSONView) ResourceDrift(c ChangeMessage) {
 	v.emit("info", fmt.Sprintf("%s: Drift detected (%s)", c.Resource.Addr, c.Action), "resource_drift", "change", c, nil)
 }
 
-// Operations for ChangeSummary.Operation.
-const (
-	OperationPlan    = "plan"
-	OperationApply   = "apply"
-	OperationDestroy = "destroy"
-)
-
-// ChangeSummary counts the changes of a plan or an apply.
-type ChangeSummary struct {
-	Add       int    `json:"add"`
-	Change    int    `json:"change"`
-	Import    int    `json:"import"`
-	Remove    int    `json:"remove"`
-	Forget    int    `json:"forget"`
-	Operation string `json:"operation"`
-}
-
-// String is the summary sentence people see, for plan, apply and destroy.
-func (s ChangeSummary) String() string {
-	switch s.Operation {
-	case OperationApply:
-		return "Apply complete! Resources: " + applyCounts(s) + "."
-	case OperationDestroy:
-		return fmt.Sprintf("Destroy complete! Resources: %d destroyed.", s.Remove)
-	}
-	return "Plan: " + planSummary(s.Import, s.Add, s.Change, s.Remove, s.Forget)
-}
-
-func applyCounts(s ChangeSummary) string {
-	out := ""
-	if s.Import > 0 {
-		out = fmt.Sprintf("%d imported, ", s.Import)
-	}
-	out += fmt.Sprintf("%d added, %d changed, %d destroyed", s.Add, s.Change, s.Remove)
-	if s.Forget > 0 {
-		out += fmt.Sprintf(", %d forgotten", s.Forget)
-	}
-	return out
-}
-
 // ChangeSummary reports the totals of a plan or an apply.
-func (v *JSONView) ChangeSummary(s ChangeSummary) {
+func (v *JSONView) ChangeSummary(s views.ChangeSummary) {
 	v.emit("info", s.String(), "change_summary", "changes", s, nil)
 }
 
@@ -189,15 +151,6 @@ func (v *JSONView) Outputs(outputs map[string]OutputMessage) {
 	v.emit("info", fmt.Sprintf("Outputs: %d", len(outputs)), "outputs", "outputs", outputs, nil)
 }
 
-// Hook actions, as the engine's apply hooks and the JSON UI spell them.
-const (
-	HookCreate = "create"
-	HookUpdate = "update"
-	HookDelete = "delete"
-	HookRead   = "read"
-	HookForget = "remove"
-)
-
 type hookMessage struct {
 	Resource       ResourceAddr `json:"resource"`
 	Action         string       `json:"action,omitempty"`
@@ -214,43 +167,43 @@ func seconds(d time.Duration) *int64 {
 // ApplyStart reports that an operation on addr started; idKey/idValue name
 // the object's identifying attribute when it has a prior object.
 func (v *JSONView) ApplyStart(addr, action, idKey, idValue string) {
-	if action == HookForget {
+	if action == views.HookForget {
 		return // forgetting touches no remote object; OpenTofu's stream has no hooks for it
 	}
 	h := hookMessage{Resource: NewResourceAddr(addr), Action: action, IDKey: idKey, IDValue: idValue}
-	v.emit("info", addr+": "+applyStartText(action, idKey, idValue), "apply_start", "hook", h, nil)
+	v.emit("info", addr+": "+views.ApplyStartText(action, idKey, idValue), "apply_start", "hook", h, nil)
 }
 
 // ApplyProgress reports an operation still running.
 func (v *JSONView) ApplyProgress(addr, action string, elapsed time.Duration) {
 	h := hookMessage{Resource: NewResourceAddr(addr), Action: action, ElapsedSeconds: seconds(elapsed)}
-	v.emit("info", addr+": "+applyProgressText(action, elapsed), "apply_progress", "hook", h, nil)
+	v.emit("info", addr+": "+views.ApplyProgressText(action, elapsed), "apply_progress", "hook", h, nil)
 }
 
 // ApplyComplete reports a finished operation.
 func (v *JSONView) ApplyComplete(addr, action, idKey, idValue string, elapsed time.Duration) {
-	if action == HookForget {
+	if action == views.HookForget {
 		return
 	}
 	h := hookMessage{Resource: NewResourceAddr(addr), Action: action, IDKey: idKey, IDValue: idValue, ElapsedSeconds: seconds(elapsed)}
-	v.emit("info", addr+": "+applyCompleteText(action, idKey, idValue, elapsed), "apply_complete", "hook", h, nil)
+	v.emit("info", addr+": "+views.ApplyCompleteText(action, idKey, idValue, elapsed), "apply_complete", "hook", h, nil)
 }
 
 // ApplyErrored reports a failed operation; the diagnostics follow
 // separately.
 func (v *JSONView) ApplyErrored(addr, action string, elapsed time.Duration) {
 	h := hookMessage{Resource: NewResourceAddr(addr), Action: action, ElapsedSeconds: seconds(elapsed)}
-	v.emit("error", addr+": "+applyErroredText(action, elapsed), "apply_errored", "hook", h, nil)
+	v.emit("error", addr+": "+views.ApplyErroredText(action, elapsed), "apply_errored", "hook", h, nil)
 }
 
 // RefreshStart reports that reading the object at addr started.
 func (v *JSONView) RefreshStart(addr, idKey, idValue string) {
 	h := hookMessage{Resource: NewResourceAddr(addr), IDKey: idKey, IDValue: idValue}
-	v.emit("info", addr+": "+refreshStartText(idKey, idValue), "refresh_start", "hook", h, nil)
+	v.emit("info", addr+": "+views.RefreshStartText(idKey, idValue), "refresh_start", "hook", h, nil)
 }
 
 // RefreshComplete reports that reading the object at addr finished.
 func (v *JSONView) RefreshComplete(addr, idKey, idValue string) {
 	h := hookMessage{Resource: NewResourceAddr(addr), IDKey: idKey, IDValue: idValue}
-	v.emit("info", addr+": "+refreshCompleteText(idKey, idValue), "refresh_complete", "hook", h, nil)
+	v.emit("info", addr+": "+views.RefreshCompleteText(idKey, idValue), "refresh_complete", "hook", h, nil)
 }

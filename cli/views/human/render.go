@@ -1,25 +1,16 @@
-package views
+package human
 
 import (
 	"encoding/json"
 
 	"strconv"
 	"strings"
+
+	"github.com/tenetplan/tenet/cli/views"
 )
 
 const (
-	ansiReset  = "\x1b[0m"
-	ansiBold   = "\x1b[1m"
-	ansiRed    = "\x1b[31m"
-	ansiGreen  = "\x1b[32m"
-	ansiYellow = "\x1b[33m"
-	ansiCyan   = "\x1b[36m"
-)
-
-const (
-	unknownText   = "(known after apply)"
-	sensitiveText = "(sensitive value)"
-	forcesText    = " # forces replacement"
+	forcesText = " # forces replacement"
 )
 
 // printer accumulates rendered text. Nesting level L starts with 4*L
@@ -41,10 +32,10 @@ func (p *printer) paint(code, s string) string {
 	if !p.color || s == "" {
 		return s
 	}
-	return code + s + ansiReset
+	return code + s + views.ANSIReset
 }
 
-func (p *printer) bold(s string) string { return p.paint(ansiBold, s) }
+func (p *printer) bold(s string) string { return p.paint(views.ANSIBold, s) }
 
 func (p *printer) indent(level int) {
 	for i := 0; i < level; i++ {
@@ -53,7 +44,7 @@ func (p *printer) indent(level int) {
 }
 
 // symbolField is the four-column symbol of an action, with colour.
-func (p *printer) symbolField(a action) string {
+func (p *printer) symbolField(a views.Action) string {
 	if p.hideSymbols {
 		return "" // as OpenTofu draws a forgotten object
 	}
@@ -70,25 +61,25 @@ func (p *printer) symbolField(a action) string {
 // as drawing them is done for every line.
 var plainSymbols, colorSymbols = symbolFields(false), symbolFields(true)
 
-func symbolFields(color bool) [actForget + 1]string {
+func symbolFields(color bool) [views.ActForget + 1]string {
 	p := printer{color: color}
-	var out [actForget + 1]string
+	var out [views.ActForget + 1]string
 	for a := range out {
-		switch action(a) {
-		case actCreate:
-			out[a] = "  " + p.paint(ansiGreen, "+") + " "
-		case actUpdate:
-			out[a] = "  " + p.paint(ansiYellow, "~") + " "
-		case actDelete:
-			out[a] = "  " + p.paint(ansiRed, "-") + " "
-		case actDeleteThenCreate:
-			out[a] = p.paint(ansiRed, "-") + "/" + p.paint(ansiGreen, "+") + " "
-		case actCreateThenDelete:
-			out[a] = p.paint(ansiGreen, "+") + "/" + p.paint(ansiRed, "-") + " "
-		case actRead:
-			out[a] = " " + p.paint(ansiCyan, "<=") + " "
-		case actForget:
-			out[a] = "  " + p.paint(ansiRed, ".") + " "
+		switch views.Action(a) {
+		case views.ActCreate:
+			out[a] = "  " + p.paint(views.ANSIGreen, "+") + " "
+		case views.ActUpdate:
+			out[a] = "  " + p.paint(views.ANSIYellow, "~") + " "
+		case views.ActDelete:
+			out[a] = "  " + p.paint(views.ANSIRed, "-") + " "
+		case views.ActDeleteThenCreate:
+			out[a] = p.paint(views.ANSIRed, "-") + "/" + p.paint(views.ANSIGreen, "+") + " "
+		case views.ActCreateThenDelete:
+			out[a] = p.paint(views.ANSIGreen, "+") + "/" + p.paint(views.ANSIRed, "-") + " "
+		case views.ActRead:
+			out[a] = " " + p.paint(views.ANSICyan, "<=") + " "
+		case views.ActForget:
+			out[a] = "  " + p.paint(views.ANSIRed, ".") + " "
 		default:
 			out[a] = "    "
 		}
@@ -97,22 +88,22 @@ func symbolFields(color bool) [actForget + 1]string {
 }
 
 // linePrefix starts a line at level with the symbol of a.
-func (p *printer) linePrefix(level int, a action) {
+func (p *printer) linePrefix(level int, a views.Action) {
 	p.indent(level)
 	p.WriteString(p.symbolField(a))
 }
 
 func (p *printer) forces(n *diffNode) {
 	if n.replace {
-		p.WriteString(p.paint(ansiRed, forcesText))
+		p.WriteString(p.paint(views.ANSIRed, forcesText))
 	}
 }
 
 // closing ends a multi-line value opened at level.
 func (p *printer) closing(level int, n *diffNode, brace string) {
-	p.linePrefix(level, actNoOp)
+	p.linePrefix(level, views.ActNoOp)
 	p.WriteString(brace)
-	if n.act == actDelete && !p.noNullSuffix {
+	if n.act == views.ActDelete && !p.noNullSuffix {
 		p.WriteString(" -> null")
 	}
 }
@@ -121,7 +112,7 @@ func (p *printer) hiddenNote(level int, count int, noun string) {
 	if count == 0 {
 		return
 	}
-	p.linePrefix(level, actNoOp)
+	p.linePrefix(level, views.ActNoOp)
 	p.WriteString("# (")
 	p.WriteString(strconv.Itoa(count))
 	p.WriteString(" unchanged ")
@@ -133,7 +124,7 @@ func (p *printer) hiddenNote(level int, count int, noun string) {
 }
 
 func (p *printer) shows(n *diffNode, important bool) bool {
-	return n.act != actNoOp || important || p.showUnchanged
+	return n.act != views.ActNoOp || important || p.showUnchanged
 }
 
 // formatPrimitive renders a JSON primitive in HCL-like syntax.
@@ -142,7 +133,7 @@ func formatPrimitive(v any) string {
 	case nil:
 		return "null"
 	case string:
-		return quoteString(v)
+		return views.QuoteString(v)
 	case json.Number:
 		return string(v)
 	case bool:
@@ -163,14 +154,7 @@ func (p *printer) writePrimitive(v any) {
 	p.WriteString(formatPrimitive(v))
 }
 
-func quoteString(s string) string {
-	q := strconv.Quote(s)
-	// Template sequences would be read back as interpolation.
-	q = strings.ReplaceAll(q, "${", "$${")
-	return strings.ReplaceAll(q, "%{", "%%{")
-}
-
-// writeQuoted writes quoteString(s) through the printer's scratch buffer.
+// writeQuoted writes views.QuoteString(s) through the printer's scratch buffer.
 func (p *printer) writeQuoted(s string) {
 	q := strconv.AppendQuote(p.scratch[:0], s)
 	start := 0
@@ -190,14 +174,14 @@ type primitiveRenderer struct{}
 
 func (primitiveRenderer) writeValue(p *printer, n *diffNode, level int) {
 	switch n.act {
-	case actCreate:
+	case views.ActCreate:
 		p.writePrimitive(n.after)
-	case actDelete:
+	case views.ActDelete:
 		p.writePrimitive(n.before)
 		if !p.noNullSuffix {
 			p.WriteString(" -> null")
 		}
-	case actUpdate:
+	case views.ActUpdate:
 		p.writePrimitive(n.before)
 		p.WriteString(" -> ")
 		p.writePrimitive(n.after)
@@ -222,8 +206,8 @@ func (r sensitiveRenderer) warning() string {
 }
 
 func (r sensitiveRenderer) writeValue(p *printer, n *diffNode, level int) {
-	p.WriteString(sensitiveText)
-	if n.act == actDelete && !p.noNullSuffix {
+	p.WriteString(views.SensitiveText)
+	if n.act == views.ActDelete && !p.noNullSuffix {
 		p.WriteString(" -> null")
 	}
 	p.forces(n)
@@ -238,13 +222,13 @@ func (r unknownRenderer) writeValue(p *printer, n *diffNode, level int) {
 		saved := p.noNullSuffix
 		p.noNullSuffix = true
 		before := *r.before
-		before.act = actDelete
+		before.act = views.ActDelete
 		before.replace = false
 		before.r.writeValue(p, &before, level)
 		p.noNullSuffix = saved
 		p.WriteString(" -> ")
 	}
-	p.WriteString(unknownText)
+	p.WriteString(views.UnknownText)
 	p.forces(n)
 }
 
@@ -264,7 +248,7 @@ func (r typeChangeRenderer) writeValue(p *printer, n *diffNode, level int) {
 type heredocRenderer struct{ before, after any }
 
 func (r heredocRenderer) writeValue(p *printer, n *diffNode, level int) {
-	if n.act == actUpdate {
+	if n.act == views.ActUpdate {
 		if _, ok := r.before.(string); !ok {
 			p.WriteString(formatPrimitive(r.before))
 			p.WriteString(" -> ")
@@ -279,9 +263,9 @@ func (r heredocRenderer) writeValue(p *printer, n *diffNode, level int) {
 		}
 	}
 	switch n.act {
-	case actUpdate:
+	case views.ActUpdate:
 		r.writeLines(p, n, level, splitLines(r.before), splitLines(r.after))
-	case actDelete:
+	case views.ActDelete:
 		r.writeLines(p, n, level, splitLines(r.before), nil)
 		if !p.noNullSuffix {
 			p.WriteString(" -> null")
@@ -295,7 +279,7 @@ func (r heredocRenderer) writeLines(p *printer, n *diffNode, level int, before, 
 	p.WriteString("<<-EOT")
 	p.forces(n)
 	p.WriteString("\n")
-	line := func(a action, s string) {
+	line := func(a views.Action, s string) {
 		p.linePrefix(level+1, a)
 		p.WriteString(s)
 		p.WriteString("\n")
@@ -303,26 +287,26 @@ func (r heredocRenderer) writeLines(p *printer, n *diffNode, level int, before, 
 	switch {
 	case before == nil:
 		for _, s := range after {
-			line(actNoOp, s)
+			line(views.ActNoOp, s)
 		}
 	case after == nil:
 		for _, s := range before {
-			line(actNoOp, s)
+			line(views.ActNoOp, s)
 		}
 	default:
 		bs, as := toAny(before), toAny(after)
 		for _, op := range sequenceOps(bs, as, nil, false) {
 			switch {
 			case op.bi < 0:
-				line(actCreate, after[op.ai])
+				line(views.ActCreate, after[op.ai])
 			case op.ai < 0:
-				line(actDelete, before[op.bi])
+				line(views.ActDelete, before[op.bi])
 			default:
-				line(actNoOp, after[op.ai])
+				line(views.ActNoOp, after[op.ai])
 			}
 		}
 	}
-	p.linePrefix(level, actNoOp)
+	p.linePrefix(level, views.ActNoOp)
 	p.WriteString("EOT")
 }
 
@@ -349,7 +333,7 @@ type objectRenderer struct {
 func (r *objectRenderer) writeValue(p *printer, n *diffNode, level int) {
 	if len(r.attrs) == 0 {
 		p.WriteString("{}")
-		if n.act == actDelete && !p.noNullSuffix {
+		if n.act == views.ActDelete && !p.noNullSuffix {
 			p.WriteString(" -> null")
 		}
 		p.forces(n)
@@ -365,7 +349,7 @@ func (r *objectRenderer) writeValue(p *printer, n *diffNode, level int) {
 	saved := p.noNullSuffix
 	// An object's members are drawn without "-> null" (their "-" says
 	// it); a map's elements have it unless the map itself goes away.
-	p.noNullSuffix = saved || n.act == actDelete || !r.isMap
+	p.noNullSuffix = saved || n.act == views.ActDelete || !r.isMap
 	hidden := 0
 	for _, a := range r.attrs {
 		important := !r.isMap && a.important
@@ -396,8 +380,8 @@ func writeNamedShowing(p *printer, level int, a namedNode, width int, all bool) 
 // writeNamed writes `sym key = value` at level.
 func writeNamed(p *printer, level int, a namedNode, width int) {
 	if sr, ok := a.node.r.(sensitiveRenderer); ok && sr.warning() != "" {
-		p.linePrefix(level, actNoOp)
-		p.WriteString(p.paint(ansiYellow, sr.warning()))
+		p.linePrefix(level, views.ActNoOp)
+		p.WriteString(p.paint(views.ANSIYellow, sr.warning()))
 		p.WriteString("\n")
 	}
 	p.linePrefix(level, a.node.act)
@@ -420,7 +404,7 @@ type listRenderer struct {
 func (r *listRenderer) writeValue(p *printer, n *diffNode, level int) {
 	if len(r.elems) == 0 {
 		p.WriteString("[]")
-		if n.act == actDelete && !p.noNullSuffix {
+		if n.act == views.ActDelete && !p.noNullSuffix {
 			p.WriteString(" -> null")
 		}
 		p.forces(n)
@@ -435,8 +419,8 @@ func (r *listRenderer) writeValue(p *printer, n *diffNode, level int) {
 	hidden := 0
 	for i, e := range r.elems {
 		show := p.shows(e, false)
-		if !show && !r.set && n.act == actUpdate {
-			show = (i > 0 && r.elems[i-1].act != actNoOp) || (i+1 < len(r.elems) && r.elems[i+1].act != actNoOp)
+		if !show && !r.set && n.act == views.ActUpdate {
+			show = (i > 0 && r.elems[i-1].act != views.ActNoOp) || (i+1 < len(r.elems) && r.elems[i+1].act != views.ActNoOp)
 		}
 		if !show {
 			hidden++
@@ -447,7 +431,7 @@ func (r *listRenderer) writeValue(p *printer, n *diffNode, level int) {
 		p.linePrefix(level+1, e.act)
 		// An unchanged element shown for context is shown whole.
 		savedShow := p.showUnchanged
-		p.showUnchanged = savedShow || e.act == actNoOp
+		p.showUnchanged = savedShow || e.act == views.ActNoOp
 		e.r.writeValue(p, e, level+1)
 		p.showUnchanged = savedShow
 		p.WriteString(",\n")
@@ -468,7 +452,7 @@ func (r *blockRenderer) writeValue(p *printer, n *diffNode, level int) {
 		p.WriteString("{")
 		p.forces(n)
 		p.WriteString("\n")
-		p.linePrefix(level, actNoOp)
+		p.linePrefix(level, views.ActNoOp)
 		p.WriteString("}")
 		return
 	}
@@ -516,7 +500,7 @@ func (r *blockRenderer) writeValue(p *printer, n *diffNode, level int) {
 		p.hiddenNote(level+1, hiddenBlocks, "block")
 	}
 	// A block's own symbol already says it goes away: no "-> null".
-	p.linePrefix(level, actNoOp)
+	p.linePrefix(level, views.ActNoOp)
 	p.WriteString("}")
 }
 
@@ -526,7 +510,7 @@ func (sensitiveBlockRenderer) writeValue(p *printer, n *diffNode, level int) {
 	p.WriteString("{")
 	p.forces(n)
 	p.WriteString("\n")
-	p.linePrefix(level+1, actNoOp)
+	p.linePrefix(level+1, views.ActNoOp)
 	p.WriteString("# (this block holds sensitive values, so its contents are not shown)\n")
 	p.closing(level, n, "}")
 }
@@ -540,8 +524,8 @@ func (r jsonRenderer) writeValue(p *printer, n *diffNode, level int) {
 	p.forces(n)
 	p.WriteString("\n")
 	// The content's own symbol shows only for a change inside it.
-	sym := actNoOp
-	if n.act == actUpdate {
+	sym := views.ActNoOp
+	if n.act == views.ActUpdate {
 		sym = r.inner.act
 	}
 	p.linePrefix(level+1, sym)
@@ -550,9 +534,9 @@ func (r jsonRenderer) writeValue(p *printer, n *diffNode, level int) {
 	r.inner.r.writeValue(p, r.inner, level+1)
 	p.noNullSuffix = saved
 	p.WriteString("\n")
-	p.linePrefix(level, actNoOp)
+	p.linePrefix(level, views.ActNoOp)
 	p.WriteString(")")
-	if n.act == actDelete && !p.noNullSuffix {
+	if n.act == views.ActDelete && !p.noNullSuffix {
 		p.WriteString(" -> null")
 	}
 }

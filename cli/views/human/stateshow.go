@@ -1,4 +1,4 @@
-package views
+package human
 
 import (
 	"encoding/json"
@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	ctyjson "github.com/zclconf/go-cty/cty/json"
+
+	"github.com/tenetplan/tenet/cli/views"
 )
 
 // RenderStateObject writes one object of the state as `show` and `state
@@ -58,14 +60,14 @@ func decodeJSONValue(b []byte) (any, error) {
 // WriteStateOutputs writes the root outputs as `show` lists them after the
 // resources: `name = value`, values drawn like plan values without
 // symbols, sensitive ones hidden.
-func WriteStateOutputs(w io.Writer, outputs map[string]OutputValue) error {
+func WriteStateOutputs(w io.Writer, outputs map[string]views.OutputValue) error {
 	p := &printer{hideSymbols: true, showUnchanged: true}
-	for _, name := range sortedOutputNames(outputs) {
+	for _, name := range views.SortedOutputNames(outputs) {
 		o := outputs[name]
 		p.WriteString(name)
 		p.WriteString(" = ")
 		if o.Sensitive {
-			p.WriteString(sensitiveText)
+			p.WriteString(views.SensitiveText)
 			p.WriteString("\n")
 			continue
 		}

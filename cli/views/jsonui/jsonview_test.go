@@ -1,4 +1,4 @@
-package views
+package jsonui
 
 import (
 	"bytes"
@@ -11,6 +11,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/hashicorp/hcl/v2"
+
+	"github.com/tenetplan/tenet/cli/views"
 )
 
 var fixedTime = time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC)
@@ -50,27 +52,27 @@ func TestJSONViewHooks(t *testing.T) {
 		emit func(v *JSONView)
 		want map[string]any
 	}{
-		{"apply_start create", func(v *JSONView) { v.ApplyStart(`module.m[0].terraform_data.a["k"]`, HookCreate, "", "") }, map[string]any{
+		{"apply_start create", func(v *JSONView) { v.ApplyStart(`module.m[0].terraform_data.a["k"]`, views.HookCreate, "", "") }, map[string]any{
 			"@level": "info", "@message": `module.m[0].terraform_data.a["k"]: Creating...`, "type": "apply_start",
 			"hook": map[string]any{"action": "create", "resource": map[string]any{
 				"addr": `module.m[0].terraform_data.a["k"]`, "module": "module.m[0]", "resource": `terraform_data.a["k"]`,
 				"implied_provider": "terraform", "resource_type": "terraform_data", "resource_name": "a", "resource_key": "k"}}}},
-		{"apply_start delete with id", func(v *JSONView) { v.ApplyStart("terraform_data.a[1]", HookDelete, "id", "abc") }, map[string]any{
+		{"apply_start delete with id", func(v *JSONView) { v.ApplyStart("terraform_data.a[1]", views.HookDelete, "id", "abc") }, map[string]any{
 			"@level": "info", "@message": "terraform_data.a[1]: Destroying... [id=abc]", "type": "apply_start",
 			"hook": map[string]any{"action": "delete", "id_key": "id", "id_value": "abc", "resource": map[string]any{
 				"addr": "terraform_data.a[1]", "module": "", "resource": "terraform_data.a[1]",
 				"implied_provider": "terraform", "resource_type": "terraform_data", "resource_name": "a", "resource_key": 1.0}}}},
-		{"apply_complete", func(v *JSONView) { v.ApplyComplete("data.x_y.z", HookRead, "id", "1", 2500*time.Millisecond) }, map[string]any{
+		{"apply_complete", func(v *JSONView) { v.ApplyComplete("data.x_y.z", views.HookRead, "id", "1", 2500*time.Millisecond) }, map[string]any{
 			"@level": "info", "@message": "data.x_y.z: Read complete after 2s [id=1]", "type": "apply_complete",
 			"hook": map[string]any{"action": "read", "id_key": "id", "id_value": "1", "elapsed_seconds": 2.0, "resource": map[string]any{
 				"addr": "data.x_y.z", "module": "", "resource": "data.x_y.z",
 				"implied_provider": "x", "resource_type": "x_y", "resource_name": "z", "resource_key": nil}}}},
-		{"apply_errored", func(v *JSONView) { v.ApplyErrored("a_b.c", HookUpdate, time.Second) }, map[string]any{
+		{"apply_errored", func(v *JSONView) { v.ApplyErrored("a_b.c", views.HookUpdate, time.Second) }, map[string]any{
 			"@level": "error", "@message": "a_b.c: Modifications errored after 1s", "type": "apply_errored",
 			"hook": map[string]any{"action": "update", "elapsed_seconds": 1.0, "resource": map[string]any{
 				"addr": "a_b.c", "module": "", "resource": "a_b.c",
 				"implied_provider": "a", "resource_type": "a_b", "resource_name": "c", "resource_key": nil}}}},
-		{"apply_progress", func(v *JSONView) { v.ApplyProgress("a_b.c", HookCreate, 10*time.Second) }, map[string]any{
+		{"apply_progress", func(v *JSONView) { v.ApplyProgress("a_b.c", views.HookCreate, 10*time.Second) }, map[string]any{
 			"@level": "info", "@message": "a_b.c: Still creating... [10s elapsed]", "type": "apply_progress",
 			"hook": map[string]any{"action": "create", "elapsed_seconds": 10.0, "resource": map[string]any{
 				"addr": "a_b.c", "module": "", "resource": "a_b.c",
@@ -98,8 +100,8 @@ func TestJSONViewConcurrentWritesStayWhole(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			v.ApplyStart("terraform_data.a", HookCreate, "", "")
-			v.ApplyComplete("terraform_data.a", HookCreate, "id", "x", 0)
+			v.ApplyStart("terraform_data.a", views.HookCreate, "", "")
+			v.ApplyComplete("terraform_data.a", views.HookCreate, "id", "x", 0)
 		}()
 	}
 	wg.Wait()
@@ -114,28 +116,28 @@ func TestEmitPlan(t *testing.T) {
 		mode     string
 		want     []string // "type @message [action reason]"
 	}{
-		{"012-replace-by-request", ModeNormal, []string{
+		{"012-replace-by-request", views.ModeNormal, []string{
 			"planned_change terraform_data.a: Plan to replace requested",
 			"planned_change terraform_data.b: Plan to update",
 			"change_summary Plan: 1 to add, 1 to change, 1 to destroy.",
 		}},
-		{"062-moved-instance-key", ModeNormal, []string{
+		{"062-moved-instance-key", views.ModeNormal, []string{
 			`planned_change terraform_data.a["y"]: Plan to move`,
 			"change_summary Plan: 0 to add, 0 to change, 0 to destroy.",
 		}},
-		{"073-moved-refresh-only", ModeRefreshOnly, []string{
+		{"073-moved-refresh-only", views.ModeRefreshOnly, []string{
 			"resource_drift terraform_data.b: Drift detected (move)",
 			"change_summary Plan: 0 to add, 0 to change, 0 to destroy.",
 		}},
-		{"085-import-terraform-data", ModeNormal, []string{
+		{"085-import-terraform-data", views.ModeNormal, []string{
 			"planned_change terraform_data.a: Plan to update",
 			"change_summary Plan: 1 to import, 0 to add, 1 to change, 0 to destroy.",
 		}},
-		{"080-removed-forget", ModeNormal, []string{
+		{"080-removed-forget", views.ModeNormal, []string{
 			"planned_change terraform_data.a: Plan to remove delete_because_no_resource_config",
 			"change_summary Plan: 0 to add, 0 to change, 0 to destroy, 1 to forget.",
 		}},
-		{"015-data-read-deferred", ModeNormal, []string{
+		{"015-data-read-deferred", views.ModeNormal, []string{
 			"planned_change data.terraform_remote_state.dep: Plan to read read_because_dependency_pending",
 			"planned_change data.terraform_remote_state.unknown_cfg: Plan to read read_because_config_unknown",
 			"planned_change terraform_data.a: Plan to create",
@@ -175,7 +177,7 @@ func TestEmitPlanOutputsAndMove(t *testing.T) {
 	 {"address":"a_b.new","previous_address":"a_b.old","mode":"managed","type":"a_b","name":"new","change":{"actions":["no-op"],"before":{},"after":{},"importing":{"id":"i-1"}}}],
 	 "output_changes":{"o":{"actions":["no-op"],"before":"x","after":"x","after_unknown":false,"before_sensitive":true,"after_sensitive":true}}}`
 	var buf bytes.Buffer
-	if err := EmitPlan(newTestJSONView(&buf), []byte(plan), ModeNormal); err != nil {
+	if err := EmitPlan(newTestJSONView(&buf), []byte(plan), views.ModeNormal); err != nil {
 		t.Fatal(err)
 	}
 	lines := decodeLines(t, buf.String())
@@ -190,13 +192,13 @@ func TestEmitPlanOutputsAndMove(t *testing.T) {
 
 func TestChangeSummaryText(t *testing.T) {
 	tests := []struct {
-		in   ChangeSummary
+		in   views.ChangeSummary
 		want string
 	}{
-		{ChangeSummary{Add: 1, Operation: OperationApply}, "Apply complete! Resources: 1 added, 0 changed, 0 destroyed."},
-		{ChangeSummary{Import: 1, Add: 1, Remove: 1, Forget: 2, Operation: OperationApply}, "Apply complete! Resources: 1 imported, 1 added, 0 changed, 1 destroyed, 2 forgotten."},
-		{ChangeSummary{Remove: 3, Operation: OperationDestroy}, "Destroy complete! Resources: 3 destroyed."},
-		{ChangeSummary{Add: 2, Change: 1, Remove: 1, Import: 1, Operation: OperationPlan}, "Plan: 1 to import, 2 to add, 1 to change, 1 to destroy."},
+		{views.ChangeSummary{Add: 1, Operation: views.OperationApply}, "Apply complete! Resources: 1 added, 0 changed, 0 destroyed."},
+		{views.ChangeSummary{Import: 1, Add: 1, Remove: 1, Forget: 2, Operation: views.OperationApply}, "Apply complete! Resources: 1 imported, 1 added, 0 changed, 1 destroyed, 2 forgotten."},
+		{views.ChangeSummary{Remove: 3, Operation: views.OperationDestroy}, "Destroy complete! Resources: 3 destroyed."},
+		{views.ChangeSummary{Add: 2, Change: 1, Remove: 1, Import: 1, Operation: views.OperationPlan}, "Plan: 1 to import, 2 to add, 1 to change, 1 to destroy."},
 	}
 	for _, tt := range tests {
 		t.Run(tt.want, func(t *testing.T) {
@@ -207,17 +209,13 @@ func TestChangeSummaryText(t *testing.T) {
 	}
 }
 
-type addressedExtra string
-
-func (a addressedExtra) DiagnosticAddress() string { return string(a) }
-
 func TestJSONViewDiagnostic(t *testing.T) {
 	var buf bytes.Buffer
 	v := newTestJSONView(&buf)
-	v.Diagnostic(&hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: "Careful", Detail: "Look.", Extra: addressedExtra("a_b.c")}, nil)
+	v.Diagnostic(&hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: "Careful", Detail: "Look."}, nil)
 	got := decodeLines(t, buf.String())[0]
 	want := map[string]any{"@level": "warn", "@message": "Warning: Careful", "@module": "tofu.ui", "@timestamp": "2026-11-21T10:00:00.000000Z",
-		"type": "diagnostic", "diagnostic": map[string]any{"severity": "warning", "summary": "Careful", "detail": "Look.", "address": "a_b.c"}}
+		"type": "diagnostic", "diagnostic": map[string]any{"severity": "warning", "summary": "Careful", "detail": "Look."}}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
 	}

@@ -1,4 +1,4 @@
-package views
+package human
 
 import (
 	"encoding/json"
@@ -7,14 +7,16 @@ import (
 
 	"github.com/tenetplan/tenet/providers"
 	"github.com/zclconf/go-cty/cty"
+
+	"github.com/tenetplan/tenet/cli/views"
 )
 
 // diffNode is the computed difference of one value: what happened to it and
 // how to draw it. Computing the whole tree first lets a parent know its
 // children's actions (to hide unchanged ones and pad keys) before printing.
 type diffNode struct {
-	act     action // actNoOp, actCreate, actUpdate or actDelete
-	replace bool   // the path is in replace_paths
+	act     views.Action // views.ActNoOp, views.ActCreate, views.ActUpdate or views.ActDelete
+	replace bool         // the path is in replace_paths
 	r       nodeRenderer
 	// before and after are the values a primitiveRenderer draws; kept
 	// here, the renderer needs no allocation of its own.
@@ -43,16 +45,16 @@ type blockEntry struct {
 	node     *diffNode
 }
 
-func nullAction(c valueChange) action {
+func nullAction(c valueChange) views.Action {
 	switch {
 	case c.beforeNull() && c.afterNull():
-		return actNoOp
+		return views.ActNoOp
 	case c.beforeNull():
-		return actCreate
+		return views.ActCreate
 	case c.afterNull():
-		return actDelete
+		return views.ActDelete
 	}
-	return actNoOp
+	return views.ActNoOp
 }
 
 // diffBlock computes the diff of a block body; schema nil means the
@@ -62,9 +64,9 @@ func diffBlock(c valueChange, schema *blockInfo) *diffNode {
 		return &diffNode{replace: c.forcesReplace(), act: sensitiveAction(c), r: sensitiveBlockRenderer{}}
 	}
 	if c.afterUnknown() {
-		n := &diffNode{replace: c.forcesReplace(), act: actUpdate, r: unknownRenderer{}}
+		n := &diffNode{replace: c.forcesReplace(), act: views.ActUpdate, r: unknownRenderer{}}
 		if c.beforeNull() {
-			n.act = actCreate
+			n.act = views.ActCreate
 		}
 		return n
 	}
@@ -83,7 +85,7 @@ func diffBlock(c valueChange, schema *blockInfo) *diffNode {
 				continue
 			}
 			cn := diffAttribute(child, cty.DynamicPseudoType)
-			changed = changed || cn.act != actNoOp
+			changed = changed || cn.act != views.ActNoOp
 			br.attrs = append(br.attrs, namedNode{key: attributeKey(name), node: cn, important: isImportant(name)})
 		}
 	} else {
@@ -105,14 +107,14 @@ func diffBlock(c valueChange, schema *blockInfo) *diffNode {
 			}
 			cn := &nodes[i]
 			fillAttribute(cn, child, a.ty)
-			changed = changed || cn.act != actNoOp
+			changed = changed || cn.act != views.ActNoOp
 			br.attrs = append(br.attrs, namedNode{key: a.key, node: cn, important: a.important})
 		}
 		for i := range schema.blocks {
 			b := &schema.blocks[i]
 			entries := diffNestedBlocks(c.attr(b.name), b)
 			for _, e := range entries {
-				changed = changed || e.node.act != actNoOp
+				changed = changed || e.node.act != views.ActNoOp
 			}
 			if len(entries) > 0 {
 				br.groups = append(br.groups, entries)
@@ -120,8 +122,8 @@ func diffBlock(c valueChange, schema *blockInfo) *diffNode {
 		}
 	}
 	n.act = nullAction(c)
-	if n.act == actNoOp && changed {
-		n.act = actUpdate
+	if n.act == views.ActNoOp && changed {
+		n.act = views.ActUpdate
 	}
 	n.r = br
 	return n
@@ -155,7 +157,7 @@ func diffNestedBlocks(c valueChange, b *nestedInfo) []blockEntry {
 			if child.bothNull() {
 				continue
 			}
-			out = append(out, blockEntry{typeName: name, label: " " + quoteString(key), node: diffBlock(child, b.body)})
+			out = append(out, blockEntry{typeName: name, label: " " + views.QuoteString(key), node: diffBlock(child, b.body)})
 		}
 		return out
 	}
@@ -181,10 +183,10 @@ func fillAttribute(n *diffNode, c valueChange, ty cty.Type) *diffNode {
 		return n
 	}
 	if c.afterUnknown() {
-		n.act = actUpdate
+		n.act = views.ActUpdate
 		ur := unknownRenderer{}
 		if c.beforeNull() {
-			n.act = actCreate
+			n.act = views.ActCreate
 		} else {
 			before := c
 			before.after, before.unknown, before.afterSensitive = nil, nil, nil
@@ -201,7 +203,7 @@ func fillAttribute(n *diffNode, c valueChange, ty cty.Type) *diffNode {
 			before, after := c, c
 			before.after, before.unknown, before.afterSensitive = nil, nil, nil
 			after.before, after.beforeSensitive = nil, nil
-			n.act = actUpdate
+			n.act = views.ActUpdate
 			n.r = typeChangeRenderer{
 				before: diffAttribute(before, cty.DynamicPseudoType),
 				after:  diffAttribute(after, cty.DynamicPseudoType),
@@ -238,24 +240,24 @@ func fillAttribute(n *diffNode, c valueChange, ty cty.Type) *diffNode {
 	return n
 }
 
-func primitiveAction(c valueChange) action {
-	if a := nullAction(c); a != actNoOp || c.bothNull() {
+func primitiveAction(c valueChange) views.Action {
+	if a := nullAction(c); a != views.ActNoOp || c.bothNull() {
 		return a
 	}
 	if jsonEqual(c.before, c.after) {
-		return actNoOp
+		return views.ActNoOp
 	}
-	return actUpdate
+	return views.ActUpdate
 }
 
-func sensitiveAction(c valueChange) action {
-	if a := nullAction(c); a != actNoOp || c.bothNull() {
+func sensitiveAction(c valueChange) views.Action {
+	if a := nullAction(c); a != views.ActNoOp || c.bothNull() {
 		return a
 	}
 	if c.afterUnknown() || !jsonEqual(c.before, c.after) || (c.beforeSensitive == true) != (c.afterSensitive == true) {
-		return actUpdate
+		return views.ActUpdate
 	}
-	return actNoOp
+	return views.ActNoOp
 }
 
 func diffMapOrObject(c valueChange, n *diffNode, typeOf func(string) cty.Type, isMap bool) *diffNode {
@@ -274,22 +276,22 @@ func diffMapOrObject(c valueChange, n *diffNode, typeOf func(string) cty.Type, i
 			// A map element that appears or disappears is added or removed
 			// even when its value is null.
 			switch {
-			case !hasMember(c.before, key) && cn.act == actNoOp:
-				cn.act = actCreate
-			case !hasMember(c.after, key) && member(c.unknown, key) == nil && cn.act == actNoOp:
-				cn.act = actDelete
+			case !hasMember(c.before, key) && cn.act == views.ActNoOp:
+				cn.act = views.ActCreate
+			case !hasMember(c.after, key) && member(c.unknown, key) == nil && cn.act == views.ActNoOp:
+				cn.act = views.ActDelete
 			}
 		}
-		changed = changed || cn.act != actNoOp
+		changed = changed || cn.act != views.ActNoOp
 		display := attributeKey(key)
 		if isMap {
-			display = quoteString(key)
+			display = views.QuoteString(key)
 		}
 		or.attrs = append(or.attrs, namedNode{key: display, node: cn, important: !isMap && isImportant(key)})
 	}
 	n.act = nullAction(c)
-	if n.act == actNoOp && changed {
-		n.act = actUpdate
+	if n.act == views.ActNoOp && changed {
+		n.act = views.ActUpdate
 	}
 	n.r = or
 	return n
@@ -318,12 +320,12 @@ func diffSequence(c valueChange, ty cty.Type, n *diffNode) *diffNode {
 		}
 		cn := diffAttribute(c.elem(op.bi, op.ai), elemType(idx))
 		cn.act = elementAction(op, cn.act)
-		changed = changed || cn.act != actNoOp
+		changed = changed || cn.act != views.ActNoOp
 		lr.elems = append(lr.elems, cn)
 	}
 	n.act = nullAction(c)
-	if n.act == actNoOp && changed {
-		n.act = actUpdate
+	if n.act == views.ActNoOp && changed {
+		n.act = views.ActUpdate
 	}
 	n.r = lr
 	return n
@@ -335,12 +337,12 @@ func diffSet(c valueChange, ty cty.Type, n *diffNode) *diffNode {
 	for _, op := range setOps(c.before, c.after, c.unknown) {
 		cn := diffAttribute(c.elem(op.bi, op.ai), ty.ElementType())
 		cn.act = elementAction(op, cn.act)
-		changed = changed || cn.act != actNoOp
+		changed = changed || cn.act != views.ActNoOp
 		lr.elems = append(lr.elems, cn)
 	}
 	n.act = nullAction(c)
-	if n.act == actNoOp && changed {
-		n.act = actUpdate
+	if n.act == views.ActNoOp && changed {
+		n.act = views.ActUpdate
 	}
 	n.r = lr
 	return n
@@ -348,12 +350,12 @@ func diffSet(c valueChange, ty cty.Type, n *diffNode) *diffNode {
 
 // elementAction makes an element that exists on only one side an addition
 // or a removal even when its value is null.
-func elementAction(op seqOp, a action) action {
+func elementAction(op seqOp, a views.Action) views.Action {
 	switch {
 	case op.bi < 0:
-		return actCreate
+		return views.ActCreate
 	case op.ai < 0:
-		return actDelete
+		return views.ActDelete
 	}
 	return a
 }
@@ -434,25 +436,10 @@ func isImportant(name string) bool { return name == "id" || name == "name" || na
 
 // attributeKey shows a name bare when it is a valid identifier, else quoted.
 func attributeKey(name string) string {
-	if isIdentifier(name) {
+	if views.IsIdentifier(name) {
 		return name
 	}
-	return quoteString(name)
-}
-
-func isIdentifier(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i, r := range s {
-		switch {
-		case r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z':
-		case i > 0 && (r == '-' || r >= '0' && r <= '9'):
-		default:
-			return false
-		}
-	}
-	return true
+	return views.QuoteString(name)
 }
 
 // seqOp pairs a before position with an after position (-1: absent).

@@ -1,4 +1,4 @@
-package views
+package human
 
 import (
 	"encoding/json"
@@ -12,6 +12,8 @@ import (
 	"github.com/tenetplan/tenet/providers"
 
 	"github.com/tenetplan/tenet/engine/plan/planjson"
+
+	"github.com/tenetplan/tenet/cli/views"
 )
 
 // SchemaLookup finds the schema of a resource type so attribute types,
@@ -22,13 +24,6 @@ import (
 type SchemaLookup interface {
 	ResourceSchema(providerName, mode, typ string) *providers.Block
 }
-
-// Plan modes for RenderOptions.Mode.
-const (
-	ModeNormal      = "normal"
-	ModeDestroy     = "destroy"
-	ModeRefreshOnly = "refresh-only"
-)
 
 // RenderOptions controls the human plan rendering.
 type RenderOptions struct {
@@ -103,7 +98,7 @@ func (r *planRenderer) cut() {
 // shownChange is a resource change that will be drawn.
 type shownChange struct {
 	rc  *planjson.ResourceChange
-	act action
+	act views.Action
 }
 
 func (r *planRenderer) schemaFor(rc *planjson.ResourceChange) *blockInfo {
@@ -119,30 +114,30 @@ func (r *planRenderer) schemaFor(rc *planjson.ResourceChange) *blockInfo {
 func (r *planRenderer) render() error {
 	p := r.p
 	changes := make([]shownChange, 0, len(r.doc.ResourceChanges))
-	var counts [actForget + 1]int
+	var counts [views.ActForget + 1]int
 	imports, forgets := 0, 0
 	anyAction := false
 	for i := range r.doc.ResourceChanges {
 		rc := r.doc.ResourceChanges[i]
-		act, err := parseActions(rc.Change.Actions)
+		act, err := views.ParseActions(rc.Change.Actions)
 		if err != nil {
 			return fmt.Errorf("%s: %w", rc.Address, err)
 		}
-		if act == actNoOp && !rc.Moved() && !rc.Importing() {
+		if act == views.ActNoOp && !rc.Moved() && !rc.Importing() {
 			continue
 		}
-		if act == actDelete && rc.Mode == "data" {
+		if act == views.ActDelete && rc.Mode == "data" {
 			continue
 		}
 		changes = append(changes, shownChange{rc: rc, act: act})
 		if rc.Importing() {
 			imports++
 		}
-		if act != actNoOp {
+		if act != views.ActNoOp {
 			anyAction = true
 			counts[act]++
 		}
-		if act == actForget {
+		if act == views.ActForget {
 			forgets++
 		}
 	}
@@ -168,19 +163,19 @@ func (r *planRenderer) render() error {
 	}
 	if anyAction {
 		p.WriteString("\n")
-		p.WriteString(wordWrap("tenet used the selected providers to generate the following execution plan. Resource actions are indicated with the following symbols:", r.opts.Width-1))
+		p.WriteString(views.WordWrap("tenet used the selected providers to generate the following execution plan. Resource actions are indicated with the following symbols:", r.opts.Width-1))
 		p.WriteString("\n")
 		legend := []struct {
-			acts []action
+			acts []views.Action
 			text string
 		}{
-			{[]action{actCreate}, "create"},
-			{[]action{actUpdate}, "update in-place"},
-			{[]action{actDelete}, "destroy"},
-			{[]action{actDeleteThenCreate}, "destroy and then create replacement"},
-			{[]action{actCreateThenDelete}, "create replacement and then destroy"},
-			{[]action{actRead}, "read (data resources)"},
-			{[]action{actForget}, "forget"},
+			{[]views.Action{views.ActCreate}, "create"},
+			{[]views.Action{views.ActUpdate}, "update in-place"},
+			{[]views.Action{views.ActDelete}, "destroy"},
+			{[]views.Action{views.ActDeleteThenCreate}, "destroy and then create replacement"},
+			{[]views.Action{views.ActCreateThenDelete}, "create replacement and then destroy"},
+			{[]views.Action{views.ActRead}, "read (data resources)"},
+			{[]views.Action{views.ActForget}, "forget"},
 		}
 		for _, l := range legend {
 			if counts[l.acts[0]] > 0 {
@@ -199,13 +194,13 @@ func (r *planRenderer) render() error {
 			p.WriteString("tenet will perform the following actions:\n")
 		}
 		r.renderChanges(changes)
-		add := counts[actCreate] + counts[actDeleteThenCreate] + counts[actCreateThenDelete]
-		change := counts[actUpdate]
-		destroy := counts[actDelete] + counts[actDeleteThenCreate] + counts[actCreateThenDelete]
+		add := counts[views.ActCreate] + counts[views.ActDeleteThenCreate] + counts[views.ActCreateThenDelete]
+		change := counts[views.ActUpdate]
+		destroy := counts[views.ActDelete] + counts[views.ActDeleteThenCreate] + counts[views.ActCreateThenDelete]
 		p.WriteString("\n")
 		p.WriteString(p.bold("Plan:"))
 		p.WriteString(" ")
-		p.WriteString(planSummary(imports, add, change, destroy, forgets))
+		p.WriteString(views.PlanSummaryLine(imports, add, change, destroy, forgets))
 		p.WriteString("\n")
 	}
 	if len(outputs) > 0 {
@@ -215,25 +210,11 @@ func (r *planRenderer) render() error {
 		r.renderOutputs(outputs)
 		if !anyAction {
 			p.WriteString("\n")
-			p.WriteString(wordWrap("You can apply this plan to save these new output values to the tenet state, without changing any real infrastructure.", r.opts.Width-1))
+			p.WriteString(views.WordWrap("You can apply this plan to save these new output values to the tenet state, without changing any real infrastructure.", r.opts.Width-1))
 			p.WriteString("\n")
 		}
 	}
 	return nil
-}
-
-// planSummary is the text after "Plan: " (§14).
-func planSummary(imports, add, change, destroy, forget int) string {
-	var b strings.Builder
-	if imports > 0 {
-		fmt.Fprintf(&b, "%d to import, ", imports)
-	}
-	fmt.Fprintf(&b, "%d to add, %d to change, %d to destroy", add, change, destroy)
-	if forget > 0 {
-		fmt.Fprintf(&b, ", %d to forget", forget)
-	}
-	b.WriteString(".")
-	return b.String()
 }
 
 func (r *planRenderer) renderNoChanges(drifted bool) {
@@ -241,7 +222,7 @@ func (r *planRenderer) renderNoChanges(drifted bool) {
 	width := r.opts.Width
 	headline := func(rest string) {
 		p.WriteString("\n")
-		p.WriteString(p.paint(ansiBold+ansiGreen, "No changes."))
+		p.WriteString(p.paint(views.ANSIBold+views.ANSIGreen, "No changes."))
 		p.WriteString(p.bold(" " + rest))
 		p.WriteString("\n\n")
 	}
@@ -252,20 +233,20 @@ func (r *planRenderer) renderNoChanges(drifted bool) {
 		return
 	}
 	switch r.opts.Mode {
-	case ModeRefreshOnly:
+	case views.ModeRefreshOnly:
 		if drifted {
 			return
 		}
 		headline("Your infrastructure still matches the configuration.")
-		p.WriteString(wordWrap("tenet has checked that the real remote objects still match the result of your most recent changes, and found no differences.", width-1))
-	case ModeDestroy:
+		p.WriteString(views.WordWrap("tenet has checked that the real remote objects still match the result of your most recent changes, and found no differences.", width-1))
+	case views.ModeDestroy:
 		if drifted {
 			p.WriteString("\n")
 			p.WriteString(strings.Repeat("─", width-1))
 			p.WriteString("\n")
 		}
 		headline("No objects need to be destroyed.")
-		p.WriteString(wordWrap("Either you have not created any objects yet or the existing objects were already deleted outside of tenet.", width-1))
+		p.WriteString(views.WordWrap("Either you have not created any objects yet or the existing objects were already deleted outside of tenet.", width-1))
 	default:
 		if drifted {
 			p.WriteString("\n")
@@ -275,12 +256,12 @@ func (r *planRenderer) renderNoChanges(drifted bool) {
 		headline("Your infrastructure matches the configuration.")
 		switch {
 		case drifted && !r.opts.NotApplyable:
-			p.WriteString(wordWrap("Your configuration already matches the changes detected above. If you'd like to update the tenet state to match, create and apply a refresh-only plan:", width-1))
+			p.WriteString(views.WordWrap("Your configuration already matches the changes detected above. If you'd like to update the tenet state to match, create and apply a refresh-only plan:", width-1))
 			p.WriteString("\n  tenet apply -refresh-only")
 		case drifted:
-			p.WriteString(wordWrap("Your configuration already matches the changes detected above.", width-1))
+			p.WriteString(views.WordWrap("Your configuration already matches the changes detected above.", width-1))
 		default:
-			p.WriteString(wordWrap("tenet has compared your real infrastructure against your configuration and found no differences, so no changes are needed.", width-1))
+			p.WriteString(views.WordWrap("tenet has compared your real infrastructure against your configuration and found no differences, so no changes are needed.", width-1))
 		}
 	}
 	p.WriteString("\n")
@@ -289,7 +270,7 @@ func (r *planRenderer) renderNoChanges(drifted bool) {
 // renderDrift writes the "changed outside of tenet" section; it reports
 // whether anything was written.
 func (r *planRenderer) renderDrift(planEmpty bool) (bool, error) {
-	refreshOnly := r.opts.Mode == ModeRefreshOnly
+	refreshOnly := r.opts.Mode == views.ModeRefreshOnly
 	if planEmpty && !refreshOnly {
 		return false, nil
 	}
@@ -299,13 +280,13 @@ func (r *planRenderer) renderDrift(planEmpty bool) (bool, error) {
 	}
 	type driftItem struct {
 		rc   *planjson.ResourceChange
-		act  action
+		act  views.Action
 		node *diffNode
 	}
 	var items []driftItem
 	for i := range r.doc.ResourceDrift {
 		rc := r.doc.ResourceDrift[i]
-		act, err := parseActions(rc.Change.Actions)
+		act, err := views.ParseActions(rc.Change.Actions)
 		if err != nil {
 			return false, fmt.Errorf("%s: %w", rc.Address, err)
 		}
@@ -321,10 +302,10 @@ func (r *planRenderer) renderDrift(planEmpty bool) (bool, error) {
 			}
 		}
 		node := diffBlock(vc, r.schemaFor(rc))
-		if node.act == actNoOp && act != actDelete {
-			act = actNoOp
+		if node.act == views.ActNoOp && act != views.ActDelete {
+			act = views.ActNoOp
 		}
-		if act == actNoOp && (!refreshOnly || !rc.Moved()) {
+		if act == views.ActNoOp && (!refreshOnly || !rc.Moved()) {
 			continue
 		}
 		items = append(items, driftItem{rc: rc, act: act, node: node})
@@ -336,7 +317,7 @@ func (r *planRenderer) renderDrift(planEmpty bool) (bool, error) {
 	p.WriteString("\n")
 	p.WriteString(p.bold("Note: Objects have changed outside of tenet"))
 	p.WriteString("\n\n")
-	p.WriteString(wordWrap(`tenet detected the following changes made outside of tenet since the last "tenet apply" which may have affected this plan:`, r.opts.Width-1))
+	p.WriteString(views.WordWrap(`tenet detected the following changes made outside of tenet since the last "tenet apply" which may have affected this plan:`, r.opts.Width-1))
 	p.WriteString("\n")
 	for _, it := range items {
 		p.WriteString("\n")
@@ -344,9 +325,9 @@ func (r *planRenderer) renderDrift(planEmpty bool) (bool, error) {
 	}
 	p.WriteString("\n\n")
 	if refreshOnly {
-		p.WriteString(wordWrap("This is a refresh-only plan, so tenet will not take any actions to undo these. If you were expecting these changes then you can apply this plan to record the updated values in the tenet state without changing any remote objects.", r.opts.Width-1))
+		p.WriteString(views.WordWrap("This is a refresh-only plan, so tenet will not take any actions to undo these. If you were expecting these changes then you can apply this plan to record the updated values in the tenet state without changing any remote objects.", r.opts.Width-1))
 	} else {
-		p.WriteString(wordWrap("Unless you have made equivalent changes to your configuration, or ignored the relevant attributes using ignore_changes, the following plan may include actions to undo or respond to these changes.", r.opts.Width-1))
+		p.WriteString(views.WordWrap("Unless you have made equivalent changes to your configuration, or ignored the relevant attributes using ignore_changes, the following plan may include actions to undo or respond to these changes.", r.opts.Width-1))
 	}
 	p.WriteString("\n")
 	return true, nil
@@ -364,18 +345,18 @@ func valueChangeOf(rc *planjson.ResourceChange) valueChange {
 	}
 }
 
-func (r *planRenderer) renderResource(rc *planjson.ResourceChange, act action, drift bool) {
+func (r *planRenderer) renderResource(rc *planjson.ResourceChange, act views.Action, drift bool) {
 	node := diffBlock(valueChangeOf(rc), r.schemaFor(rc))
 	r.writeResource(rc, act, node, drift)
 }
 
-func (r *planRenderer) writeResource(rc *planjson.ResourceChange, act action, node *diffNode, drift bool) {
+func (r *planRenderer) writeResource(rc *planjson.ResourceChange, act views.Action, node *diffNode, drift bool) {
 	p := r.p
 	r.writeResourceComment(rc, act, drift)
 	sym := p.symbolField(act)
 	// A forgotten object's body is drawn without symbol columns.
-	p.hideSymbols = act == actForget
-	p.noNullSuffix = act == actForget
+	p.hideSymbols = act == views.ActForget
+	p.noNullSuffix = act == views.ActForget
 	p.showUnchanged = rc.Importing()
 	p.WriteString(sym[:len(sym)-1])
 	p.WriteString(" ")
@@ -405,19 +386,19 @@ func (p *printer) writeBold(parts ...string) {
 		return
 	}
 	if p.color {
-		p.WriteString(ansiBold)
+		p.WriteString(views.ANSIBold)
 	}
 	for _, s := range parts {
 		p.WriteString(s)
 	}
 	if p.color {
-		p.WriteString(ansiReset)
+		p.WriteString(views.ANSIReset)
 	}
 }
 
 // writeResourceComment writes the "# addr will be …" heading with its
 // notes.
-func (r *planRenderer) writeResourceComment(rc *planjson.ResourceChange, act action, drift bool) {
+func (r *planRenderer) writeResourceComment(rc *planjson.ResourceChange, act views.Action, drift bool) {
 	p := r.p
 	addr := rc.Address
 	if rc.Deposed != "" {
@@ -437,9 +418,9 @@ func (r *planRenderer) writeResourceComment(rc *planjson.ResourceChange, act act
 	}
 	printedMoved, printedImported := false, false
 	switch act {
-	case actCreate:
+	case views.ActCreate:
 		head("will be created")
-	case actRead:
+	case views.ActRead:
 		head("will be read during apply")
 		switch rc.ActionReason {
 		case "read_because_config_unknown":
@@ -449,13 +430,13 @@ func (r *planRenderer) writeResourceComment(rc *planjson.ResourceChange, act act
 		case "read_because_check_nested":
 			note("(config will be reloaded to verify a check block)")
 		}
-	case actUpdate:
+	case views.ActUpdate:
 		if drift {
 			head("has changed")
 		} else {
 			head("will be updated in-place")
 		}
-	case actDeleteThenCreate, actCreateThenDelete:
+	case views.ActDeleteThenCreate, views.ActCreateThenDelete:
 		switch rc.ActionReason {
 		case "replace_because_tainted":
 			head("is tainted, so it must be replaced")
@@ -466,7 +447,7 @@ func (r *planRenderer) writeResourceComment(rc *planjson.ResourceChange, act act
 		default:
 			head("must be replaced")
 		}
-	case actDelete:
+	case views.ActDelete:
 		if drift {
 			head("has been deleted")
 			break
@@ -478,9 +459,9 @@ func (r *planRenderer) writeResourceComment(rc *planjson.ResourceChange, act act
 		if rc.Deposed != "" {
 			note("(left over from a partially-failed replacement of this instance)")
 		}
-	case actForget:
+	case views.ActForget:
 		head("will be removed from the tenet state but will not be destroyed")
-	case actNoOp:
+	case views.ActNoOp:
 		if rc.Moved() {
 			p.WriteString("  ")
 			p.writeBold("# ", rc.PreviousAddress)
@@ -503,8 +484,8 @@ func (r *planRenderer) writeResourceComment(rc *planjson.ResourceChange, act act
 	}
 	if rc.Importing() && !printedImported {
 		note("(imported from " + strconv.Quote(rc.Change.Importing.ID) + ")")
-		if act == actDelete || act.isReplace() {
-			note(p.paint(ansiYellow, "Warning: this will destroy the imported resource"))
+		if act == views.ActDelete || act.IsReplace() {
+			note(p.paint(views.ANSIYellow, "Warning: this will destroy the imported resource"))
 		}
 	}
 }
@@ -566,17 +547,17 @@ func (r *planRenderer) outputChanges() ([]outputChange, error) {
 	anyShown := false
 	for _, name := range names {
 		ch := r.doc.OutputChanges[name]
-		act, err := parseActions(ch.Actions)
+		act, err := views.ParseActions(ch.Actions)
 		if err != nil {
 			return nil, fmt.Errorf("output %s: %w", name, err)
 		}
 		vc := valueChange{before: ch.Before, after: ch.After, unknown: ch.AfterUnknown,
 			beforeSensitive: ch.BeforeSensitive, afterSensitive: ch.AfterSensitive}
 		node := diffAttribute(vc, ctyDynamic)
-		if act != actNoOp && node.act == actNoOp {
+		if act != views.ActNoOp && node.act == views.ActNoOp {
 			node.act = act
 		}
-		oc := outputChange{name: name, key: attributeKey(name), node: node, display: act != actNoOp}
+		oc := outputChange{name: name, key: attributeKey(name), node: node, display: act != views.ActNoOp}
 		anyShown = anyShown || oc.display
 		out = append(out, oc)
 	}
@@ -599,56 +580,10 @@ func (r *planRenderer) renderOutputs(outputs []outputChange) {
 	}
 }
 
-// wordWrap breaks prose at spaces so lines stay within width. Lines break
-// where OpenTofu's do: the product name is measured as long as OpenTofu's
-// ("tenet" as "OpenTofu", the command "tenet" as "tofu"), so that the
-// output matches OpenTofu's line for line apart from the name.
-func wordWrap(s string, width int) string {
-	var b strings.Builder
-	for i, para := range strings.Split(s, "\n") {
-		if i > 0 {
-			b.WriteString("\n")
-		}
-		col := 0
-		for j, word := range strings.Fields(para) {
-			n := proseLen(word)
-			if j > 0 {
-				if col+1+n > width {
-					b.WriteString("\n")
-					col = 0
-				} else {
-					b.WriteString(" ")
-					col++
-				}
-			}
-			b.WriteString(word)
-			col += n
-		}
-	}
-	return b.String()
-}
-
-// proseLen is the length word would have in OpenTofu's wording.
-func proseLen(word string) int {
-	n := len(word)
-	for rest := word; ; {
-		i := strings.Index(rest, "tenet")
-		if i < 0 {
-			return n
-		}
-		if i > 0 && rest[i-1] == '"' {
-			n-- // a command line: "tofu apply"
-		} else {
-			n += 3 // the name: OpenTofu
-		}
-		rest = rest[i+len("tenet"):]
-	}
-}
-
 // WriteNoOutNote writes the note that closes a plan made without -out.
 func WriteNoOutNote(w io.Writer) error {
 	_, err := io.WriteString(w, "\n"+strings.Repeat("─", defaultWidth-1)+"\n\n"+
-		wordWrap(`Note: You didn't use the -out option to save this plan, so tenet can't guarantee to take exactly these actions if you run "tenet apply" now.`, defaultWidth-1)+"\n")
+		views.WordWrap(`Note: You didn't use the -out option to save this plan, so tenet can't guarantee to take exactly these actions if you run "tenet apply" now.`, defaultWidth-1)+"\n")
 	return err
 }
 

@@ -1,10 +1,11 @@
-package views
+package jsonui
 
 import (
 	"fmt"
-	"sort"
 
 	"github.com/tenetplan/tenet/engine/plan/planjson"
+
+	"github.com/tenetplan/tenet/cli/views"
 )
 
 // uiReason maps a JSON plan action_reason to its JSON UI spelling: replace
@@ -25,10 +26,10 @@ func uiReason(reason string) string {
 
 // changeMessageOf builds the planned_change / resource_drift payload; a
 // no-op that moves or imports is reported as "move" or "import".
-func changeMessageOf(rc *planjson.ResourceChange, act action) ChangeMessage {
+func changeMessageOf(rc *planjson.ResourceChange, act views.Action) ChangeMessage {
 	m := ChangeMessage{
 		Resource:        NewResourceAddr(rc.Address),
-		Action:          act.uiName(),
+		Action:          act.UIName(),
 		Reason:          uiReason(rc.ActionReason),
 		GeneratedConfig: rc.Change.GeneratedConfig,
 	}
@@ -39,7 +40,7 @@ func changeMessageOf(rc *planjson.ResourceChange, act action) ChangeMessage {
 	if rc.Importing() {
 		m.Importing = &ImportingField{ID: rc.Change.Importing.ID}
 	}
-	if act == actNoOp {
+	if act == views.ActNoOp {
 		switch {
 		case rc.Moved():
 			m.Action = "move"
@@ -63,24 +64,24 @@ func EmitPlan(v *JSONView, planJSON []byte, mode string) error {
 	}
 	for i := range doc.ResourceDrift {
 		rc := doc.ResourceDrift[i]
-		act, err := parseActions(rc.Change.Actions)
+		act, err := views.ParseActions(rc.Change.Actions)
 		if err != nil {
 			return fmt.Errorf("%s: %w", rc.Address, err)
 		}
-		if act != actNoOp || mode == ModeRefreshOnly {
+		if act != views.ActNoOp || mode == views.ModeRefreshOnly {
 			v.ResourceDrift(changeMessageOf(rc, act))
 		}
 	}
 	for i := range doc.ResourceChanges {
 		rc := doc.ResourceChanges[i]
-		act, err := parseActions(rc.Change.Actions)
+		act, err := views.ParseActions(rc.Change.Actions)
 		if err != nil {
 			return fmt.Errorf("%s: %w", rc.Address, err)
 		}
-		if act == actDelete && rc.Mode == "data" {
+		if act == views.ActDelete && rc.Mode == "data" {
 			continue
 		}
-		if act != actNoOp || rc.Moved() || rc.Importing() {
+		if act != views.ActNoOp || rc.Moved() || rc.Importing() {
 			v.PlannedChange(changeMessageOf(rc, act))
 		}
 	}
@@ -92,49 +93,39 @@ func EmitPlan(v *JSONView, planJSON []byte, mode string) error {
 	if len(doc.OutputChanges) > 0 {
 		outs := make(map[string]OutputMessage, len(doc.OutputChanges))
 		for name, ch := range doc.OutputChanges {
-			act, err := parseActions(ch.Actions)
+			act, err := views.ParseActions(ch.Actions)
 			if err != nil {
 				return fmt.Errorf("output %s: %w", name, err)
 			}
-			outs[name] = OutputMessage{Sensitive: ch.AfterSensitive == true || ch.BeforeSensitive == true, Action: act.uiName()}
+			outs[name] = OutputMessage{Sensitive: ch.AfterSensitive == true || ch.BeforeSensitive == true, Action: act.UIName()}
 		}
 		v.Outputs(outs)
 	}
 	return nil
 }
 
-// PlanSummary counts the changes of a JSON plan document as the plan
-// summary line does.
-func PlanSummary(planJSON []byte) (ChangeSummary, error) {
-	doc, err := planjson.Decode(planJSON)
-	if err != nil {
-		return ChangeSummary{}, err
-	}
-	return summarize(doc)
-}
-
-func summarize(doc *planjson.Document) (ChangeSummary, error) {
-	sum := ChangeSummary{Operation: OperationPlan}
+func summarize(doc *planjson.Document) (views.ChangeSummary, error) {
+	sum := views.ChangeSummary{Operation: views.OperationPlan}
 	for i := range doc.ResourceChanges {
 		rc := doc.ResourceChanges[i]
-		act, err := parseActions(rc.Change.Actions)
+		act, err := views.ParseActions(rc.Change.Actions)
 		if err != nil {
 			return sum, fmt.Errorf("%s: %w", rc.Address, err)
 		}
-		if act == actDelete && rc.Mode == "data" {
+		if act == views.ActDelete && rc.Mode == "data" {
 			continue
 		}
 		switch act {
-		case actCreate:
+		case views.ActCreate:
 			sum.Add++
-		case actUpdate:
+		case views.ActUpdate:
 			sum.Change++
-		case actDelete:
+		case views.ActDelete:
 			sum.Remove++
-		case actDeleteThenCreate, actCreateThenDelete:
+		case views.ActDeleteThenCreate, views.ActCreateThenDelete:
 			sum.Add++
 			sum.Remove++
-		case actForget:
+		case views.ActForget:
 			sum.Forget++
 		}
 		if rc.Importing() {
@@ -142,39 +133,4 @@ func summarize(doc *planjson.Document) (ChangeSummary, error) {
 		}
 	}
 	return sum, nil
-}
-
-// HasChanges reports whether a JSON plan document has anything to apply:
-// a resource change other than no-op (or a move or import), or an output
-// change. Used for -detailed-exitcode.
-func HasChanges(planJSON []byte) (bool, error) {
-	doc, err := planjson.Decode(planJSON)
-	if err != nil {
-		return false, err
-	}
-	for i := range doc.ResourceChanges {
-		rc := doc.ResourceChanges[i]
-		act, err := parseActions(rc.Change.Actions)
-		if err != nil {
-			return false, err
-		}
-		if act != actNoOp || rc.Moved() || rc.Importing() {
-			return true, nil
-		}
-	}
-	names := make([]string, 0, len(doc.OutputChanges))
-	for name := range doc.OutputChanges {
-		names = append(names, name)
-	}
-	sort.Strings(names)
-	for _, name := range names {
-		act, err := parseActions(doc.OutputChanges[name].Actions)
-		if err != nil {
-			return false, err
-		}
-		if act != actNoOp {
-			return true, nil
-		}
-	}
-	return false, nil
 }
