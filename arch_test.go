@@ -15,12 +15,13 @@ const modulePath = "github.com/tenetplan/tenet"
 // each layer, the other layers it may import. A package belongs to the
 // layer with the longest matching path, so subpackages count as their
 // parent (providers/builtin/random is providers) unless they have a row of
-// their own (engine/plan, cli/views). Imports within a layer are free.
+// their own (engine/plan, engine/plan/planjson, cli/views). Imports within a
+// layer are free.
 var layerImports = map[string][]string{
 	"main":      {"cli"},
-	"cli":       {"cli/views", "engine", "engine/plan", "policy", "config", "state", "providers", "rules", "graphsolve", "addrs", "internal/jsontext"},
-	"cli/views": {"engine/plan", "config", "state", "providers", "addrs", "internal/jsontext"}, // rendering only: never the engine
-	"engine":    {"engine/nodes", "engine/graph", "engine/eval", "engine/providercall", "config", "addrs", "graphsolve", "providers", "state", "rules", "engine/plan", "internal/jsontext"},
+	"cli":       {"cli/views", "engine", "engine/plan", "engine/plan/planjson", "engine/plan/planfile", "policy", "config", "state", "providers", "rules", "graphsolve", "addrs", "internal/jsontext"},
+	"cli/views": {"engine/plan/planjson", "engine/plan/plantest", "config", "state", "providers", "addrs", "internal/jsontext"}, // rendering only: the plan as its JSON document, never the engine
+	"engine":    {"engine/nodes", "engine/graph", "engine/eval", "engine/providercall", "config", "addrs", "graphsolve", "providers", "state", "rules", "engine/plan", "engine/plan/planjson", "engine/plan/planfile", "internal/jsontext"},
 	// The engine's phases, each importing only the ones below it:
 	// nodes (what visiting a graph node means) over graph (building the
 	// graphs) over eval (expression evaluation) over providercall (the
@@ -29,14 +30,20 @@ var layerImports = map[string][]string{
 	"engine/graph":        {"engine/eval", "engine/providercall", "engine/plan", "config", "addrs", "graphsolve", "providers"},
 	"engine/eval":         {"engine/providercall", "config", "addrs", "providers", "state"},
 	"engine/providercall": {"engine/plan", "config", "addrs", "providers"},
-	"engine/plan":         {"addrs", "state", "internal/jsontext"},
-	"policy":              {"engine/plan", "addrs", "internal/jsontext", "internal/regokit"},
-	"config":              {"addrs", "internal/registryhttp"},
-	"state":               {"addrs", "internal/jsontext"},
-	"providers":           {"addrs", "internal/registryhttp"},
-	"rules":               {"internal/regokit"}, // a leaf of the project: only the leaf Rego toolkit
-	"graphsolve":          nil,
-	"addrs":               nil,
+	"engine/plan":         {"engine/plan/plantest", "addrs", "state", "internal/jsontext"}, // plantest only in its external tests
+	// The plan's encodings, each the only reader and writer of its format
+	// (like state/statefile and state/statejson), and the plan builders
+	// tests share.
+	"engine/plan/planjson": {"engine/plan", "engine/plan/plantest", "addrs", "state", "internal/jsontext"},
+	"engine/plan/planfile": {"engine/plan", "engine/plan/planjson", "engine/plan/plantest", "addrs", "state"},
+	"engine/plan/plantest": {"engine/plan", "addrs", "state"},
+	"policy":               {"engine/plan", "addrs", "internal/jsontext", "internal/regokit"},
+	"config":               {"addrs", "internal/registryhttp"},
+	"state":                {"addrs", "internal/jsontext"},
+	"providers":            {"addrs", "internal/registryhttp"},
+	"rules":                {"internal/regokit"}, // a leaf of the project: only the leaf Rego toolkit
+	"graphsolve":           nil,
+	"addrs":                nil,
 	// Not in design.md's table: a leaf helper (JSON string decoding exactly
 	// as encoding/json does) shared by the hand-written JSON readers of
 	// state, views and policy, which may be imported from any layer that
@@ -183,10 +190,13 @@ func TestLayerTable(t *testing.T) {
 		{"providers/builtin/random", "providers"},
 		{"providers/objchange", "providers"},
 		{"engine/plan", "engine/plan"},
+		{"engine/plan/planjson", "engine/plan/planjson"},
 		{"engine", "engine"},
 		{"engine/eval", "engine/eval"},
 		{"engine/providercall", "engine/providercall"},
 		{"cli/views", "cli/views"},
+		{"cli/views/human", "cli/views"},
+		{"cli/views/jsonui", "cli/views"},
 		{"config/funcs", "config"},
 		{"state/local", "state"},
 		{"stateful", ""},

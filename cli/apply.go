@@ -18,6 +18,10 @@ import (
 	"github.com/tenetplan/tenet/state"
 	"github.com/tenetplan/tenet/state/local"
 	"github.com/tenetplan/tenet/state/statefile"
+
+	"github.com/tenetplan/tenet/engine/plan/planfile"
+
+	"github.com/tenetplan/tenet/cli/views/human"
 )
 
 func newApplyCommand(g *globals, destroy bool) *cobra.Command {
@@ -73,7 +77,7 @@ func newApplyCommand(g *globals, destroy bool) *cobra.Command {
 					}
 					u.diagnostics(u.planWarnings)
 					u.planWarnings = nil
-					views.WriteApplySummary(u.out, views.ChangeSummary{Operation: op}, u.color)
+					human.WriteApplySummary(u.out, views.ChangeSummary{Operation: op}, u.color)
 					if !f.destroy {
 						writeOutputs(u, r.prev)
 					}
@@ -144,7 +148,7 @@ func applySavedPlan(ctx context.Context, g *globals, u *ui, f *planFlags, path s
 	if paths := policySources(f.policy); len(paths) > 0 {
 		policies = loadPolicies(ctx, g, paths)
 	}
-	p, err := plan.ReadFile(path)
+	p, err := planfile.ReadFile(path)
 	if err != nil {
 		return u.errorf("Failed to load the plan file", "%s", err)
 	}
@@ -191,7 +195,7 @@ func applyPlan(ctx context.Context, g *globals, u *ui, f *planFlags, cfg *config
 	if u.json != nil {
 		hooks.p = u.json
 	} else {
-		hooks.p = views.NewHumanHooks(u.out, u.color)
+		hooks.p = human.NewHumanHooks(u.out, u.color)
 	}
 	eng := newEngine(g, r, hooks)
 	journal, err := mgr.Journal()
@@ -243,7 +247,7 @@ func applyPlan(ctx context.Context, g *globals, u *ui, f *planFlags, cfg *config
 		writeOutputs(u, final)
 		return nil
 	}
-	views.WriteApplySummary(u.out, summary, u.color)
+	human.WriteApplySummary(u.out, summary, u.color)
 	if p.Mode != plan.DestroyMode {
 		writeOutputs(u, final)
 	}

@@ -20,6 +20,8 @@ import (
 	"github.com/tenetplan/tenet/state"
 	"github.com/tenetplan/tenet/state/local"
 	"github.com/tenetplan/tenet/state/statefile"
+
+	"github.com/tenetplan/tenet/cli/views/jsonui"
 )
 
 const defaultStatePath = "terraform.tfstate"
@@ -31,7 +33,7 @@ type ui struct {
 	// them with the apply's own diagnostics (as OpenTofu).
 	planWarnings hcl.Diagnostics
 	color        bool
-	json         *views.JSONView // non-nil with -json
+	json         *jsonui.JSONView // non-nil with -json
 	files        map[string]*hcl.File
 	env          []string // the process environment (Deps.Env)
 	// compactWarnings (-compact-warnings) shows warnings that come
@@ -46,7 +48,7 @@ type ui struct {
 func newUI(cmd *cobra.Command, g *globals, noColor, jsonMode bool) *ui {
 	u := &ui{out: cmd.OutOrStdout(), errw: cmd.ErrOrStderr(), color: !noColor && !envSet(g.deps.Env, "NO_COLOR") && isTerminal(cmd.OutOrStdout()), env: g.deps.Env, log: g.log, lateFailure: &g.lateFailure}
 	if jsonMode {
-		u.json = views.NewJSONView(u.out)
+		u.json = jsonui.NewJSONView(u.out)
 		u.json.Version(Version)
 	}
 	return u

@@ -15,6 +15,8 @@ import (
 	"github.com/tenetplan/tenet/addrs"
 	"github.com/tenetplan/tenet/config"
 	"github.com/tenetplan/tenet/engine/plan"
+
+	"github.com/tenetplan/tenet/engine/plan/planfile"
 )
 
 // Explanations show, for a resource instance, the action the rules chose,
@@ -43,7 +45,7 @@ plans now, taking the same options as "tenet plan" (-var, -rules, -replace,
 			}
 			var p *plan.Plan
 			if len(args) == 2 {
-				if p, err = plan.ReadFile(args[1]); err != nil {
+				if p, err = planfile.ReadFile(args[1]); err != nil {
 					return u.errorf("Failed to read the plan file", "%s", err)
 				}
 			} else {

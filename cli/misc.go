@@ -15,6 +15,8 @@ import (
 
 	"github.com/tenetplan/tenet/config"
 	"github.com/tenetplan/tenet/engine/plan"
+
+	"github.com/tenetplan/tenet/engine/plan/planfile"
 )
 
 func newValidateCommand(g *globals) *cobra.Command {
@@ -158,7 +160,7 @@ func newGraphCommand(g *globals) *cobra.Command {
 			var p *plan.Plan
 			if planFile != "" {
 				var err error
-				if p, err = plan.ReadFile(planFile); err != nil {
+				if p, err = planfile.ReadFile(planFile); err != nil {
 					return u.errorf("Failed to read the plan file", "%s", err)
 				}
 			}

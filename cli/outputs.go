@@ -12,6 +12,8 @@ import (
 	"github.com/tenetplan/tenet/cli/views"
 	"github.com/tenetplan/tenet/providers"
 	"github.com/tenetplan/tenet/state"
+
+	"github.com/tenetplan/tenet/cli/views/human"
 )
 
 func outputValues(s *state.State) map[string]views.OutputValue {
@@ -26,7 +28,7 @@ func outputValues(s *state.State) map[string]views.OutputValue {
 }
 
 func writeOutputs(u *ui, s *state.State) {
-	views.WriteApplyOutputs(u.out, outputValues(s), u.color)
+	human.WriteApplyOutputs(u.out, outputValues(s), u.color)
 }
 
 // schemaLookup finds resource schemas for the human renderer.
@@ -125,7 +127,7 @@ func newOutputCommand(g *globals) *cobra.Command {
 				fmt.Fprintf(u.errw, "\nWarning: No outputs found\n\nThe state file either has no outputs defined, or all the defined outputs are empty.\n")
 				return nil
 			}
-			return views.WriteOutputs(u.out, outs)
+			return human.WriteOutputs(u.out, outs)
 		},
 	}
 	cmd.Flags().BoolVar(&jsonOut, "json", false, "print the outputs as JSON")

@@ -15,6 +15,14 @@ import (
 	"github.com/tenetplan/tenet/rules"
 	"github.com/tenetplan/tenet/state"
 	"github.com/tenetplan/tenet/state/local"
+
+	"github.com/tenetplan/tenet/engine/plan/planjson"
+
+	"github.com/tenetplan/tenet/engine/plan/planfile"
+
+	"github.com/tenetplan/tenet/cli/views/human"
+
+	"github.com/tenetplan/tenet/cli/views/jsonui"
 )
 
 func newPlanCommand(g *globals) *cobra.Command {
@@ -40,14 +48,14 @@ func newPlanCommand(g *globals) *cobra.Command {
 				cmd.Printf("\ntenet has generated configuration and written it to %s. Please review the\nconfiguration and edit it as necessary before adding it to version control.\n", f.generateConfigOut)
 			}
 			if out == "" && u.json == nil && r.plan.CanApply() {
-				views.WriteNoOutNote(u.out)
+				human.WriteNoOutNote(u.out)
 			}
 			if out != "" && !r.plan.Errored {
-				if err := plan.WriteFile(out, r.plan); err != nil {
+				if err := planfile.WriteFile(out, r.plan); err != nil {
 					return u.errorf("Failed to write plan file", "%s", err)
 				}
 				if u.json == nil {
-					views.WriteSavedPlanNote(u.out, out)
+					human.WriteSavedPlanNote(u.out, out)
 				}
 			}
 			if r.diags.HasErrors() {
@@ -154,7 +162,7 @@ func planRun(ctx context.Context, g *globals, u *ui, f *planFlags, operation str
 	if u.json != nil {
 		hooks.p = u.json
 	} else {
-		hooks.p = views.NewHumanHooks(u.out, u.color) // "Refreshing state..." lines
+		hooks.p = human.NewHumanHooks(u.out, u.color) // "Refreshing state..." lines
 	}
 	eng := newEngine(g, r, hooks)
 	g.log.logf(logInfo, "%s: planning", operation)
@@ -231,13 +239,13 @@ func interrupted(u *ui, diags hcl.Diagnostics) error {
 // showPlan renders a plan (human or JSON) with its diagnostics.
 // Apply (holdWarnings) shows the warnings after applying, errors at once.
 func showPlan(u *ui, g *globals, p *plan.Plan, diags hcl.Diagnostics, holdWarnings bool) error {
-	js, err := plan.MarshalViewJSON(p) // only what the views read
+	js, err := planjson.MarshalView(p) // only what the views read
 	if err != nil {
 		return u.errorf("Failed to encode the plan", "%s", err)
 	}
 	if u.json != nil {
 		u.diagnostics(diags)
-		if err := views.EmitPlan(u.json, js, viewMode(p.Mode)); err != nil {
+		if err := jsonui.EmitPlan(u.json, js, viewMode(p.Mode)); err != nil {
 			return u.errorf("Failed to encode the plan", "%s", err)
 		}
 		return nil
@@ -252,7 +260,7 @@ func showPlan(u *ui, g *globals, p *plan.Plan, diags hcl.Diagnostics, holdWarnin
 		}
 	}
 	{ // an errored plan says so ("Planning failed"), as OpenTofu's does
-		if err := views.RenderPlan(u.out, js, schemaLookup{g.providerRegistry()}, views.RenderOptions{Color: u.color, Mode: viewMode(p.Mode), NotApplyable: !p.CanApply()}); err != nil {
+		if err := human.RenderPlan(u.out, js, schemaLookup{g.providerRegistry()}, human.RenderOptions{Color: u.color, Mode: viewMode(p.Mode), NotApplyable: !p.CanApply()}); err != nil {
 			return u.errorf("Failed to render the plan", "%s", err)
 		}
 	}

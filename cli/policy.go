@@ -8,8 +8,11 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/tenetplan/tenet/engine/plan"
 	"github.com/tenetplan/tenet/policy"
+
+	"github.com/tenetplan/tenet/engine/plan/planjson"
+
+	"github.com/tenetplan/tenet/engine/plan/planfile"
 )
 
 const policyExitHelp = `Exit status: 0 when no mandatory policy failed (or every failure was
@@ -99,13 +102,13 @@ func readPlanJSON(stdin io.Reader, name string, g *globals) ([]byte, error) {
 	if name == "-" {
 		return nil, fmt.Errorf("standard input is not plan JSON; pipe the output of \"show -json PLANFILE\"")
 	}
-	p, err := plan.ReadFile(name)
+	p, err := planfile.ReadFile(name)
 	if err != nil {
 		return nil, fmt.Errorf("%s is neither plan JSON nor a tenet plan file (%s). For an OpenTofu or Terraform plan file, check the output of \"tofu show -json %s\"", name, err, name)
 	}
 	// The policies see the plan as it was before any earlier check.
 	p.PolicyResults = nil
-	return plan.MarshalJSON(p, schemaLookup{g.providerRegistry()}.types)
+	return planjson.Marshal(p, schemaLookup{g.providerRegistry()}.types)
 }
 
 func newPolicyTestCommand(g *globals) *cobra.Command {

@@ -8,7 +8,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/tenetplan/tenet/engine/plan"
+	"github.com/tenetplan/tenet/engine/plan/planfile"
 )
 
 // A saved plan is judged by the policies present when it is applied,
@@ -75,12 +75,12 @@ func stateBytes(t *testing.T) []byte {
 // as someone with write access to the file could.
 func editStoredReport(t *testing.T, file, report string) {
 	t.Helper()
-	p, err := plan.ReadFile(file)
+	p, err := planfile.ReadFile(file)
 	if err != nil {
 		t.Fatal(err)
 	}
 	p.PolicyResults = []byte(report)
-	if err := plan.WriteFile(file, p); err != nil {
+	if err := planfile.WriteFile(file, p); err != nil {
 		t.Fatal(err)
 	}
 }

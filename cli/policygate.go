@@ -13,6 +13,8 @@ import (
 
 	"github.com/tenetplan/tenet/engine/plan"
 	"github.com/tenetplan/tenet/policy"
+
+	"github.com/tenetplan/tenet/engine/plan/planjson"
 )
 
 // policyExitCode is the exit status of a run stopped by compliance
@@ -113,7 +115,7 @@ func startPolicyGate(ctx context.Context, g *globals, f *planFlags, p *plan.Plan
 	done := make(chan checked, 1)
 	go func() {
 		rep, diags := policies.check(ctx, func(set *policy.Set) []byte {
-			js, err := plan.MarshalJSONFiltered(p, schemaLookup{g.providerRegistry()}.types, set.ReadsInput, set)
+			js, err := planjson.MarshalFiltered(p, schemaLookup{g.providerRegistry()}.types, set.ReadsInput, set)
 			if err != nil {
 				return []byte("null")
 			}
@@ -151,7 +153,7 @@ func savedPlanPolicyGate(ctx context.Context, g *globals, u *ui, f *planFlags, p
 		return nil
 	}
 	rep, diags := policies.check(ctx, func(set *policy.Set) []byte {
-		js, err := plan.MarshalJSONFiltered(p, schemaLookup{g.deps.Providers}.types, set.ReadsInput, set)
+		js, err := planjson.MarshalFiltered(p, schemaLookup{g.deps.Providers}.types, set.ReadsInput, set)
 		if err != nil {
 			return []byte("null")
 		}

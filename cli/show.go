@@ -6,10 +6,15 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/tenetplan/tenet/cli/views"
 	"github.com/tenetplan/tenet/engine/plan"
 	"github.com/tenetplan/tenet/state"
 	"github.com/tenetplan/tenet/state/statejson"
+
+	"github.com/tenetplan/tenet/engine/plan/planjson"
+
+	"github.com/tenetplan/tenet/engine/plan/planfile"
+
+	"github.com/tenetplan/tenet/cli/views/human"
 )
 
 func newShowCommand(g *globals) *cobra.Command {
@@ -23,14 +28,14 @@ func newShowCommand(g *globals) *cobra.Command {
 			u := newUI(cmd, g, noColor, false)
 			g.resolveProvidersIfPossible()
 			if len(args) == 1 {
-				p, err := plan.ReadFile(args[0])
+				p, err := planfile.ReadFile(args[0])
 				if err != nil {
 					return u.errorf("Failed to read the plan file", "%s", err)
 				}
-				marshal := plan.MarshalViewJSON
+				marshal := planjson.MarshalView
 				if jsonOut {
 					marshal = func(p *plan.Plan) ([]byte, error) {
-						return plan.MarshalJSON(p, schemaLookup{g.providerRegistry()}.types)
+						return planjson.Marshal(p, schemaLookup{g.providerRegistry()}.types)
 					}
 				}
 				js, err := marshal(p)
@@ -41,7 +46,7 @@ func newShowCommand(g *globals) *cobra.Command {
 					fmt.Fprintln(u.out, string(js))
 					return nil
 				}
-				return views.RenderPlan(u.out, js, schemaLookup{g.providerRegistry()}, views.RenderOptions{Color: u.color, Mode: viewMode(p.Mode)})
+				return human.RenderPlan(u.out, js, schemaLookup{g.providerRegistry()}, human.RenderOptions{Color: u.color, Mode: viewMode(p.Mode)})
 			}
 			file, err := readStateFile(u, statePath)
 			if err != nil {

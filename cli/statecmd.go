@@ -13,10 +13,12 @@ import (
 	ctyjson "github.com/zclconf/go-cty/cty/json"
 
 	"github.com/tenetplan/tenet/addrs"
-	"github.com/tenetplan/tenet/cli/views"
-	"github.com/tenetplan/tenet/engine/plan"
 	"github.com/tenetplan/tenet/state"
 	"github.com/tenetplan/tenet/state/statefile"
+
+	"github.com/tenetplan/tenet/engine/plan/planjson"
+
+	"github.com/tenetplan/tenet/cli/views/human"
 )
 
 func newStateCommand(g *globals) *cobra.Command {
@@ -256,8 +258,8 @@ func writeStateObject(u *ui, g *globals, o instanceObject) error {
 	if r.Mode == addrs.DataResourceMode {
 		mode = "data"
 	}
-	sens := plan.AppendSensitiveJSON(nil, v, o.obj.SensitivePaths)
-	if err := views.RenderStateObject(u.out, schemaLookup{g.providerRegistry()}, o.provider.String(), mode, r.Type, r.Name, attrs, sens); err != nil {
+	sens := planjson.AppendSensitive(nil, v, o.obj.SensitivePaths)
+	if err := human.RenderStateObject(u.out, schemaLookup{g.providerRegistry()}, o.provider.String(), mode, r.Type, r.Name, attrs, sens); err != nil {
 		return u.errorf("Failed to render the state", "%s", err)
 	}
 	return nil
@@ -275,7 +277,7 @@ func showStateHuman(u *ui, g *globals, file *statefile.File) error {
 	if len(file.State.Outputs) > 0 {
 		fmt.Fprintln(u.out, "\n\nOutputs:")
 		fmt.Fprintln(u.out)
-		if err := views.WriteStateOutputs(u.out, outputValues(file.State)); err != nil {
+		if err := human.WriteStateOutputs(u.out, outputValues(file.State)); err != nil {
 			return u.errorf("Failed to render the outputs", "%s", err)
 		}
 	}

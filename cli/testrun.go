@@ -22,6 +22,10 @@ import (
 	"github.com/tenetplan/tenet/engine/plan"
 	"github.com/tenetplan/tenet/rules"
 	"github.com/tenetplan/tenet/state"
+
+	"github.com/tenetplan/tenet/engine/plan/planjson"
+
+	"github.com/tenetplan/tenet/cli/views/human"
 )
 
 // runReport is what one run block did, printed under its file.
@@ -566,12 +570,12 @@ func (fr *fileRun) recordOutputs(name, key string, st *state.State) {
 }
 
 func (fr *fileRun) renderPlan(p *plan.Plan) string {
-	js, err := plan.MarshalViewJSON(p)
+	js, err := planjson.MarshalView(p)
 	if err != nil {
 		return ""
 	}
 	var b bytes.Buffer
-	_ = views.RenderPlan(&b, js, schemaLookup{fr.providers()}, views.RenderOptions{Color: fr.u.color, Mode: viewMode(p.Mode), NotApplyable: !p.CanApply()})
+	_ = human.RenderPlan(&b, js, schemaLookup{fr.providers()}, human.RenderOptions{Color: fr.u.color, Mode: viewMode(p.Mode), NotApplyable: !p.CanApply()})
 	return b.String()
 }
 

@@ -10,6 +10,8 @@ import (
 	"github.com/tenetplan/tenet/config"
 	"github.com/tenetplan/tenet/engine/graph"
 	"github.com/tenetplan/tenet/engine/plan"
+
+	"github.com/tenetplan/tenet/engine/plan/planjson"
 )
 
 // relevantAttributes lists the resource attributes that contribute, by
@@ -278,7 +280,7 @@ func pathKey(p cty.Path) string {
 			b = append(b, s.Name...)
 		case cty.IndexStep:
 			b = append(b, '[')
-			b = plan.AppendValueJSON(b, s.Key)
+			b = planjson.AppendValue(b, s.Key)
 			b = append(b, ']')
 		}
 	}

@@ -10,7 +10,8 @@ import (
 
 	"github.com/tenetplan/tenet/config"
 	"github.com/tenetplan/tenet/engine"
-	"github.com/tenetplan/tenet/engine/plan"
+
+	"github.com/tenetplan/tenet/engine/plan/planfile"
 )
 
 const secretText = "s3cr3t-hunter2"
@@ -87,10 +88,10 @@ resource "test_thing" "a" {
 `)
 	p := h.mustPlan(engine.PlanOpts{Variables: secretVar()})
 	file := filepath.Join(t.TempDir(), "p.bin")
-	if err := plan.WriteFile(file, p); err != nil {
+	if err := planfile.WriteFile(file, p); err != nil {
 		t.Fatalf("saving a plan with a sensitive variable: %v", err)
 	}
-	back, err := plan.ReadFile(file)
+	back, err := planfile.ReadFile(file)
 	if err != nil {
 		t.Fatal(err)
 	}

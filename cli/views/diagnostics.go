@@ -12,19 +12,11 @@ import (
 	"github.com/zclconf/go-cty/cty"
 )
 
-// DiagnosticAddresser is implemented by a diagnostic's Extra when the
-// problem concerns one resource instance; the address is reported in the
-// JSON UI.
-type DiagnosticAddresser interface {
-	DiagnosticAddress() string
-}
-
 // DiagnosticMessage is the JSON UI form of a diagnostic (§15).
 type DiagnosticMessage struct {
 	Severity string           `json:"severity"`
 	Summary  string           `json:"summary"`
 	Detail   string           `json:"detail"`
-	Address  string           `json:"address,omitempty"`
 	Range    *DiagnosticRange `json:"range,omitempty"`
 	Snippet  *DiagnosticCode  `json:"snippet,omitempty"`
 }
@@ -76,9 +68,6 @@ func DiagnosticJSON(d *hcl.Diagnostic, files map[string]*hcl.File) DiagnosticMes
 	m := DiagnosticMessage{Severity: "error", Summary: d.Summary, Detail: d.Detail}
 	if d.Severity == hcl.DiagWarning {
 		m.Severity = "warning"
-	}
-	if a, ok := hcl.DiagnosticExtra[DiagnosticAddresser](d); ok {
-		m.Address = a.DiagnosticAddress()
 	}
 	if d.Subject == nil {
 		return m
@@ -178,16 +167,16 @@ func renderDiagnostic(b *strings.Builder, d *hcl.Diagnostic, files map[string]*h
 		if !color {
 			return s
 		}
-		return code + s + ansiReset
+		return code + s + ANSIReset
 	}
-	frameColor, label := ansiRed, "Error: "
+	frameColor, label := ANSIRed, "Error: "
 	if d.Severity == hcl.DiagWarning {
-		frameColor, label = ansiYellow, "Warning: "
+		frameColor, label = ANSIYellow, "Warning: "
 	}
 	bar := paint(frameColor, "│") + " "
 	var body strings.Builder
-	body.WriteString(paint(ansiBold+frameColor, label))
-	body.WriteString(paint(ansiBold, d.Summary))
+	body.WriteString(paint(ANSIBold+frameColor, label))
+	body.WriteString(paint(ANSIBold, d.Summary))
 	body.WriteString("\n")
 	if ex := excerptOf(d, files); ex != nil {
 		body.WriteString("\n")
@@ -202,7 +191,7 @@ func renderDiagnostic(b *strings.Builder, d *hcl.Diagnostic, files map[string]*h
 			text := line
 			if color && hi > 0 && lo < len(line) {
 				lo, hi = clampInt(lo, 0, len(line)), clampInt(hi, 0, len(line))
-				text = line[:lo] + "\x1b[4m" + line[lo:hi] + ansiReset + line[hi:]
+				text = line[:lo] + "\x1b[4m" + line[lo:hi] + ANSIReset + line[hi:]
 			}
 			fmt.Fprintf(&body, "%4d: %s\n", ex.startLine+i, text)
 			offset += len(line) + 1
@@ -263,26 +252,9 @@ func wrapDetail(s string, width int) string {
 		if strings.HasPrefix(l, " ") || len(l) <= width {
 			continue
 		}
-		lines[i] = wordWrap(l, width)
+		lines[i] = WordWrap(l, width)
 	}
 	return strings.Join(lines, "\n")
-}
-
-// SortDiagnostics orders diagnostics by file and position, errors first
-// within the same place, keeping sourceless ones first in their order.
-func SortDiagnostics(diags hcl.Diagnostics) {
-	sort.SliceStable(diags, func(i, j int) bool {
-		a, b := diags[i].Subject, diags[j].Subject
-		switch {
-		case a == nil || b == nil:
-			return a == nil && b != nil
-		case a.Filename != b.Filename:
-			return a.Filename < b.Filename
-		case a.Start.Byte != b.Start.Byte:
-			return a.Start.Byte < b.Start.Byte
-		}
-		return diags[i].Severity < diags[j].Severity
-	})
 }
 
 // expressionValues describes the values the references in a diagnostic's

@@ -5,7 +5,6 @@ import (
 	"math/big"
 	"regexp"
 	"testing"
-	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/hashicorp/hcl/v2"
@@ -89,143 +88,6 @@ func TestRenderDiagnosticsWithoutSource(t *testing.T) {
 	}
 }
 
-func TestHumanHooks(t *testing.T) {
-	var buf bytes.Buffer
-	h := NewHumanHooks(&buf, false)
-	h.ApplyStart("terraform_data.a", HookCreate, "", "")
-	h.ApplyProgress("terraform_data.a", HookCreate, 10*time.Second)
-	h.ApplyComplete("terraform_data.a", HookCreate, "id", "x1", time.Second)
-	h.ApplyStart("terraform_data.b", HookDelete, "id", "x2")
-	h.ApplyComplete("terraform_data.b", HookDelete, "id", "x2", 0)
-	h.ApplyStart("terraform_data.c", HookUpdate, "id", "x3")
-	h.ApplyComplete("terraform_data.c", HookUpdate, "id", "x3", 65*time.Second)
-	h.ApplyErrored("terraform_data.d", HookCreate, 2*time.Second)
-	if err := WriteApplySummary(&buf, h.Summary(OperationApply), false); err != nil {
-		t.Fatal(err)
-	}
-	want := `terraform_data.a: Creating...
-terraform_data.a: Still creating... [10s elapsed]
-terraform_data.a: Creation complete after 1s [id=x1]
-terraform_data.b: Destroying... [id=x2]
-terraform_data.b: Destruction complete after 0s
-terraform_data.c: Modifying... [id=x3]
-terraform_data.c: Modifications complete after 1m5s [id=x3]
-terraform_data.d: Creation errored after 2s
-
-Apply complete! Resources: 1 added, 1 changed, 1 destroyed.
-`
-	if diff := cmp.Diff(want, buf.String()); diff != "" {
-		t.Errorf("(-want +got):\n%s", diff)
-	}
-}
-
-func TestOutputs(t *testing.T) {
-	outputs := map[string]OutputValue{
-		"name":   {Value: cty.StringVal("web")},
-		"secret": {Value: cty.StringVal("hunter2"), Sensitive: true},
-		"list":   {Value: cty.ListVal([]cty.Value{cty.StringVal("a"), cty.StringVal("b")})},
-		"obj":    {Value: cty.ObjectVal(map[string]cty.Value{"n": cty.NumberIntVal(1), "long_key": cty.True})},
-		"empty":  {Value: cty.EmptyTupleVal},
-		"text":   {Value: cty.StringVal("one\ntwo\n")},
-	}
-	var buf bytes.Buffer
-	if err := WriteApplyOutputs(&buf, outputs, false); err != nil {
-		t.Fatal(err)
-	}
-	want := `
-Outputs:
-
-empty = []
-list = tolist([
-  "a",
-  "b",
-])
-name = "web"
-obj = {
-  "long_key" = true
-  "n" = 1
-}
-secret = <sensitive>
-text = <<EOT
-one
-two
-
-EOT
-`
-	if diff := cmp.Diff(want, buf.String()); diff != "" {
-		t.Errorf("(-want +got):\n%s", diff)
-	}
-
-	raw := []struct {
-		v       cty.Value
-		want    string
-		wantErr bool
-	}{
-		{cty.StringVal("a\"b"), "a\"b", false},
-		{cty.NumberVal(big.NewFloat(1.5)), "1.5", false},
-		{cty.True, "true", false},
-		{cty.ListValEmpty(cty.String), "", true},
-		{cty.NullVal(cty.String), "", true},
-	}
-	for _, r := range raw {
-		got, err := RawOutputValue(r.v)
-		if (err != nil) != r.wantErr || got != r.want {
-			t.Errorf("RawOutputValue(%#v) = %q, %v", r.v, got, err)
-		}
-	}
-
-	js, err := OutputsJSON(map[string]OutputValue{"secret": outputs["secret"]})
-	if err != nil {
-		t.Fatal(err)
-	}
-	wantJS := "{\n  \"secret\": {\n    \"sensitive\": true,\n    \"type\": \"string\",\n    \"value\": \"hunter2\"\n  }\n}\n"
-	if diff := cmp.Diff(wantJS, string(js)); diff != "" {
-		t.Errorf("(-want +got):\n%s", diff)
-	}
-}
-
-func TestNewResourceAddr(t *testing.T) {
-	tests := map[string]ResourceAddr{
-		"a_b.c": {Addr: "a_b.c", Resource: "a_b.c", ImpliedProvider: "a", ResourceType: "a_b", ResourceName: "c"},
-		`module.x["p.q"].module.y[2].data.time_static.t["k.z"]`: {Addr: `module.x["p.q"].module.y[2].data.time_static.t["k.z"]`,
-			Module: `module.x["p.q"].module.y[2]`, Resource: `data.time_static.t["k.z"]`, ImpliedProvider: "time",
-			ResourceType: "time_static", ResourceName: "t", ResourceKey: "k.z"},
-		"not an address": {Addr: "not an address"},
-		"a.b[x]":         {Addr: "a.b[x]"},
-	}
-	for in, want := range tests {
-		t.Run(in, func(t *testing.T) {
-			if diff := cmp.Diff(want, NewResourceAddr(in)); diff != "" {
-				t.Errorf("(-want +got):\n%s", diff)
-			}
-		})
-	}
-}
-
-func FuzzNewResourceAddr(f *testing.F) {
-	for _, s := range []string{"a.b", `module.m[0].a_b.c["k"]`, "data.x.y", `a.b["\"]"]`, "module.", "[[", `"`} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		ra := NewResourceAddr(s)
-		if ra.Addr != s {
-			t.Fatalf("Addr = %q", ra.Addr)
-		}
-		if ra.ResourceType != "" && ra.Module != "" && s != ra.Module+"."+ra.Resource {
-			t.Fatalf("module %q + resource %q != %q", ra.Module, ra.Resource, s)
-		}
-	})
-}
-
-func FuzzRenderPlan(f *testing.F) {
-	f.Add([]byte(`{"resource_changes":[{"address":"a.b","mode":"managed","type":"a","name":"b","change":{"actions":["update"],"before":{"x":[1,2,{"y":"a\nb"}]},"after":{"x":[2,{"y":"c"}]},"after_unknown":{"x":[false,{"z":true}]}}}]}`))
-	f.Add([]byte(`{"output_changes":{"o":{"actions":["create"],"after":{"a":[null]},"after_unknown":{"a":[true]}}}}`))
-	f.Fuzz(func(t *testing.T, src []byte) {
-		var buf bytes.Buffer
-		_ = RenderPlan(&buf, src, builtinSchemas, RenderOptions{})
-	})
-}
-
 func TestDiagnosticExpressionValues(t *testing.T) {
 	expr, diags := hclsyntax.ParseExpression([]byte(`var.n > 5 && var.s != "" && var.l != null && var.secret != "" && var.later != ""`), "main.tf", hcl.InitialPos)
 	if diags.HasErrors() {
@@ -247,6 +109,35 @@ func TestDiagnosticExpressionValues(t *testing.T) {
 		"var.secret has a sensitive value",
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}
+
+func TestRawOutputValueAndJSON(t *testing.T) {
+	raw := []struct {
+		v       cty.Value
+		want    string
+		wantErr bool
+	}{
+		{cty.StringVal("a\"b"), "a\"b", false},
+		{cty.NumberVal(big.NewFloat(1.5)), "1.5", false},
+		{cty.True, "true", false},
+		{cty.ListValEmpty(cty.String), "", true},
+		{cty.NullVal(cty.String), "", true},
+	}
+	for _, r := range raw {
+		got, err := RawOutputValue(r.v)
+		if (err != nil) != r.wantErr || got != r.want {
+			t.Errorf("RawOutputValue(%#v) = %q, %v", r.v, got, err)
+		}
+	}
+
+	js, err := OutputsJSON(map[string]OutputValue{"secret": {Value: cty.StringVal("hunter2"), Sensitive: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantJS := "{\n  \"secret\": {\n    \"sensitive\": true,\n    \"type\": \"string\",\n    \"value\": \"hunter2\"\n  }\n}\n"
+	if diff := cmp.Diff(wantJS, string(js)); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
 }

@@ -3,9 +3,7 @@ package views
 import (
 	"encoding/json"
 	"fmt"
-	"io"
 	"sort"
-	"strings"
 
 	"github.com/zclconf/go-cty/cty"
 	ctyjson "github.com/zclconf/go-cty/cty/json"
@@ -18,81 +16,14 @@ type OutputValue struct {
 	Deprecated string
 }
 
-func sortedOutputNames(outputs map[string]OutputValue) []string {
+// SortedOutputNames lists output names in the order they are shown.
+func SortedOutputNames(outputs map[string]OutputValue) []string {
 	names := make([]string, 0, len(outputs))
 	for name := range outputs {
 		names = append(names, name)
 	}
 	sort.Strings(names)
 	return names
-}
-
-// ApplyOutputs reports the root outputs after an apply: sensitive flag,
-// type and (unless sensitive) value.
-func (v *JSONView) ApplyOutputs(outputs map[string]OutputValue) error {
-	msgs := make(map[string]OutputMessage, len(outputs))
-	for name, o := range outputs {
-		val, _ := o.Value.UnmarkDeep()
-		m := OutputMessage{Sensitive: o.Sensitive, Deprecated: o.Deprecated}
-		typ, err := ctyjson.MarshalType(val.Type())
-		if err != nil {
-			return fmt.Errorf("output %s: %w", name, err)
-		}
-		m.Type = typ
-		if !o.Sensitive && val.IsWhollyKnown() {
-			js, err := ctyjson.Marshal(val, val.Type())
-			if err != nil {
-				return fmt.Errorf("output %s: %w", name, err)
-			}
-			m.Value = js
-		}
-		msgs[name] = m
-	}
-	v.Outputs(msgs)
-	return nil
-}
-
-// WriteApplyOutputs writes the "Outputs:" block printed after an apply:
-// `name = value`, with `<sensitive>` for sensitive outputs. Nothing is
-// written when there are no outputs.
-func WriteApplyOutputs(w io.Writer, outputs map[string]OutputValue, color bool) error {
-	if len(outputs) == 0 {
-		return nil
-	}
-	var b strings.Builder
-	b.WriteString("\n")
-	if color {
-		b.WriteString(ansiBold + ansiGreen + "Outputs:" + ansiReset)
-	} else {
-		b.WriteString("Outputs:")
-	}
-	b.WriteString("\n\n")
-	writeOutputLines(&b, outputs)
-	_, err := io.WriteString(w, b.String())
-	return err
-}
-
-// WriteOutputs writes every output as `name = value` (`tenet output`),
-// hiding sensitive values as `<sensitive>`.
-func WriteOutputs(w io.Writer, outputs map[string]OutputValue) error {
-	var b strings.Builder
-	writeOutputLines(&b, outputs)
-	_, err := io.WriteString(w, b.String())
-	return err
-}
-
-func writeOutputLines(b *strings.Builder, outputs map[string]OutputValue) {
-	for _, name := range sortedOutputNames(outputs) {
-		o := outputs[name]
-		b.WriteString(name)
-		b.WriteString(" = ")
-		if o.Sensitive {
-			b.WriteString("<sensitive>")
-		} else {
-			b.WriteString(FormatOutputValue(o.Value))
-		}
-		b.WriteString("\n")
-	}
 }
 
 // RawOutputValue is the `output -raw` text of a value: strings as they

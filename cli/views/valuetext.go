@@ -36,12 +36,12 @@ func FormatValue(v cty.Value, style ValueStyle, indent int) string {
 func (s ValueStyle) write(b *strings.Builder, v cty.Value, indent int) {
 	if v.IsMarked() {
 		if _, marks := v.Unmark(); len(marks) > 0 {
-			b.WriteString(sensitiveText)
+			b.WriteString(SensitiveText)
 			return
 		}
 	}
 	if !v.IsKnown() {
-		b.WriteString(unknownText)
+		b.WriteString(UnknownText)
 		return
 	}
 	if v.IsNull() {
@@ -117,11 +117,11 @@ func (s ValueStyle) write(b *strings.Builder, v cty.Value, indent int) {
 }
 
 func (s ValueStyle) key(k string, inMap bool) string {
-	if s == AttributeStyle && !inMap && isIdentifier(k) {
+	if s == AttributeStyle && !inMap && IsIdentifier(k) {
 		return k
 	}
 	if s == AttributeStyle {
-		return quoteString(k)
+		return QuoteString(k)
 	}
 	return strconv.Quote(k)
 }
@@ -130,7 +130,7 @@ func (s ValueStyle) writeString(b *strings.Builder, str, closePad string, indent
 	switch s {
 	case AttributeStyle:
 		if !strings.Contains(str, "\n") || strings.Contains(str, "\nEOT\n") {
-			b.WriteString(quoteString(str))
+			b.WriteString(QuoteString(str))
 			return
 		}
 	default:

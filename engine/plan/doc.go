@@ -1,16 +1,15 @@
 // Package plan holds plans as data: the changes planning decided on, the
-// states they were decided against, and their encodings — the JSON plan
-// format of `show -json` (format 1.2, plus a "tenet" object with rule
-// provenance and policy results) and tenet's saved plan files (a zip of
-// JSON metadata and msgpack-encoded cty values, which keep unknowns).
+// states they were decided against, the rule provenance and decision facts
+// of each change, and the outputs' changes.
 //
 // It also answers the questions callers ask of a finished plan: how the
-// actions and reasons are spelled in JSON, the human plan and the
-// machine-readable UI, what the summary line counts, and whether the plan
-// is worth applying.
+// actions and reasons are spelled in JSON and in the UIs, what the summary
+// line counts, and whether the plan is worth applying.
 //
-// It never plans anything itself (that is package engine) and knows
-// nothing of configuration syntax: the engine hands it the configuration's
-// JSON view ready-made. The prior state's JSON view comes from
-// state/statejson.
+// Encodings live in subpackages, the way state's do: plan/planjson writes
+// and reads the JSON plan of `show -json`, plan/planfile saved plan files.
+// plan/plantest builds plans and plan documents for tests. It never plans
+// anything itself (that is package engine) and knows nothing of
+// configuration syntax: the engine hands it the configuration's JSON view
+// ready-made.
 package plan

@@ -2,6 +2,7 @@ package plan
 
 import (
 	"bytes"
+	"encoding/json"
 	"slices"
 
 	"github.com/zclconf/go-cty/cty"
@@ -174,7 +175,7 @@ func jsonBytesEqual(a, b []byte) bool {
 		return true
 	}
 	var ca, cb bytes.Buffer
-	if compactJSON(&ca, a) != nil || compactJSON(&cb, b) != nil {
+	if json.Compact(&ca, a) != nil || json.Compact(&cb, b) != nil {
 		return false
 	}
 	return bytes.Equal(ca.Bytes(), cb.Bytes())

@@ -1,6 +1,7 @@
-package plan
+package plan_test
 
 import (
+	"github.com/tenetplan/tenet/engine/plan/plantest"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -8,6 +9,8 @@ import (
 
 	"github.com/tenetplan/tenet/addrs"
 	"github.com/tenetplan/tenet/state"
+
+	"github.com/tenetplan/tenet/engine/plan"
 )
 
 func TestActionNames(t *testing.T) {
@@ -16,15 +19,15 @@ func TestActionNames(t *testing.T) {
 		Symbol   string
 		UIAction string
 	}
-	cases := map[Action]names{
-		NoOp:             {[]string{"no-op"}, "   ", "noop"},
-		Create:           {[]string{"create"}, "  +", "create"},
-		Read:             {[]string{"read"}, " <=", "read"},
-		Update:           {[]string{"update"}, "  ~", "update"},
-		DeleteThenCreate: {[]string{"delete", "create"}, "-/+", "replace"},
-		CreateThenDelete: {[]string{"create", "delete"}, "+/-", "replace"},
-		Delete:           {[]string{"delete"}, "  -", "delete"},
-		Forget:           {[]string{"forget"}, "  .", "remove"},
+	cases := map[plan.Action]names{
+		plan.NoOp:             {[]string{"no-op"}, "   ", "noop"},
+		plan.Create:           {[]string{"create"}, "  +", "create"},
+		plan.Read:             {[]string{"read"}, " <=", "read"},
+		plan.Update:           {[]string{"update"}, "  ~", "update"},
+		plan.DeleteThenCreate: {[]string{"delete", "create"}, "-/+", "replace"},
+		plan.CreateThenDelete: {[]string{"create", "delete"}, "+/-", "replace"},
+		plan.Delete:           {[]string{"delete"}, "  -", "delete"},
+		plan.Forget:           {[]string{"forget"}, "  .", "remove"},
 	}
 	for a, want := range cases {
 		t.Run(a.String(), func(t *testing.T) {
@@ -32,29 +35,25 @@ func TestActionNames(t *testing.T) {
 			if diff := cmp.Diff(want, got); diff != "" {
 				t.Error(diff)
 			}
-			parsed, err := parseAction(a.String())
-			if err != nil || parsed != a {
-				t.Errorf("parseAction(%q) = %v, %v", a.String(), parsed, err)
-			}
 		})
 	}
-	if Action('?').Valid() || Action('?').JSONActions() != nil {
+	if plan.Action('?').Valid() || plan.Action('?').JSONActions() != nil {
 		t.Error("an undeclared action is accepted")
 	}
 }
 
 func TestChangeUIAction(t *testing.T) {
-	moved := change(t, "terraform_data.b", NoOp, cty.NilVal, cty.NilVal)
-	moved.PrevRunAddr = instAddr(t, "terraform_data.a")
-	moved.Importing = &Importing{ID: "x"}
-	imported := change(t, "terraform_data.b", NoOp, cty.NilVal, cty.NilVal)
-	imported.Importing = &Importing{ID: "x"}
-	movedUpdate := change(t, "terraform_data.b", Update, cty.NilVal, cty.NilVal)
-	movedUpdate.PrevRunAddr = instAddr(t, "terraform_data.a")
-	noPrev := change(t, "terraform_data.b", NoOp, cty.NilVal, cty.NilVal)
+	moved := plantest.Change(t, "terraform_data.b", plan.NoOp, cty.NilVal, cty.NilVal)
+	moved.PrevRunAddr = plantest.InstAddr(t, "terraform_data.a")
+	moved.Importing = &plan.Importing{ID: "x"}
+	imported := plantest.Change(t, "terraform_data.b", plan.NoOp, cty.NilVal, cty.NilVal)
+	imported.Importing = &plan.Importing{ID: "x"}
+	movedUpdate := plantest.Change(t, "terraform_data.b", plan.Update, cty.NilVal, cty.NilVal)
+	movedUpdate.PrevRunAddr = plantest.InstAddr(t, "terraform_data.a")
+	noPrev := plantest.Change(t, "terraform_data.b", plan.NoOp, cty.NilVal, cty.NilVal)
 	noPrev.PrevRunAddr = addrs.AbsResourceInstance{}
 	cases := map[string]struct {
-		c    *ResourceInstanceChange
+		c    *plan.ResourceInstanceChange
 		want string
 	}{
 		"move wins over import": {moved, "move"},
@@ -70,15 +69,15 @@ func TestChangeUIAction(t *testing.T) {
 }
 
 func TestReasonUIReason(t *testing.T) {
-	cases := map[Reason]string{
-		ReasonNone:                         "",
-		ReasonReplaceBecauseTainted:        "tainted",
-		ReasonReplaceByRequest:             "requested",
-		ReasonReplaceByTriggers:            "replace_triggered_by",
-		ReasonReplaceBecauseCannotUpdate:   "cannot_update",
-		ReasonDeleteBecauseEachKey:         "delete_because_each_key",
-		ReasonReadBecauseDependencyPending: "read_because_dependency_pending",
-		Reason("made_up"):                  "unknown",
+	cases := map[plan.Reason]string{
+		plan.ReasonNone:                         "",
+		plan.ReasonReplaceBecauseTainted:        "tainted",
+		plan.ReasonReplaceByRequest:             "requested",
+		plan.ReasonReplaceByTriggers:            "replace_triggered_by",
+		plan.ReasonReplaceBecauseCannotUpdate:   "cannot_update",
+		plan.ReasonDeleteBecauseEachKey:         "delete_because_each_key",
+		plan.ReasonReadBecauseDependencyPending: "read_because_dependency_pending",
+		plan.Reason("made_up"):                  "unknown",
 	}
 	for r, want := range cases {
 		if got := r.UIReason(); got != want {
@@ -88,58 +87,58 @@ func TestReasonUIReason(t *testing.T) {
 }
 
 func TestSummary(t *testing.T) {
-	imp := change(t, "terraform_data.i", NoOp, cty.NilVal, cty.NilVal)
-	imp.Importing = &Importing{ID: "i"}
-	p := &Plan{Changes: []*ResourceInstanceChange{
-		change(t, "terraform_data.c", Create, cty.NilVal, cty.NilVal),
-		change(t, "terraform_data.u", Update, cty.NilVal, cty.NilVal),
-		change(t, "terraform_data.r1", DeleteThenCreate, cty.NilVal, cty.NilVal),
-		change(t, "terraform_data.r2", CreateThenDelete, cty.NilVal, cty.NilVal),
-		change(t, "terraform_data.d", Delete, cty.NilVal, cty.NilVal),
-		change(t, "data.terraform_remote_state.d", Delete, cty.NilVal, cty.NilVal),
-		change(t, "data.terraform_remote_state.r", Read, cty.NilVal, cty.NilVal),
-		change(t, "terraform_data.f", Forget, cty.NilVal, cty.NilVal),
-		change(t, "terraform_data.n", NoOp, cty.NilVal, cty.NilVal),
+	imp := plantest.Change(t, "terraform_data.i", plan.NoOp, cty.NilVal, cty.NilVal)
+	imp.Importing = &plan.Importing{ID: "i"}
+	p := &plan.Plan{Changes: []*plan.ResourceInstanceChange{
+		plantest.Change(t, "terraform_data.c", plan.Create, cty.NilVal, cty.NilVal),
+		plantest.Change(t, "terraform_data.u", plan.Update, cty.NilVal, cty.NilVal),
+		plantest.Change(t, "terraform_data.r1", plan.DeleteThenCreate, cty.NilVal, cty.NilVal),
+		plantest.Change(t, "terraform_data.r2", plan.CreateThenDelete, cty.NilVal, cty.NilVal),
+		plantest.Change(t, "terraform_data.d", plan.Delete, cty.NilVal, cty.NilVal),
+		plantest.Change(t, "data.terraform_remote_state.d", plan.Delete, cty.NilVal, cty.NilVal),
+		plantest.Change(t, "data.terraform_remote_state.r", plan.Read, cty.NilVal, cty.NilVal),
+		plantest.Change(t, "terraform_data.f", plan.Forget, cty.NilVal, cty.NilVal),
+		plantest.Change(t, "terraform_data.n", plan.NoOp, cty.NilVal, cty.NilVal),
 		imp,
 	}}
-	want := Summary{Import: 1, Add: 3, Change: 1, Destroy: 3, Forget: 1}
+	want := plan.Summary{Import: 1, Add: 3, Change: 1, Destroy: 3, Forget: 1}
 	if diff := cmp.Diff(want, p.Summary()); diff != "" {
 		t.Error(diff)
 	}
 }
 
 func TestCanApply(t *testing.T) {
-	noop := change(t, "terraform_data.a", NoOp, cty.NilVal, cty.NilVal)
-	moved := change(t, "terraform_data.b", NoOp, cty.NilVal, cty.NilVal)
-	moved.PrevRunAddr = instAddr(t, "terraform_data.a")
-	imported := change(t, "terraform_data.b", NoOp, cty.NilVal, cty.NilVal)
-	imported.Importing = &Importing{ID: "x"}
+	noop := plantest.Change(t, "terraform_data.a", plan.NoOp, cty.NilVal, cty.NilVal)
+	moved := plantest.Change(t, "terraform_data.b", plan.NoOp, cty.NilVal, cty.NilVal)
+	moved.PrevRunAddr = plantest.InstAddr(t, "terraform_data.a")
+	imported := plantest.Change(t, "terraform_data.b", plan.NoOp, cty.NilVal, cty.NilVal)
+	imported.Importing = &plan.Importing{ID: "x"}
 
 	stateWith := func(attrs string) *state.State {
 		s := &state.State{Modules: map[string]*state.Module{}}
-		putObject(s, instAddr(t, "terraform_data.a"), terraformProvider, state.NotDeposed, &state.ObjectSrc{AttrsJSON: []byte(attrs), Status: state.ObjectReady})
+		plantest.PutObject(s, plantest.InstAddr(t, "terraform_data.a"), plantest.TerraformProvider, state.NotDeposed, &state.ObjectSrc{AttrsJSON: []byte(attrs), Status: state.ObjectReady})
 		return s
 	}
 	withData := stateWith(`{"id":"a"}`)
-	putObject(withData, instAddr(t, "data.terraform_remote_state.x"), terraformProvider, state.NotDeposed, &state.ObjectSrc{AttrsJSON: []byte(`{}`)})
+	plantest.PutObject(withData, plantest.InstAddr(t, "data.terraform_remote_state.x"), plantest.TerraformProvider, state.NotDeposed, &state.ObjectSrc{AttrsJSON: []byte(`{}`)})
 
 	cases := map[string]struct {
-		p    *Plan
+		p    *plan.Plan
 		want bool
 	}{
-		"empty":                  {&Plan{}, false},
-		"only no-ops":            {&Plan{Changes: []*ResourceInstanceChange{noop}}, false},
-		"create":                 {&Plan{Changes: []*ResourceInstanceChange{change(t, "terraform_data.a", Create, cty.NilVal, cty.NilVal)}}, true},
-		"errored":                {&Plan{Errored: true, Changes: []*ResourceInstanceChange{change(t, "terraform_data.a", Create, cty.NilVal, cty.NilVal)}}, false},
-		"move only":              {&Plan{Changes: []*ResourceInstanceChange{moved}}, true},
-		"import only":            {&Plan{Changes: []*ResourceInstanceChange{imported}}, true},
-		"output change":          {&Plan{OutputChanges: []*OutputChange{{Name: "o", Action: Create}}}, true},
-		"output no-op":           {&Plan{OutputChanges: []*OutputChange{{Name: "o", Action: NoOp}}}, false},
-		"refresh-only same":      {&Plan{Mode: RefreshOnlyMode, PrevRunState: stateWith(`{"id":"a"}`), PriorState: stateWith(`{ "id": "a" }`)}, false},
-		"refresh-only drift":     {&Plan{Mode: RefreshOnlyMode, PrevRunState: stateWith(`{"id":"a"}`), PriorState: stateWith(`{"id":"b"}`)}, true},
-		"refresh-only data only": {&Plan{Mode: RefreshOnlyMode, PrevRunState: stateWith(`{"id":"a"}`), PriorState: withData}, false},
-		"refresh-only gone":      {&Plan{Mode: RefreshOnlyMode, PrevRunState: stateWith(`{"id":"a"}`), PriorState: &state.State{}}, true},
-		"normal drift only":      {&Plan{PrevRunState: stateWith(`{"id":"a"}`), PriorState: stateWith(`{"id":"b"}`)}, false},
+		"empty":                  {&plan.Plan{}, false},
+		"only no-ops":            {&plan.Plan{Changes: []*plan.ResourceInstanceChange{noop}}, false},
+		"create":                 {&plan.Plan{Changes: []*plan.ResourceInstanceChange{plantest.Change(t, "terraform_data.a", plan.Create, cty.NilVal, cty.NilVal)}}, true},
+		"errored":                {&plan.Plan{Errored: true, Changes: []*plan.ResourceInstanceChange{plantest.Change(t, "terraform_data.a", plan.Create, cty.NilVal, cty.NilVal)}}, false},
+		"move only":              {&plan.Plan{Changes: []*plan.ResourceInstanceChange{moved}}, true},
+		"import only":            {&plan.Plan{Changes: []*plan.ResourceInstanceChange{imported}}, true},
+		"output change":          {&plan.Plan{OutputChanges: []*plan.OutputChange{{Name: "o", Action: plan.Create}}}, true},
+		"output no-op":           {&plan.Plan{OutputChanges: []*plan.OutputChange{{Name: "o", Action: plan.NoOp}}}, false},
+		"refresh-only same":      {&plan.Plan{Mode: plan.RefreshOnlyMode, PrevRunState: stateWith(`{"id":"a"}`), PriorState: stateWith(`{ "id": "a" }`)}, false},
+		"refresh-only drift":     {&plan.Plan{Mode: plan.RefreshOnlyMode, PrevRunState: stateWith(`{"id":"a"}`), PriorState: stateWith(`{"id":"b"}`)}, true},
+		"refresh-only data only": {&plan.Plan{Mode: plan.RefreshOnlyMode, PrevRunState: stateWith(`{"id":"a"}`), PriorState: withData}, false},
+		"refresh-only gone":      {&plan.Plan{Mode: plan.RefreshOnlyMode, PrevRunState: stateWith(`{"id":"a"}`), PriorState: &state.State{}}, true},
+		"normal drift only":      {&plan.Plan{PrevRunState: stateWith(`{"id":"a"}`), PriorState: stateWith(`{"id":"b"}`)}, false},
 	}
 	for name, tc := range cases {
 		if got := tc.p.CanApply(); got != tc.want {
@@ -149,20 +148,20 @@ func TestCanApply(t *testing.T) {
 }
 
 func TestFindChange(t *testing.T) {
-	cur := change(t, "terraform_data.a", NoOp, cty.NilVal, cty.NilVal)
-	dep := change(t, "terraform_data.a", Delete, cty.NilVal, cty.NilVal)
+	cur := plantest.Change(t, "terraform_data.a", plan.NoOp, cty.NilVal, cty.NilVal)
+	dep := plantest.Change(t, "terraform_data.a", plan.Delete, cty.NilVal, cty.NilVal)
 	dep.DeposedKey = "00000001"
-	p := &Plan{Changes: []*ResourceInstanceChange{cur, dep}, OutputChanges: []*OutputChange{{Name: "x"}}}
-	if got := p.FindChange(instAddr(t, "terraform_data.a"), "00000001"); got != dep {
+	p := &plan.Plan{Changes: []*plan.ResourceInstanceChange{cur, dep}, OutputChanges: []*plan.OutputChange{{Name: "x"}}}
+	if got := p.FindChange(plantest.InstAddr(t, "terraform_data.a"), "00000001"); got != dep {
 		t.Errorf("deposed lookup gave %v", got)
 	}
-	if got := p.FindChange(instAddr(t, "terraform_data.a"), state.NotDeposed); got != cur {
+	if got := p.FindChange(plantest.InstAddr(t, "terraform_data.a"), state.NotDeposed); got != cur {
 		t.Errorf("current lookup gave %v", got)
 	}
-	if got := p.FindChange(instAddr(t, "terraform_data.b"), state.NotDeposed); got != nil {
+	if got := p.FindChange(plantest.InstAddr(t, "terraform_data.b"), state.NotDeposed); got != nil {
 		t.Errorf("missing lookup gave %v", got)
 	}
-	idx := IndexChanges(p.Changes)
+	idx := plan.IndexChanges(p.Changes)
 	if idx["terraform_data.a (deposed 00000001)"] != dep || idx["terraform_data.a"] != cur {
 		t.Errorf("IndexChanges = %v", idx)
 	}

@@ -1,0 +1,126 @@
+package human
+
+import (
+	"io"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/tenetplan/tenet/cli/views"
+)
+
+// HumanHooks writes apply progress for people: `addr: Creating...`,
+// `addr: Creation complete after 1s [id=…]`, and so on. It is safe for use
+// from many goroutines, and counts completed operations for the summary.
+type HumanHooks struct {
+	mu    sync.Mutex
+	w     io.Writer
+	color bool
+	// counts of successful operations, for Summary.
+	added, changed, destroyed, imported, forgotten int
+}
+
+// NewHumanHooks writes to w; color adds bold to the address prefix.
+func NewHumanHooks(w io.Writer, color bool) *HumanHooks {
+	return &HumanHooks{w: w, color: color}
+}
+
+func (h *HumanHooks) line(addr, text string) {
+	var b strings.Builder
+	if h.color {
+		b.WriteString(views.ANSIBold + addr + ":" + views.ANSIReset + " ")
+	} else {
+		b.WriteString(addr + ": ")
+	}
+	b.WriteString(text)
+	b.WriteString("\n")
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	io.WriteString(h.w, b.String())
+}
+
+// ApplyStart writes `addr: Creating...` (or Modifying/Destroying... with the id).
+func (h *HumanHooks) ApplyStart(addr, action, idKey, idValue string) {
+	h.line(addr, views.ApplyStartText(action, idKey, idValue))
+}
+
+// ApplyProgress writes `addr: Still creating... [10s elapsed]`.
+func (h *HumanHooks) ApplyProgress(addr, action string, elapsed time.Duration) {
+	h.line(addr, views.ApplyProgressText(action, elapsed))
+}
+
+// ApplyComplete writes `addr: Creation complete after 1s [id=…]` and counts
+// the operation.
+func (h *HumanHooks) ApplyComplete(addr, action, idKey, idValue string, elapsed time.Duration) {
+	h.mu.Lock()
+	switch action {
+	case views.HookCreate:
+		h.added++
+	case views.HookUpdate:
+		h.changed++
+	case views.HookDelete:
+		h.destroyed++
+	case views.HookForget:
+		h.forgotten++
+	}
+	h.mu.Unlock()
+	h.line(addr, views.ApplyCompleteText(action, idKey, idValue, elapsed))
+}
+
+// ApplyErrored writes `addr: Creation errored after 1s`; the diagnostics
+// are rendered separately.
+func (h *HumanHooks) ApplyErrored(addr, action string, elapsed time.Duration) {
+	h.line(addr, views.ApplyErroredText(action, elapsed))
+}
+
+// RefreshStart writes `addr: Refreshing state... [id=…]`.
+func (h *HumanHooks) RefreshStart(addr, idKey, idValue string) {
+	h.line(addr, views.RefreshStartText(idKey, idValue))
+}
+
+// RefreshComplete writes nothing for people (as OpenTofu); present so
+// HumanHooks and JSONView offer the same methods.
+func (h *HumanHooks) RefreshComplete(addr, idKey, idValue string) {}
+
+// PrepareImport writes `addr: Preparing import... [id=…]` (planning).
+func (h *HumanHooks) PrepareImport(addr, id string) {
+	h.line(addr, "Preparing import..."+views.IDSuffix("id", id))
+}
+
+// ImportStart writes `addr: Importing... [id=…]`.
+func (h *HumanHooks) ImportStart(addr, id string) {
+	h.line(addr, "Importing..."+views.IDSuffix("id", id))
+}
+
+// ImportComplete writes `addr: Import complete [id=…]` and counts it.
+func (h *HumanHooks) ImportComplete(addr, id string) {
+	h.Imported()
+	h.line(addr, "Import complete"+views.IDSuffix("id", id))
+}
+
+// Imported counts an object imported by the apply.
+func (h *HumanHooks) Imported() {
+	h.mu.Lock()
+	h.imported++
+	h.mu.Unlock()
+}
+
+// Summary returns the counts of successful operations so far.
+func (h *HumanHooks) Summary(operation string) views.ChangeSummary {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return views.ChangeSummary{Add: h.added, Change: h.changed, Remove: h.destroyed,
+		Import: h.imported, Forget: h.forgotten, Operation: operation}
+}
+
+// WriteApplySummary writes the closing line of an apply, e.g.
+// "Apply complete! Resources: 1 added, 0 changed, 0 destroyed." in bold
+// green when color is on.
+func WriteApplySummary(w io.Writer, s views.ChangeSummary, color bool) error {
+	text := s.String()
+	if color {
+		text = views.ANSIBold + views.ANSIGreen + text + views.ANSIReset
+	}
+	_, err := io.WriteString(w, "\n"+text+"\n")
+	return err
+}

@@ -1,0 +1,51 @@
+package human
+
+import (
+	"io"
+	"strings"
+
+	"github.com/tenetplan/tenet/cli/views"
+)
+
+// WriteApplyOutputs writes the "Outputs:" block printed after an apply:
+// `name = value`, with `<sensitive>` for sensitive outputs. Nothing is
+// written when there are no outputs.
+func WriteApplyOutputs(w io.Writer, outputs map[string]views.OutputValue, color bool) error {
+	if len(outputs) == 0 {
+		return nil
+	}
+	var b strings.Builder
+	b.WriteString("\n")
+	if color {
+		b.WriteString(views.ANSIBold + views.ANSIGreen + "Outputs:" + views.ANSIReset)
+	} else {
+		b.WriteString("Outputs:")
+	}
+	b.WriteString("\n\n")
+	writeOutputLines(&b, outputs)
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// WriteOutputs writes every output as `name = value` (`tenet output`),
+// hiding sensitive values as `<sensitive>`.
+func WriteOutputs(w io.Writer, outputs map[string]views.OutputValue) error {
+	var b strings.Builder
+	writeOutputLines(&b, outputs)
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func writeOutputLines(b *strings.Builder, outputs map[string]views.OutputValue) {
+	for _, name := range views.SortedOutputNames(outputs) {
+		o := outputs[name]
+		b.WriteString(name)
+		b.WriteString(" = ")
+		if o.Sensitive {
+			b.WriteString("<sensitive>")
+		} else {
+			b.WriteString(views.FormatOutputValue(o.Value))
+		}
+		b.WriteString("\n")
+	}
+}

@@ -1,0 +1,595 @@
+package human
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"runtime"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/tenetplan/tenet/providers"
+
+	"github.com/tenetplan/tenet/engine/plan/planjson"
+
+	"github.com/tenetplan/tenet/cli/views"
+)
+
+// SchemaLookup finds the schema of a resource type so attribute types,
+// nested blocks and sensitive attributes render as the provider describes
+// them. providerName is the plan's provider_name (e.g.
+// "registry.opentofu.org/hashicorp/aws"), mode "managed" or "data". It may
+// return nil; the resource is then rendered from its JSON values alone.
+type SchemaLookup interface {
+	ResourceSchema(providerName, mode, typ string) *providers.Block
+}
+
+// RenderOptions controls the human plan rendering.
+type RenderOptions struct {
+	// Color turns on ANSI bold and colours; off for NO_COLOR and -no-color.
+	Color bool
+	// Mode is the plan mode: ModeNormal ("" too), ModeDestroy or
+	// ModeRefreshOnly. The plan document does not record it.
+	Mode string
+	// Width is where prose is wrapped and the width of the horizontal rule;
+	// 0 means 78, the width used when output is not a terminal.
+	Width int
+	// NotApplyable is set when the plan cannot be applied; it changes the
+	// hint shown when only drift was found.
+	NotApplyable bool
+}
+
+const defaultWidth = 78
+
+// RenderPlan writes the human rendering of a JSON plan document (the
+// output of `show -json`, format 1.2), as `tenet plan` prints it. Large
+// plans are decoded and drawn on all cores.
+func RenderPlan(w io.Writer, planJSON []byte, schemas SchemaLookup, opts RenderOptions) error {
+	return renderPlan(w, planJSON, schemas, opts, runtime.GOMAXPROCS(0))
+}
+
+// renderPlan is RenderPlan on up to workers goroutines.
+func renderPlan(w io.Writer, planJSON []byte, schemas SchemaLookup, opts RenderOptions, workers int) error {
+	// The document is dropped before returning and what is drawn is
+	// copied out of it, so it may borrow planJSON's memory.
+	doc, err := planjson.DecodeWith(planJSON, planjson.DecodeOptions{Workers: workers, Borrow: true})
+	if err != nil {
+		return err
+	}
+	r := planRenderer{doc: doc, schemas: newSchemaCache(schemas), opts: opts, p: &printer{color: opts.Color}, workers: workers}
+	if r.opts.Width <= 0 {
+		r.opts.Width = defaultWidth
+	}
+	if err := r.render(); err != nil {
+		return err
+	}
+	r.cut()
+	for _, s := range r.out {
+		if _, err := io.WriteString(w, s); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+type planRenderer struct {
+	doc     *planjson.Document
+	schemas *schemaCache
+	opts    RenderOptions
+	p       *printer
+	// out holds text already taken from p, in order (see cut).
+	out     []string
+	workers int
+	// the schema looked up last, and for which type
+	lastKey    schemaKey
+	lastSchema *blockInfo
+	haveLast   bool
+}
+
+// cut moves what p holds to out, so text drawn elsewhere can follow it.
+func (r *planRenderer) cut() {
+	if r.p.Len() > 0 {
+		r.out = append(r.out, r.p.String())
+		r.p.Reset()
+	}
+}
+
+// shownChange is a resource change that will be drawn.
+type shownChange struct {
+	rc  *planjson.ResourceChange
+	act views.Action
+}
+
+func (r *planRenderer) schemaFor(rc *planjson.ResourceChange) *blockInfo {
+	// Neighbouring changes are mostly of one type: skip the map then.
+	k := schemaKey{rc.ProviderName, rc.Mode, rc.Type}
+	if r.haveLast && r.lastKey == k {
+		return r.lastSchema
+	}
+	r.lastKey, r.lastSchema, r.haveLast = k, r.schemas.lookup(k), true
+	return r.lastSchema
+}
+
+func (r *planRenderer) render() error {
+	p := r.p
+	changes := make([]shownChange, 0, len(r.doc.ResourceChanges))
+	var counts [views.ActForget + 1]int
+	imports, forgets := 0, 0
+	anyAction := false
+	for i := range r.doc.ResourceChanges {
+		rc := r.doc.ResourceChanges[i]
+		act, err := views.ParseActions(rc.Change.Actions)
+		if err != nil {
+			return fmt.Errorf("%s: %w", rc.Address, err)
+		}
+		if act == views.ActNoOp && !rc.Moved() && !rc.Importing() {
+			continue
+		}
+		if act == views.ActDelete && rc.Mode == "data" {
+			continue
+		}
+		changes = append(changes, shownChange{rc: rc, act: act})
+		if rc.Importing() {
+			imports++
+		}
+		if act != views.ActNoOp {
+			anyAction = true
+			counts[act]++
+		}
+		if act == views.ActForget {
+			forgets++
+		}
+	}
+	outputs, err := r.outputChanges()
+	if err != nil {
+		return err
+	}
+	empty := len(changes) == 0 && len(outputs) == 0
+
+	drifted, err := r.renderDrift(empty)
+	if err != nil {
+		return err
+	}
+
+	if empty {
+		r.renderNoChanges(drifted)
+		return nil
+	}
+	if drifted {
+		p.WriteString("\n")
+		p.WriteString(strings.Repeat("─", r.opts.Width-1))
+		p.WriteString("\n")
+	}
+	if anyAction {
+		p.WriteString("\n")
+		p.WriteString(views.WordWrap("tenet used the selected providers to generate the following execution plan. Resource actions are indicated with the following symbols:", r.opts.Width-1))
+		p.WriteString("\n")
+		legend := []struct {
+			acts []views.Action
+			text string
+		}{
+			{[]views.Action{views.ActCreate}, "create"},
+			{[]views.Action{views.ActUpdate}, "update in-place"},
+			{[]views.Action{views.ActDelete}, "destroy"},
+			{[]views.Action{views.ActDeleteThenCreate}, "destroy and then create replacement"},
+			{[]views.Action{views.ActCreateThenDelete}, "create replacement and then destroy"},
+			{[]views.Action{views.ActRead}, "read (data resources)"},
+			{[]views.Action{views.ActForget}, "forget"},
+		}
+		for _, l := range legend {
+			if counts[l.acts[0]] > 0 {
+				p.WriteString(p.symbolField(l.acts[0])[:len(p.symbolField(l.acts[0]))-1])
+				p.WriteString(" ")
+				p.WriteString(l.text)
+				p.WriteString("\n")
+			}
+		}
+	}
+	if len(changes) > 0 {
+		p.WriteString("\n")
+		if r.doc.Errored {
+			p.WriteString("tenet planned the following actions, but then encountered a problem:\n")
+		} else {
+			p.WriteString("tenet will perform the following actions:\n")
+		}
+		r.renderChanges(changes)
+		add := counts[views.ActCreate] + counts[views.ActDeleteThenCreate] + counts[views.ActCreateThenDelete]
+		change := counts[views.ActUpdate]
+		destroy := counts[views.ActDelete] + counts[views.ActDeleteThenCreate] + counts[views.ActCreateThenDelete]
+		p.WriteString("\n")
+		p.WriteString(p.bold("Plan:"))
+		p.WriteString(" ")
+		p.WriteString(views.PlanSummaryLine(imports, add, change, destroy, forgets))
+		p.WriteString("\n")
+	}
+	if len(outputs) > 0 {
+		p.WriteString("\n")
+		p.WriteString(p.bold("Changes to Outputs:"))
+		p.WriteString("\n")
+		r.renderOutputs(outputs)
+		if !anyAction {
+			p.WriteString("\n")
+			p.WriteString(views.WordWrap("You can apply this plan to save these new output values to the tenet state, without changing any real infrastructure.", r.opts.Width-1))
+			p.WriteString("\n")
+		}
+	}
+	return nil
+}
+
+func (r *planRenderer) renderNoChanges(drifted bool) {
+	p := r.p
+	width := r.opts.Width
+	headline := func(rest string) {
+		p.WriteString("\n")
+		p.WriteString(p.paint(views.ANSIBold+views.ANSIGreen, "No changes."))
+		p.WriteString(p.bold(" " + rest))
+		p.WriteString("\n\n")
+	}
+	if r.doc.Errored {
+		p.WriteString("\n")
+		p.WriteString(p.bold("Planning failed."))
+		p.WriteString(" tenet encountered an error while generating this plan.\n\n")
+		return
+	}
+	switch r.opts.Mode {
+	case views.ModeRefreshOnly:
+		if drifted {
+			return
+		}
+		headline("Your infrastructure still matches the configuration.")
+		p.WriteString(views.WordWrap("tenet has checked that the real remote objects still match the result of your most recent changes, and found no differences.", width-1))
+	case views.ModeDestroy:
+		if drifted {
+			p.WriteString("\n")
+			p.WriteString(strings.Repeat("─", width-1))
+			p.WriteString("\n")
+		}
+		headline("No objects need to be destroyed.")
+		p.WriteString(views.WordWrap("Either you have not created any objects yet or the existing objects were already deleted outside of tenet.", width-1))
+	default:
+		if drifted {
+			p.WriteString("\n")
+			p.WriteString(strings.Repeat("─", width-1))
+			p.WriteString("\n")
+		}
+		headline("Your infrastructure matches the configuration.")
+		switch {
+		case drifted && !r.opts.NotApplyable:
+			p.WriteString(views.WordWrap("Your configuration already matches the changes detected above. If you'd like to update the tenet state to match, create and apply a refresh-only plan:", width-1))
+			p.WriteString("\n  tenet apply -refresh-only")
+		case drifted:
+			p.WriteString(views.WordWrap("Your configuration already matches the changes detected above.", width-1))
+		default:
+			p.WriteString(views.WordWrap("tenet has compared your real infrastructure against your configuration and found no differences, so no changes are needed.", width-1))
+		}
+	}
+	p.WriteString("\n")
+}
+
+// renderDrift writes the "changed outside of tenet" section; it reports
+// whether anything was written.
+func (r *planRenderer) renderDrift(planEmpty bool) (bool, error) {
+	refreshOnly := r.opts.Mode == views.ModeRefreshOnly
+	if planEmpty && !refreshOnly {
+		return false, nil
+	}
+	relevant := map[string][][]any{}
+	for _, ra := range r.doc.RelevantAttributes {
+		relevant[ra.Resource] = append(relevant[ra.Resource], ra.Attribute)
+	}
+	type driftItem struct {
+		rc   *planjson.ResourceChange
+		act  views.Action
+		node *diffNode
+	}
+	var items []driftItem
+	for i := range r.doc.ResourceDrift {
+		rc := r.doc.ResourceDrift[i]
+		act, err := views.ParseActions(rc.Change.Actions)
+		if err != nil {
+			return false, fmt.Errorf("%s: %w", rc.Address, err)
+		}
+		vc := valueChangeOf(rc)
+		if !refreshOnly {
+			paths, ok := relevant[rc.Address]
+			if !ok {
+				continue
+			}
+			m := newPathMatcher(paths)
+			if !m.exact {
+				vc.relevant = &m
+			}
+		}
+		node := diffBlock(vc, r.schemaFor(rc))
+		if node.act == views.ActNoOp && act != views.ActDelete {
+			act = views.ActNoOp
+		}
+		if act == views.ActNoOp && (!refreshOnly || !rc.Moved()) {
+			continue
+		}
+		items = append(items, driftItem{rc: rc, act: act, node: node})
+	}
+	if len(items) == 0 {
+		return false, nil
+	}
+	p := r.p
+	p.WriteString("\n")
+	p.WriteString(p.bold("Note: Objects have changed outside of tenet"))
+	p.WriteString("\n\n")
+	p.WriteString(views.WordWrap(`tenet detected the following changes made outside of tenet since the last "tenet apply" which may have affected this plan:`, r.opts.Width-1))
+	p.WriteString("\n")
+	for _, it := range items {
+		p.WriteString("\n")
+		r.writeResource(it.rc, it.act, it.node, true)
+	}
+	p.WriteString("\n\n")
+	if refreshOnly {
+		p.WriteString(views.WordWrap("This is a refresh-only plan, so tenet will not take any actions to undo these. If you were expecting these changes then you can apply this plan to record the updated values in the tenet state without changing any remote objects.", r.opts.Width-1))
+	} else {
+		p.WriteString(views.WordWrap("Unless you have made equivalent changes to your configuration, or ignored the relevant attributes using ignore_changes, the following plan may include actions to undo or respond to these changes.", r.opts.Width-1))
+	}
+	p.WriteString("\n")
+	return true, nil
+}
+
+func valueChangeOf(rc *planjson.ResourceChange) valueChange {
+	ch := rc.Change
+	return valueChange{
+		before:          ch.Before,
+		after:           ch.After,
+		unknown:         ch.AfterUnknown,
+		beforeSensitive: ch.BeforeSensitive,
+		afterSensitive:  ch.AfterSensitive,
+		replace:         newPathMatcher(ch.ReplacePaths),
+	}
+}
+
+func (r *planRenderer) renderResource(rc *planjson.ResourceChange, act views.Action, drift bool) {
+	node := diffBlock(valueChangeOf(rc), r.schemaFor(rc))
+	r.writeResource(rc, act, node, drift)
+}
+
+func (r *planRenderer) writeResource(rc *planjson.ResourceChange, act views.Action, node *diffNode, drift bool) {
+	p := r.p
+	r.writeResourceComment(rc, act, drift)
+	sym := p.symbolField(act)
+	// A forgotten object's body is drawn without symbol columns.
+	p.hideSymbols = act == views.ActForget
+	p.noNullSuffix = act == views.ActForget
+	p.showUnchanged = rc.Importing()
+	p.WriteString(sym[:len(sym)-1])
+	p.WriteString(" ")
+	if rc.Mode == "data" {
+		p.WriteString("data ")
+	} else {
+		p.WriteString("resource ")
+	}
+	p.scratch = strconv.AppendQuote(p.scratch[:0], rc.Type)
+	p.Write(p.scratch)
+	p.WriteString(" ")
+	p.scratch = strconv.AppendQuote(p.scratch[:0], rc.Name)
+	p.Write(p.scratch)
+	p.WriteString(" ")
+	node.r.writeValue(p, node, 0)
+	p.WriteString("\n")
+	p.hideSymbols, p.noNullSuffix, p.showUnchanged = false, false, false
+}
+
+// writeBold writes the concatenation of parts in bold, as p.bold would.
+func (p *printer) writeBold(parts ...string) {
+	n := 0
+	for _, s := range parts {
+		n += len(s)
+	}
+	if n == 0 {
+		return
+	}
+	if p.color {
+		p.WriteString(views.ANSIBold)
+	}
+	for _, s := range parts {
+		p.WriteString(s)
+	}
+	if p.color {
+		p.WriteString(views.ANSIReset)
+	}
+}
+
+// writeResourceComment writes the "# addr will be …" heading with its
+// notes.
+func (r *planRenderer) writeResourceComment(rc *planjson.ResourceChange, act views.Action, drift bool) {
+	p := r.p
+	addr := rc.Address
+	if rc.Deposed != "" {
+		addr += " (deposed object " + rc.Deposed + ")"
+	}
+	head := func(phrase string) {
+		p.WriteString("  ")
+		p.writeBold("# ", addr)
+		p.WriteString(" ")
+		p.WriteString(phrase)
+		p.WriteString("\n")
+	}
+	note := func(text string) {
+		p.WriteString("  # ")
+		p.WriteString(text)
+		p.WriteString("\n")
+	}
+	printedMoved, printedImported := false, false
+	switch act {
+	case views.ActCreate:
+		head("will be created")
+	case views.ActRead:
+		head("will be read during apply")
+		switch rc.ActionReason {
+		case "read_because_config_unknown":
+			note("(config refers to values not yet known)")
+		case "read_because_dependency_pending":
+			note("(depends on a resource or a module with changes pending)")
+		case "read_because_check_nested":
+			note("(config will be reloaded to verify a check block)")
+		}
+	case views.ActUpdate:
+		if drift {
+			head("has changed")
+		} else {
+			head("will be updated in-place")
+		}
+	case views.ActDeleteThenCreate, views.ActCreateThenDelete:
+		switch rc.ActionReason {
+		case "replace_because_tainted":
+			head("is tainted, so it must be replaced")
+		case "replace_by_request":
+			head("will be replaced, as requested")
+		case "replace_by_triggers":
+			head("will be replaced due to changes in replace_triggered_by")
+		default:
+			head("must be replaced")
+		}
+	case views.ActDelete:
+		if drift {
+			head("has been deleted")
+			break
+		}
+		head("will be destroyed")
+		if reason := deleteReasonNote(rc); reason != "" {
+			note(reason)
+		}
+		if rc.Deposed != "" {
+			note("(left over from a partially-failed replacement of this instance)")
+		}
+	case views.ActForget:
+		head("will be removed from the tenet state but will not be destroyed")
+	case views.ActNoOp:
+		if rc.Moved() {
+			p.WriteString("  ")
+			p.writeBold("# ", rc.PreviousAddress)
+			p.WriteString(" has moved to ")
+			p.writeBold(addr)
+			p.WriteString("\n")
+			printedMoved = true
+		}
+		if rc.Importing() {
+			if printedMoved {
+				note("(will be imported)")
+			} else {
+				head("will be imported")
+			}
+			printedImported = true
+		}
+	}
+	if rc.Moved() && !printedMoved {
+		note("(moved from " + rc.PreviousAddress + ")")
+	}
+	if rc.Importing() && !printedImported {
+		note("(imported from " + strconv.Quote(rc.Change.Importing.ID) + ")")
+		if act == views.ActDelete || act.IsReplace() {
+			note(p.paint(views.ANSIYellow, "Warning: this will destroy the imported resource"))
+		}
+	}
+}
+
+func deleteReasonNote(rc *planjson.ResourceChange) string {
+	switch rc.ActionReason {
+	case "delete_because_no_resource_config":
+		res := rc.Type + "." + rc.Name
+		if rc.Mode == "data" {
+			res = "data." + res
+		}
+		return "(because " + res + " is not in configuration)"
+	case "delete_because_no_move_target":
+		return "(because " + rc.PreviousAddress + " was moved to " + rc.Address + ", which is not in configuration)"
+	case "delete_because_no_module":
+		return "(because " + rc.ModuleAddress + " is not in configuration)"
+	case "delete_because_wrong_repetition":
+		switch rc.Index.(type) {
+		case nil:
+			return "(because resource uses count or for_each)"
+		case json.Number, float64:
+			return "(because resource does not use count)"
+		default:
+			return "(because resource does not use for_each)"
+		}
+	case "delete_because_count_index":
+		return "(because index " + formatKey(rc.Index) + " is out of range for count)"
+	case "delete_because_each_key":
+		return "(because key " + formatKey(rc.Index) + " is not in for_each map)"
+	}
+	return ""
+}
+
+// formatKey renders an instance key as in an address: [0] or ["k"].
+func formatKey(k any) string {
+	switch k := k.(type) {
+	case nil:
+		return ""
+	case string:
+		return "[" + strconv.Quote(k) + "]"
+	}
+	return "[" + formatPrimitive(k) + "]"
+}
+
+type outputChange struct {
+	name    string
+	key     string
+	node    *diffNode
+	display bool
+}
+
+func (r *planRenderer) outputChanges() ([]outputChange, error) {
+	names := make([]string, 0, len(r.doc.OutputChanges))
+	for name := range r.doc.OutputChanges {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	var out []outputChange
+	anyShown := false
+	for _, name := range names {
+		ch := r.doc.OutputChanges[name]
+		act, err := views.ParseActions(ch.Actions)
+		if err != nil {
+			return nil, fmt.Errorf("output %s: %w", name, err)
+		}
+		vc := valueChange{before: ch.Before, after: ch.After, unknown: ch.AfterUnknown,
+			beforeSensitive: ch.BeforeSensitive, afterSensitive: ch.AfterSensitive}
+		node := diffAttribute(vc, ctyDynamic)
+		if act != views.ActNoOp && node.act == views.ActNoOp {
+			node.act = act
+		}
+		oc := outputChange{name: name, key: attributeKey(name), node: node, display: act != views.ActNoOp}
+		anyShown = anyShown || oc.display
+		out = append(out, oc)
+	}
+	if !anyShown {
+		return nil, nil
+	}
+	return out, nil
+}
+
+func (r *planRenderer) renderOutputs(outputs []outputChange) {
+	width := 0
+	for _, o := range outputs {
+		width = max(width, len(o.key))
+	}
+	for _, o := range outputs {
+		if !o.display {
+			continue
+		}
+		writeNamed(r.p, 0, namedNode{key: o.key, node: o.node}, width)
+	}
+}
+
+// WriteNoOutNote writes the note that closes a plan made without -out.
+func WriteNoOutNote(w io.Writer) error {
+	_, err := io.WriteString(w, "\n"+strings.Repeat("─", defaultWidth-1)+"\n\n"+
+		views.WordWrap(`Note: You didn't use the -out option to save this plan, so tenet can't guarantee to take exactly these actions if you run "tenet apply" now.`, defaultWidth-1)+"\n")
+	return err
+}
+
+// WriteSavedPlanNote writes the note that closes a plan saved with -out.
+func WriteSavedPlanNote(w io.Writer, path string) error {
+	_, err := fmt.Fprintf(w, "\n%s\n\nSaved the plan to: %s\n\nTo perform exactly these actions, run the following command to apply:\n    tenet apply %q\n",
+		strings.Repeat("─", defaultWidth-1), path, path)
+	return err
+}

@@ -1,0 +1,209 @@
+package jsonui
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"sync"
+	"time"
+
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/tenetplan/tenet/cli/views"
+)
+
+// UIVersion is the version of the machine-readable UI message schema.
+const UIVersion = "1.2"
+
+// timestampLayout is RFC 3339 with microseconds and the zone offset.
+const timestampLayout = "2006-01-02T15:04:05.000000Z07:00"
+
+// JSONView writes the machine-readable UI stream (§15): one JSON object per
+// line. It is safe for use from many goroutines; each message is written
+// with a single Write.
+type JSONView struct {
+	mu  sync.Mutex
+	w   io.Writer
+	now func() time.Time
+	err error
+}
+
+// NewJSONView writes messages to w.
+func NewJSONView(w io.Writer) *JSONView {
+	return &JSONView{w: w, now: time.Now}
+}
+
+// SetClock replaces the clock used for @timestamp (tests).
+func (v *JSONView) SetClock(now func() time.Time) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	v.now = now
+}
+
+// Err reports the first write error, if any.
+func (v *JSONView) Err() error {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	return v.err
+}
+
+// emit writes one message. payloadKey may be "" for messages without one.
+func (v *JSONView) emit(level, message, typ string, payloadKey string, payload any, extra map[string]any) {
+	msg := make(map[string]any, 6+len(extra))
+	msg["@level"] = level
+	msg["@message"] = message
+	msg["@module"] = "tofu.ui"
+	msg["type"] = typ
+	if payloadKey != "" {
+		msg[payloadKey] = payload
+	}
+	for k, x := range extra {
+		msg[k] = x
+	}
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	msg["@timestamp"] = v.now().Format(timestampLayout)
+	line, err := json.Marshal(msg)
+	if err != nil {
+		if v.err == nil {
+			v.err = err
+		}
+		return
+	}
+	line = append(line, '\n')
+	if _, err := v.w.Write(line); err != nil && v.err == nil {
+		v.err = err
+	}
+}
+
+// Version is the first message of a stream.
+func (v *JSONView) Version(toolVersion string) {
+	v.emit("info", "tenet "+toolVersion, "version", "", nil, map[string]any{
+		"tofu": toolVersion,
+		"ui":   UIVersion,
+	})
+}
+
+// Log writes a free-form message.
+func (v *JSONView) Log(message string) {
+	v.emit("info", message, "log", "", nil, nil)
+}
+
+// Diagnostic writes one diagnostic; files supplies source for snippets.
+func (v *JSONView) Diagnostic(d *hcl.Diagnostic, files map[string]*hcl.File) {
+	jd := views.DiagnosticJSON(d, files)
+	level, prefix := "error", "Error: "
+	if jd.Severity == "warning" {
+		level, prefix = "warn", "Warning: "
+	}
+	v.emit(level, prefix+jd.Summary, "diagnostic", "diagnostic", jd, nil)
+}
+
+// Diagnostics writes each diagnostic in order.
+func (v *JSONView) Diagnostics(diags hcl.Diagnostics, files map[string]*hcl.File) {
+	for _, d := range diags {
+		v.Diagnostic(d, files)
+	}
+}
+
+// ChangeMessage is the payload of planned_change and resource_drift.
+type ChangeMessage struct {
+	Resource         ResourceAddr    `json:"resource"`
+	PreviousResource *ResourceAddr   `json:"previous_resource,omitempty"`
+	Action           string          `json:"action"`
+	Reason           string          `json:"reason,omitempty"`
+	Importing        *ImportingField `json:"importing,omitempty"`
+	GeneratedConfig  string          `json:"generated_config,omitempty"`
+}
+
+// ImportingField says which object a change imports.
+type ImportingField struct {
+	ID string `json:"id"`
+}
+
+// PlannedChange reports one planned resource change.
+func (v *JSONView) PlannedChange(c ChangeMessage) {
+	v.emit("info", fmt.Sprintf("%s: Plan to %s", c.Resource.Addr, c.Action), "planned_change", "change", c, nil)
+}
+
+// ResourceDrift reports one change made outside of tenet.
+func (v *JSONView) ResourceDrift(c ChangeMessage) {
+	v.emit("info", fmt.Sprintf("%s: Drift detected (%s)", c.Resource.Addr, c.Action), "resource_drift", "change", c, nil)
+}
+
+// ChangeSummary reports the totals of a plan or an apply.
+func (v *JSONView) ChangeSummary(s views.ChangeSummary) {
+	v.emit("info", s.String(), "change_summary", "changes", s, nil)
+}
+
+// OutputMessage describes one root output: Action in plans; Type and
+// Value after apply (Value omitted when sensitive).
+type OutputMessage struct {
+	Sensitive  bool            `json:"sensitive"`
+	Deprecated string          `json:"deprecated,omitempty"`
+	Type       json.RawMessage `json:"type,omitempty"`
+	Value      json.RawMessage `json:"value,omitempty"`
+	Action     string          `json:"action,omitempty"`
+}
+
+// Outputs reports the root outputs of a plan or an apply.
+func (v *JSONView) Outputs(outputs map[string]OutputMessage) {
+	v.emit("info", fmt.Sprintf("Outputs: %d", len(outputs)), "outputs", "outputs", outputs, nil)
+}
+
+type hookMessage struct {
+	Resource       ResourceAddr `json:"resource"`
+	Action         string       `json:"action,omitempty"`
+	IDKey          string       `json:"id_key,omitempty"`
+	IDValue        string       `json:"id_value,omitempty"`
+	ElapsedSeconds *int64       `json:"elapsed_seconds,omitempty"`
+}
+
+func seconds(d time.Duration) *int64 {
+	s := int64(d / time.Second)
+	return &s
+}
+
+// ApplyStart reports that an operation on addr started; idKey/idValue name
+// the object's identifying attribute when it has a prior object.
+func (v *JSONView) ApplyStart(addr, action, idKey, idValue string) {
+	if action == views.HookForget {
+		return // forgetting touches no remote object; OpenTofu's stream has no hooks for it
+	}
+	h := hookMessage{Resource: NewResourceAddr(addr), Action: action, IDKey: idKey, IDValue: idValue}
+	v.emit("info", addr+": "+views.ApplyStartText(action, idKey, idValue), "apply_start", "hook", h, nil)
+}
+
+// ApplyProgress reports an operation still running.
+func (v *JSONView) ApplyProgress(addr, action string, elapsed time.Duration) {
+	h := hookMessage{Resource: NewResourceAddr(addr), Action: action, ElapsedSeconds: seconds(elapsed)}
+	v.emit("info", addr+": "+views.ApplyProgressText(action, elapsed), "apply_progress", "hook", h, nil)
+}
+
+// ApplyComplete reports a finished operation.
+func (v *JSONView) ApplyComplete(addr, action, idKey, idValue string, elapsed time.Duration) {
+	if action == views.HookForget {
+		return
+	}
+	h := hookMessage{Resource: NewResourceAddr(addr), Action: action, IDKey: idKey, IDValue: idValue, ElapsedSeconds: seconds(elapsed)}
+	v.emit("info", addr+": "+views.ApplyCompleteText(action, idKey, idValue, elapsed), "apply_complete", "hook", h, nil)
+}
+
+// ApplyErrored reports a failed operation; the diagnostics follow
+// separately.
+func (v *JSONView) ApplyErrored(addr, action string, elapsed time.Duration) {
+	h := hookMessage{Resource: NewResourceAddr(addr), Action: action, ElapsedSeconds: seconds(elapsed)}
+	v.emit("error", addr+": "+views.ApplyErroredText(action, elapsed), "apply_errored", "hook", h, nil)
+}
+
+// RefreshStart reports that reading the object at addr started.
+func (v *JSONView) RefreshStart(addr, idKey, idValue string) {
+	h := hookMessage{Resource: NewResourceAddr(addr), IDKey: idKey, IDValue: idValue}
+	v.emit("info", addr+": "+views.RefreshStartText(idKey, idValue), "refresh_start", "hook", h, nil)
+}
+
+// RefreshComplete reports that reading the object at addr finished.
+func (v *JSONView) RefreshComplete(addr, idKey, idValue string) {
+	h := hookMessage{Resource: NewResourceAddr(addr), IDKey: idKey, IDValue: idValue}
+	v.emit("info", addr+": "+views.RefreshCompleteText(idKey, idValue), "refresh_complete", "hook", h, nil)
+}

@@ -1,0 +1,327 @@
+package planjson
+
+import (
+	"encoding/json"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/tenetplan/tenet/internal/jsontext"
+)
+
+// docDecoder reads a plan document into Document without reflection.
+// It produces exactly what encoding/json (with UseNumber) produces, or
+// gives up: anything where the two could differ (a syntax or type error, a
+// duplicate field, a key matching a field only case-insensitively, very
+// deep nesting) sets bad, and the caller decodes with encoding/json instead,
+// which also words the error. It is written by hand because
+// BenchmarkDecode shows it about twice as fast as encoding/json on
+// large plans.
+type docDecoder struct {
+	src []byte
+	// str is src as one string: unescaped strings are slices of it, so
+	// reading a string allocates nothing.
+	str   string
+	pos   int
+	depth int
+	bad   bool
+	// workers is how many goroutines may decode long arrays.
+	workers int
+}
+
+// maxDecodeDepth keeps recursion well inside the stack; encoding/json
+// allows more, so deeper documents go to it.
+const maxDecodeDepth = 500
+
+func (d *docDecoder) fail() { d.bad = true }
+
+func (d *docDecoder) skipSpace() {
+	for d.pos < len(d.src) {
+		switch d.src[d.pos] {
+		case ' ', '\t', '\n', '\r':
+			d.pos++
+		default:
+			return
+		}
+	}
+}
+
+// peek returns the next non-space byte, 0 at the end.
+func (d *docDecoder) peek() byte {
+	d.skipSpace()
+	if d.pos >= len(d.src) {
+		return 0
+	}
+	return d.src[d.pos]
+}
+
+// consume skips c (after spaces) when it comes next.
+func (d *docDecoder) consume(c byte) bool {
+	if d.peek() == c {
+		d.pos++
+		return true
+	}
+	return false
+}
+
+// literal reads null, true or false at pos.
+func (d *docDecoder) literal(word string) bool {
+	if strings.HasPrefix(d.str[d.pos:], word) {
+		d.pos += len(word)
+		return true
+	}
+	d.fail()
+	return false
+}
+
+// null consumes a null when one comes next.
+func (d *docDecoder) null() bool {
+	if d.peek() == 'n' {
+		return d.literal("null")
+	}
+	return false
+}
+
+// openObject consumes the '{' of an object; members are then read with
+// member:
+//
+//	for first := d.openObject(); ; first = false {
+//		key, ok := d.member(first)
+//		if !ok {
+//			break
+//		}
+//		// consume the value
+//	}
+func (d *docDecoder) openObject() bool {
+	if !d.consume('{') {
+		d.fail()
+		return false
+	}
+	d.depth++
+	if d.depth > maxDecodeDepth {
+		d.fail()
+	}
+	return !d.bad
+}
+
+// member reads the next key of an object and its colon, leaving pos at the
+// value; ok is false at the closing brace and on errors.
+func (d *docDecoder) member(first bool) (key string, ok bool) {
+	if d.bad {
+		return "", false
+	}
+	if first {
+		if d.consume('}') {
+			d.depth--
+			return "", false
+		}
+	} else if !d.consume(',') {
+		if !d.consume('}') {
+			d.fail()
+			return "", false
+		}
+		d.depth--
+		return "", false
+	}
+	if d.peek() != '"' {
+		d.fail()
+		return "", false
+	}
+	key = d.string()
+	if !d.consume(':') {
+		d.fail()
+		return "", false
+	}
+	d.skipSpace()
+	return key, !d.bad
+}
+
+// openArray consumes the '[' of an array; elements are then read after
+// each true result of element.
+func (d *docDecoder) openArray() bool {
+	if !d.consume('[') {
+		d.fail()
+		return false
+	}
+	d.depth++
+	if d.depth > maxDecodeDepth {
+		d.fail()
+	}
+	return !d.bad
+}
+
+// element moves to the next element of an array; false at the closing
+// bracket and on errors.
+func (d *docDecoder) element(first bool) bool {
+	if d.bad {
+		return false
+	}
+	if first {
+		if d.consume(']') {
+			d.depth--
+			return false
+		}
+		d.skipSpace()
+		return true
+	}
+	if d.consume(',') {
+		d.skipSpace()
+		return true
+	}
+	if !d.consume(']') {
+		d.fail()
+	}
+	d.depth--
+	return false
+}
+
+// string reads a JSON string at pos (its opening quote).
+func (d *docDecoder) string() string {
+	start := d.pos + 1
+	for i := start; i < len(d.src); i++ {
+		switch c := d.src[i]; {
+		case c == '"':
+			d.pos = i + 1
+			return d.str[start:i]
+		case c == '\\' || c >= utf8.RuneSelf:
+			return d.slowString(start)
+		case c < 0x20:
+			d.fail()
+			return ""
+		}
+	}
+	d.fail()
+	return ""
+}
+
+// slowString unescapes a string starting at start (after its quote) as
+// encoding/json does: invalid UTF-8 bytes and unpaired surrogates become
+// U+FFFD.
+func (d *docDecoder) slowString(start int) string {
+	b, n, ok := jsontext.AppendString(nil, d.src[start-1:])
+	if !ok {
+		d.fail()
+		return ""
+	}
+	d.pos = start - 1 + n
+	return string(b)
+}
+
+// number reads a JSON number at pos.
+func (d *docDecoder) number() json.Number {
+	i := jsontext.NumberEnd(d.src, d.pos)
+	if i < 0 {
+		d.fail()
+		return ""
+	}
+	n := json.Number(d.str[d.pos:i])
+	d.pos = i
+	return n
+}
+
+// value reads any JSON value as encoding/json decodes it into an `any`
+// with UseNumber.
+func (d *docDecoder) value() any {
+	switch d.peek() {
+	case '{':
+		m := map[string]any{}
+		for first := d.openObject(); ; first = false {
+			key, ok := d.member(first)
+			if !ok {
+				break
+			}
+			m[key] = d.value()
+		}
+		return m
+	case '[':
+		a := []any{}
+		for first := d.openArray(); d.element(first); first = false {
+			a = append(a, d.value())
+		}
+		return a
+	case '"':
+		return d.string()
+	case 't':
+		d.literal("true")
+		return true
+	case 'f':
+		d.literal("false")
+		return false
+	case 'n':
+		d.literal("null")
+		return nil
+	case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
+		return d.number()
+	}
+	d.fail()
+	return nil
+}
+
+// skip reads past a value the views do not use, checking its syntax.
+func (d *docDecoder) skip() {
+	switch d.peek() {
+	case '{':
+		for first := d.openObject(); ; first = false {
+			if _, ok := d.member(first); !ok {
+				break
+			}
+			d.skip()
+		}
+	case '[':
+		for first := d.openArray(); d.element(first); first = false {
+			d.skip()
+		}
+	case '"':
+		d.string()
+	case 't':
+		d.literal("true")
+	case 'f':
+		d.literal("false")
+	case 'n':
+		d.literal("null")
+	case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
+		d.number()
+	default:
+		d.fail()
+	}
+}
+
+// text reads a string field; null leaves it empty, as encoding/json does.
+func (d *docDecoder) text() string {
+	switch d.peek() {
+	case '"':
+		return d.string()
+	case 'n':
+		d.literal("null")
+		return ""
+	}
+	d.fail()
+	return ""
+}
+
+func (d *docDecoder) boolean() bool {
+	switch d.peek() {
+	case 't':
+		return d.literal("true")
+	case 'f':
+		d.literal("false")
+		return false
+	case 'n':
+		d.literal("null")
+		return false
+	}
+	d.fail()
+	return false
+}
+
+// anySlice reads a []any field: null is nil, [] is empty but not nil.
+func (d *docDecoder) anySlice() []any {
+	if d.null() {
+		return nil
+	}
+	if d.peek() != '[' {
+		d.fail()
+		return nil
+	}
+	v, _ := d.value().([]any)
+	return v
+}
