@@ -81,7 +81,7 @@ func (s *secrets) redactElement(el *ast.Term) *ast.Term {
 // under a sensitive mark, as a rule would print it (strings as they are,
 // numbers and booleans as JSON writes them).
 func (e *Engine) appendSensitiveTexts(out []string, v cty.Value) []string {
-	if v == cty.NilVal || !v.ContainsMarked() {
+	if v == cty.NilVal || !containsMarks(v) {
 		return out
 	}
 	_, pvm := v.UnmarkDeepWithPaths()
@@ -121,4 +121,33 @@ func (e *Engine) appendSensitiveTexts(out []string, v cty.Value) []string {
 		})
 	}
 	return out
+}
+
+// containsMarks reports whether v or any value inside it is marked. It is
+// cty's ContainsMarked without building a path for every element: the
+// check runs for every instance a team rule has a message for, and most
+// values carry no marks at all.
+func containsMarks(v cty.Value) bool {
+	if v.IsMarked() {
+		return true
+	}
+	if v.IsNull() || !v.IsKnown() {
+		return false
+	}
+	ty := v.Type()
+	switch {
+	case ty.IsObjectType():
+		for name := range ty.AttributeTypes() {
+			if containsMarks(v.GetAttr(name)) {
+				return true
+			}
+		}
+	case ty.IsListType(), ty.IsSetType(), ty.IsMapType(), ty.IsTupleType():
+		for it := v.ElementIterator(); it.Next(); {
+			if _, e := it.Element(); containsMarks(e) {
+				return true
+			}
+		}
+	}
+	return false
 }
