@@ -78,6 +78,7 @@ func decisionFacts(in *rules.Instance, prep *rules.Preparation, normal bool) *pl
 		ForceReplace:        in.ForceReplace,
 		Triggered:           in.Triggered,
 		DependencyPending:   in.DependencyPending,
+		InCheck:             in.InCheck,
 		CreateBeforeDestroy: in.Lifecycle.CreateBeforeDestroy,
 		PreventDestroy:      in.Lifecycle.PreventDestroy,
 	}

@@ -78,6 +78,7 @@ func (w *planWalker) facts(rn *resourceNode, it *instPlan, configured map[instan
 	}
 	if rn.mode == addrs.DataResourceMode && f.HasConfig {
 		f.DependencyPending = w.hasPendingChanges(append(append([]string(nil), n.ResDeps...), n.DependsOn...))
+		f.InCheck = n.Res != nil && n.Res.CheckName != ""
 	}
 	if !f.HasConfig {
 		f.Orphan = rules.Orphan{
@@ -219,8 +220,10 @@ func (w *planWalker) applyDataDecision(ctx context.Context, rn *resourceNode, it
 		}
 		return cty.NullVal(ty), nil
 	}
-	switch d.Action {
-	case rules.ActionRead:
+	switch {
+	case d.Action == rules.ActionRead && plan.Reason(d.Reason) == plan.ReasonReadBecauseCheckNested:
+		return w.readCheckNested(ctx, rn, it, d)
+	case d.Action == rules.ActionRead:
 		planned := objchange.PlannedDataResourceObject(sch.Block, it.config)
 		c := &plan.ResourceInstanceChange{
 			Addr: it.addr, PrevRunAddr: it.addr, Provider: rn.provAddr, Action: plan.Read,
@@ -230,13 +233,36 @@ func (w *planWalker) applyDataDecision(ctx context.Context, rn *resourceNode, it
 		w.recordChange(n.Key, c, d.Provenance)
 		w.recordExplanation(c, it)
 		return eval.MarkPaths(planned, it.configSensitive), nil
-	case rules.ActionNone:
+	case d.Action == rules.ActionNone:
 		if w.opts.Mode == plan.DestroyMode {
 			return cty.NullVal(ty), nil
 		}
 		return w.readDataNow(ctx, rn, it)
 	}
 	return cty.NullVal(ty), nil
+}
+
+// readCheckNested reads a data source of a check block now, so the check
+// sees its value, and records a read so that apply reads it again. A read
+// that fails leaves the value unknown: the check, not the plan, reports it.
+func (w *planWalker) readCheckNested(ctx context.Context, rn *resourceNode, it *instPlan, d rules.Decision) (cty.Value, hcl.Diagnostics) {
+	sch := rn.schema
+	ty := eval.ImpliedType(sch.Block)
+	v, diags := w.readDataNow(ctx, rn, it)
+	after, sens := v, it.configSensitive
+	if diags.HasErrors() || !v.IsKnown() {
+		after = objchange.PlannedDataResourceObject(sch.Block, it.config)
+	} else {
+		after, sens = eval.UnmarkPaths(v)
+	}
+	c := &plan.ResourceInstanceChange{
+		Addr: it.addr, PrevRunAddr: it.addr, Provider: rn.provAddr, Action: plan.Read,
+		Reason: plan.Reason(d.Reason), Before: cty.NullVal(ty), After: after,
+		AfterSensitivePaths: sens, SchemaVersion: uint64(sch.Version),
+	}
+	w.recordChange(rn.n.Key, c, d.Provenance)
+	w.recordExplanation(c, it)
+	return eval.MarkPaths(after, sens), diags
 }
 
 // readDataNow reads a data source during planning and stores the result

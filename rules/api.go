@@ -86,6 +86,7 @@ type Instance struct {
 	ForceReplace      bool // address named by -replace
 	Triggered         bool // a replace_triggered_by reference fired for this instance
 	DependencyPending bool // data sources: a managed dependency has a non-no-op change pending
+	InCheck           bool // data sources: declared inside a check block
 
 	// Orphan says why the instance has no configuration (only meaningful when
 	// !HasConfig in normal mode).

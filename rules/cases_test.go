@@ -60,6 +60,7 @@ type caseInstance struct {
 	ForceReplace      bool `yaml:"force_replace"`
 	Triggered         bool `yaml:"triggered"`
 	DependencyPending bool `yaml:"dependency_pending"`
+	InCheck           bool `yaml:"in_check"`
 	Orphan            struct {
 		ResourceInConfig bool   `yaml:"resource_in_config"`
 		Moved            bool   `yaml:"moved"`
@@ -160,6 +161,7 @@ func (c *caseInstance) instance(t *testing.T) Instance {
 		ForceReplace:       c.ForceReplace,
 		Triggered:          c.Triggered,
 		DependencyPending:  c.DependencyPending,
+		InCheck:            c.InCheck,
 		Orphan: Orphan{
 			ResourceInConfig: c.Orphan.ResourceInConfig,
 			Moved:            c.Orphan.Moved,

@@ -44,6 +44,7 @@ type decideMemoKey struct {
 	forceReplace       bool
 	triggered          bool
 	dependencyPending  bool
+	inCheck            bool
 	orphan             Orphan
 	removed            int8 // 0: none, 1: destroy = false, 2: destroy = true
 	// team lists the team extension-point elements for the instance, with
@@ -106,6 +107,7 @@ func (m *decideMemo) key(run Run, in *Instance) (decideMemoKey, bool) {
 		forceReplace:       in.ForceReplace,
 		triggered:          in.Triggered,
 		dependencyPending:  in.DependencyPending,
+		inCheck:            in.InCheck,
 		orphan:             in.Orphan,
 	}
 	if in.Removed != nil {

@@ -58,6 +58,7 @@ var flips = []func(in *Instance){
 	func(in *Instance) { in.ForceReplace = !in.ForceReplace },
 	func(in *Instance) { in.Triggered = !in.Triggered },
 	func(in *Instance) { in.DependencyPending = !in.DependencyPending },
+	func(in *Instance) { in.InCheck = !in.InCheck },
 	func(in *Instance) { in.Lifecycle.CreateBeforeDestroy = !in.Lifecycle.CreateBeforeDestroy },
 	func(in *Instance) { in.Lifecycle.PreventDestroy = !in.Lifecycle.PreventDestroy },
 	func(in *Instance) { in.Orphan.ResourceInConfig = !in.Orphan.ResourceInConfig },

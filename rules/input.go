@@ -38,6 +38,7 @@ var (
 	keyForceReplace       = ast.InternedTerm("force_replace")
 	keyTriggered          = ast.InternedTerm("triggered")
 	keyDependencyPending  = ast.InternedTerm("dependency_pending")
+	keyInCheck            = ast.InternedTerm("in_check")
 	keyOrphan             = ast.InternedTerm("orphan")
 	keyResourceInConfig   = ast.InternedTerm("resource_in_config")
 	keyMoved              = ast.InternedTerm("moved")
@@ -107,6 +108,7 @@ func (e *Engine) instanceItems(vb *valueBuilder, in *Instance, values bool) [][2
 		ast.Item(keyForceReplace, ast.InternedTerm(in.ForceReplace)),
 		ast.Item(keyTriggered, ast.InternedTerm(in.Triggered)),
 		ast.Item(keyDependencyPending, ast.InternedTerm(in.DependencyPending)),
+		ast.Item(keyInCheck, ast.InternedTerm(in.InCheck)),
 		ast.Item(keyOrphan, vb.orphan(in.Orphan)),
 	)
 	removed := ast.InternedNullTerm

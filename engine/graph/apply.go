@@ -153,11 +153,37 @@ func BuildApply(cfg *config.Config, cg *Graph, p *plan.Plan) (*ApplyGraph, hcl.D
 			}
 		}
 	}
+	ag.checksLast(creates, destroys)
 	var diags hcl.Diagnostics
 	for _, err := range ag.G.Validate() {
 		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: err.Error()})
 	}
 	return ag, diags
+}
+
+// checksLast orders the reads of check blocks' data sources after every
+// other change, as OpenTofu does: the checks then verify what apply leaves
+// behind. Nothing outside a check block can refer to its data sources, so
+// the edges cannot make a cycle.
+func (ag *ApplyGraph) checksLast(creates, destroys map[string]bool) {
+	nested := map[string]bool{}
+	for key, cs := range ag.ByNode {
+		for _, c := range cs {
+			if c.Action == plan.Read && c.Reason == plan.ReasonReadBecauseCheckNested {
+				nested[key] = true
+			}
+		}
+	}
+	for _, n := range sortedKeys(nested) {
+		for _, key := range sortedKeys(creates) {
+			if !nested[key] {
+				ag.G.AddEdge(n, key)
+			}
+		}
+		for _, key := range sortedKeys(destroys) {
+			ag.G.AddEdge(n, DestroyKey(key))
+		}
+	}
 }
 
 func contains(list []string, s string) bool {

@@ -16,6 +16,7 @@ type DecisionFacts struct {
 	ForceReplace        bool     `json:"force_replace,omitempty"`    // named by -replace
 	Triggered           bool     `json:"triggered,omitempty"`        // replace_triggered_by fired
 	DependencyPending   bool     `json:"dependency_pending,omitempty"`
+	InCheck             bool     `json:"in_check,omitempty"`
 	CreateBeforeDestroy bool     `json:"create_before_destroy,omitempty"`
 	PreventDestroy      bool     `json:"prevent_destroy,omitempty"`
 	// Ignored lists the configuration paths that took their prior value

@@ -71,6 +71,7 @@ rows := [
 	{"rule": "tenet.decide.data_orphan", "indices": data_orphan, "action": "", "reason": ""},
 	{"rule": "tenet.decide.read_because_config_unknown", "indices": read_because_config_unknown, "action": "read", "reason": "read_because_config_unknown"},
 	{"rule": "tenet.decide.read_because_dependency_pending", "indices": read_because_dependency_pending, "action": "read", "reason": "read_because_dependency_pending"},
+	{"rule": "tenet.decide.read_because_check_nested", "indices": read_because_check_nested, "action": "read", "reason": "read_because_check_nested"},
 	{"rule": "tenet.decide.read_now", "indices": read_now, "action": "", "reason": ""},
 	{"rule": "tenet.decide.deposed_gone", "indices": deposed_gone, "action": "no-op", "reason": ""},
 	{"rule": "tenet.decide.deposed_forget", "indices": deposed_forget, "action": "forget", "reason": ""},
@@ -223,6 +224,23 @@ read_because_dependency_pending := [i |
 ]
 
 # METADATA
+# title: A data source inside a check block is read now and again during apply
+# description: >-
+#   Its configuration is known and its dependencies settled. The engine reads
+#   it during the plan (the check sees the value) and records a read, so that
+#   apply reads it again and the check verifies what apply leaves behind.
+# custom:
+#   id: tenet.decide.read_because_check_nested
+read_because_check_nested := [i |
+	some i in data_sources
+	inst := input.instances[i]
+	inst.has_config
+	inst.config_known
+	inst.dependency_pending == false
+	inst.in_check
+]
+
+# METADATA
 # title: A data source with known configuration and settled dependencies is read now
 # description: No change is recorded; the engine reads it during the plan.
 # custom:
@@ -233,6 +251,7 @@ read_now := [i |
 	inst.has_config
 	inst.config_known
 	inst.dependency_pending == false
+	inst.in_check == false
 ]
 
 # ---------------------------------------------------------------------------
