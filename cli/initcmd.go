@@ -219,7 +219,7 @@ func incompleteLocks(oldLocks, newLocks *lockfile.Locks) *hcl.Diagnostic {
 		if prev := oldLocks.Provider(e.Provider); prev != nil && prev.Version == e.Version && slices.Equal(prev.Hashes, e.Hashes) {
 			continue
 		}
-		if !slices.ContainsFunc(e.Hashes, func(h getproviders.Hash) bool { return strings.HasPrefix(string(h), "zh:") }) {
+		if !slices.ContainsFunc(e.Hashes, func(h getproviders.Hash) bool { return h.Scheme() == getproviders.SchemeZH }) {
 			names = append(names, "  - "+e.Provider.ForDisplay())
 		}
 	}

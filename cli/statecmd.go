@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -136,7 +137,7 @@ func objectID(o *state.ObjectSrc) string {
 // nothing in the state, or nil when some object lies within it.
 func unknownInState(t *addrs.Target, objects []instanceObject) *hcl.Diagnostic {
 	for _, o := range objects {
-		if matchesAny([]*addrs.Target{t}, o.addr) {
+		if matches(t, o.addr) {
 			return nil
 		}
 	}
@@ -159,21 +160,18 @@ func unknownInState(t *addrs.Target, objects []instanceObject) *hcl.Diagnostic {
 
 // matchesAny reports whether addr lies within any of the targets.
 func matchesAny(targets []*addrs.Target, addr addrs.AbsResourceInstance) bool {
-	for _, t := range targets {
-		switch s := t.Subject.(type) {
-		case addrs.AbsResourceInstance:
-			if s.Equal(addr) {
-				return true
-			}
-		case addrs.AbsResource:
-			if s.Equal(addr.ContainingResource()) {
-				return true
-			}
-		case addrs.ModuleInstance:
-			if s.IsAncestorOf(addr.Module) {
-				return true
-			}
-		}
+	return slices.ContainsFunc(targets, func(t *addrs.Target) bool { return matches(t, addr) })
+}
+
+// matches reports whether addr lies within target t.
+func matches(t *addrs.Target, addr addrs.AbsResourceInstance) bool {
+	switch s := t.Subject.(type) {
+	case addrs.AbsResourceInstance:
+		return s.Equal(addr)
+	case addrs.AbsResource:
+		return s.Equal(addr.ContainingResource())
+	case addrs.ModuleInstance:
+		return s.IsAncestorOf(addr.Module)
 	}
 	return false
 }

@@ -224,15 +224,7 @@ func (w *planWalker) applyDataDecision(ctx context.Context, rn *resourceNode, it
 	case d.Action == rules.ActionRead && plan.Reason(d.Reason) == plan.ReasonReadBecauseCheckNested:
 		return w.readCheckNested(ctx, rn, it, d)
 	case d.Action == rules.ActionRead:
-		planned := objchange.PlannedDataResourceObject(sch.Block, it.config)
-		c := &plan.ResourceInstanceChange{
-			Addr: it.addr, PrevRunAddr: it.addr, Provider: rn.provAddr, Action: plan.Read,
-			Reason: plan.Reason(d.Reason), Before: cty.NullVal(ty), After: planned,
-			AfterSensitivePaths: it.configSensitive, SchemaVersion: uint64(sch.Version),
-		}
-		w.recordChange(n.Key, c, d.Provenance)
-		w.recordExplanation(c, it)
-		return eval.MarkPaths(planned, it.configSensitive), nil
+		return w.recordRead(rn, it, d, objchange.PlannedDataResourceObject(sch.Block, it.config), it.configSensitive), nil
 	case d.Action == rules.ActionNone:
 		if w.opts.Mode == plan.DestroyMode {
 			return cty.NullVal(ty), nil
@@ -246,23 +238,25 @@ func (w *planWalker) applyDataDecision(ctx context.Context, rn *resourceNode, it
 // sees its value, and records a read so that apply reads it again. A read
 // that fails leaves the value unknown: the check, not the plan, reports it.
 func (w *planWalker) readCheckNested(ctx context.Context, rn *resourceNode, it *instPlan, d rules.Decision) (cty.Value, hcl.Diagnostics) {
-	sch := rn.schema
-	ty := eval.ImpliedType(sch.Block)
 	v, diags := w.readDataNow(ctx, rn, it)
-	after, sens := v, it.configSensitive
 	if diags.HasErrors() || !v.IsKnown() {
-		after = objchange.PlannedDataResourceObject(sch.Block, it.config)
-	} else {
-		after, sens = eval.UnmarkPaths(v)
+		return w.recordRead(rn, it, d, objchange.PlannedDataResourceObject(rn.schema.Block, it.config), it.configSensitive), diags
 	}
+	after, sens := eval.UnmarkPaths(v)
+	return w.recordRead(rn, it, d, after, sens), diags
+}
+
+// recordRead records a planned read of a data instance whose value is
+// after (unmarked, sensitive at sens) and returns the value dependents see.
+func (w *planWalker) recordRead(rn *resourceNode, it *instPlan, d rules.Decision, after cty.Value, sens []cty.Path) cty.Value {
 	c := &plan.ResourceInstanceChange{
 		Addr: it.addr, PrevRunAddr: it.addr, Provider: rn.provAddr, Action: plan.Read,
-		Reason: plan.Reason(d.Reason), Before: cty.NullVal(ty), After: after,
-		AfterSensitivePaths: sens, SchemaVersion: uint64(sch.Version),
+		Reason: plan.Reason(d.Reason), Before: cty.NullVal(eval.ImpliedType(rn.schema.Block)), After: after,
+		AfterSensitivePaths: sens, SchemaVersion: uint64(rn.schema.Version),
 	}
 	w.recordChange(rn.n.Key, c, d.Provenance)
 	w.recordExplanation(c, it)
-	return eval.MarkPaths(after, sens), diags
+	return eval.MarkPaths(after, sens)
 }
 
 // readDataNow reads a data source during planning and stores the result
