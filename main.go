@@ -6,6 +6,9 @@ import (
 	"os"
 
 	"github.com/tenetplan/tenet/cli"
+	// Imported first in init order for its side effect: the collector is
+	// off while the dependencies' init functions allocate.
+	_ "github.com/tenetplan/tenet/internal/gcstart"
 )
 
 func main() {

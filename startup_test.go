@@ -5,6 +5,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -67,6 +68,36 @@ func TestStartupNearOPAReference(t *testing.T) {
 	t.Logf("CPU medians of %d runs: tenet version %v, OPA-only program %v", runs, ownMedian, refMedian)
 	if limit := 3*refMedian + 20*time.Millisecond; ownMedian > limit {
 		t.Errorf("tenet version takes %v of CPU to start, more than %v (3x the OPA-only program's %v + 20 ms): look at GODEBUG=inittrace=1 for what runs before main", ownMedian, limit, refMedian)
+	}
+}
+
+// TestNoCollectionBeforeMain fails when the collector runs during
+// start-up: the dependencies' init functions allocate past the runtime's
+// initial heap goal, and a collection then (scanning the binary's large
+// data segments) costs milliseconds of CPU on every command. Package
+// internal/gcstart turns the collector off before those inits; cli.Main
+// keeps it off for a short run, so `tenet version` collects nothing.
+func TestNoCollectionBeforeMain(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	cmd := exec.Command(tenetBinary(t), "version")
+	var env []string
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "GOGC=") && !strings.HasPrefix(kv, "GOMEMLIMIT=") && !strings.HasPrefix(kv, "GODEBUG=") {
+			env = append(env, kv)
+		}
+	}
+	cmd.Env = append(env, "GODEBUG=gctrace=1", "TF_CLI_CONFIG_FILE=/dev/null", "CHECKPOINT_DISABLE=1")
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("tenet version: %v\n%s", err, stderr.String())
+	}
+	for line := range strings.Lines(stderr.String()) {
+		if strings.HasPrefix(line, "gc ") {
+			t.Errorf("a collection ran during `tenet version` (GODEBUG=gctrace=1):\n%s", line)
+		}
 	}
 }
 

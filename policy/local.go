@@ -2,6 +2,8 @@ package policy
 
 import (
 	"github.com/open-policy-agent/opa/v1/ast"
+
+	"github.com/tenetplan/tenet/internal/regokit"
 )
 
 // Change-local policies. Most policies are written `deny contains msg if {
@@ -17,7 +19,7 @@ import (
 // localPolicy decides whether a compiled policy rule is of that kind; any
 // use it does not understand makes it evaluated over every change.
 
-var resourceChangesRef = ast.MustParseRef("input.resource_changes")
+var resourceChangesRef = regokit.Ref(ast.InputRootDocument, "resource_changes")
 
 // addressOnlyBuilders are the built-ins whose output may carry the address
 // into a message without any condition depending on it.

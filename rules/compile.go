@@ -158,11 +158,11 @@ func (e *Engine) Wait(ctx context.Context) error {
 	return nil
 }
 
-// tenetRef and decideRef are parsed once: parsing a ref per visited ref
+// tenetRef and decideRef are built once: parsing a ref per visited ref
 // cost milliseconds per run.
 var (
-	tenetRef  = ast.MustParseRef("data.tenet")
-	decideRef = ast.MustParseRef("data.tenet.decide")
+	tenetRef  = regokit.Ref(ast.DefaultRootDocument, "tenet")
+	decideRef = regokit.Ref(ast.DefaultRootDocument, "tenet", "decide")
 )
 
 // stagePackage is the package of a default stage ("" for none).

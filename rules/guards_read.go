@@ -6,6 +6,8 @@ import (
 
 	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/zclconf/go-cty/cty"
+
+	"github.com/tenetplan/tenet/internal/regokit"
 )
 
 // Reading guards off the compiled team rules (see guards.go for what they
@@ -129,7 +131,7 @@ func hasWith(r *ast.Rule) bool {
 	return found
 }
 
-var instancesRef = ast.MustParseRef("input.instances")
+var instancesRef = regokit.Ref(ast.InputRootDocument, "instances")
 
 // instancesOnlyAt reports whether every reference of r to the instances is
 // input.instances[idx] (idx "" allows none), so the rule never looks at

@@ -7,6 +7,8 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/open-policy-agent/opa/v1/ast"
+
+	"github.com/tenetplan/tenet/internal/regokit"
 )
 
 // Team rules of the decide and prepare stages are written about one
@@ -26,7 +28,7 @@ import (
 // one instance.
 var perInstancePackages = map[string]bool{"data.tenet.decide": true, "data.tenet.prepare": true}
 
-var instanceRef = ast.MustParseRef("input.instance")
+var instanceRef = regokit.Ref(ast.InputRootDocument, "instance")
 
 // Names the rewrite binds; a rule cannot clash with them by accident.
 const (

@@ -338,3 +338,21 @@ test_network if {
 		})
 	}
 }
+
+func TestRefMatchesParsedRef(t *testing.T) {
+	for _, tc := range []struct {
+		root *ast.Term
+		keys []string
+		text string
+	}{
+		{ast.InputRootDocument, []string{"instances"}, "input.instances"},
+		{ast.InputRootDocument, []string{"resource_changes"}, "input.resource_changes"},
+		{ast.DefaultRootDocument, []string{"tenet", "decide"}, "data.tenet.decide"},
+	} {
+		t.Run(tc.text, func(t *testing.T) {
+			if got, want := Ref(tc.root, tc.keys...), ast.MustParseRef(tc.text); !got.Equal(want) || got.String() != want.String() {
+				t.Errorf("Ref = %v, want %v", got, want)
+			}
+		})
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/hashicorp/hcl/v2"
@@ -71,7 +72,8 @@ type Backend struct {
 
 var _ backend.Backend = (*Backend)(nil)
 
-var headerName = regexp.MustCompile(`^[A-Za-z0-9_-]+$`)
+// headerName is compiled on first use, not at start-up of every command.
+var headerName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_-]+$`) })
 
 // New checks the settings and prepares the HTTP client; nothing is sent.
 func New(_ context.Context, cfg Config) (*Backend, hcl.Diagnostics) {
@@ -98,7 +100,7 @@ func New(_ context.Context, cfg Config) (*Backend, hcl.Diagnostics) {
 	b.unlockURL = parse("unlock_address", cfg.UnlockAddress, false)
 	for name, v := range cfg.Headers {
 		switch {
-		case !headerName.MatchString(name) || strings.TrimSpace(v) == "":
+		case !headerName().MatchString(name) || strings.TrimSpace(v) == "":
 			diags = append(diags, backend.Errorf("Invalid http backend header",
 				"Header %q needs a name of letters, digits, '-' and '_' and a non-empty value.", name)...)
 		case strings.EqualFold(name, "Content-Type") || strings.EqualFold(name, "Content-MD5"):

@@ -3,6 +3,7 @@ package s3
 import (
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/hashicorp/hcl/v2"
 
@@ -115,7 +116,7 @@ func ConfigFrom(s *backend.Settings) (Config, hcl.Diagnostics) {
 	if c.Region == "" {
 		diags = append(diags, backend.Error("Missing s3 backend region", "Set region (or AWS_REGION / AWS_DEFAULT_REGION). S3-compatible servers usually accept \"us-east-1\".")...)
 	}
-	if c.Region != "" && !c.SkipRegionValidation && c.Endpoint == "" && !awsRegion.MatchString(c.Region) {
+	if c.Region != "" && !c.SkipRegionValidation && c.Endpoint == "" && !awsRegion().MatchString(c.Region) {
 		diags = append(diags, backend.Errorf("Invalid s3 backend region",
 			"%q does not look like an AWS region (such as eu-west-1). Fix it, or set skip_region_validation = true for a server with its own region names.", c.Region)...)
 	}
@@ -129,4 +130,5 @@ func warning(summary, detail string) *hcl.Diagnostic {
 	return &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: summary, Detail: detail}
 }
 
-var awsRegion = regexp.MustCompile(`^[a-z]{2}(-[a-z]+)+-[0-9]+$`)
+// awsRegion is compiled on first use, not at start-up of every command.
+var awsRegion = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z]{2}(-[a-z]+)+-[0-9]+$`) })
