@@ -253,6 +253,7 @@ func decodeRemovedBlock(block *hcl.Block) (*Removed, hcl.Diagnostics) {
 				})
 				continue
 			}
+			diags = append(diags, provisionersUnsupported(p))
 			rm.Provisioners = append(rm.Provisioners, p)
 		}
 	}

@@ -80,8 +80,8 @@ resource "terraform_data" "a" {
   lifecycle {
     replace_triggered_by = [terraform_data.dep]
   }
-  provisioner "local-exec" {
-    command = self.id
+  connection {
+    host = self.id
   }
 }
 variable "n" {}

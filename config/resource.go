@@ -194,6 +194,7 @@ func decodeResourceBlock(block *hcl.Block) (*Resource, hcl.Diagnostics) {
 			p, d := decodeProvisionerBlock(b)
 			diags = append(diags, d...)
 			if p != nil {
+				diags = append(diags, provisionersUnsupported(p))
 				r.Managed.Provisioners = append(r.Managed.Provisioners, p)
 			}
 		case "_":
@@ -596,6 +597,21 @@ func invalidProviderRef(argName string, rng hcl.Range) hcl.Diagnostics {
 var provisionerSchema = &hcl.BodySchema{
 	Attributes: []hcl.AttributeSchema{{Name: "when"}, {Name: "on_failure"}},
 	Blocks:     []hcl.BlockHeaderSchema{{Type: "connection"}},
+}
+
+// provisionersUnsupported refuses a provisioner block: tenet runs no
+// provisioners, and a block OpenTofu would run must not pass unnoticed.
+// The block is still decoded (and kept in the configuration's JSON form)
+// so that its own errors are reported too.
+func provisionersUnsupported(p *Provisioner) *hcl.Diagnostic {
+	return &hcl.Diagnostic{
+		Severity: hcl.DiagError,
+		Summary:  "Provisioners are not supported",
+		Detail: fmt.Sprintf("tenet does not run provisioners, so this %q provisioner (when = %s) would never run. "+
+			"Remove the block, or move the work it does out of the configuration (for example into the pipeline that runs tenet); "+
+			"OpenTofu runs provisioners if this configuration needs them.", p.Type, p.When),
+		Subject: p.DeclRange.Ptr(),
+	}
 }
 
 func decodeProvisionerBlock(block *hcl.Block) (*Provisioner, hcl.Diagnostics) {

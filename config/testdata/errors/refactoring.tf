@@ -23,7 +23,7 @@ removed {
   lifecycle {
     destroy = true
   }
-  provisioner "local-exec" {
+  provisioner "local-exec" { # ERROR: Provisioners are not supported
     when    = destroy
     command = "echo bye"
   }
