@@ -207,6 +207,7 @@ func renderDiagnostic(b *strings.Builder, d *hcl.Diagnostic, files map[string]*h
 	} else if d.Subject != nil {
 		body.WriteString("\n")
 		fmt.Fprintf(&body, "  on %s line %d:\n", d.Subject.Filename, d.Subject.Start.Line)
+		body.WriteString("  (source code not available)\n")
 	}
 	if d.Detail != "" {
 		body.WriteString("\n")

@@ -88,6 +88,26 @@ func TestRenderDiagnosticsWithoutSource(t *testing.T) {
 	}
 }
 
+// A diagnostic whose range is in a file the renderer has no source for
+// (here a -var value, as OpenTofu 1.10.6 names it) says so under the
+// location, as OpenTofu prints it for `plan -var 'n=[1,'`.
+func TestRenderDiagnosticsSourceNotAvailable(t *testing.T) {
+	d := &hcl.Diagnostic{
+		Severity: hcl.DiagError,
+		Summary:  "Missing expression",
+		Detail:   "Expected the start of an expression, but found the end of the file.",
+		Subject:  &hcl.Range{Filename: "<value for var.n>", Start: hcl.Pos{Line: 1, Column: 4, Byte: 3}, End: hcl.Pos{Line: 1, Column: 4, Byte: 3}},
+	}
+	var buf bytes.Buffer
+	if err := RenderDiagnostics(&buf, hcl.Diagnostics{d}, nil, false, 78); err != nil {
+		t.Fatal(err)
+	}
+	want := "\nError: Missing expression\n\n  on <value for var.n> line 1:\n  (source code not available)\n\nExpected the start of an expression, but found the end of the file.\n"
+	if diff := cmp.Diff(want, buf.String()); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}
+
 func TestDiagnosticExpressionValues(t *testing.T) {
 	expr, diags := hclsyntax.ParseExpression([]byte(`var.n > 5 && var.s != "" && var.l != null && var.secret != "" && var.later != ""`), "main.tf", hcl.InitialPos)
 	if diags.HasErrors() {
