@@ -93,7 +93,8 @@ func newApplyCommand(g *globals, destroy bool) *cobra.Command {
 					return err
 				}
 				if !ok {
-					fmt.Fprintf(u.errw, "\nError: %s cancelled.\n", map[bool]string{true: "Destroy", false: "Apply"}[f.destroy])
+					// As OpenTofu: a plain line on stdout, not a diagnostic.
+					fmt.Fprintf(u.out, "%s cancelled.\n", map[bool]string{true: "Destroy", false: "Apply"}[f.destroy])
 					return &exitError{1}
 				}
 			}
@@ -129,6 +130,8 @@ func confirm(ctx context.Context, cmd *cobra.Command, g *globals, u *ui, destroy
 	}()
 	select {
 	case a := <-got:
+		// OpenTofu ends the prompt's line once the answer is read.
+		fmt.Fprintln(u.out)
 		if a.err != nil && a.line == "" {
 			return false, nil
 		}
