@@ -230,6 +230,7 @@ func applyPlan(ctx context.Context, g *globals, u *ui, f *planFlags, cfg *config
 		// warning about what a targeted apply may have left undone.
 		diags = withoutSummary(diags, "Applied changes may be incomplete")
 	}
+	diags = haltedAsOpenTofu(diags, u.json != nil)
 	u.diagnostics(append(u.planWarnings, diags...))
 	u.planWarnings = nil
 	summary := hooks.counts()

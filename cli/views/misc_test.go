@@ -83,7 +83,7 @@ func TestRenderDiagnosticsWithoutSource(t *testing.T) {
 	if err := RenderDiagnostics(&buf, hcl.Diagnostics{d}, nil, false, 0); err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff("\nWarning: Deprecated flag\n", buf.String()); diff != "" {
+	if diff := cmp.Diff("\nWarning: Deprecated flag\n\n", buf.String()); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
 }
