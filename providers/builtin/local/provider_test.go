@@ -195,10 +195,6 @@ func TestLocalFileHonoursUmask(t *testing.T) {
 func TestLocalFileImportRefusedAsHashicorpLocal(t *testing.T) {
 	for _, typ := range []string{"local_file", "local_sensitive_file"} {
 		t.Run(typ, func(t *testing.T) {
-			dir := t.TempDir()
-			if err := os.WriteFile(filepath.Join(dir, "x.txt"), []byte("hi\n"), 0o644); err != nil {
-				t.Fatal(err)
-			}
 			resp := New().ImportResourceState(context.Background(), providers.ImportResourceStateRequest{TypeName: typ, ID: "x.txt"})
 			if len(resp.ImportedResources) != 0 {
 				t.Errorf("imported %d objects, want none", len(resp.ImportedResources))
