@@ -93,7 +93,8 @@ func newApplyCommand(g *globals, destroy bool) *cobra.Command {
 					return err
 				}
 				if !ok {
-					fmt.Fprintf(u.errw, "\nError: %s cancelled.\n", map[bool]string{true: "Destroy", false: "Apply"}[f.destroy])
+					// As OpenTofu: a plain line on stdout, not a diagnostic.
+					fmt.Fprintf(u.out, "%s cancelled.\n", map[bool]string{true: "Destroy", false: "Apply"}[f.destroy])
 					return &exitError{1}
 				}
 			}
@@ -129,6 +130,8 @@ func confirm(ctx context.Context, cmd *cobra.Command, g *globals, u *ui, destroy
 	}()
 	select {
 	case a := <-got:
+		// OpenTofu ends the prompt's line once the answer is read.
+		fmt.Fprintln(u.out)
 		if a.err != nil && a.line == "" {
 			return false, nil
 		}
@@ -227,6 +230,7 @@ func applyPlan(ctx context.Context, g *globals, u *ui, f *planFlags, cfg *config
 		// warning about what a targeted apply may have left undone.
 		diags = withoutSummary(diags, "Applied changes may be incomplete")
 	}
+	diags = haltedAsOpenTofu(diags, u.json != nil)
 	u.diagnostics(append(u.planWarnings, diags...))
 	u.planWarnings = nil
 	summary := hooks.counts()

@@ -50,6 +50,9 @@ func newUI(cmd *cobra.Command, g *globals, noColor, jsonMode bool) *ui {
 	if jsonMode {
 		u.json = jsonui.NewJSONView(u.out)
 		u.json.Version(Version)
+		if g.intr != nil {
+			g.intr.useJSON(u.json.Log)
+		}
 	}
 	return u
 }

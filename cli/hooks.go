@@ -6,6 +6,7 @@ import (
 
 	"github.com/tenetplan/tenet/addrs"
 	"github.com/tenetplan/tenet/cli/views"
+	"github.com/tenetplan/tenet/cli/views/human"
 	"github.com/tenetplan/tenet/engine"
 	"github.com/tenetplan/tenet/engine/plan"
 	"github.com/tenetplan/tenet/state"
@@ -33,7 +34,7 @@ var _ engine.Hooks = (*hookAdapter)(nil)
 
 func (h *hookAdapter) PreApply(addr addrs.AbsResourceInstance, deposed state.DeposedKey, action engine.HookAction, idKey, idValue string) {
 	if h.p != nil {
-		h.p.ApplyStart(addr.String(), string(action), idKey, idValue)
+		h.p.ApplyStart(h.startAddr(addr, deposed), string(action), idKey, idValue)
 	}
 }
 
@@ -64,8 +65,18 @@ func (h *hookAdapter) PostApply(addr addrs.AbsResourceInstance, deposed state.De
 
 func (h *hookAdapter) PreRefresh(addr addrs.AbsResourceInstance, deposed state.DeposedKey, idKey, idValue string) {
 	if h.p != nil && h.refresh {
-		h.p.RefreshStart(addr.String(), idKey, idValue)
+		h.p.RefreshStart(h.startAddr(addr, deposed), idKey, idValue)
 	}
+}
+
+// startAddr is the address a human start line names: as OpenTofu, a
+// deposed object's lines say which object (its completion lines do not).
+// The JSON view keeps the plain address.
+func (h *hookAdapter) startAddr(addr addrs.AbsResourceInstance, deposed state.DeposedKey) string {
+	if _, isHuman := h.p.(*human.HumanHooks); isHuman && deposed != state.NotDeposed {
+		return addr.String() + " (deposed object " + string(deposed) + ")"
+	}
+	return addr.String()
 }
 
 func (h *hookAdapter) PostRefresh(addr addrs.AbsResourceInstance, deposed state.DeposedKey, idKey, idValue string) {

@@ -31,11 +31,20 @@ import (
 //	                   set an attribute of ADDR's (single) instance in
 //	                   terraform.tfstate, standing for a change made outside
 //	                   the tool (drift)
+//	state-depose ADDR  make the current object of ADDR's (single) instance a
+//	                   deposed object, as a create_before_destroy
+//	                   replacement that failed half-way leaves it
 //	real-time-provider use the real hashicorp/time plugin from the mirror
 //	                   scripts/build-time-provider.sh builds (for resources
 //	                   tenet's built-in time provider lacks); without the
 //	                   mirror the scenario is skipped
 //	rm FILE            remove a file
+//	unordered-progress the scenario's apply progress lines ("Creating...",
+//	                   "Destruction complete..." and the like) are compared
+//	                   as a set within each run of them: independent
+//	                   objects are applied concurrently, in no fixed order
+//	stdin TEXT         the next golden step's standard input is TEXT and a
+//	                   newline (an answer to a prompt); otherwise it is empty
 //	known NN REASON    golden/NN differs for the reason given: its
 //	                   difference is logged, not failed, and the test
 //	                   fails once it matches, so the line gets removed
@@ -117,6 +126,7 @@ func runHumanScript(t *testing.T, tool string, isTenet bool, ar *txtar.Archive) 
 		env = append(env, "TF_CLI_CONFIG_FILE="+os.Getenv("TENET_RECORD_TF_CLI_CONFIG_FILE"))
 	}
 	var out []humanRun
+	stdin := ""
 	for i, raw := range strings.Split(string(ar.Comment), "\n") {
 		line := strings.TrimSpace(raw)
 		if line == "" || strings.HasPrefix(line, "#") {
@@ -138,6 +148,9 @@ func runHumanScript(t *testing.T, tool string, isTenet bool, ar *txtar.Archive) 
 			prefix := strings.TrimSuffix(fields[1], "/") + "/"
 			for name, data := range files {
 				if rest, ok := strings.CutPrefix(name, prefix); ok {
+					if err := os.MkdirAll(filepath.Dir(filepath.Join(work, rest)), 0o755); err != nil {
+						fail(err)
+					}
 					if err := os.WriteFile(filepath.Join(work, rest), data, 0o644); err != nil {
 						fail(err)
 					}
@@ -159,8 +172,19 @@ func runHumanScript(t *testing.T, tool string, isTenet bool, ar *txtar.Archive) 
 				}
 				env = append(env, "TF_CLI_CONFIG_FILE="+rc) // the last one counts
 			}
-		case "known":
-			// Read by checkHumanScenario.
+		case "known", "unordered-progress":
+			// Read by checkHumanScenario and normaliseHuman.
+		case "state-depose":
+			if len(fields) != 2 {
+				fail(errors.New("usage: state-depose ADDR"))
+			}
+			if err := editStateInstances(filepath.Join(work, "terraform.tfstate"), fields[1], func(inst map[string]any) {
+				inst["deposed"] = "1a2b3c4d"
+			}); err != nil {
+				fail(err)
+			}
+		case "stdin":
+			stdin = strings.Join(fields[1:], " ") + "\n"
 		case "rm":
 			if err := os.RemoveAll(filepath.Join(work, fields[1])); err != nil {
 				fail(err)
@@ -169,11 +193,18 @@ func runHumanScript(t *testing.T, tool string, isTenet bool, ar *txtar.Archive) 
 			if len(fields) < 4 {
 				fail(errors.New("usage: state-set ADDR ATTR JSON"))
 			}
-			if err := setStateAttribute(filepath.Join(work, "terraform.tfstate"), fields[1], fields[2], strings.Join(fields[3:], " ")); err != nil {
+			var value any
+			if err := json.Unmarshal([]byte(strings.Join(fields[3:], " ")), &value); err != nil {
+				fail(fmt.Errorf("value: %w", err))
+			}
+			if err := editStateInstances(filepath.Join(work, "terraform.tfstate"), fields[1], func(inst map[string]any) {
+				inst["attributes"].(map[string]any)[fields[2]] = value
+			}); err != nil {
 				fail(err)
 			}
 		case "run", "golden":
-			r := runHumanTool(t, tool, work, env, fields[1:])
+			r := runHumanTool(t, tool, work, env, stdin, fields[1:])
+			stdin = ""
 			if fields[0] == "run" {
 				if r.status != 0 {
 					fail(fmt.Errorf("exit status %d\nstdout:\n%s\nstderr:\n%s", r.status, r.stdout, r.stderr))
@@ -181,8 +212,8 @@ func runHumanScript(t *testing.T, tool string, isTenet bool, ar *txtar.Archive) 
 				continue
 			}
 			r.args = strings.Join(fields[1:], " ")
-			r.stdout = normaliseHuman(r.stdout, work)
-			r.stderr = normaliseHuman(r.stderr, work)
+			r.stdout = normaliseHuman(r.stdout, work, unorderedProgress(ar))
+			r.stderr = normaliseHuman(r.stderr, work, unorderedProgress(ar))
 			out = append(out, r)
 		default:
 			fail(errors.New("unknown step"))
@@ -191,13 +222,14 @@ func runHumanScript(t *testing.T, tool string, isTenet bool, ar *txtar.Archive) 
 	return out
 }
 
-func runHumanTool(t *testing.T, tool, dir string, env, args []string) humanRun {
+func runHumanTool(t *testing.T, tool, dir string, env []string, stdin string, args []string) humanRun {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), scriptCommandTimeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, tool, args...)
 	cmd.Dir = dir
 	cmd.Env = env
+	cmd.Stdin = strings.NewReader(stdin)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	err := cmd.Run()
@@ -219,20 +251,44 @@ var (
 	uuidPattern = regexp.MustCompile(`[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`)
 	// How long an operation took depends on the machine.
 	elapsedPattern = regexp.MustCompile(`(complete|errored) after [0-9hms.]+`)
+	// Deposed objects' keys are random.
+	deposedPattern = regexp.MustCompile(`deposed object [0-9a-f]{8}`)
 )
 
-func normaliseHuman(s, work string) string {
+func normaliseHuman(s, work string, unordered bool) string {
 	s = strings.ReplaceAll(s, work, "$WORK")
 	s = uuidPattern.ReplaceAllString(s, "<uuid>")
 	s = elapsedPattern.ReplaceAllString(s, "$1 after <elapsed>")
-	return sortRefreshLines(s)
+	s = deposedPattern.ReplaceAllString(s, "deposed object <key>")
+	s = sortRefreshLines(s)
+	if unordered {
+		s = sortLineRuns(s, progressPattern.MatchString)
+	}
+	return s
+}
+
+var progressPattern = regexp.MustCompile(`: (Creating|Creation complete|Modifying|Modifications complete|Destroying|Destruction complete)`)
+
+// unorderedProgress reports whether a scenario's script has the
+// unordered-progress step.
+func unorderedProgress(ar *txtar.Archive) bool {
+	for _, line := range strings.Split(string(ar.Comment), "\n") {
+		if strings.TrimSpace(line) == "unordered-progress" {
+			return true
+		}
+	}
+	return false
 }
 
 // sortRefreshLines sorts each run of "Refreshing state..." lines: objects
 // are refreshed concurrently, so their order varies from run to run.
 func sortRefreshLines(s string) string {
+	return sortLineRuns(s, func(l string) bool { return strings.Contains(l, ": Refreshing state...") })
+}
+
+// sortLineRuns sorts each run of consecutive lines that match.
+func sortLineRuns(s string, isRefresh func(string) bool) string {
 	lines := strings.Split(s, "\n")
-	isRefresh := func(l string) bool { return strings.Contains(l, ": Refreshing state...") }
 	for i := 0; i < len(lines); {
 		j := i
 		for j < len(lines) && isRefresh(lines[j]) {
@@ -266,6 +322,9 @@ func checkHumanScenario(t *testing.T, self, file string) {
 	for _, f := range ar.Files {
 		if strings.HasPrefix(f.Name, "golden/") {
 			want[f.Name] = sortRefreshLines(productName.Replace(string(f.Data)))
+			if unorderedProgress(ar) {
+				want[f.Name] = sortLineRuns(want[f.Name], progressPattern.MatchString)
+			}
 		}
 	}
 	known := map[string]string{}
@@ -318,10 +377,9 @@ func recordHumanScenario(t *testing.T, tofu, file string) {
 	}
 }
 
-// setStateAttribute edits a state file (format 4) in place: the attribute
-// attr of the resource at addr (single instance, root module) becomes the
-// JSON value raw.
-func setStateAttribute(path, addr, attr, raw string) error {
+// editStateInstances edits a state file (format 4) in place: edit changes
+// each instance object of the resource at addr (root module).
+func editStateInstances(path, addr string, edit func(inst map[string]any)) error {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return err
@@ -329,10 +387,6 @@ func setStateAttribute(path, addr, attr, raw string) error {
 	var st map[string]any
 	if err := json.Unmarshal(data, &st); err != nil {
 		return err
-	}
-	var value any
-	if err := json.Unmarshal([]byte(raw), &value); err != nil {
-		return fmt.Errorf("value: %w", err)
 	}
 	typ, name, _ := strings.Cut(addr, ".")
 	found := false
@@ -343,7 +397,7 @@ func setStateAttribute(path, addr, attr, raw string) error {
 			continue
 		}
 		for _, inst := range r["instances"].([]any) {
-			inst.(map[string]any)["attributes"].(map[string]any)[attr] = value
+			edit(inst.(map[string]any))
 			found = true
 		}
 	}

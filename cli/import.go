@@ -4,10 +4,12 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"sync"
 
 	"github.com/spf13/cobra"
 
 	"github.com/tenetplan/tenet/addrs"
+	"github.com/tenetplan/tenet/cli/views/human"
 	"github.com/tenetplan/tenet/config"
 	"github.com/tenetplan/tenet/engine"
 )
@@ -56,7 +58,14 @@ func newImportCommand(g *globals) *cobra.Command {
 				return err
 			}
 			defer release()
-			eng := newEngine(g, r, &hookAdapter{})
+			// As OpenTofu: the import's start, "Import prepared!" once the
+			// provider answered, then the imported object's refresh.
+			fmt.Fprintf(u.out, "%s: Importing from ID %q...\n", addr, args[1])
+			progress := &importCommandProgress{HumanHooks: human.NewHumanHooks(u.out, u.color)}
+			progress.prepared = func() {
+				fmt.Fprintf(u.out, "%s: Import prepared!\n  Prepared %s for import\n", addr, addr.Resource.Resource.Type)
+			}
+			eng := newEngine(g, r, &hookAdapter{p: progress, refresh: true})
 			st, d := eng.Import(ctx, cfg, prev, addr, args[1], engine.PlanOpts{Variables: vals, Parallelism: parallelism})
 			diags = append(diags, d...)
 			if st == nil || diags.HasErrors() {
@@ -65,8 +74,9 @@ func newImportCommand(g *globals) *cobra.Command {
 			if err := mgr.Write(st); err != nil {
 				return u.errorf("Failed to save state", "%s", err)
 			}
+			progress.once.Do(progress.prepared)
 			u.diagnostics(diags)
-			fmt.Fprintf(u.out, "%s: Import prepared!\n  Prepared %s for import\n\nImport successful!\n\nThe resources that were imported are shown above. These resources are now in\nyour tenet state and will henceforth be managed by tenet.\n", addr, addr.Resource.Resource.Type)
+			fmt.Fprint(u.out, "\nImport successful!\n\nThe resources that were imported are shown above. These resources are now in\nyour tenet state and will henceforth be managed by tenet.\n\n")
 			return nil
 		},
 	}
@@ -81,3 +91,19 @@ func newImportCommand(g *globals) *cobra.Command {
 	fl.StringArrayVar(&rulesDirs, "rules", nil, "directory of team planning rules; repeatable")
 	return cmd
 }
+
+// importCommandProgress shows the import command's refresh of the
+// imported object, after the "Import prepared!" lines.
+type importCommandProgress struct {
+	*human.HumanHooks
+	once     sync.Once
+	prepared func()
+}
+
+func (p *importCommandProgress) RefreshStart(addr, idKey, idValue string) {
+	p.once.Do(p.prepared)
+	p.HumanHooks.RefreshStart(addr, idKey, idValue)
+}
+
+// PrepareImport shows nothing: the command printed its own start line.
+func (p *importCommandProgress) PrepareImport(addr, id string) {}

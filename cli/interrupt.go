@@ -10,6 +10,8 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/hashicorp/hcl/v2"
+
 	"github.com/tenetplan/tenet/state/local"
 )
 
@@ -39,6 +41,9 @@ type interrupts struct {
 	signals int
 	running bool // plan or apply is under way: "Stopping operation..."
 	guards  []*guard
+	// jsonLog, set under -json, writes the messages as the JSON stream's
+	// log messages, as OpenTofu does, instead of text on out.
+	jsonLog func(message string)
 }
 
 // guard is one cleanup registered with interrupts.guard.
@@ -86,12 +91,21 @@ func (i *interrupts) watch() func() {
 func (i *interrupts) signal() {
 	i.mu.Lock()
 	i.signals++
-	n, running := i.signals, i.running
+	n, running, jsonLog := i.signals, i.running, i.jsonLog
 	i.mu.Unlock()
 	if n == 1 {
-		fmt.Fprint(i.out, "\nInterrupt received.\nPlease wait for tenet to exit or data loss may occur.\nGracefully shutting down...\n")
-		if running {
-			fmt.Fprint(i.out, "\nStopping operation...\n")
+		const received = "\nInterrupt received.\nPlease wait for tenet to exit or data loss may occur.\nGracefully shutting down...\n"
+		switch {
+		case jsonLog != nil:
+			jsonLog(received)
+			if running {
+				jsonLog("Stopping operation...")
+			}
+		default:
+			fmt.Fprint(i.out, received)
+			if running {
+				fmt.Fprint(i.out, "\nStopping operation...\n")
+			}
 		}
 		i.log.logf(logWarn, "interrupt received: stopping gracefully")
 		i.cancelStop()
@@ -126,6 +140,13 @@ func (i *interrupts) forcedExit() {
 	case <-time.After(forcedExitWait):
 	}
 	i.exit(1)
+}
+
+// useJSON makes the interrupt messages log messages of a -json stream.
+func (i *interrupts) useJSON(log func(message string)) {
+	i.mu.Lock()
+	i.jsonLog = log
+	i.mu.Unlock()
 }
 
 // operation notes that a plan or apply is under way.
@@ -187,4 +208,27 @@ func foldJournal(path, backup string, journal *local.Journal) {
 	if err := m.Write(f.State); err != nil {
 		_ = writeErroredState(m, f.State)
 	}
+}
+
+// haltedAsOpenTofu orders the errors of an apply an interrupt stopped as
+// OpenTofu shows them: "execution halted" twice (its apply walk and its
+// operation each report it), ahead of the other diagnostics in the human
+// view and after them in a -json stream. Other applies' diagnostics are
+// returned as they are.
+func haltedAsOpenTofu(diags hcl.Diagnostics, jsonStream bool) hcl.Diagnostics {
+	var rest hcl.Diagnostics
+	for _, d := range diags {
+		if d.Severity == hcl.DiagError && d.Summary == "execution halted" && d.Detail == "" {
+			continue
+		}
+		rest = append(rest, d)
+	}
+	if len(rest) == len(diags) {
+		return diags
+	}
+	halted := func() *hcl.Diagnostic { return &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "execution halted"} }
+	if jsonStream {
+		return append(rest, halted(), halted())
+	}
+	return append(hcl.Diagnostics{halted(), halted()}, rest...)
 }

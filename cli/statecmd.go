@@ -63,6 +63,10 @@ func stateObjects(s *state.State) []instanceObject {
 		}
 	}
 	sort.Slice(out, func(i, j int) bool {
+		// As OpenTofu lists them: shallower modules first.
+		if di, dj := len(out[i].addr.Module), len(out[j].addr.Module); di != dj {
+			return di < dj
+		}
 		if !out[i].addr.Equal(out[j].addr) {
 			return out[i].addr.Less(out[j].addr)
 		}

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
@@ -14,7 +13,6 @@ import (
 	"github.com/zclconf/go-cty/cty/convert"
 
 	"github.com/tenetplan/tenet/addrs"
-	"github.com/tenetplan/tenet/cli/views"
 	"github.com/tenetplan/tenet/config"
 	"github.com/tenetplan/tenet/config/funcs"
 	"github.com/tenetplan/tenet/config/testfile"
@@ -22,6 +20,7 @@ import (
 	"github.com/tenetplan/tenet/engine/plan"
 	"github.com/tenetplan/tenet/rules"
 	"github.com/tenetplan/tenet/state"
+	"github.com/tenetplan/tenet/state/statefile"
 
 	"github.com/tenetplan/tenet/engine/plan/planjson"
 
@@ -214,7 +213,7 @@ func (fr *fileRun) runOne(ctx context.Context, r *testfile.Run) (runReport, bool
 		}
 		fr.recordOutputs(r.Name, key, ts.st)
 		if fr.f.verbose {
-			rr.verbose = verboseOutputs(ts.st)
+			rr.verbose = fr.renderState(ts.st)
 		}
 	}
 	diags = append(diags, checkAsserts(r, scope)...)
@@ -579,26 +578,14 @@ func (fr *fileRun) renderPlan(p *plan.Plan) string {
 	return b.String()
 }
 
-// verboseOutputs lists an apply run's outputs for -verbose, sensitive
-// ones hidden as OpenTofu's test command hides them.
-func verboseOutputs(st *state.State) string {
-	if len(st.Outputs) == 0 {
+// renderState is an apply run's state for -verbose: OpenTofu prints it
+// as `show` does, resources then outputs.
+func (fr *fileRun) renderState(st *state.State) string {
+	var b bytes.Buffer
+	u := *fr.u
+	u.out = &b
+	if err := showStateHuman(&u, fr.g, &statefile.File{State: st}); err != nil {
 		return ""
-	}
-	names := make([]string, 0, len(st.Outputs))
-	for name := range st.Outputs {
-		names = append(names, name)
-	}
-	sort.Strings(names)
-	var b strings.Builder
-	b.WriteString("\nOutputs:\n\n")
-	for _, name := range names {
-		o := st.Outputs[name]
-		if o.Sensitive {
-			fmt.Fprintf(&b, "%s = (sensitive value)\n", name)
-			continue
-		}
-		fmt.Fprintf(&b, "%s = %s\n", name, views.FormatValue(o.Value, views.AttributeStyle, 0))
 	}
 	return b.String()
 }

@@ -207,6 +207,7 @@ func renderDiagnostic(b *strings.Builder, d *hcl.Diagnostic, files map[string]*h
 	} else if d.Subject != nil {
 		body.WriteString("\n")
 		fmt.Fprintf(&body, "  on %s line %d:\n", d.Subject.Filename, d.Subject.Start.Line)
+		body.WriteString("  (source code not available)\n")
 	}
 	if d.Detail != "" {
 		body.WriteString("\n")
@@ -221,7 +222,12 @@ func renderDiagnostic(b *strings.Builder, d *hcl.Diagnostic, files map[string]*h
 		body.WriteString("\n")
 	}
 	if !color {
-		// Without colour, as OpenTofu: no frame, a blank line before.
+		// Without colour, as OpenTofu: no frame, a blank line before, and
+		// a blank line closes the summary (or excerpt) when no detail
+		// follows.
+		if d.Detail == "" {
+			body.WriteString("\n")
+		}
 		b.WriteString("\n")
 		b.WriteString(body.String())
 		return

@@ -77,14 +77,33 @@ one attribute access, specifying the resource name.
 	}
 }
 
+// Diagnostics without source text at hand, as OpenTofu 1.10.6 prints
+// them: a blank line closes a summary no detail follows; a range in a file
+// the renderer has no source for (here a -var value, as OpenTofu names it)
+// says so under the location, as for `plan -var 'n=[1,'`.
 func TestRenderDiagnosticsWithoutSource(t *testing.T) {
-	var buf bytes.Buffer
-	d := &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: "Deprecated flag"}
-	if err := RenderDiagnostics(&buf, hcl.Diagnostics{d}, nil, false, 0); err != nil {
-		t.Fatal(err)
-	}
-	if diff := cmp.Diff("\nWarning: Deprecated flag\n", buf.String()); diff != "" {
-		t.Errorf("(-want +got):\n%s", diff)
+	for _, tc := range []struct {
+		name string
+		d    *hcl.Diagnostic
+		want string
+	}{
+		{"no range", &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: "Deprecated flag"}, "\nWarning: Deprecated flag\n\n"},
+		{"source not available", &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Missing expression",
+			Detail:   "Expected the start of an expression, but found the end of the file.",
+			Subject:  &hcl.Range{Filename: "<value for var.n>", Start: hcl.Pos{Line: 1, Column: 4, Byte: 3}, End: hcl.Pos{Line: 1, Column: 4, Byte: 3}},
+		}, "\nError: Missing expression\n\n  on <value for var.n> line 1:\n  (source code not available)\n\nExpected the start of an expression, but found the end of the file.\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var buf bytes.Buffer
+			if err := RenderDiagnostics(&buf, hcl.Diagnostics{tc.d}, nil, false, 78); err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tc.want, buf.String()); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+		})
 	}
 }
 

@@ -67,11 +67,9 @@ func (h *HumanHooks) ApplyComplete(addr, action, idKey, idValue string, elapsed 
 	h.line(addr, views.ApplyCompleteText(action, idKey, idValue, elapsed))
 }
 
-// ApplyErrored writes `addr: Creation errored after 1s`; the diagnostics
-// are rendered separately.
-func (h *HumanHooks) ApplyErrored(addr, action string, elapsed time.Duration) {
-	h.line(addr, views.ApplyErroredText(action, elapsed))
-}
+// ApplyErrored writes nothing: as in OpenTofu, the human view leaves a
+// failed operation to the diagnostics that follow.
+func (h *HumanHooks) ApplyErrored(addr, action string, elapsed time.Duration) {}
 
 // RefreshStart writes `addr: Refreshing state... [id=…]`.
 func (h *HumanHooks) RefreshStart(addr, idKey, idValue string) {

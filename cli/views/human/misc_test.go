@@ -21,6 +21,9 @@ func TestHumanHooks(t *testing.T) {
 	h.ApplyComplete("terraform_data.b", views.HookDelete, "id", "x2", 0)
 	h.ApplyStart("terraform_data.c", views.HookUpdate, "id", "x3")
 	h.ApplyComplete("terraform_data.c", views.HookUpdate, "id", "x3", 65*time.Second)
+	h.ApplyStart("terraform_data.d", views.HookCreate, "", "")
+	// No line for a failure: OpenTofu's human view leaves it to the
+	// diagnostics.
 	h.ApplyErrored("terraform_data.d", views.HookCreate, 2*time.Second)
 	if err := WriteApplySummary(&buf, h.Summary(views.OperationApply), false); err != nil {
 		t.Fatal(err)
@@ -32,7 +35,7 @@ terraform_data.b: Destroying... [id=x2]
 terraform_data.b: Destruction complete after 0s
 terraform_data.c: Modifying... [id=x3]
 terraform_data.c: Modifications complete after 1m5s [id=x3]
-terraform_data.d: Creation errored after 2s
+terraform_data.d: Creating...
 
 Apply complete! Resources: 1 added, 1 changed, 1 destroyed.
 `

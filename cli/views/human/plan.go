@@ -141,6 +141,11 @@ func (r *planRenderer) render() error {
 			forgets++
 		}
 	}
+	// OpenTofu lists the changes of shallower modules first; the plan's
+	// own order holds within one depth.
+	sort.SliceStable(changes, func(i, j int) bool {
+		return moduleDepth(changes[i].rc.ModuleAddress) < moduleDepth(changes[j].rc.ModuleAddress)
+	})
 	outputs, err := r.outputChanges()
 	if err != nil {
 		return err
@@ -592,4 +597,21 @@ func WriteSavedPlanNote(w io.Writer, path string) error {
 	_, err := fmt.Fprintf(w, "\n%s\n\nSaved the plan to: %s\n\nTo perform exactly these actions, run the following command to apply:\n    tenet apply %q\n",
 		strings.Repeat("─", defaultWidth-1), path, path)
 	return err
+}
+
+// moduleDepth is the number of module calls in a module instance address
+// such as module.a["k"].module.b, not counting text inside instance keys.
+func moduleDepth(addr string) int {
+	depth, inKey := 0, false
+	for i := 0; i < len(addr); i++ {
+		switch c := addr[i]; {
+		case c == '[':
+			inKey = true
+		case c == ']':
+			inKey = false
+		case !inKey && (i == 0 || addr[i-1] == '.') && strings.HasPrefix(addr[i:], "module."):
+			depth++
+		}
+	}
+	return depth
 }

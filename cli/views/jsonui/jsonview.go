@@ -193,7 +193,8 @@ func (v *JSONView) ApplyComplete(addr, action, idKey, idValue string, elapsed ti
 // separately.
 func (v *JSONView) ApplyErrored(addr, action string, elapsed time.Duration) {
 	h := hookMessage{Resource: NewResourceAddr(addr), Action: action, ElapsedSeconds: seconds(elapsed)}
-	v.emit("error", addr+": "+views.ApplyErroredText(action, elapsed), "apply_errored", "hook", h, nil)
+	// At level info, as OpenTofu: the error is the diagnostic that follows.
+	v.emit("info", addr+": "+views.ApplyErroredText(action, elapsed), "apply_errored", "hook", h, nil)
 }
 
 // RefreshStart reports that reading the object at addr started.

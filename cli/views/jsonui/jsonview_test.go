@@ -68,7 +68,7 @@ func TestJSONViewHooks(t *testing.T) {
 				"addr": "data.x_y.z", "module": "", "resource": "data.x_y.z",
 				"implied_provider": "x", "resource_type": "x_y", "resource_name": "z", "resource_key": nil}}}},
 		{"apply_errored", func(v *JSONView) { v.ApplyErrored("a_b.c", views.HookUpdate, time.Second) }, map[string]any{
-			"@level": "error", "@message": "a_b.c: Modifications errored after 1s", "type": "apply_errored",
+			"@level": "info", "@message": "a_b.c: Modifications errored after 1s", "type": "apply_errored",
 			"hook": map[string]any{"action": "update", "elapsed_seconds": 1.0, "resource": map[string]any{
 				"addr": "a_b.c", "module": "", "resource": "a_b.c",
 				"implied_provider": "a", "resource_type": "a_b", "resource_name": "c", "resource_key": nil}}}},

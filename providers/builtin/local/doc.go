@@ -7,5 +7,7 @@
 // directory_permission (default "0777", "0700" for the sensitive type) are
 // asked of the operating system and the process umask still applies.
 //
-// Not provided: hashicorp/local's direxists provider function.
+// Import of the file resources is refused with the diagnostic hashicorp/local
+// gives (it does not implement import). Not provided: hashicorp/local's
+// direxists provider function.
 package local

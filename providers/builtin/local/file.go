@@ -81,9 +81,19 @@ func (p *Provider) fileResource(sensitive bool) *kit.Resource {
 		Plan: func(_ context.Context, req providers.PlanResourceChangeRequest) providers.PlanResourceChangeResponse {
 			return planner.Plan(req)
 		},
-		Apply: p.applyFile,
-		Read:  p.readFile,
+		Apply:  p.applyFile,
+		Read:   p.readFile,
+		Import: refuseImport,
 	}
+}
+
+// refuseImport answers as hashicorp/local does: its file resources do not
+// implement import, so its plugin framework refuses every import with this
+// diagnostic.
+func refuseImport(context.Context, providers.ImportResourceStateRequest) providers.ImportResourceStateResponse {
+	return providers.ImportResourceStateResponse{Diagnostics: providers.Diagnostics{}.Errorf(nil,
+		"Resource Import Not Implemented",
+		"This resource does not support import. Please contact the provider developer for additional information.")}
 }
 
 func validateFile(config cty.Value) providers.Diagnostics {

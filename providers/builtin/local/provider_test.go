@@ -1,14 +1,18 @@
 package local
 
 import (
+	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"syscall"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 
+	"github.com/tenetplan/tenet/providers"
 	"github.com/tenetplan/tenet/providers/builtin/internal/kittest"
 )
 
@@ -180,6 +184,30 @@ func TestLocalFileHonoursUmask(t *testing.T) {
 			}
 			if diff := cmp.Diff([2]os.FileMode{tt.wantFile, tt.wantDir}, got); diff != "" {
 				t.Errorf("file, dir modes (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// hashicorp/local v2.5.3's file resources do not implement import: its
+// plugin framework answers every import with the diagnostic below, and the
+// built-in refuses with the same words.
+func TestLocalFileImportRefusedAsHashicorpLocal(t *testing.T) {
+	for _, typ := range []string{"local_file", "local_sensitive_file"} {
+		t.Run(typ, func(t *testing.T) {
+			resp := New().ImportResourceState(context.Background(), providers.ImportResourceStateRequest{TypeName: typ, ID: "x.txt"})
+			if len(resp.ImportedResources) != 0 {
+				t.Errorf("imported %d objects, want none", len(resp.ImportedResources))
+			}
+			type diag struct{ Severity, Summary, Detail string }
+			var got []diag
+			for _, d := range resp.Diagnostics {
+				got = append(got, diag{fmt.Sprint(d.Severity), d.Summary, d.Detail})
+			}
+			want := []diag{{fmt.Sprint(hcl.DiagError), "Resource Import Not Implemented",
+				"This resource does not support import. Please contact the provider developer for additional information."}}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("diagnostics (-want +got):\n%s", diff)
 			}
 		})
 	}
