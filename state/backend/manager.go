@@ -123,25 +123,31 @@ func (m *Manager) Write(ctx context.Context, s *state.State) hcl.Diagnostics {
 	if s == nil {
 		s = state.NewState()
 	}
-	encoded, err := statefile.MarshalState(s)
+	// The snapshot is encoded once, with the metadata it gets if it
+	// changed, and the state part compared: no second copy of tens of
+	// megabytes to put the header in front.
+	next := statefile.File{Serial: 1, Lineage: statefile.NewLineage()}
+	if m.current != nil {
+		next = statefile.File{Serial: m.current.Serial + 1, Lineage: m.current.Lineage, TerraformVersion: m.current.TerraformVersion}
+	}
+	if m.opts.TerraformVersion != "" {
+		next.TerraformVersion = m.opts.TerraformVersion
+	}
+	next.State = s
+	data, headerLen, err := marshalSnapshot(&next)
 	if err != nil {
 		return Errorf("Cannot encode the state", "Encoding the state for %s failed: %s. Nothing was written.", m.client.Where(), err)
 	}
-	next := statefile.File{Serial: 1, Lineage: statefile.NewLineage()}
 	if m.current != nil {
-		same, err := m.sameAsCurrent(s, encoded)
+		same, err := m.sameAsCurrent(s, data[headerLen:])
 		if err != nil {
 			return Errorf("Stored state is corrupt", "The state stored at %s cannot be read again: %s. Nothing was written.", m.client.Where(), err)
 		}
 		if same {
 			return nil
 		}
-		next = statefile.File{Serial: m.current.Serial + 1, Lineage: m.current.Lineage, TerraformVersion: m.current.TerraformVersion}
 	}
-	if m.opts.TerraformVersion != "" {
-		next.TerraformVersion = m.opts.TerraformVersion
-	}
-	return m.putLocked(ctx, &next, encoded)
+	return m.putLocked(ctx, &next, data, headerLen)
 }
 
 // WriteFile stores f exactly, with its serial and lineage, for commands
@@ -150,24 +156,30 @@ func (m *Manager) Write(ctx context.Context, s *state.State) hcl.Diagnostics {
 func (m *Manager) WriteFile(ctx context.Context, f *statefile.File) hcl.Diagnostics {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	encoded, err := statefile.MarshalState(f.State)
+	data, headerLen, err := marshalSnapshot(f)
 	if err != nil {
 		return Errorf("Cannot encode the state", "Encoding the state for %s failed: %s. Nothing was written.", m.client.Where(), err)
 	}
-	meta := *f
-	meta.State = nil
-	return m.putLocked(ctx, &meta, encoded)
+	return m.putLocked(ctx, f, data, headerLen)
 }
 
-func (m *Manager) putLocked(ctx context.Context, meta *statefile.File, encoded []byte) hcl.Diagnostics {
-	header := statefile.MarshalHeader(meta)
-	data := make([]byte, 0, len(header)+len(encoded))
-	data = append(append(data, header...), encoded...)
+// marshalSnapshot encodes f; the state part (statefile.MarshalState of
+// f.State) starts at headerLen.
+func marshalSnapshot(f *statefile.File) (data []byte, headerLen int, err error) {
+	data, err = statefile.Marshal(f)
+	return data, len(statefile.MarshalHeader(f)), err
+}
+
+// putLocked stores data, the snapshot of meta (whose State is ignored),
+// and remembers it as the current one.
+func (m *Manager) putLocked(ctx context.Context, meta *statefile.File, data []byte, headerLen int) hcl.Diagnostics {
 	if diags := m.client.Put(ctx, data); diags.HasErrors() {
 		return diags
 	}
+	current := *meta
+	current.State = nil
 	m.readDone, m.readDiags = true, nil
-	m.current, m.currentState, m.currentRaw = meta, encoded, nil
+	m.current, m.currentState, m.currentRaw = &current, data[headerLen:], nil
 	return nil
 }
 

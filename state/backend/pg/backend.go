@@ -69,7 +69,7 @@ func New(ctx context.Context, cfg Config) (*Backend, hcl.Diagnostics) {
 	if pcfg.ConnConfig.ConnectTimeout == 0 {
 		pcfg.ConnConfig.ConnectTimeout = connectTimeout
 	}
-	pcfg.AfterConnect = preferLZ4
+	pcfg.AfterConnect = tuneSession
 	pool, err := pgxpool.NewWithConfig(ctx, pcfg)
 	if err != nil {
 		return nil, connectDiags(pcfg.ConnConfig, err)
@@ -133,20 +133,27 @@ func (b *Backend) prepare(ctx context.Context) hcl.Diagnostics {
 	return nil
 }
 
-// preferLZ4 makes the session compress the values it stores with lz4
-// instead of pglz, when the server has lz4 (PostgreSQL 14 or later built
-// with it) and no one configured default_toast_compression: lz4 costs
-// the server less CPU for a state of tens of megabytes (about a tenth of
-// a round trip's, docs/performance.md). The setting belongs to this
-// session only: the table, OpenTofu's or ours, is not altered, and any
-// reader gets the same text back, since PostgreSQL records the method
-// with each stored value. A column with its own COMPRESSION keeps it.
+// tuneSession sets two things for this session only, for states of tens
+// of megabytes (docs/performance.md):
+//
+//   - stored values are compressed with lz4 instead of pglz, when the
+//     server has lz4 (PostgreSQL 14 or later built with it) and no one
+//     configured default_toast_compression. The table, OpenTofu's or
+//     ours, is not altered, and any reader gets the same text back, since
+//     PostgreSQL records the method with each stored value. A column with
+//     its own COMPRESSION keeps it.
+//   - statements are planned without their parameters' values
+//     (plan_cache_mode, PostgreSQL 12 and later): a plan made for the
+//     values would copy the state into the plan twice. tenet's statements
+//     look rows up by the unique name, which one plan fits for any value.
 //
 // A server that cannot answer (a PostgreSQL look-alike without these
-// settings) keeps its own compression: the error is not the connection's.
-func preferLZ4(ctx context.Context, conn *pgx.Conn) error {
-	conn.Exec(ctx, `SELECT set_config('default_toast_compression', 'lz4', false) FROM pg_settings
-WHERE name = 'default_toast_compression' AND source = 'default' AND 'lz4' = ANY(enumvals)`)
+// settings) keeps its own: the error is not the connection's.
+func tuneSession(ctx context.Context, conn *pgx.Conn) error {
+	conn.Exec(ctx, `SELECT set_config(name, CASE name WHEN 'plan_cache_mode' THEN 'force_generic_plan' ELSE 'lz4' END, false)
+FROM pg_settings
+WHERE name = 'plan_cache_mode'
+	OR (name = 'default_toast_compression' AND source = 'default' AND 'lz4' = ANY(enumvals))`)
 	return nil
 }
 

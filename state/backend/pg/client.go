@@ -35,32 +35,38 @@ func (c *client) Where() string {
 
 // Get reads the row; while this client holds the lock, on the locking
 // session, so a read cannot succeed after the lock was lost.
+//
+// The value comes back in binary format, which for text is the bytes
+// themselves: the server then skips the text output function's copy and
+// length scan of tens of megabytes (docs/performance.md).
 func (c *client) Get(ctx context.Context) ([]byte, hcl.Diagnostics) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	var q querier = c.b.pool
-	if c.conn != nil {
-		q = c.conn
+	conn := c.conn
+	if conn == nil {
+		pooled, err := c.b.pool.Acquire(ctx)
+		if err != nil {
+			return nil, c.b.queryDiags("reading the state", err)
+		}
+		defer pooled.Release()
+		conn = pooled
 	}
-	var data []byte // scanned as is: a state can be tens of megabytes
-	err := q.QueryRow(ctx, fmt.Sprintf("SELECT data FROM %s WHERE name = $1", c.b.table), c.name).Scan(&data)
-	switch {
-	case errors.Is(err, pgx.ErrNoRows):
-		return nil, nil
-	case err != nil:
+	rr := conn.Conn().PgConn().ExecParams(ctx, fmt.Sprintf("SELECT data FROM %s WHERE name = $1", c.b.table),
+		[][]byte{[]byte(c.name)}, nil, nil, []int16{pgx.BinaryFormatCode})
+	var data []byte
+	for rr.NextRow() {
+		// The reader reuses its buffer: keep a copy. NULL stays nil.
+		if v := rr.Values()[0]; v != nil {
+			data = append(make([]byte, 0, len(v)), v...)
+		}
+	}
+	if _, err := rr.Close(); err != nil {
 		return nil, c.b.queryDiags("reading the state", err)
-	case data == nil:
-		return nil, nil
 	}
 	return data, nil
 }
 
-// querier is a pooled session or the pool (any free session).
-type querier interface {
-	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
-}
-
-// Put upserts the row in one statement, so a failure leaves the old data.
+// Put stores the row in one statement, so a failure leaves the old data.
 // While this client holds the lock, the statement runs on the locking
 // session and writes only if that session still holds the lock: a lock
 // lost with its session (PostgreSQL then released it and someone else
@@ -79,20 +85,17 @@ func (c *client) Put(ctx context.Context, data []byte) hcl.Diagnostics {
 			return c.b.queryDiags("writing the state", err)
 		}
 		defer conn.Release()
-		q := fmt.Sprintf(`INSERT INTO %s (name, data) VALUES ($1, $2)
-ON CONFLICT (name) DO UPDATE SET data = excluded.data`, c.b.table)
-		if _, err := conn.Conn().PgConn().ExecParams(ctx, q, params, nil, nil, nil).Close(); err != nil {
+		if _, err := storeRow(ctx, conn, c.b.table, "", params); err != nil {
 			return c.b.queryDiags("writing the state", err)
 		}
 		return nil
 	}
-	q := fmt.Sprintf(`INSERT INTO %s (name, data) SELECT $1, $2 WHERE EXISTS (SELECT 1 FROM pg_locks
+	const holdsLock = ` AND EXISTS (SELECT 1 FROM pg_locks
 	WHERE locktype = 'advisory' AND pid = pg_backend_pid() AND granted
-	AND classid = $3::bigint::oid AND objid = $4::bigint::oid AND objsubid = 1)
-ON CONFLICT (name) DO UPDATE SET data = excluded.data`, c.b.table)
+	AND classid = $3::bigint::oid AND objid = $4::bigint::oid AND objsubid = 1)`
 	params = append(params, strconv.AppendInt(nil, int64(uint32(uint64(c.key)>>32)), 10), strconv.AppendInt(nil, int64(uint32(c.key)), 10))
-	tag, err := c.conn.Conn().PgConn().ExecParams(ctx, q, params, nil, nil, nil).Close()
-	if err == nil && tag.RowsAffected() == 1 {
+	stored, err := storeRow(ctx, c.conn, c.b.table, holdsLock, params)
+	if err == nil && stored {
 		return nil
 	}
 	var pgErr *pgconn.PgError
@@ -110,6 +113,24 @@ ON CONFLICT (name) DO UPDATE SET data = excluded.data`, c.b.table)
 	c.conn = nil
 	return backend.Errorf("State lock lost",
 		"The PostgreSQL session holding the lock of %s has ended (%v), so PostgreSQL released the lock and another operation may now hold it. Nothing was written to the database; run the command again, or (after an apply) push the errored.tfstate it saved.", c.Where(), err)
+}
+
+// storeRow writes params (name, data, then any condition's parameters)
+// as the row, when condition (an SQL "AND ..." or "") holds, and reports
+// whether it did. It updates the row where there is one and inserts it
+// where there is none (or another writer's insert just won the race):
+// PostgreSQL's INSERT ... ON CONFLICT DO UPDATE alone would build the
+// tens-of-megabytes row twice, once for the insert it then abandons.
+func storeRow(ctx context.Context, conn *pgxpool.Conn, table, condition string, params [][]byte) (bool, error) {
+	q := fmt.Sprintf(`WITH updated AS (UPDATE %[1]s SET data = $2 WHERE name = $1%[2]s RETURNING 1),
+inserted AS (INSERT INTO %[1]s (name, data) SELECT $1, $2 WHERE NOT EXISTS (SELECT 1 FROM updated)%[2]s
+	ON CONFLICT (name) DO UPDATE SET data = excluded.data RETURNING 1)
+SELECT (SELECT count(*) FROM updated) + (SELECT count(*) FROM inserted)`, table, condition)
+	r := conn.Conn().PgConn().ExecParams(ctx, q, params, nil, nil, nil).Read()
+	if r.Err != nil {
+		return false, r.Err
+	}
+	return len(r.Rows) == 1 && string(r.Rows[0][0]) == "1", nil
 }
 
 func (c *client) Delete(ctx context.Context) hcl.Diagnostics {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/tenetplan/tenet/state"
 	"github.com/tenetplan/tenet/state/backend"
 	"github.com/tenetplan/tenet/state/backend/backendtest"
 )
@@ -82,4 +83,39 @@ func withParam(conn, kv string) string {
 		return conn + "&" + kv
 	}
 	return conn + "?" + kv
+}
+
+// TestSessionPlansGenerically: tenet's sessions plan statements without
+// their parameters' values, so a state of tens of megabytes is not copied
+// into each write's plan; a write and a read through such a session
+// still store and return the state exactly.
+func TestSessionPlansGenerically(t *testing.T) {
+	ctx := context.Background()
+	b := newBackend(t, Config{ConnStr: connStr(t), SchemaName: testSchema(t), TableName: "states", IndexName: "states_by_name"})
+	conn, err := b.pool.Acquire(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mode string
+	err = conn.QueryRow(ctx, "SHOW plan_cache_mode").Scan(&mode)
+	conn.Release()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if mode != "force_generic_plan" {
+		t.Errorf("plan_cache_mode = %s, want force_generic_plan", mode)
+	}
+	// The first write inserts the row, the second updates it.
+	for _, st := range []*state.State{backendtest.StateWith(t, "a", "b"), backendtest.StateWith(t, "a", "b", "c")} {
+		m, diags := backend.Open(ctx, b, backend.DefaultWorkspace, backend.Options{})
+		backendtest.NoErrors(t, "open", diags)
+		backendtest.NoErrors(t, "write", m.Write(ctx, st))
+		m2, diags := backend.Open(ctx, b, backend.DefaultWorkspace, backend.Options{})
+		backendtest.NoErrors(t, "open", diags)
+		f, diags := m2.Read(ctx)
+		backendtest.NoErrors(t, "read", diags)
+		if f == nil || !f.State.Equal(st) {
+			t.Error("the state read back differs from the one written")
+		}
+	}
 }

@@ -21,6 +21,7 @@
 // lock, reads and writes run on the locking session, and a write checks
 // in the same statement that the session still holds the lock.
 //
-// Sessions prefer lz4 for compressing stored values (preferLZ4): the
-// table stays as OpenTofu defines it.
+// Sessions prefer lz4 for compressing stored values and plan statements
+// without their parameters' values (tuneSession): the table stays as
+// OpenTofu defines it.
 package pg

@@ -287,27 +287,36 @@ func TestConnectionDiagnostics(t *testing.T) {
 
 // TestLostLockRefusesWrite: when the session holding the lock ends (here
 // terminated by an administrator), PostgreSQL releases the lock, so the
-// next write must fail and leave the stored state alone.
+// next write must fail and leave the stored state alone: an existing row
+// is not updated, and a workspace without one gets none.
 func TestLostLockRefusesWrite(t *testing.T) {
-	ctx := context.Background()
-	h := harness(t)
-	b := h.New(t)
-	m, diags := backend.Open(ctx, b, backend.DefaultWorkspace, backend.Options{})
-	backendtest.NoErrors(t, "open", diags)
-	backendtest.NoErrors(t, "write", m.Write(ctx, backendtest.StateWith(t, "a")))
-	before := h.RawGet(t, backend.DefaultWorkspace)
-	info := backend.NewLockInfo("OperationTypeApply")
-	_, diags = m.Lock(ctx, info)
-	backendtest.NoErrors(t, "lock", diags)
-	raw := rawConn(t)
-	var n int
-	if err := raw.QueryRow(ctx, "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE application_name = $1", "tenet:"+info.ID+":OperationTypeApply").Scan(&n); err != nil || n != 1 {
-		t.Fatalf("terminating the lock session: %d sessions, %v", n, err)
-	}
-	time.Sleep(100 * time.Millisecond)
-	backendtest.WantError(t, "write after the lock was lost", m.Write(ctx, backendtest.StateWith(t, "b")), "State lock lost")
-	if after := h.RawGet(t, backend.DefaultWorkspace); string(after) != string(before) {
-		t.Error("stored state changed by a write that failed")
+	for _, stored := range []bool{true, false} {
+		t.Run(map[bool]string{true: "stored state", false: "new workspace"}[stored], func(t *testing.T) {
+			ctx := context.Background()
+			h := harness(t)
+			b := h.New(t)
+			m, diags := backend.Open(ctx, b, backend.DefaultWorkspace, backend.Options{})
+			backendtest.NoErrors(t, "open", diags)
+			if stored {
+				backendtest.NoErrors(t, "write", m.Write(ctx, backendtest.StateWith(t, "a")))
+			}
+			before := h.RawGet(t, backend.DefaultWorkspace)
+			info := backend.NewLockInfo("OperationTypeApply")
+			_, diags = m.Lock(ctx, info)
+			backendtest.NoErrors(t, "lock", diags)
+			_, diags = m.Read(ctx) // as a run reads under its lock
+			backendtest.NoErrors(t, "read", diags)
+			raw := rawConn(t)
+			var n int
+			if err := raw.QueryRow(ctx, "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE application_name = $1", "tenet:"+info.ID+":OperationTypeApply").Scan(&n); err != nil || n != 1 {
+				t.Fatalf("terminating the lock session: %d sessions, %v", n, err)
+			}
+			time.Sleep(100 * time.Millisecond)
+			backendtest.WantError(t, "write after the lock was lost", m.Write(ctx, backendtest.StateWith(t, "b")), "State lock lost")
+			if after := h.RawGet(t, backend.DefaultWorkspace); string(after) != string(before) || (after == nil) != (before == nil) {
+				t.Errorf("stored state changed by a write that failed: %.60q, was %.60q", after, before)
+			}
+		})
 	}
 }
 
