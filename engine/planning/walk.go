@@ -1,4 +1,4 @@
-package engine
+package planning
 
 import (
 	"context"
@@ -17,6 +17,7 @@ import (
 	"github.com/tenetplan/tenet/engine/eval"
 	"github.com/tenetplan/tenet/engine/graph"
 	"github.com/tenetplan/tenet/engine/nodes"
+	"github.com/tenetplan/tenet/engine/phase"
 	"github.com/tenetplan/tenet/engine/plan"
 	"github.com/tenetplan/tenet/engine/providercall"
 	"github.com/tenetplan/tenet/rules"
@@ -25,9 +26,9 @@ import (
 
 // planWalker holds everything one plan run shares between graph nodes.
 type planWalker struct {
-	e    *Engine
+	env  phase.Env
 	cfg  *config.Config
-	opts PlanOpts
+	opts Opts
 	ps   *providercall.Set
 	ev   *eval.Evaluator
 	cg   *graph.Graph
@@ -55,8 +56,34 @@ type planWalker struct {
 	trig        triggerIndex // changes by address, for replace_triggered_by
 }
 
+// Opts are the single-run options of a plan.
+type Opts struct {
+	Mode         plan.Mode
+	SkipRefresh  bool
+	Targets      []addrs.Targetable
+	Excludes     []addrs.Targetable
+	ForceReplace []addrs.AbsResourceInstance
+	Variables    map[string]config.VariableValue
+	Parallelism  int
+	// Timestamp is the plan's time; rules see no other clock.
+	Timestamp time.Time
+	// DataFromState makes data sources the state already holds keep those
+	// values instead of being read again (what the console shows).
+	DataFromState bool
+	// Scope, when set, is filled in with the plan's values so the caller
+	// can evaluate expressions against them.
+	Scope *phase.Scope
+}
+
+func (o Opts) parallelism() int {
+	if o.Parallelism <= 0 {
+		return 10
+	}
+	return o.Parallelism
+}
+
 // Plan computes a plan for cfg against the previous run state.
-func (e *Engine) Plan(ctx context.Context, cfg *config.Config, prevRun *state.State, opts PlanOpts) (*plan.Plan, hcl.Diagnostics) {
+func Plan(ctx context.Context, env phase.Env, cfg *config.Config, prevRun *state.State, opts Opts) (*plan.Plan, hcl.Diagnostics) {
 	if opts.Timestamp.IsZero() {
 		opts.Timestamp = time.Now().UTC()
 	}
@@ -64,10 +91,10 @@ func (e *Engine) Plan(ctx context.Context, cfg *config.Config, prevRun *state.St
 		prevRun = state.NewState()
 	}
 	w := &planWalker{
-		e:               e,
+		env:             env,
 		cfg:             cfg,
 		opts:            opts,
-		ps:              providercall.NewSet(e.Providers, e.WorkingDir),
+		ps:              providercall.NewSet(env.Providers, env.WorkingDir),
 		prevRun:         prevRun.DeepCopy(),
 		prior:           prevRun.DeepCopy(),
 		changed:         map[string]bool{},
@@ -76,12 +103,12 @@ func (e *Engine) Plan(ctx context.Context, cfg *config.Config, prevRun *state.St
 		stateByResource: map[string][]*state.Resource{},
 	}
 	defer w.ps.CloseAll(ctx)
-	defer w.fillScope()
+	defer func() { opts.Scope.Fill(w.ev) }()
 	w.run = rules.Run{Mode: modeName(opts.Mode), Timestamp: opts.Timestamp}
-	if e.Rules.TeamRulesLoaded() {
+	if env.Rules.TeamRulesLoaded() {
 		w.run.Variables = rootVariablesForRules(cfg, opts.Variables)
 	}
-	w.ev = &eval.Evaluator{Cfg: cfg, Fsys: e.FS, Values: eval.NewValueStore(), Exp: eval.NewExpansion(), RootDir: ".", Cwd: e.WorkingDir, Workspace: e.workspaceName(), Pure: true, PlanTime: opts.Timestamp,
+	w.ev = &eval.Evaluator{Cfg: cfg, Fsys: env.FS, Values: eval.NewValueStore(), Exp: eval.NewExpansion(), RootDir: ".", Cwd: env.WorkingDir, Workspace: env.Workspace, Pure: true, PlanTime: opts.Timestamp,
 		Checks: &eval.CheckResults{}, CondSeverity: hcl.DiagError, ProvFuncs: providercall.NewFunctions(ctx, w.ps)}
 	defer w.ev.ProvFuncs.CloseAll(ctx)
 	if opts.Mode != plan.NormalMode {
@@ -101,7 +128,7 @@ func (e *Engine) Plan(ctx context.Context, cfg *config.Config, prevRun *state.St
 			cr := rs.Addr.Config()
 			key := cr.String()
 			w.stateByResource[key] = append(w.stateByResource[key], rs)
-			if !seenOrphan[key] && !configHasResource(cfg, cr) {
+			if !seenOrphan[key] && !graph.ConfigHasResource(cfg, cr) {
 				seenOrphan[key] = true
 				orphans = append(orphans, cr)
 			}
@@ -137,7 +164,7 @@ func (e *Engine) Plan(ctx context.Context, cfg *config.Config, prevRun *state.St
 	diags = append(diags, res.Diagnostics...)
 	// A walk cut short by ctx planned only part of the configuration:
 	// the plan must not look complete.
-	diags = reportHaltOnce(diags, res.Err != nil)
+	diags = phase.ReportHaltOnce(diags, res.Err != nil)
 	diags = append(diags, w.forceReplaceWarnings()...)
 	diags = w.finishMoveDiagnostics(ctx, diags)
 
@@ -163,19 +190,6 @@ func modeName(m plan.Mode) string {
 		return "refresh-only"
 	}
 	return "normal"
-}
-
-func configHasResource(cfg *config.Config, cr addrs.ConfigResource) bool {
-	m := cfg.Descendant(cr.Module)
-	if m == nil {
-		return false
-	}
-	if cr.Resource.Mode == addrs.DataResourceMode {
-		_, ok := m.DataResources[cr.Resource.String()]
-		return ok
-	}
-	_, ok := m.ManagedResources[cr.Resource.String()]
-	return ok
 }
 
 func sortedModules(s *state.State) []*state.Module {
@@ -233,7 +247,7 @@ func (w *planWalker) forcedCreateBeforeDestroy(ctx context.Context) (map[string]
 	if len(g.Resources) == 0 {
 		return map[string]bool{}, nil
 	}
-	fired, err := w.e.Rules.ForcedCreateBeforeDestroy(ctx, g)
+	fired, err := w.env.Rules.ForcedCreateBeforeDestroy(ctx, g)
 	if err != nil {
 		return nil, err
 	}
@@ -256,8 +270,8 @@ func resourceAddrs(cg *graph.Graph, keys []string) []string {
 func (w *planWalker) assemble(errored bool) *plan.Plan {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	sort.Slice(w.changes, func(i, j int) bool { return changeLess(w.changes[i], w.changes[j]) })
-	sort.Slice(w.drift, func(i, j int) bool { return changeLess(w.drift[i], w.drift[j]) })
+	sort.Slice(w.changes, func(i, j int) bool { return graph.ChangeLess(w.changes[i], w.changes[j]) })
+	sort.Slice(w.drift, func(i, j int) bool { return graph.ChangeLess(w.drift[i], w.drift[j]) })
 	sort.Slice(w.outputs, func(i, j int) bool { return w.outputs[i].Name < w.outputs[j].Name })
 	vars := map[string]cty.Value{}
 	root := w.ev.Values.Module(addrs.RootModuleInstance)
@@ -280,7 +294,7 @@ func (w *planWalker) assemble(errored bool) *plan.Plan {
 		Errored:          errored,
 		Provenance:       w.provenance,
 		Facts:            w.explained,
-		TerraformVersion: w.e.Version,
+		TerraformVersion: w.env.Version,
 	}
 	p.RelevantAttributes = w.relevantAttributes()
 	p.Checks = w.ev.Checks.PlanChecksJSON()
@@ -304,13 +318,6 @@ func (w *planWalker) assemble(errored bool) *plan.Plan {
 	return p
 }
 
-func changeLess(a, b *plan.ResourceInstanceChange) bool {
-	if !a.Addr.Equal(b.Addr) {
-		return a.Addr.Less(b.Addr)
-	}
-	return a.DeposedKey < b.DeposedKey
-}
-
 func (w *planWalker) recordChange(nodeKey string, c *plan.ResourceInstanceChange, fired []rules.Fired) {
 	w.mu.Lock()
 	w.changes = append(w.changes, c)
@@ -326,8 +333,8 @@ func (w *planWalker) recordChange(nodeKey string, c *plan.ResourceInstanceChange
 		w.provenance[c.ChangeKey()] = pf
 	}
 	w.mu.Unlock()
-	if w.e.Hooks != nil {
-		w.e.Hooks.PlannedChange(c)
+	if w.env.Hooks != nil {
+		w.env.Hooks.PlannedChange(c)
 	}
 }
 

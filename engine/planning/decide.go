@@ -1,4 +1,4 @@
-package engine
+package planning
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 	"github.com/tenetplan/tenet/engine/eval"
 	"github.com/tenetplan/tenet/engine/graph"
 	"github.com/tenetplan/tenet/engine/nodes"
+	"github.com/tenetplan/tenet/engine/phase"
 	"github.com/tenetplan/tenet/engine/plan"
 	"github.com/tenetplan/tenet/engine/providercall"
 	"github.com/tenetplan/tenet/providers"
@@ -273,14 +274,14 @@ func (w *planWalker) readDataNow(ctx context.Context, rn *resourceNode, it *inst
 	if vresp.Diagnostics.HasErrors() {
 		return cty.DynamicVal, diags
 	}
-	if w.e.Hooks != nil {
-		w.e.Hooks.PreApply(it.addr, state.NotDeposed, HookRead, "", "")
+	if w.env.Hooks != nil {
+		w.env.Hooks.PreApply(it.addr, state.NotDeposed, phase.HookRead, "", "")
 	}
 	resp := rn.provider.ReadDataSource(ctx, providers.ReadDataSourceRequest{TypeName: rn.typ, Config: it.config})
 	diags = append(diags, providercall.Diags(resp.Diagnostics, n.Res.Config)...)
-	if w.e.Hooks != nil {
+	if w.env.Hooks != nil {
 		idKey, idVal := eval.ObjectID(resp.State)
-		w.e.Hooks.PostApply(it.addr, state.NotDeposed, HookRead, idKey, idVal, 0, resp.Diagnostics.HasErrors())
+		w.env.Hooks.PostApply(it.addr, state.NotDeposed, phase.HookRead, idKey, idVal, 0, resp.Diagnostics.HasErrors())
 	}
 	if resp.Diagnostics.HasErrors() {
 		return cty.DynamicVal, diags

@@ -1,4 +1,4 @@
-package engine
+package planning
 
 import (
 	"context"
@@ -98,7 +98,7 @@ func (w *planWalker) evalTriggers(ctx context.Context, rn *resourceNode, items [
 	if diags.HasErrors() || len(tb) == 0 {
 		return diags
 	}
-	results, err := w.e.Rules.Triggers(ctx, w.run, tb)
+	results, err := w.env.Rules.Triggers(ctx, w.run, tb)
 	if err != nil {
 		return append(diags, rulesFailed(err, nodes.Range(n)))
 	}

@@ -1,4 +1,4 @@
-package engine
+package planning
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 	"github.com/tenetplan/tenet/config"
 	"github.com/tenetplan/tenet/engine/eval"
 	"github.com/tenetplan/tenet/engine/graph"
+	"github.com/tenetplan/tenet/engine/ignorechanges"
 	"github.com/tenetplan/tenet/engine/nodes"
 	"github.com/tenetplan/tenet/engine/plan"
 	"github.com/tenetplan/tenet/engine/providercall"
@@ -84,7 +85,7 @@ func (w *planWalker) ensureProvider(ctx context.Context, addr addrs.AbsProviderC
 }
 
 func (w *planWalker) visitResource(ctx context.Context, n *graph.Node) hcl.Diagnostics {
-	ctx = withResource(ctx, n.Addr)
+	ctx = providercall.WithResource(ctx, n.Addr)
 	if n.Res != nil && len(n.Res.Preconditions)+len(n.Res.Postconditions) > 0 {
 		w.ev.Checks.Declare(nodes.ResourceCheckable(n))
 	}
@@ -203,7 +204,7 @@ func (w *planWalker) visitResource(ctx context.Context, n *graph.Node) hcl.Diagn
 	if diags.HasErrors() {
 		return diags
 	}
-	decisions, err := w.e.Rules.Decide(ctx, w.run, batch)
+	decisions, err := w.env.Rules.Decide(ctx, w.run, batch)
 	if err != nil {
 		return append(diags, rulesFailed(err, nodes.Range(n)))
 	}
@@ -408,7 +409,7 @@ func (w *planWalker) planInstance(ctx context.Context, rn *resourceNode, it *ins
 	} else if it.priorSrc != nil {
 		priorPrivate = it.priorSrc.Private
 	}
-	planConfig := applyIgnoreChanges(sch.Block, prior, it.config, it.ignore)
+	planConfig := ignorechanges.Apply(sch.Block, prior, it.config, it.ignore)
 	proposed := objchange.ProposedNew(sch.Block, prior, planConfig)
 	resp := rn.provider.PlanResourceChange(ctx, providers.PlanResourceChangeRequest{
 		TypeName: rn.typ, PriorState: prior, ProposedNewState: proposed, Config: planConfig, PriorPrivate: priorPrivate,
@@ -437,8 +438,8 @@ func (w *planWalker) planInstance(ctx context.Context, rn *resourceNode, it *ins
 // refresh reads the remote object and records the result in the prior state.
 func (w *planWalker) refresh(ctx context.Context, rn *resourceNode, it *instPlan) (cty.Value, hcl.Diagnostics) {
 	idKey, idVal := eval.ObjectID(it.prior)
-	if w.e.Hooks != nil {
-		w.e.Hooks.PreRefresh(it.addr, it.deposed, idKey, idVal)
+	if w.env.Hooks != nil {
+		w.env.Hooks.PreRefresh(it.addr, it.deposed, idKey, idVal)
 	}
 	resp := rn.provider.ReadResource(ctx, providers.ReadResourceRequest{TypeName: rn.typ, PriorState: it.prior, Private: it.priorSrc.Private})
 	diags := providercall.Diags(resp.Diagnostics, nil)
@@ -449,8 +450,8 @@ func (w *planWalker) refresh(ctx context.Context, rn *resourceNode, it *instPlan
 	if newVal == cty.NilVal {
 		newVal = cty.NullVal(eval.ImpliedType(rn.schema.Block))
 	}
-	if w.e.Hooks != nil {
-		w.e.Hooks.PostRefresh(it.addr, it.deposed, idKey, idVal)
+	if w.env.Hooks != nil {
+		w.env.Hooks.PostRefresh(it.addr, it.deposed, idKey, idVal)
 	}
 	w.mu.Lock()
 	defer w.mu.Unlock()

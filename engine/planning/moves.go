@@ -1,4 +1,4 @@
-package engine
+package planning
 
 import (
 	"context"
@@ -92,7 +92,7 @@ func (w *planWalker) applyMoves(ctx context.Context) hcl.Diagnostics {
 	if len(ms.stmts) == 0 {
 		return nil
 	}
-	d, err := w.e.Rules.DecideMoves(ctx, ms.facts)
+	d, err := w.env.Rules.DecideMoves(ctx, ms.facts)
 	if err != nil {
 		return hcl.Diagnostics{rulesFailed(err, nil)}
 	}
@@ -403,7 +403,7 @@ func (w *planWalker) validateMoves(ctx context.Context) (errs, warnings hcl.Diag
 			facts.Statements[i].Declared = w.declaredFacts(&ms.stmts[i])
 		}
 	}
-	d, err := w.e.Rules.DecideMoves(ctx, facts)
+	d, err := w.env.Rules.DecideMoves(ctx, facts)
 	if err != nil {
 		return hcl.Diagnostics{rulesFailed(err, nil)}, nil
 	}
