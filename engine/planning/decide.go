@@ -78,7 +78,7 @@ func (w *planWalker) facts(rn *resourceNode, it *instPlan, configured map[instan
 		}
 	}
 	if rn.mode == addrs.DataResourceMode && f.HasConfig {
-		f.DependencyPending = w.hasPendingChanges(append(append([]string(nil), n.ResDeps...), n.DependsOn...))
+		f.DependencyPending = w.res.hasPendingChanges(append(append([]string(nil), n.ResDeps...), n.DependsOn...))
 		f.InCheck = n.Res != nil && n.Res.CheckName != ""
 	}
 	if !f.HasConfig {
@@ -208,11 +208,9 @@ func (w *planWalker) applyDataDecision(ctx context.Context, rn *resourceNode, it
 	ty := eval.ImpliedType(sch.Block)
 	if !it.hasConfig {
 		// Orphaned data instances leave the state silently.
-		w.mu.Lock()
 		if it.deposed == state.NotDeposed {
-			w.prior.SetResourceInstanceCurrent(it.addr, nil, rn.provAddr)
+			w.res.setPrior(it.addr, state.NotDeposed, nil, rn.provAddr, nil)
 		}
-		w.mu.Unlock()
 		if d.Action == rules.ActionDelete && w.opts.Mode == plan.DestroyMode {
 			w.recordChange(n.Key, &plan.ResourceInstanceChange{
 				Addr: it.addr, PrevRunAddr: it.addr, Provider: rn.provAddr, Action: plan.Delete,
@@ -298,8 +296,6 @@ func (w *planWalker) readDataNow(ctx context.Context, rn *resourceNode, it *inst
 	if err != nil {
 		return cty.DynamicVal, append(diags, eval.Errorf(nodes.Range(n), "Provider produced invalid object", "Provider %q produced an invalid value for %s: %s.", rn.provAddr.Provider, it.addr, err))
 	}
-	w.mu.Lock()
-	w.prior.SetResourceInstanceCurrent(it.addr, obj, rn.provAddr)
-	w.mu.Unlock()
+	w.res.setPrior(it.addr, state.NotDeposed, obj, rn.provAddr, nil)
 	return eval.MarkPaths(v, sens), diags
 }

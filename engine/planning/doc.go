@@ -14,10 +14,14 @@
 // changes (values.go) and the attributes the plan's conditions read
 // (relevant.go).
 //
-// What the walk records for the plan (changes, drift, outputs,
-// provenance) is gathered by planWalker under its one lock (walk.go)
-// and assembled into the plan once the walk ends; values flow between
-// nodes through the eval value store, never through planWalker.
+// Each step hands the next its results as values: the moves stage
+// changes only the previous run's state, from which the refreshed state
+// starts; resource nodes hand their changes, drift, provenance, facts and
+// refreshed objects to one collector (walkResults, results.go), the only
+// thing the walk's nodes write and the only lock guarding results; root
+// output changes are computed after the walk and passed, with the
+// collector's contents, to the step that assembles the plan. Values flow
+// between nodes through the eval value store, never through planWalker.
 //
 // Applying a plan is package applying's, and the two never import each
 // other: what both need lives below them (ignorechanges, nodes, graph,

@@ -294,9 +294,7 @@ func (w *planWalker) importInstance(ctx context.Context, rn *resourceNode, it *i
 	if err != nil {
 		return append(diags, eval.Errorf(rng, "Provider produced invalid object", "Provider %q returned an object for %s that does not match the schema: %s.", rn.provAddr.Provider, it.addr, err))
 	}
-	w.mu.Lock()
-	w.prior.SetResourceInstanceCurrent(it.addr, obj, rn.provAddr)
-	w.mu.Unlock()
+	w.res.setPrior(it.addr, state.NotDeposed, obj, rn.provAddr, nil)
 	it.priorSrc = obj
 	it.importID = t.id
 	return diags

@@ -42,7 +42,6 @@ func (w *planWalker) targetGraph() (*graphsolve.Graph[string], hcl.Diagnostics) 
 	}
 	// Indexing changes for replace_triggered_by costs per change: only
 	// when some resource uses it.
-	w.trig.enabled = usesTriggers(w.cfg)
 	g := w.cg.G
 	if len(w.opts.Targets) == 0 && len(w.opts.Excludes) == 0 {
 		return g, nil
@@ -271,13 +270,11 @@ func (w *planWalker) forceReplaceWarnings() hcl.Diagnostics {
 			continue
 		}
 		var suggestions []string
-		w.mu.Lock()
-		for _, c := range w.changes {
+		for _, c := range w.res.recordedChanges() {
 			if c.DeposedKey == "" && c.Addr.ContainingResource().Equal(a.ContainingResource()) {
 				suggestions = append(suggestions, fmt.Sprintf("\n  -replace=%q", c.Addr.String()))
 			}
 		}
-		w.mu.Unlock()
 		detail := fmt.Sprintf("The -replace option names %s, which has no instance without a key: the resource uses count or for_each, so this option replaces nothing.", a)
 		if len(suggestions) > 0 {
 			detail += " Did you mean one of these?\n" + strings.Join(suggestions, "")

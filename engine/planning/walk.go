@@ -24,7 +24,10 @@ import (
 	"github.com/tenetplan/tenet/state"
 )
 
-// planWalker holds everything one plan run shares between graph nodes.
+// planWalker is one plan run. What it holds is set up before the walk
+// (moves, removed blocks, targeting, the graph) and only read by the
+// walk's nodes; what the nodes produce goes to res, the one collector,
+// and values between nodes flow through the evaluator's value store.
 type planWalker struct {
 	env  phase.Env
 	cfg  *config.Config
@@ -44,16 +47,12 @@ type planWalker struct {
 	removed   []removedTarget      // removed blocks (removed.go)
 	targets   *targetFilter        // nil without -target / -exclude
 
-	mu          sync.Mutex
-	prior       *state.State // refreshed state, built as the walk goes
-	changes     []*plan.ResourceInstanceChange
-	changed     map[string]bool // resource node key -> has a non-no-op change
-	drift       []*plan.ResourceInstanceChange
-	outputs     []*plan.OutputChange
-	provenance  map[string][]plan.RuleFired
-	explained   map[string]*plan.DecisionFacts // facts per change key (explain.go)
+	// provMu guards provConfigs, the once-per-configuration provider
+	// setup nodes.ConfigureProvider shares between nodes.
+	provMu      sync.Mutex
 	provConfigs map[string]*nodes.Once
-	trig        triggerIndex // changes by address, for replace_triggered_by
+	// res collects what the walk's nodes produce (results.go).
+	res *walkResults
 }
 
 // Opts are the single-run options of a plan.
@@ -96,9 +95,6 @@ func Plan(ctx context.Context, env phase.Env, cfg *config.Config, prevRun *state
 		opts:            opts,
 		ps:              providercall.NewSet(env.Providers, env.WorkingDir),
 		prevRun:         prevRun.DeepCopy(),
-		prior:           prevRun.DeepCopy(),
-		changed:         map[string]bool{},
-		provenance:      map[string][]plan.RuleFired{},
 		provConfigs:     map[string]*nodes.Once{},
 		stateByResource: map[string][]*state.Resource{},
 	}
@@ -120,6 +116,9 @@ func Plan(ctx context.Context, env phase.Env, cfg *config.Config, prevRun *state
 	if moveDiags := w.applyMoves(ctx); moveDiags.HasErrors() {
 		return nil, moveDiags
 	}
+	// Moves change only the previous run's state; the refreshed state
+	// starts as a copy of it and is built by the walk's nodes.
+	w.res = newWalkResults(w.prevRun.DeepCopy(), usesTriggers(cfg))
 
 	var orphans []addrs.ConfigResource
 	seenOrphan := map[string]bool{}
@@ -168,10 +167,11 @@ func Plan(ctx context.Context, env phase.Env, cfg *config.Config, prevRun *state
 	diags = append(diags, w.forceReplaceWarnings()...)
 	diags = w.finishMoveDiagnostics(ctx, diags)
 
+	var outputs []*plan.OutputChange
 	if !diags.HasErrors() {
-		diags = append(diags, w.rootOutputChanges()...)
+		outputs = w.rootOutputChanges()
 	}
-	p := w.assemble(diags.HasErrors())
+	p := w.assemble(outputs, diags.HasErrors())
 	if !p.Errored {
 		// Surface apply-graph cycles at plan time.
 		if _, cycleDiags := graph.BuildApply(cfg, cg, p); cycleDiags.HasErrors() {
@@ -266,13 +266,15 @@ func resourceAddrs(cg *graph.Graph, keys []string) []string {
 	return out
 }
 
-// assemble builds the plan from what the walk recorded.
-func (w *planWalker) assemble(errored bool) *plan.Plan {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	sort.Slice(w.changes, func(i, j int) bool { return graph.ChangeLess(w.changes[i], w.changes[j]) })
-	sort.Slice(w.drift, func(i, j int) bool { return graph.ChangeLess(w.drift[i], w.drift[j]) })
-	sort.Slice(w.outputs, func(i, j int) bool { return w.outputs[i].Name < w.outputs[j].Name })
+// assemble builds the plan from what the walk recorded and the root
+// output changes computed after it.
+func (w *planWalker) assemble(outputs []*plan.OutputChange, errored bool) *plan.Plan {
+	r := w.res
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	sort.Slice(r.changes, func(i, j int) bool { return graph.ChangeLess(r.changes[i], r.changes[j]) })
+	sort.Slice(r.drift, func(i, j int) bool { return graph.ChangeLess(r.drift[i], r.drift[j]) })
+	sort.Slice(outputs, func(i, j int) bool { return outputs[i].Name < outputs[j].Name })
 	vars := map[string]cty.Value{}
 	root := w.ev.Values.Module(addrs.RootModuleInstance)
 	for name := range w.cfg.Root.Variables {
@@ -283,20 +285,20 @@ func (w *planWalker) assemble(errored bool) *plan.Plan {
 	p := &plan.Plan{
 		Mode:             w.opts.Mode,
 		Timestamp:        w.opts.Timestamp,
-		Changes:          w.changes,
-		Drift:            w.drift,
-		OutputChanges:    w.outputs,
+		Changes:          r.changes,
+		Drift:            r.drift,
+		OutputChanges:    outputs,
 		Variables:        vars,
 		PrevRunState:     w.prevRun,
-		PriorState:       w.prior,
+		PriorState:       r.prior,
 		ConfigDigest:     w.cfg.Digest,
 		SkipRefresh:      w.opts.SkipRefresh,
 		Errored:          errored,
-		Provenance:       w.provenance,
-		Facts:            w.explained,
+		Provenance:       r.provenance,
+		Facts:            r.explained,
 		TerraformVersion: w.env.Version,
 	}
-	p.RelevantAttributes = w.relevantAttributes()
+	p.RelevantAttributes = w.relevantAttributes(r.changes, r.prior, outputs)
 	p.Checks = w.ev.Checks.PlanChecksJSON()
 	for _, a := range w.opts.ForceReplace {
 		p.ForceReplaceAddrs = append(p.ForceReplaceAddrs, a.String())
@@ -318,37 +320,12 @@ func (w *planWalker) assemble(errored bool) *plan.Plan {
 	return p
 }
 
+// recordChange records a change and tells the hooks.
 func (w *planWalker) recordChange(nodeKey string, c *plan.ResourceInstanceChange, fired []rules.Fired) {
-	w.mu.Lock()
-	w.changes = append(w.changes, c)
-	w.trig.note(c)
-	if c.Action != plan.NoOp {
-		w.changed[nodeKey] = true
-	}
-	if len(fired) > 0 {
-		pf := make([]plan.RuleFired, len(fired))
-		for i, f := range fired {
-			pf[i] = plan.RuleFired{RuleID: f.RuleID, File: f.File, Line: f.Line, Title: f.Title, Message: f.Message}
-		}
-		w.provenance[c.ChangeKey()] = pf
-	}
-	w.mu.Unlock()
+	w.res.addChange(nodeKey, c, fired)
 	if w.env.Hooks != nil {
 		w.env.Hooks.PlannedChange(c)
 	}
-}
-
-// hasPendingChanges reports whether any of the resource nodes has a
-// change other than no-op (used for deferring data source reads).
-func (w *planWalker) hasPendingChanges(keys []string) bool {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	for _, k := range keys {
-		if w.changed[k] {
-			return true
-		}
-	}
-	return false
 }
 
 // rulesFailed reports a failed rules evaluation. A team rule that could not
