@@ -3,7 +3,6 @@ package engine
 import (
 	"context"
 	"io"
-	"io/fs"
 
 	"github.com/hashicorp/hcl/v2"
 
@@ -16,26 +15,15 @@ import (
 	"github.com/tenetplan/tenet/engine/planning"
 	"github.com/tenetplan/tenet/engine/providercall"
 	"github.com/tenetplan/tenet/engine/validating"
-	"github.com/tenetplan/tenet/providers"
-	"github.com/tenetplan/tenet/rules"
 	"github.com/tenetplan/tenet/state"
 )
 
-// Engine plans and applies one working directory's configuration.
-type Engine struct {
-	Providers providers.Registry
-	Rules     *rules.Engine
-	// FS is the working directory; WorkingDir is its path on disk, given
-	// to providers that touch the filesystem and used for path.cwd.
-	FS         fs.FS
-	WorkingDir string
-	Hooks      Hooks
-	// Version is written into plans and state ("terraform_version").
-	Version string
-	// Workspace is the selected workspace, terraform.workspace in
-	// expressions; empty means "default".
-	Workspace string
-}
+// Engine plans and applies one working directory's configuration. Its
+// fields are phase.Env's: the providers and rules, the working directory
+// (FS, and WorkingDir, its path on disk), the Hooks, the Version written
+// into plans and state, and the selected Workspace (empty means
+// "default").
+type Engine phase.Env
 
 // The options and hooks of the phases, as the CLI names them.
 type (
@@ -59,21 +47,16 @@ type (
 	HookAction = phase.HookAction
 )
 
-const (
-	HookCreate = phase.HookCreate
-	HookUpdate = phase.HookUpdate
-	HookDelete = phase.HookDelete
-	HookRead   = phase.HookRead
-	HookForget = phase.HookForget
-)
+// What an apply hook reports on.
+const HookCreate, HookUpdate, HookDelete, HookRead, HookForget = phase.HookCreate, phase.HookUpdate, phase.HookDelete, phase.HookRead, phase.HookForget
 
 // env is what each phase is given of the engine.
 func (e *Engine) env() phase.Env {
-	ws := e.Workspace
-	if ws == "" {
-		ws = "default"
+	env := phase.Env(*e)
+	if env.Workspace == "" {
+		env.Workspace = "default"
 	}
-	return phase.Env{Providers: e.Providers, Rules: e.Rules, FS: e.FS, WorkingDir: e.WorkingDir, Hooks: e.Hooks, Version: e.Version, Workspace: ws}
+	return env
 }
 
 // Plan computes a plan for cfg against the previous run state.

@@ -13,12 +13,14 @@ import (
 type Env struct {
 	Providers providers.Registry
 	Rules     *rules.Engine
-	// FS is the working directory; WorkingDir is its path on disk.
+	// FS is the working directory; WorkingDir is its path on disk, given
+	// to providers that touch the filesystem and used for path.cwd.
 	FS         fs.FS
 	WorkingDir string
 	Hooks      Hooks
-	// Version is written into plans ("terraform_version").
+	// Version is written into plans and state ("terraform_version").
 	Version string
-	// Workspace is terraform.workspace in expressions; never empty.
+	// Workspace is terraform.workspace in expressions; the facade gives
+	// the phases "default" for an empty one.
 	Workspace string
 }
