@@ -3,8 +3,8 @@
 // its now-known configuration and holds the provider's final plan and
 // result to the saved plan and to the protocol's rules, performs creates,
 // updates, deferred reads and the create halves of replacements at a
-// resource's node (resource.go) and its deletes and forgets at the
-// node's destroy twin (destroy.go), and records every completed
+// resource's node and its deletes and forgets at the node's destroy twin
+// (resource.go), and records every completed
 // operation into the working state and the caller's StateRecorder as it
 // happens.
 //
