@@ -20,17 +20,26 @@ const modulePath = "github.com/tenetplan/tenet"
 var layerImports = map[string][]string{
 	"main":      {"cli"},
 	"cli":       {"cli/views", "engine", "engine/plan", "engine/plan/planjson", "engine/plan/planfile", "policy", "config", "state", "providers", "rules", "graphsolve", "addrs", "internal/jsontext"},
-	"cli/views": {"engine/plan/planjson", "engine/plan/plantest", "config", "state", "providers", "addrs", "internal/jsontext"}, // rendering only: the plan as its JSON document, never the engine
-	"engine":    {"engine/nodes", "engine/graph", "engine/eval", "engine/providercall", "config", "addrs", "graphsolve", "providers", "state", "rules", "engine/plan", "engine/plan/planjson", "engine/plan/planfile", "internal/jsontext"},
-	// The engine's phases, each importing only the ones below it:
-	// nodes (what visiting a graph node means) over graph (building the
-	// graphs) over eval (expression evaluation) over providercall (the
-	// provider protocol). Only the facade, engine, is imported from outside.
-	"engine/nodes":        {"engine/graph", "engine/eval", "engine/providercall", "config", "addrs", "providers"},
-	"engine/graph":        {"engine/eval", "engine/providercall", "engine/plan", "config", "addrs", "graphsolve", "providers"},
-	"engine/eval":         {"engine/providercall", "config", "addrs", "providers", "state"},
-	"engine/providercall": {"engine/plan", "config", "addrs", "providers"},
-	"engine/plan":         {"engine/plan/plantest", "addrs", "state", "internal/jsontext"}, // plantest only in its external tests
+	"cli/views": {"engine/plan/planjson", "engine/plan/plantest", "config", "state", "providers", "addrs", "internal/jsontext"},                                                                                              // rendering only: the plan as its JSON document, never the engine
+	"engine":    {"engine/planning", "engine/applying", "engine/validating", "engine/phase", "engine/graph", "engine/providercall", "config", "addrs", "providers", "rules", "state", "engine/plan", "engine/plan/planfile"}, // the facade: delegates to the phases
+	// The engine's phases, each importing only the ones below it: the
+	// facade, engine, over the three walks (planning, applying,
+	// validating, which never import one another), over what the walks
+	// share with the facade (phase: the run's environment, hooks and
+	// scope) and with each other (ignorechanges; nodes: what visiting a
+	// graph node means), over graph (building the graphs) over eval
+	// (expression evaluation) over providercall (the provider protocol).
+	// Only the facade is imported from outside.
+	"engine/planning":      {"engine/phase", "engine/ignorechanges", "engine/nodes", "engine/graph", "engine/eval", "engine/providercall", "config", "addrs", "graphsolve", "providers", "state", "rules", "engine/plan", "engine/plan/planjson"},
+	"engine/applying":      {"engine/phase", "engine/ignorechanges", "engine/nodes", "engine/graph", "engine/eval", "engine/providercall", "config", "addrs", "graphsolve", "providers", "state", "rules", "engine/plan"},
+	"engine/validating":    {"engine/phase", "engine/nodes", "engine/graph", "engine/eval", "engine/providercall", "config", "addrs"},
+	"engine/phase":         {"engine/graph", "engine/eval", "engine/plan", "config", "addrs", "providers", "rules", "state"},
+	"engine/ignorechanges": {"config", "addrs", "providers", "rules"},
+	"engine/nodes":         {"engine/graph", "engine/eval", "engine/providercall", "config", "addrs", "providers"},
+	"engine/graph":         {"engine/eval", "engine/providercall", "engine/plan", "config", "addrs", "graphsolve", "providers"},
+	"engine/eval":          {"engine/providercall", "config", "addrs", "providers", "state"},
+	"engine/providercall":  {"engine/plan", "config", "addrs", "providers"},
+	"engine/plan":          {"engine/plan/plantest", "addrs", "state", "internal/jsontext"}, // plantest only in its external tests
 	// The plan's encodings, each the only reader and writer of its format
 	// (like state/statefile and state/statejson), and the plan builders
 	// tests share.
@@ -170,11 +179,20 @@ func TestLayerTable(t *testing.T) {
 	}
 	// The engine's phases import downwards only: each may import the
 	// ones after it in this list, never one before it.
-	phases := []string{"engine", "engine/nodes", "engine/graph", "engine/eval", "engine/providercall"}
+	phases := []string{"engine", "engine/planning", "engine/applying", "engine/validating", "engine/phase", "engine/ignorechanges", "engine/nodes", "engine/graph", "engine/eval", "engine/providercall"}
 	for i, lower := range phases {
 		for _, upper := range phases[:i] {
 			if slices.Contains(layerImports[lower], upper) {
 				t.Errorf("%s is below %s and may not import it", lower, upper)
+			}
+		}
+	}
+	// The walks are siblings: what two of them need lives below them.
+	walks := []string{"engine/planning", "engine/applying", "engine/validating"}
+	for _, a := range walks {
+		for _, b := range walks {
+			if a != b && slices.Contains(layerImports[a], b) {
+				t.Errorf("%s and %s are sibling phases; the table lets %s import %s", a, b, a, b)
 			}
 		}
 	}
@@ -194,6 +212,8 @@ func TestLayerTable(t *testing.T) {
 		{"engine", "engine"},
 		{"engine/eval", "engine/eval"},
 		{"engine/providercall", "engine/providercall"},
+		{"engine/planning", "engine/planning"},
+		{"engine/applying", "engine/applying"},
 		{"cli/views", "cli/views"},
 		{"cli/views/human", "cli/views"},
 		{"cli/views/jsonui", "cli/views"},

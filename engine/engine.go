@@ -2,76 +2,113 @@ package engine
 
 import (
 	"context"
-	"io/fs"
-	"time"
+	"io"
+
+	"github.com/hashicorp/hcl/v2"
 
 	"github.com/tenetplan/tenet/addrs"
 	"github.com/tenetplan/tenet/config"
+	"github.com/tenetplan/tenet/engine/applying"
+	"github.com/tenetplan/tenet/engine/graph"
+	"github.com/tenetplan/tenet/engine/phase"
 	"github.com/tenetplan/tenet/engine/plan"
-	"github.com/tenetplan/tenet/providers"
-	"github.com/tenetplan/tenet/rules"
+	"github.com/tenetplan/tenet/engine/planning"
+	"github.com/tenetplan/tenet/engine/providercall"
+	"github.com/tenetplan/tenet/engine/validating"
+	"github.com/tenetplan/tenet/state"
 )
 
-// Engine plans and applies one working directory's configuration.
-type Engine struct {
-	Providers providers.Registry
-	Rules     *rules.Engine
-	// FS is the working directory; WorkingDir is its path on disk, given
-	// to providers that touch the filesystem and used for path.cwd.
-	FS         fs.FS
-	WorkingDir string
-	Hooks      Hooks
-	// Version is written into plans and state ("terraform_version").
-	Version string
-	// Workspace is the selected workspace, terraform.workspace in
-	// expressions; empty means "default".
-	Workspace string
-}
+// Engine plans and applies one working directory's configuration. Its
+// fields are phase.Env's: the providers and rules, the working directory
+// (FS, and WorkingDir, its path on disk), the Hooks, the Version written
+// into plans and state, and the selected Workspace (empty means
+// "default").
+type Engine phase.Env
 
-// workspaceName is the workspace expressions see.
-func (e *Engine) workspaceName() string {
-	if e.Workspace == "" {
-		return "default"
+// The options and hooks of the phases, as the CLI names them.
+type (
+	// PlanOpts are the single-run options of a plan.
+	PlanOpts = planning.Opts
+	// ApplyOpts are the options of an apply.
+	ApplyOpts = applying.Opts
+	// StateRecorder is told about every completed resource operation as
+	// it happens, so the caller can make it durable before dependents run.
+	StateRecorder = applying.StateRecorder
+	// Scope evaluates expressions against the values of a finished plan
+	// or apply; pass one in PlanOpts.Scope or ApplyOpts.Scope.
+	Scope = phase.Scope
+	// Hooks lets the CLI show progress.
+	Hooks = phase.Hooks
+	// ImportHooks is implemented by Hooks that also show imports.
+	ImportHooks = phase.ImportHooks
+	// NoHooks ignores every event.
+	NoHooks = phase.NoHooks
+	// HookAction is what an apply hook reports on.
+	HookAction = phase.HookAction
+)
+
+// What an apply hook reports on.
+const HookCreate, HookUpdate, HookDelete, HookRead, HookForget = phase.HookCreate, phase.HookUpdate, phase.HookDelete, phase.HookRead, phase.HookForget
+
+// env is what each phase is given of the engine.
+func (e *Engine) env() phase.Env {
+	env := phase.Env(*e)
+	if env.Workspace == "" {
+		env.Workspace = "default"
 	}
-	return e.Workspace
+	return env
 }
 
-// PlanOpts are the single-run options of a plan.
-type PlanOpts struct {
-	Mode         plan.Mode
-	SkipRefresh  bool
-	Targets      []addrs.Targetable
-	Excludes     []addrs.Targetable
-	ForceReplace []addrs.AbsResourceInstance
-	Variables    map[string]config.VariableValue
-	Parallelism  int
-	// Timestamp is the plan's time; rules see no other clock.
-	Timestamp time.Time
-	// DataFromState makes data sources the state already holds keep those
-	// values instead of being read again (what the console shows).
-	DataFromState bool
-	// Scope, when set, is filled in with the plan's values so the caller
-	// can evaluate expressions against them (evalscope.go).
-	Scope *Scope
+// Plan computes a plan for cfg against the previous run state.
+func (e *Engine) Plan(ctx context.Context, cfg *config.Config, prevRun *state.State, opts PlanOpts) (*plan.Plan, hcl.Diagnostics) {
+	return planning.Plan(ctx, e.env(), cfg, prevRun, opts)
 }
 
-// ApplyOpts are the options of an apply.
-type ApplyOpts struct {
-	Parallelism int
-	// Stop, when it ends, stops the apply gracefully: no further
-	// operation starts, the providers are asked to stop the ones in
-	// flight (StopProvider), and Apply returns once those have returned,
-	// with every completed operation recorded and an "execution halted"
-	// error. The ctx given to Apply is the hard stop: it also cancels the
-	// provider calls in flight. Nil means only ctx stops the apply.
-	Stop context.Context
-	// Scope, when set, is filled in with the applied values (evalscope.go).
-	Scope *Scope
+// Import brings one existing remote object under management, as the
+// `import ADDR ID` command does, and returns the refreshed state holding
+// it; no other change is made.
+func (e *Engine) Import(ctx context.Context, cfg *config.Config, prevRun *state.State, addr addrs.AbsResourceInstance, id string, opts PlanOpts) (*state.State, hcl.Diagnostics) {
+	return planning.Import(ctx, e.env(), cfg, prevRun, addr, id, opts)
 }
 
-func (o PlanOpts) parallelism() int {
-	if o.Parallelism <= 0 {
-		return 10
+// Apply carries out a plan. It returns the new state, which is complete
+// even when some operations failed: failed creates leave tainted objects,
+// failed deletes leave the object in place.
+func (e *Engine) Apply(ctx context.Context, cfg *config.Config, p *plan.Plan, opts ApplyOpts, recorder StateRecorder) (*state.State, hcl.Diagnostics) {
+	return applying.Apply(ctx, e.env(), cfg, p, opts, recorder)
+}
+
+// Validate checks what can be checked without variable values or state.
+func (e *Engine) Validate(ctx context.Context, cfg *config.Config) hcl.Diagnostics {
+	return validating.Validate(ctx, e.env(), cfg)
+}
+
+// ResourceFromContext gives the configuration address of the resource a
+// provider call is made for, when the engine made it for one. Providers
+// that answer differently per resource (the test command's overrides)
+// read it; ordinary providers never need it.
+func ResourceFromContext(ctx context.Context) (addrs.ConfigResource, bool) {
+	return providercall.ResourceFromContext(ctx)
+}
+
+// WriteGraphDOT writes the configuration graph, or with a plan the apply
+// graph, in DOT form.
+func (e *Engine) WriteGraphDOT(ctx context.Context, cfg *config.Config, p *plan.Plan, w io.Writer) hcl.Diagnostics {
+	ps := providercall.NewSet(e.Providers, e.WorkingDir)
+	defer ps.CloseAll(ctx)
+	cg, diags := graph.Build(ctx, cfg, ps, nil)
+	if diags.HasErrors() {
+		return diags
 	}
-	return o.Parallelism
+	g := cg.G
+	title := "plan"
+	if p != nil {
+		ag, d := graph.BuildApply(cfg, cg, p)
+		diags = append(diags, d...)
+		g, title = ag.G, "apply"
+	}
+	if err := g.DOT(w, title); err != nil {
+		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Failed to write graph", Detail: err.Error()})
+	}
+	return diags
 }

@@ -38,7 +38,7 @@ type Evaluator struct {
 	Cwd       string // path.cwd
 	Workspace string
 	Pure      bool // impure functions return unknowns (validate)
-	// validating: module instances are stand-ins (validate_walk.go), so a
+	// validating: module instances are stand-ins (package validating), so a
 	// repeated module call's value is unknown rather than built from them.
 	Validating bool
 

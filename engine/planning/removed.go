@@ -1,4 +1,4 @@
-package engine
+package planning
 
 import (
 	"fmt"
@@ -66,10 +66,8 @@ func (w *planWalker) removedTarget(addr addrs.AbsResourceInstance) *removedTarge
 // forgetWarnings tells the user, per instance, that planned forgets leave
 // the remote objects unmanaged.
 func (w *planWalker) forgetWarnings() hcl.Diagnostics {
-	w.mu.Lock()
-	defer w.mu.Unlock()
 	var diags hcl.Diagnostics
-	for _, c := range w.changes {
+	for _, c := range w.res.recordedChanges() {
 		if c.Action != plan.Forget || c.DeposedKey != state.NotDeposed {
 			continue
 		}

@@ -1,4 +1,4 @@
-package engine
+package planning
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 	"github.com/tenetplan/tenet/engine/eval"
 	"github.com/tenetplan/tenet/engine/graph"
 	"github.com/tenetplan/tenet/engine/nodes"
+	"github.com/tenetplan/tenet/engine/phase"
 	"github.com/tenetplan/tenet/engine/plan"
 	"github.com/tenetplan/tenet/engine/providercall"
 	"github.com/tenetplan/tenet/providers"
@@ -77,7 +78,7 @@ func (w *planWalker) facts(rn *resourceNode, it *instPlan, configured map[instan
 		}
 	}
 	if rn.mode == addrs.DataResourceMode && f.HasConfig {
-		f.DependencyPending = w.hasPendingChanges(append(append([]string(nil), n.ResDeps...), n.DependsOn...))
+		f.DependencyPending = w.res.hasPendingChanges(append(append([]string(nil), n.ResDeps...), n.DependsOn...))
 		f.InCheck = n.Res != nil && n.Res.CheckName != ""
 	}
 	if !f.HasConfig {
@@ -207,11 +208,9 @@ func (w *planWalker) applyDataDecision(ctx context.Context, rn *resourceNode, it
 	ty := eval.ImpliedType(sch.Block)
 	if !it.hasConfig {
 		// Orphaned data instances leave the state silently.
-		w.mu.Lock()
 		if it.deposed == state.NotDeposed {
-			w.prior.SetResourceInstanceCurrent(it.addr, nil, rn.provAddr)
+			w.res.setPrior(it.addr, state.NotDeposed, nil, rn.provAddr, nil)
 		}
-		w.mu.Unlock()
 		if d.Action == rules.ActionDelete && w.opts.Mode == plan.DestroyMode {
 			w.recordChange(n.Key, &plan.ResourceInstanceChange{
 				Addr: it.addr, PrevRunAddr: it.addr, Provider: rn.provAddr, Action: plan.Delete,
@@ -273,14 +272,14 @@ func (w *planWalker) readDataNow(ctx context.Context, rn *resourceNode, it *inst
 	if vresp.Diagnostics.HasErrors() {
 		return cty.DynamicVal, diags
 	}
-	if w.e.Hooks != nil {
-		w.e.Hooks.PreApply(it.addr, state.NotDeposed, HookRead, "", "")
+	if w.env.Hooks != nil {
+		w.env.Hooks.PreApply(it.addr, state.NotDeposed, phase.HookRead, "", "")
 	}
 	resp := rn.provider.ReadDataSource(ctx, providers.ReadDataSourceRequest{TypeName: rn.typ, Config: it.config})
 	diags = append(diags, providercall.Diags(resp.Diagnostics, n.Res.Config)...)
-	if w.e.Hooks != nil {
+	if w.env.Hooks != nil {
 		idKey, idVal := eval.ObjectID(resp.State)
-		w.e.Hooks.PostApply(it.addr, state.NotDeposed, HookRead, idKey, idVal, 0, resp.Diagnostics.HasErrors())
+		w.env.Hooks.PostApply(it.addr, state.NotDeposed, phase.HookRead, idKey, idVal, 0, resp.Diagnostics.HasErrors())
 	}
 	if resp.Diagnostics.HasErrors() {
 		return cty.DynamicVal, diags
@@ -297,8 +296,6 @@ func (w *planWalker) readDataNow(ctx context.Context, rn *resourceNode, it *inst
 	if err != nil {
 		return cty.DynamicVal, append(diags, eval.Errorf(nodes.Range(n), "Provider produced invalid object", "Provider %q produced an invalid value for %s: %s.", rn.provAddr.Provider, it.addr, err))
 	}
-	w.mu.Lock()
-	w.prior.SetResourceInstanceCurrent(it.addr, obj, rn.provAddr)
-	w.mu.Unlock()
+	w.res.setPrior(it.addr, state.NotDeposed, obj, rn.provAddr, nil)
 	return eval.MarkPaths(v, sens), diags
 }

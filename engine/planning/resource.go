@@ -1,4 +1,4 @@
-package engine
+package planning
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 	"github.com/tenetplan/tenet/config"
 	"github.com/tenetplan/tenet/engine/eval"
 	"github.com/tenetplan/tenet/engine/graph"
+	"github.com/tenetplan/tenet/engine/ignorechanges"
 	"github.com/tenetplan/tenet/engine/nodes"
 	"github.com/tenetplan/tenet/engine/plan"
 	"github.com/tenetplan/tenet/engine/providercall"
@@ -80,11 +81,11 @@ type resourceNode struct {
 
 // ensureProvider configures (once) the provider configuration a node uses.
 func (w *planWalker) ensureProvider(ctx context.Context, addr addrs.AbsProviderConfig, pc *config.Provider) (providers.Interface, hcl.Diagnostics) {
-	return nodes.ConfigureProvider(ctx, w.ps, w.ev, w.cfg, addr, pc, &w.mu, w.provConfigs)
+	return nodes.ConfigureProvider(ctx, w.ps, w.ev, w.cfg, addr, pc, &w.provMu, w.provConfigs)
 }
 
 func (w *planWalker) visitResource(ctx context.Context, n *graph.Node) hcl.Diagnostics {
-	ctx = withResource(ctx, n.Addr)
+	ctx = providercall.WithResource(ctx, n.Addr)
 	if n.Res != nil && len(n.Res.Preconditions)+len(n.Res.Postconditions) > 0 {
 		w.ev.Checks.Declare(nodes.ResourceCheckable(n))
 	}
@@ -203,7 +204,7 @@ func (w *planWalker) visitResource(ctx context.Context, n *graph.Node) hcl.Diagn
 	if diags.HasErrors() {
 		return diags
 	}
-	decisions, err := w.e.Rules.Decide(ctx, w.run, batch)
+	decisions, err := w.env.Rules.Decide(ctx, w.run, batch)
 	if err != nil {
 		return append(diags, rulesFailed(err, nodes.Range(n)))
 	}
@@ -282,9 +283,7 @@ func (w *planWalker) resourceConditions(s *eval.Scope, rn *resourceNode, it *ins
 // alone, or cty.NilVal when it has none.
 func (w *planWalker) untargetedValue(ctx context.Context, rn *resourceNode, mi addrs.ModuleInstance, k addrs.InstanceKey) cty.Value {
 	addr := rn.n.Addr.Resource.Absolute(mi).Instance(k)
-	w.mu.Lock()
-	ri := w.prior.ResourceInstance(addr)
-	w.mu.Unlock()
+	ri := w.res.priorInstance(addr)
 	if ri == nil || ri.Current == nil {
 		return cty.NilVal
 	}
@@ -408,7 +407,7 @@ func (w *planWalker) planInstance(ctx context.Context, rn *resourceNode, it *ins
 	} else if it.priorSrc != nil {
 		priorPrivate = it.priorSrc.Private
 	}
-	planConfig := applyIgnoreChanges(sch.Block, prior, it.config, it.ignore)
+	planConfig := ignorechanges.Apply(sch.Block, prior, it.config, it.ignore)
 	proposed := objchange.ProposedNew(sch.Block, prior, planConfig)
 	resp := rn.provider.PlanResourceChange(ctx, providers.PlanResourceChangeRequest{
 		TypeName: rn.typ, PriorState: prior, ProposedNewState: proposed, Config: planConfig, PriorPrivate: priorPrivate,
@@ -437,8 +436,8 @@ func (w *planWalker) planInstance(ctx context.Context, rn *resourceNode, it *ins
 // refresh reads the remote object and records the result in the prior state.
 func (w *planWalker) refresh(ctx context.Context, rn *resourceNode, it *instPlan) (cty.Value, hcl.Diagnostics) {
 	idKey, idVal := eval.ObjectID(it.prior)
-	if w.e.Hooks != nil {
-		w.e.Hooks.PreRefresh(it.addr, it.deposed, idKey, idVal)
+	if w.env.Hooks != nil {
+		w.env.Hooks.PreRefresh(it.addr, it.deposed, idKey, idVal)
 	}
 	resp := rn.provider.ReadResource(ctx, providers.ReadResourceRequest{TypeName: rn.typ, PriorState: it.prior, Private: it.priorSrc.Private})
 	diags := providercall.Diags(resp.Diagnostics, nil)
@@ -449,18 +448,11 @@ func (w *planWalker) refresh(ctx context.Context, rn *resourceNode, it *instPlan
 	if newVal == cty.NilVal {
 		newVal = cty.NullVal(eval.ImpliedType(rn.schema.Block))
 	}
-	if w.e.Hooks != nil {
-		w.e.Hooks.PostRefresh(it.addr, it.deposed, idKey, idVal)
+	if w.env.Hooks != nil {
+		w.env.Hooks.PostRefresh(it.addr, it.deposed, idKey, idVal)
 	}
-	w.mu.Lock()
-	defer w.mu.Unlock()
 	if newVal.IsNull() {
-		if it.deposed == state.NotDeposed {
-			w.prior.SetResourceInstanceCurrent(it.addr, nil, rn.provAddr)
-		} else {
-			w.prior.SetResourceInstanceDeposed(it.addr, it.deposed, nil, rn.provAddr)
-		}
-		w.recordDrift(rn, it, newVal)
+		w.res.setPrior(it.addr, it.deposed, nil, rn.provAddr, driftOf(rn, it, newVal))
 		return newVal, diags
 	}
 	if !newVal.RawEquals(it.prior) {
@@ -468,29 +460,25 @@ func (w *planWalker) refresh(ctx context.Context, rn *resourceNode, it *instPlan
 		if err != nil {
 			return it.prior, append(diags, eval.Errorf(nil, "Provider produced invalid object", "Provider %q returned an object for %s that does not match the schema: %s.", rn.provAddr.Provider, it.addr, err))
 		}
-		if it.deposed == state.NotDeposed {
-			w.prior.SetResourceInstanceCurrent(it.addr, obj, rn.provAddr)
-		} else {
-			w.prior.SetResourceInstanceDeposed(it.addr, it.deposed, obj, rn.provAddr)
-		}
-		w.recordDrift(rn, it, newVal)
+		w.res.setPrior(it.addr, it.deposed, obj, rn.provAddr, driftOf(rn, it, newVal))
 	}
 	return newVal, diags
 }
 
-// recordDrift notes an object that changed outside tenet (caller holds w.mu).
-func (w *planWalker) recordDrift(rn *resourceNode, it *instPlan, newVal cty.Value) {
+// driftOf is the drift entry of an object refresh found changed outside
+// tenet, or nil when the plan lists none for it.
+func driftOf(rn *resourceNode, it *instPlan, newVal cty.Value) *plan.ResourceInstanceChange {
 	if it.deposed != state.NotDeposed || rn.mode != addrs.ManagedResourceMode {
-		return
+		return nil
 	}
 	action := plan.Update
 	if newVal.IsNull() {
 		action = plan.Delete
 	}
-	w.drift = append(w.drift, &plan.ResourceInstanceChange{
+	return &plan.ResourceInstanceChange{
 		Addr: it.addr, PrevRunAddr: it.addr, Provider: rn.provAddr, Action: action,
 		Before: it.prior, After: newVal,
 		BeforeSensitivePaths: it.priorSensitive, AfterSensitivePaths: it.priorSensitive,
 		SchemaVersion: uint64(rn.schema.Version),
-	})
+	}
 }

@@ -1,4 +1,4 @@
-package engine
+package ignorechanges
 
 import (
 	"testing"
@@ -132,7 +132,7 @@ func TestApplyIgnoreChanges(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := applyIgnoreChanges(ignoreSchema, prior, tt.config, &tt.prep)
+			got := Apply(ignoreSchema, prior, tt.config, &tt.prep)
 			if !got.RawEquals(tt.want) {
 				t.Errorf("got  %#v\nwant %#v", got, tt.want)
 			}
@@ -140,7 +140,7 @@ func TestApplyIgnoreChanges(t *testing.T) {
 	}
 	t.Run("nothing is ignored without a prior object", func(t *testing.T) {
 		config := ignoreObj("new", nullTags, nullIn, nullPorts, noRules)
-		got := applyIgnoreChanges(ignoreSchema, cty.NullVal(ignoreSchema.ImpliedType()), config, &rules.Preparation{IgnoreAll: true})
+		got := Apply(ignoreSchema, cty.NullVal(ignoreSchema.ImpliedType()), config, &rules.Preparation{IgnoreAll: true})
 		if !got.RawEquals(config) {
 			t.Errorf("got %#v, want the config unchanged", got)
 		}

@@ -1,4 +1,4 @@
-package engine
+package planning
 
 import (
 	"github.com/hashicorp/hcl/v2"
@@ -12,7 +12,8 @@ import (
 )
 
 // rootOutputChanges compares root outputs with the prior state.
-func (w *planWalker) rootOutputChanges() hcl.Diagnostics {
+func (w *planWalker) rootOutputChanges() []*plan.OutputChange {
+	var outputs []*plan.OutputChange
 	root := w.ev.Values.Module(addrs.RootModuleInstance)
 	seen := map[string]bool{}
 	for name, out := range w.cfg.Root.Outputs {
@@ -31,7 +32,7 @@ func (w *planWalker) rootOutputChanges() hcl.Diagnostics {
 			}
 			oc.Before, oc.After, oc.Action = prev.Value, cty.NullVal(cty.DynamicPseudoType), plan.Delete
 			oc.Sensitive = oc.Sensitive || prev.Sensitive
-			w.outputs = append(w.outputs, oc)
+			outputs = append(outputs, oc)
 			continue
 		}
 		switch {
@@ -52,15 +53,15 @@ func (w *planWalker) rootOutputChanges() hcl.Diagnostics {
 				oc.Action = plan.Update
 			}
 		}
-		w.outputs = append(w.outputs, oc)
+		outputs = append(outputs, oc)
 	}
 	for name, prev := range w.prevRun.Outputs {
 		if seen[name] {
 			continue
 		}
-		w.outputs = append(w.outputs, &plan.OutputChange{Name: name, Action: plan.Delete, Before: prev.Value, After: cty.NullVal(cty.DynamicPseudoType), Sensitive: prev.Sensitive})
+		outputs = append(outputs, &plan.OutputChange{Name: name, Action: plan.Delete, Before: prev.Value, After: cty.NullVal(cty.DynamicPseudoType), Sensitive: prev.Sensitive})
 	}
-	return nil
+	return outputs
 }
 
 // valuesEqual compares two known values semantically (types may differ

@@ -1,4 +1,4 @@
-package engine
+package planning
 
 import (
 	"context"
@@ -23,7 +23,7 @@ import (
 // the rules stage "triggers" decides whether the instance is replaced.
 
 // triggerIndex finds recorded changes of current objects by instance and
-// by resource (module instance + resource). Guarded by planWalker.mu.
+// by resource (module instance + resource). Guarded by walkResults.mu.
 type triggerIndex struct {
 	enabled    bool // some resource has replace_triggered_by
 	byInstance map[string]*plan.ResourceInstanceChange
@@ -98,7 +98,7 @@ func (w *planWalker) evalTriggers(ctx context.Context, rn *resourceNode, items [
 	if diags.HasErrors() || len(tb) == 0 {
 		return diags
 	}
-	results, err := w.e.Rules.Triggers(ctx, w.run, tb)
+	results, err := w.env.Rules.Triggers(ctx, w.run, tb)
 	if err != nil {
 		return append(diags, rulesFailed(err, nodes.Range(n)))
 	}
@@ -139,27 +139,17 @@ func (w *planWalker) triggerRef(s *eval.Scope, expr hcl.Expression, cache map[st
 	}()
 	var changes []*plan.ResourceInstanceChange
 	var name string
-	w.mu.Lock()
 	switch sub := ref.Subject.(type) {
 	case addrs.Resource:
-		abs := sub.Absolute(s.Mod)
-		name = abs.String()
-		changes = w.trig.byResource[name]
-		if len(changes) > 1 {
-			changes = append([]*plan.ResourceInstanceChange(nil), changes...)
-		}
+		name = sub.Absolute(s.Mod).String()
+		changes = w.res.triggerChanges(name, "")
 	case addrs.ResourceInstance:
-		abs := sub.Absolute(s.Mod)
-		name = abs.String()
-		if c := w.trig.byInstance[name]; c != nil {
-			changes = []*plan.ResourceInstanceChange{c}
-		}
+		name = sub.Absolute(s.Mod).String()
+		changes = w.res.triggerChanges("", name)
 	default:
-		w.mu.Unlock()
 		return out, append(diags, eval.Errorf(expr.Range().Ptr(), "Invalid replace_triggered_by expression",
 			"A replace_triggered_by reference must name a managed resource or resource instance, optionally followed by an attribute."))
 	}
-	w.mu.Unlock()
 	if len(changes) == 0 {
 		where := "the root module"
 		if !s.Mod.IsRoot() {

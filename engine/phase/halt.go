@@ -1,12 +1,12 @@
-package engine
+package phase
 
 import (
 	"github.com/hashicorp/hcl/v2"
 )
 
-// reportHaltOnce keeps one "execution halted" error however many nodes
+// ReportHaltOnce keeps one "execution halted" error however many nodes
 // were cut short, and adds it when the walk itself was cut short.
-func reportHaltOnce(diags hcl.Diagnostics, walkHalted bool) hcl.Diagnostics {
+func ReportHaltOnce(diags hcl.Diagnostics, walkHalted bool) hcl.Diagnostics {
 	out := diags[:0:0]
 	halted := walkHalted
 	for _, d := range diags {
@@ -19,15 +19,15 @@ func reportHaltOnce(diags hcl.Diagnostics, walkHalted bool) hcl.Diagnostics {
 	if halted {
 		// First, as OpenTofu lists it, before the errors of the
 		// operations the interrupt stopped.
-		out = append(hcl.Diagnostics{haltedDiag()}, out...)
+		out = append(hcl.Diagnostics{HaltedDiag()}, out...)
 	}
 	return out
 }
 
 const haltedSummary = "execution halted"
 
-// haltedDiag reports a walk cut short by an interrupt: what did not run
+// HaltedDiag reports a walk cut short by an interrupt: what did not run
 // is not in the result. OpenTofu words it the same way.
-func haltedDiag() *hcl.Diagnostic {
+func HaltedDiag() *hcl.Diagnostic {
 	return &hcl.Diagnostic{Severity: hcl.DiagError, Summary: haltedSummary}
 }

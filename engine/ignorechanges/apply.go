@@ -1,46 +1,34 @@
-package engine
+package ignorechanges
 
 import (
-	"context"
-	"fmt"
-	"strings"
-
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/convert"
 
 	"github.com/tenetplan/tenet/addrs"
 	"github.com/tenetplan/tenet/config"
-	"github.com/tenetplan/tenet/engine/eval"
-	"github.com/tenetplan/tenet/engine/graph"
-	"github.com/tenetplan/tenet/engine/nodes"
-	"github.com/tenetplan/tenet/engine/plan"
-	"github.com/tenetplan/tenet/engine/providercall"
 	"github.com/tenetplan/tenet/providers"
 	"github.com/tenetplan/tenet/rules"
 )
 
-// ignore_changes: the rules stage "prepare" decides, per instance, which
-// configuration paths keep their prior value; this file gathers the facts,
-// and applies the decided paths to the configuration value before the
-// provider plans (semantics §3).
-
-// ignoreSteps turns the configured ignore_changes traversals into the step
+// Steps turns the configured ignore_changes traversals into the step
 // form the rules use: string attribute names, int indices, MapKey keys.
-func ignoreSteps(mr *config.ManagedResource) [][]any {
+func Steps(mr *config.ManagedResource) [][]any {
 	if mr == nil || len(mr.IgnoreChanges) == 0 {
 		return nil
 	}
 	out := make([][]any, 0, len(mr.IgnoreChanges))
 	for _, t := range mr.IgnoreChanges {
-		if steps := traversalSteps(t); steps != nil {
+		if steps := TraversalSteps(t); steps != nil {
 			out = append(out, steps)
 		}
 	}
 	return out
 }
 
-func traversalSteps(t hcl.Traversal) []any {
+// TraversalSteps is one traversal in the rules' step form, or nil when a
+// step is not static.
+func TraversalSteps(t hcl.Traversal) []any {
 	steps := make([]any, 0, len(t))
 	for _, s := range t {
 		switch s := s.(type) {
@@ -68,69 +56,9 @@ func traversalSteps(t hcl.Traversal) []any {
 	return steps
 }
 
-// prepareIgnores asks the prepare stage which paths each planned instance
-// ignores. Only instances with a usable prior object take part; the
-// stage is skipped for resources without ignore_changes unless team rules
-// are loaded.
-func (w *planWalker) prepareIgnores(ctx context.Context, rn *resourceNode, items []*instPlan) hcl.Diagnostics {
-	n := rn.n
-	if n.Kind != graph.NodeResource || n.Res.Managed == nil {
-		return nil
-	}
-	diags := ignoreChangesWarnings(n)
-	if diags.HasErrors() || w.opts.Mode != plan.NormalMode {
-		return diags
-	}
-	mr := n.Res.Managed
-	configured := mr.IgnoreAllChanges || len(mr.IgnoreChanges) > 0
-	if !configured && !w.e.Rules.PrepareWanted() {
-		return diags
-	}
-	steps := ignoreSteps(mr)
-	var which []*instPlan
-	for _, it := range items {
-		if it.readyToPlan && !it.tainted && !it.prior.IsNull() {
-			which = append(which, it)
-		}
-	}
-	if len(which) == 0 {
-		return diags
-	}
-	// Addresses and marked values are built on every core.
-	batch := make([]rules.PrepareInstance, len(which))
-	providercall.EachParallel(len(which), func(i int) hcl.Diagnostics {
-		it := which[i]
-		batch[i] = rules.PrepareInstance{
-			Address:       it.addr.String(),
-			Resource:      rn.addrStr,
-			Module:        it.modID,
-			Type:          rn.typ,
-			Name:          n.Addr.Resource.Name,
-			Key:           instanceKeyFact(it.addr.Resource.Key),
-			HasPrior:      true,
-			IgnoreChanges: steps,
-			IgnoreAll:     mr.IgnoreAllChanges,
-			Config:        eval.MarkPaths(it.config, it.configSensitive),
-			Prior:         eval.MarkPaths(it.prior, it.priorSensitive),
-		}
-		return nil
-	})
-	preps, err := w.e.Rules.Prepare(ctx, w.run, batch)
-	if err != nil {
-		return append(diags, rulesFailed(err, nodes.Range(n)))
-	}
-	for i, it := range which {
-		p := &preps[i]
-		it.prepared = p
-		if !p.IgnoreAll && len(p.Ignore) == 0 {
-			continue
-		}
-		it.ignore = p
-	}
-	return diags
-}
-
-func instanceKeyFact(k addrs.InstanceKey) any {
+// InstanceKeyFact is an instance key as the rules see it: an int, a
+// string, or nil for an instance without a key.
+func InstanceKeyFact(k addrs.InstanceKey) any {
 	switch k := k.(type) {
 	case addrs.IntKey:
 		return int(k)
@@ -140,10 +68,10 @@ func instanceKeyFact(k addrs.InstanceKey) any {
 	return nil
 }
 
-// applyIgnoreChanges returns config with the ignored paths taken from
+// Apply returns config with the ignored paths taken from
 // prior. With ignore_all, the whole prior object is used, minus the
 // computed-only attributes, which a configuration never sets.
-func applyIgnoreChanges(sch *providers.Block, prior, config cty.Value, p *rules.Preparation) cty.Value {
+func Apply(sch *providers.Block, prior, config cty.Value, p *rules.Preparation) cty.Value {
 	if p == nil || prior.IsNull() || config.IsNull() || !prior.IsKnown() {
 		return config
 	}
@@ -377,85 +305,4 @@ func nullComputedOnly(block *providers.Block, v cty.Value) cty.Value {
 		return v
 	}
 	return out
-}
-
-// ignoreChangesWarnings checks each configured ignore_changes path against
-// the schema once per resource block: an unknown root attribute is an
-// error, a computed-only attribute a redundant element.
-func ignoreChangesWarnings(n *graph.Node) hcl.Diagnostics {
-	if n.Res == nil || n.Res.Managed == nil || n.Schema == nil {
-		return nil
-	}
-	var diags hcl.Diagnostics
-	for _, t := range n.Res.Managed.IgnoreChanges {
-		steps := traversalSteps(t)
-		if len(steps) == 0 {
-			continue
-		}
-		name, _ := steps[0].(string)
-		block := n.Schema.Block
-		a, isAttr := block.Attributes[name]
-		_, isBlock := block.BlockTypes[name]
-		if !isAttr && !isBlock {
-			diags = append(diags, &hcl.Diagnostic{
-				Severity: hcl.DiagError,
-				Summary:  "Unsupported attribute",
-				Detail:   fmt.Sprintf("This object has no argument, nested block, or exported attribute named %q.", name),
-				Subject:  t.SourceRange().Ptr(),
-			})
-			continue
-		}
-		path := cty.GetAttrPath(name)
-		if !isAttr {
-			a = nil
-			for _, s := range t[1:] {
-				if ga, ok := s.(hcl.TraverseAttr); ok {
-					path = path.GetAttr(ga.Name)
-				} else if ix, ok := s.(hcl.TraverseIndex); ok {
-					path = path.Index(ix.Key)
-				}
-			}
-			a = block.AttributeByPath(path)
-		}
-		if a != nil && a.Computed && !a.Optional {
-			diags = append(diags, &hcl.Diagnostic{
-				Severity: hcl.DiagWarning,
-				Summary:  "Redundant ignore_changes element",
-				Detail:   fmt.Sprintf("Adding an attribute name to ignore_changes tells tenet to ignore future changes to the argument in configuration after the object has been created, retaining the value originally configured.\n\nThe attribute %s is decided by the provider alone and therefore there can be no configured value to compare with. Including this attribute in ignore_changes has no effect. Remove the attribute from ignore_changes to quiet this warning.", strings.TrimPrefix(addrs.TraversalString(t), ".")),
-				Subject:  t.SourceRange().Ptr(),
-			})
-		}
-	}
-	return diags
-}
-
-// ignoreForApply applies ignore_changes again when an update is re-planned
-// at apply with the final configuration, so the final plan matches the
-// saved one.
-func (w *applyWalker) ignoreForApply(ctx context.Context, n *graph.Node, sch *providers.Schema, c *plan.ResourceInstanceChange, prior, config cty.Value) cty.Value {
-	if c.Action != plan.Update || prior.IsNull() || n.Res == nil || n.Res.Managed == nil || w.e.Rules == nil {
-		return config
-	}
-	mr := n.Res.Managed
-	if !mr.IgnoreAllChanges && len(mr.IgnoreChanges) == 0 && !w.e.Rules.PrepareWanted() {
-		return config
-	}
-	in := rules.PrepareInstance{
-		Address:       c.Addr.String(),
-		Resource:      n.Addr.String(),
-		Module:        c.Addr.Module.String(),
-		Type:          n.Addr.Resource.Type,
-		Name:          n.Addr.Resource.Name,
-		Key:           instanceKeyFact(c.Addr.Resource.Key),
-		HasPrior:      true,
-		IgnoreChanges: ignoreSteps(mr),
-		IgnoreAll:     mr.IgnoreAllChanges,
-		Config:        config,
-		Prior:         prior,
-	}
-	preps, err := w.e.Rules.Prepare(ctx, rules.Run{Mode: rules.ModeNormal, Timestamp: w.p.Timestamp}, []rules.PrepareInstance{in})
-	if err != nil || len(preps) != 1 {
-		return config
-	}
-	return applyIgnoreChanges(sch.Block, prior, config, &preps[0])
 }

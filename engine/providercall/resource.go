@@ -1,4 +1,4 @@
-package engine
+package providercall
 
 import (
 	"context"
@@ -9,8 +9,8 @@ import (
 // resourceCtxKey keys the resource a provider call is made for.
 type resourceCtxKey struct{}
 
-// withResource tags ctx with the resource its provider calls are for.
-func withResource(ctx context.Context, addr addrs.ConfigResource) context.Context {
+// WithResource tags ctx with the resource its provider calls are for.
+func WithResource(ctx context.Context, addr addrs.ConfigResource) context.Context {
 	return context.WithValue(ctx, resourceCtxKey{}, addr)
 }
 

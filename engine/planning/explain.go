@@ -1,4 +1,4 @@
-package engine
+package planning
 
 import (
 	"strconv"
@@ -22,13 +22,6 @@ import (
 // equivalent) after the decision's.
 func (w *planWalker) recordExplanation(c *plan.ResourceInstanceChange, it *instPlan) {
 	f := decisionFacts(&it.fact, it.ignore, w.opts.Mode == plan.NormalMode)
-	key := c.ChangeKey()
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if w.explained == nil {
-		w.explained = map[string]*plan.DecisionFacts{}
-	}
-	w.explained[key] = f
 	var extra []plan.RuleFired
 	if it.ignore != nil {
 		for _, r := range it.ignore.Provenance {
@@ -45,9 +38,7 @@ func (w *planWalker) recordExplanation(c *plan.ResourceInstanceChange, it *instP
 			}
 		}
 	}
-	if len(extra) > 0 {
-		w.provenance[key] = append(append([]plan.RuleFired(nil), w.provenance[key]...), extra...)
-	}
+	w.res.addExplanation(c.ChangeKey(), f, extra)
 }
 
 // movedBy reports whether a move from the address from covers an object

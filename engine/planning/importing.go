@@ -1,4 +1,4 @@
-package engine
+package planning
 
 import (
 	"context"
@@ -13,6 +13,7 @@ import (
 	"github.com/tenetplan/tenet/config"
 	"github.com/tenetplan/tenet/engine/eval"
 	"github.com/tenetplan/tenet/engine/graph"
+	"github.com/tenetplan/tenet/engine/phase"
 	"github.com/tenetplan/tenet/engine/plan"
 	"github.com/tenetplan/tenet/engine/providercall"
 	"github.com/tenetplan/tenet/providers"
@@ -253,7 +254,7 @@ func (w *planWalker) importInstances(ctx context.Context, rn *resourceNode, item
 // importInstance imports and reads one object and records it as prior.
 func (w *planWalker) importInstance(ctx context.Context, rn *resourceNode, it *instPlan, t importTarget) hcl.Diagnostics {
 	rng := t.rng.Ptr()
-	if h, ok := w.e.Hooks.(ImportHooks); ok {
+	if h, ok := w.env.Hooks.(phase.ImportHooks); ok {
 		h.PrepareImport(it.addr, t.id)
 	}
 	resp := rn.provider.ImportResourceState(ctx, providers.ImportResourceStateRequest{TypeName: rn.typ, ID: t.id})
@@ -272,8 +273,8 @@ func (w *planWalker) importInstance(ctx context.Context, rn *resourceNode, it *i
 	if imported.State == cty.NilVal || imported.State.IsNull() {
 		return append(diags, eval.Errorf(rng, "Import returned null resource", "While attempting to import with ID %q, the provider returned an instance with no state.", t.id))
 	}
-	if w.e.Hooks != nil {
-		w.e.Hooks.PreRefresh(it.addr, state.NotDeposed, "id", t.id)
+	if w.env.Hooks != nil {
+		w.env.Hooks.PreRefresh(it.addr, state.NotDeposed, "id", t.id)
 	}
 	read := rn.provider.ReadResource(ctx, providers.ReadResourceRequest{TypeName: rn.typ, PriorState: imported.State, Private: imported.Private})
 	diags = append(diags, providercall.Diags(read.Diagnostics, nil)...)
@@ -284,8 +285,8 @@ func (w *planWalker) importInstance(ctx context.Context, rn *resourceNode, it *i
 		return append(diags, eval.Errorf(rng, "Cannot import non-existent remote object",
 			"While attempting to import an existing object to %s, the provider detected that no object exists with the given id. Only pre-existing objects can be imported; check that the id is correct and that it is associated with the provider's configured region or endpoint, or use \"tenet apply\" to create a new remote object for this resource.", it.addr))
 	}
-	if w.e.Hooks != nil {
-		w.e.Hooks.PostRefresh(it.addr, state.NotDeposed, "id", t.id)
+	if w.env.Hooks != nil {
+		w.env.Hooks.PostRefresh(it.addr, state.NotDeposed, "id", t.id)
 	}
 	v := read.NewState
 	sens := eval.SchemaSensitivePaths(rn.schema.Block, v)
@@ -293,9 +294,7 @@ func (w *planWalker) importInstance(ctx context.Context, rn *resourceNode, it *i
 	if err != nil {
 		return append(diags, eval.Errorf(rng, "Provider produced invalid object", "Provider %q returned an object for %s that does not match the schema: %s.", rn.provAddr.Provider, it.addr, err))
 	}
-	w.mu.Lock()
-	w.prior.SetResourceInstanceCurrent(it.addr, obj, rn.provAddr)
-	w.mu.Unlock()
+	w.res.setPrior(it.addr, state.NotDeposed, obj, rn.provAddr, nil)
 	it.priorSrc = obj
 	it.importID = t.id
 	return diags
@@ -306,12 +305,12 @@ func (w *planWalker) importInstance(ctx context.Context, rn *resourceNode, it *i
 // instance not yet in state. It plans with a synthetic import block
 // targeted at addr and returns the refreshed state holding the imported
 // object; no other change is made.
-func (e *Engine) Import(ctx context.Context, cfg *config.Config, prevRun *state.State, addr addrs.AbsResourceInstance, id string, opts PlanOpts) (*state.State, hcl.Diagnostics) {
+func Import(ctx context.Context, env phase.Env, cfg *config.Config, prevRun *state.State, addr addrs.AbsResourceInstance, id string, opts Opts) (*state.State, hcl.Diagnostics) {
 	if addr.Resource.Resource.Mode != addrs.ManagedResourceMode {
 		return nil, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Invalid import address",
 			Detail: fmt.Sprintf("%s is a data resource; only managed resources can be imported.", addr)}}
 	}
-	if !configHasResource(cfg, addr.Config()) {
+	if !graph.ConfigHasResource(cfg, addr.Config()) {
 		return nil, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Resource not declared",
 			Detail: fmt.Sprintf("A managed resource %q %q has not been declared in %s. Add a resource block for it before importing, so that tenet knows how to manage the object.",
 				addr.Resource.Resource.Type, addr.Resource.Resource.Name, graph.ModuleDisplay(addr.Config().Module))}}
@@ -334,7 +333,7 @@ func (e *Engine) Import(ctx context.Context, cfg *config.Config, prevRun *state.
 	opts.Mode = plan.NormalMode
 	opts.Targets = []addrs.Targetable{addr}
 	opts.Excludes = nil
-	p, diags := e.Plan(ctx, &withImport, prevRun, opts)
+	p, diags := Plan(ctx, env, &withImport, prevRun, opts)
 	var kept hcl.Diagnostics
 	for _, d := range diags {
 		if d.Severity == hcl.DiagWarning && d.Summary == "Resource targeting is in effect" {

@@ -1,4 +1,4 @@
-package engine
+package planning
 
 import (
 	"context"
@@ -23,7 +23,7 @@ import (
 // addComputedMoves asks the team rules for computed moves and adds them to
 // the statements collected from the configuration.
 func (w *planWalker) addComputedMoves(ctx context.Context, ms *moveState) hcl.Diagnostics {
-	if !w.e.Rules.WantsComputedMoves() {
+	if !w.env.Rules.WantsComputedMoves() {
 		return nil
 	}
 	var cands rules.MoveCandidates
@@ -45,7 +45,7 @@ func (w *planWalker) addComputedMoves(ctx context.Context, ms *moveState) hcl.Di
 			}
 		}
 	}
-	computed, err := w.e.Rules.ComputedMoves(ctx, w.run, cands)
+	computed, err := w.env.Rules.ComputedMoves(ctx, w.run, cands)
 	if err != nil {
 		return hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Invalid computed moves", Detail: err.Error() + ". Change the team rules so that each object moves to one address."}}
 	}

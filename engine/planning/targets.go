@@ -1,4 +1,4 @@
-package engine
+package planning
 
 import (
 	"fmt"
@@ -42,7 +42,6 @@ func (w *planWalker) targetGraph() (*graphsolve.Graph[string], hcl.Diagnostics) 
 	}
 	// Indexing changes for replace_triggered_by costs per change: only
 	// when some resource uses it.
-	w.trig.enabled = usesTriggers(w.cfg)
 	g := w.cg.G
 	if len(w.opts.Targets) == 0 && len(w.opts.Excludes) == 0 {
 		return g, nil
@@ -271,13 +270,11 @@ func (w *planWalker) forceReplaceWarnings() hcl.Diagnostics {
 			continue
 		}
 		var suggestions []string
-		w.mu.Lock()
-		for _, c := range w.changes {
+		for _, c := range w.res.recordedChanges() {
 			if c.DeposedKey == "" && c.Addr.ContainingResource().Equal(a.ContainingResource()) {
 				suggestions = append(suggestions, fmt.Sprintf("\n  -replace=%q", c.Addr.String()))
 			}
 		}
-		w.mu.Unlock()
 		detail := fmt.Sprintf("The -replace option names %s, which has no instance without a key: the resource uses count or for_each, so this option replaces nothing.", a)
 		if len(suggestions) > 0 {
 			detail += " Did you mean one of these?\n" + strings.Join(suggestions, "")
@@ -285,56 +282,4 @@ func (w *planWalker) forceReplaceWarnings() hcl.Diagnostics {
 		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: "Incompletely-matched force-replace resource instance", Detail: detail})
 	}
 	return diags
-}
-
-// targetingApplyWarning is the warning an apply of a targeted plan gives.
-func targetingApplyWarning(p *plan.Plan) hcl.Diagnostics {
-	if len(p.TargetAddrs) == 0 && len(p.ExcludeAddrs) == 0 {
-		return nil
-	}
-	return hcl.Diagnostics{{
-		Severity: hcl.DiagWarning,
-		Summary:  "Applied changes may be incomplete",
-		Detail:   "The plan was created with the -target or the -exclude option in effect, so some changes requested in the configuration may have been ignored and the output values may not be fully updated. Run the following command to verify that no other changes are pending:\n    tenet plan\n\t\nNote that the -target and -exclude options are not suitable for routine use, and are provided only for exceptional situations such as recovering from errors or mistakes, or when tenet specifically suggests to use it as part of an error message.",
-	}}
-}
-
-// targetedApplyGraph limits the apply walk of a plan made with -target or
-// -exclude to the resources with changes, what they depend on, and the root
-// outputs whose dependencies are all walked: the rest of the configuration
-// may refer to objects the plan left out.
-func targetedApplyGraph(ag *graph.ApplyGraph, cg *graph.Graph, p *plan.Plan) *graphsolve.Graph[string] {
-	if len(p.TargetAddrs) == 0 && len(p.ExcludeAddrs) == 0 {
-		return ag.G
-	}
-	seeds := make([]string, 0, 2*len(ag.ByNode))
-	for key := range ag.ByNode {
-		seeds = append(seeds, key)
-		if dk := graph.DestroyKey(key); ag.G.HasVertex(dk) {
-			seeds = append(seeds, dk)
-		}
-	}
-	walk := setOf(seeds, ag.G.TransitiveDependencies(seeds...))
-	if p.Mode == plan.DestroyMode {
-		// A destroy removes the outputs; evaluating them could read
-		// objects already destroyed.
-		return ag.G.Subgraph(func(k string) bool { return walk[k] })
-	}
-	for _, key := range cg.Order {
-		n := cg.Nodes[key]
-		if n.Kind != graph.NodeOutput || !n.Mod.Path.IsRoot() || walk[key] {
-			continue
-		}
-		all := true
-		for _, d := range ag.G.TransitiveDependencies(key) {
-			if !walk[d] {
-				all = false
-				break
-			}
-		}
-		if all {
-			walk[key] = true
-		}
-	}
-	return ag.G.Subgraph(func(k string) bool { return walk[k] })
 }

@@ -1,4 +1,4 @@
-package engine
+package planning
 
 import (
 	"sort"
@@ -10,6 +10,7 @@ import (
 	"github.com/tenetplan/tenet/config"
 	"github.com/tenetplan/tenet/engine/graph"
 	"github.com/tenetplan/tenet/engine/plan"
+	"github.com/tenetplan/tenet/state"
 
 	"github.com/tenetplan/tenet/engine/plan/planjson"
 )
@@ -25,18 +26,18 @@ import (
 // OpenTofu does; the renderer shows all drift in that mode anyway).
 //
 // It runs under w.mu (from assemble) and reads the walk's results only.
-func (w *planWalker) relevantAttributes() []plan.ResourceAttr {
+func (w *planWalker) relevantAttributes(changes []*plan.ResourceInstanceChange, prior *state.State, outputs []*plan.OutputChange) []plan.ResourceAttr {
 	if w.cg == nil {
 		return nil
 	}
-	ra := &relevance{w: w, visited: map[string]bool{}, refs: map[string][]*addrs.Reference{}, seen: map[string]bool{}}
-	for _, c := range w.changes {
+	ra := &relevance{w: w, prior: prior, visited: map[string]bool{}, refs: map[string][]*addrs.Reference{}, seen: map[string]bool{}}
+	for _, c := range changes {
 		if c.Action == plan.NoOp {
 			continue
 		}
 		ra.visit(c.Addr.Module, graph.ResourceKey(c.Addr.Config()))
 	}
-	for _, oc := range w.outputs {
+	for _, oc := range outputs {
 		if oc.Action == plan.NoOp {
 			continue
 		}
@@ -68,6 +69,7 @@ func (w *planWalker) relevantAttributes() []plan.ResourceAttr {
 // relevance is the state of one reference analysis.
 type relevance struct {
 	w       *planWalker
+	prior   *state.State                  // the refreshed state
 	visited map[string]bool               // module instance + node key
 	refs    map[string][]*addrs.Reference // node key -> references it makes
 	seen    map[string]bool               // emitted resource + path
@@ -229,7 +231,7 @@ func (ra *relevance) resource(mi addrs.ModuleInstance, r addrs.Resource, key add
 	case n.Res.Count == nil && n.Res.ForEach == nil:
 		ra.emit(abs.Instance(addrs.NoKey), attr)
 	default:
-		if mod := ra.w.prior.Modules[mi.String()]; mod != nil {
+		if mod := ra.prior.Modules[mi.String()]; mod != nil {
 			if rs := mod.Resources[r.String()]; rs != nil {
 				for k := range rs.Instances {
 					ra.emit(abs.Instance(k), attr)

@@ -1,4 +1,4 @@
-package engine
+package planning
 
 import (
 	"context"
@@ -92,7 +92,7 @@ func (w *planWalker) applyMoves(ctx context.Context) hcl.Diagnostics {
 	if len(ms.stmts) == 0 {
 		return nil
 	}
-	d, err := w.e.Rules.DecideMoves(ctx, ms.facts)
+	d, err := w.env.Rules.DecideMoves(ctx, ms.facts)
 	if err != nil {
 		return hcl.Diagnostics{rulesFailed(err, nil)}
 	}
@@ -298,7 +298,6 @@ func (w *planWalker) moveInstance(i int, src, dst addrs.AbsResourceInstance, cro
 	if err := w.prevRun.MoveResourceInstance(src, dst); err != nil {
 		return hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Cannot move object", Detail: err.Error() + "."}}
 	}
-	_ = w.prior.MoveResourceInstance(src, dst)
 	w.moves.record(src, dst)
 	return nil
 }
@@ -318,9 +317,6 @@ func (w *planWalker) moveResource(i int, src, dst addrs.AbsResource, crossType b
 	keys := rs.SortedKeys()
 	if err := w.prevRun.MoveResource(src, dst); err != nil {
 		return hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Cannot move object", Detail: err.Error() + "."}}
-	}
-	if w.prior.Resource(src) != nil {
-		_ = w.prior.MoveResource(src, dst)
 	}
 	for _, k := range keys {
 		w.moves.record(src.Instance(k), dst.Instance(k))
@@ -349,15 +345,11 @@ func (w *planWalker) moveModule(i int, src, dst addrs.ModuleInstance) {
 			if err := w.prevRun.MoveResource(from, to); err != nil {
 				continue
 			}
-			if w.prior.Resource(from) != nil {
-				_ = w.prior.MoveResource(from, to)
-			}
 			for _, k := range keys {
 				w.moves.record(from.Instance(k), to.Instance(k))
 			}
 		}
 		w.prevRun.RemoveModule(m.Addr)
-		w.prior.RemoveModule(m.Addr)
 	}
 }
 
@@ -403,7 +395,7 @@ func (w *planWalker) validateMoves(ctx context.Context) (errs, warnings hcl.Diag
 			facts.Statements[i].Declared = w.declaredFacts(&ms.stmts[i])
 		}
 	}
-	d, err := w.e.Rules.DecideMoves(ctx, facts)
+	d, err := w.env.Rules.DecideMoves(ctx, facts)
 	if err != nil {
 		return hcl.Diagnostics{rulesFailed(err, nil)}, nil
 	}
@@ -475,16 +467,17 @@ func (w *planWalker) finishMoves(ctx context.Context) {
 	if ms == nil || len(ms.moved) == 0 {
 		return
 	}
-	w.mu.Lock()
-	defer w.mu.Unlock()
+	r := w.res
+	r.mu.Lock()
+	defer r.mu.Unlock()
 	drifted := map[string]bool{}
-	for _, c := range w.drift {
+	for _, c := range r.drift {
 		if orig, ok := ms.previousAddr(c.Addr); ok {
 			c.PrevRunAddr = orig
 		}
 		drifted[c.Addr.String()] = true
 	}
-	for _, c := range w.changes {
+	for _, c := range r.changes {
 		if orig, ok := ms.previousAddr(c.Addr); ok {
 			c.PrevRunAddr = orig
 		}
@@ -499,16 +492,16 @@ func (w *planWalker) finishMoves(ctx context.Context) {
 		if drifted[k] || m.now.Resource.Resource.Mode != addrs.ManagedResourceMode {
 			continue
 		}
-		if c := w.movedDrift(ctx, m); c != nil {
-			w.drift = append(w.drift, c)
+		if c := w.movedDrift(ctx, r.prior, m); c != nil {
+			r.drift = append(r.drift, c)
 		}
 	}
 }
 
 // movedDrift is the no-op drift entry of a moved object that did not
 // change outside tenet.
-func (w *planWalker) movedDrift(ctx context.Context, m *movedObject) *plan.ResourceInstanceChange {
-	rs := w.prior.Resource(m.now.ContainingResource())
+func (w *planWalker) movedDrift(ctx context.Context, prior *state.State, m *movedObject) *plan.ResourceInstanceChange {
+	rs := prior.Resource(m.now.ContainingResource())
 	if rs == nil {
 		return nil
 	}

@@ -1,4 +1,4 @@
-package engine
+package planning
 
 import (
 	"context"
@@ -17,17 +17,21 @@ import (
 	"github.com/tenetplan/tenet/engine/eval"
 	"github.com/tenetplan/tenet/engine/graph"
 	"github.com/tenetplan/tenet/engine/nodes"
+	"github.com/tenetplan/tenet/engine/phase"
 	"github.com/tenetplan/tenet/engine/plan"
 	"github.com/tenetplan/tenet/engine/providercall"
 	"github.com/tenetplan/tenet/rules"
 	"github.com/tenetplan/tenet/state"
 )
 
-// planWalker holds everything one plan run shares between graph nodes.
+// planWalker is one plan run. What it holds is set up before the walk
+// (moves, removed blocks, targeting, the graph) and only read by the
+// walk's nodes; what the nodes produce goes to res, the one collector,
+// and values between nodes flow through the evaluator's value store.
 type planWalker struct {
-	e    *Engine
+	env  phase.Env
 	cfg  *config.Config
-	opts PlanOpts
+	opts Opts
 	ps   *providercall.Set
 	ev   *eval.Evaluator
 	cg   *graph.Graph
@@ -43,20 +47,42 @@ type planWalker struct {
 	removed   []removedTarget      // removed blocks (removed.go)
 	targets   *targetFilter        // nil without -target / -exclude
 
-	mu          sync.Mutex
-	prior       *state.State // refreshed state, built as the walk goes
-	changes     []*plan.ResourceInstanceChange
-	changed     map[string]bool // resource node key -> has a non-no-op change
-	drift       []*plan.ResourceInstanceChange
-	outputs     []*plan.OutputChange
-	provenance  map[string][]plan.RuleFired
-	explained   map[string]*plan.DecisionFacts // facts per change key (explain.go)
+	// provMu guards provConfigs, the once-per-configuration provider
+	// setup nodes.ConfigureProvider shares between nodes.
+	provMu      sync.Mutex
 	provConfigs map[string]*nodes.Once
-	trig        triggerIndex // changes by address, for replace_triggered_by
+	// res collects what the walk's nodes produce (results.go).
+	res *walkResults
+}
+
+// Opts are the single-run options of a plan.
+type Opts struct {
+	Mode         plan.Mode
+	SkipRefresh  bool
+	Targets      []addrs.Targetable
+	Excludes     []addrs.Targetable
+	ForceReplace []addrs.AbsResourceInstance
+	Variables    map[string]config.VariableValue
+	Parallelism  int
+	// Timestamp is the plan's time; rules see no other clock.
+	Timestamp time.Time
+	// DataFromState makes data sources the state already holds keep those
+	// values instead of being read again (what the console shows).
+	DataFromState bool
+	// Scope, when set, is filled in with the plan's values so the caller
+	// can evaluate expressions against them.
+	Scope *phase.Scope
+}
+
+func (o Opts) parallelism() int {
+	if o.Parallelism <= 0 {
+		return 10
+	}
+	return o.Parallelism
 }
 
 // Plan computes a plan for cfg against the previous run state.
-func (e *Engine) Plan(ctx context.Context, cfg *config.Config, prevRun *state.State, opts PlanOpts) (*plan.Plan, hcl.Diagnostics) {
+func Plan(ctx context.Context, env phase.Env, cfg *config.Config, prevRun *state.State, opts Opts) (*plan.Plan, hcl.Diagnostics) {
 	if opts.Timestamp.IsZero() {
 		opts.Timestamp = time.Now().UTC()
 	}
@@ -64,24 +90,21 @@ func (e *Engine) Plan(ctx context.Context, cfg *config.Config, prevRun *state.St
 		prevRun = state.NewState()
 	}
 	w := &planWalker{
-		e:               e,
+		env:             env,
 		cfg:             cfg,
 		opts:            opts,
-		ps:              providercall.NewSet(e.Providers, e.WorkingDir),
+		ps:              providercall.NewSet(env.Providers, env.WorkingDir),
 		prevRun:         prevRun.DeepCopy(),
-		prior:           prevRun.DeepCopy(),
-		changed:         map[string]bool{},
-		provenance:      map[string][]plan.RuleFired{},
 		provConfigs:     map[string]*nodes.Once{},
 		stateByResource: map[string][]*state.Resource{},
 	}
 	defer w.ps.CloseAll(ctx)
-	defer w.fillScope()
+	defer func() { opts.Scope.Fill(w.ev) }()
 	w.run = rules.Run{Mode: modeName(opts.Mode), Timestamp: opts.Timestamp}
-	if e.Rules.TeamRulesLoaded() {
+	if env.Rules.TeamRulesLoaded() {
 		w.run.Variables = rootVariablesForRules(cfg, opts.Variables)
 	}
-	w.ev = &eval.Evaluator{Cfg: cfg, Fsys: e.FS, Values: eval.NewValueStore(), Exp: eval.NewExpansion(), RootDir: ".", Cwd: e.WorkingDir, Workspace: e.workspaceName(), Pure: true, PlanTime: opts.Timestamp,
+	w.ev = &eval.Evaluator{Cfg: cfg, Fsys: env.FS, Values: eval.NewValueStore(), Exp: eval.NewExpansion(), RootDir: ".", Cwd: env.WorkingDir, Workspace: env.Workspace, Pure: true, PlanTime: opts.Timestamp,
 		Checks: &eval.CheckResults{}, CondSeverity: hcl.DiagError, ProvFuncs: providercall.NewFunctions(ctx, w.ps)}
 	defer w.ev.ProvFuncs.CloseAll(ctx)
 	if opts.Mode != plan.NormalMode {
@@ -93,6 +116,9 @@ func (e *Engine) Plan(ctx context.Context, cfg *config.Config, prevRun *state.St
 	if moveDiags := w.applyMoves(ctx); moveDiags.HasErrors() {
 		return nil, moveDiags
 	}
+	// Moves change only the previous run's state; the refreshed state
+	// starts as a copy of it and is built by the walk's nodes.
+	w.res = newWalkResults(w.prevRun.DeepCopy(), usesTriggers(cfg))
 
 	var orphans []addrs.ConfigResource
 	seenOrphan := map[string]bool{}
@@ -101,7 +127,7 @@ func (e *Engine) Plan(ctx context.Context, cfg *config.Config, prevRun *state.St
 			cr := rs.Addr.Config()
 			key := cr.String()
 			w.stateByResource[key] = append(w.stateByResource[key], rs)
-			if !seenOrphan[key] && !configHasResource(cfg, cr) {
+			if !seenOrphan[key] && !graph.ConfigHasResource(cfg, cr) {
 				seenOrphan[key] = true
 				orphans = append(orphans, cr)
 			}
@@ -137,14 +163,15 @@ func (e *Engine) Plan(ctx context.Context, cfg *config.Config, prevRun *state.St
 	diags = append(diags, res.Diagnostics...)
 	// A walk cut short by ctx planned only part of the configuration:
 	// the plan must not look complete.
-	diags = reportHaltOnce(diags, res.Err != nil)
+	diags = phase.ReportHaltOnce(diags, res.Err != nil)
 	diags = append(diags, w.forceReplaceWarnings()...)
 	diags = w.finishMoveDiagnostics(ctx, diags)
 
+	var outputs []*plan.OutputChange
 	if !diags.HasErrors() {
-		diags = append(diags, w.rootOutputChanges()...)
+		outputs = w.rootOutputChanges()
 	}
-	p := w.assemble(diags.HasErrors())
+	p := w.assemble(outputs, diags.HasErrors())
 	if !p.Errored {
 		// Surface apply-graph cycles at plan time.
 		if _, cycleDiags := graph.BuildApply(cfg, cg, p); cycleDiags.HasErrors() {
@@ -163,19 +190,6 @@ func modeName(m plan.Mode) string {
 		return "refresh-only"
 	}
 	return "normal"
-}
-
-func configHasResource(cfg *config.Config, cr addrs.ConfigResource) bool {
-	m := cfg.Descendant(cr.Module)
-	if m == nil {
-		return false
-	}
-	if cr.Resource.Mode == addrs.DataResourceMode {
-		_, ok := m.DataResources[cr.Resource.String()]
-		return ok
-	}
-	_, ok := m.ManagedResources[cr.Resource.String()]
-	return ok
 }
 
 func sortedModules(s *state.State) []*state.Module {
@@ -233,7 +247,7 @@ func (w *planWalker) forcedCreateBeforeDestroy(ctx context.Context) (map[string]
 	if len(g.Resources) == 0 {
 		return map[string]bool{}, nil
 	}
-	fired, err := w.e.Rules.ForcedCreateBeforeDestroy(ctx, g)
+	fired, err := w.env.Rules.ForcedCreateBeforeDestroy(ctx, g)
 	if err != nil {
 		return nil, err
 	}
@@ -252,13 +266,15 @@ func resourceAddrs(cg *graph.Graph, keys []string) []string {
 	return out
 }
 
-// assemble builds the plan from what the walk recorded.
-func (w *planWalker) assemble(errored bool) *plan.Plan {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	sort.Slice(w.changes, func(i, j int) bool { return changeLess(w.changes[i], w.changes[j]) })
-	sort.Slice(w.drift, func(i, j int) bool { return changeLess(w.drift[i], w.drift[j]) })
-	sort.Slice(w.outputs, func(i, j int) bool { return w.outputs[i].Name < w.outputs[j].Name })
+// assemble builds the plan from what the walk recorded and the root
+// output changes computed after it.
+func (w *planWalker) assemble(outputs []*plan.OutputChange, errored bool) *plan.Plan {
+	r := w.res
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	sort.Slice(r.changes, func(i, j int) bool { return graph.ChangeLess(r.changes[i], r.changes[j]) })
+	sort.Slice(r.drift, func(i, j int) bool { return graph.ChangeLess(r.drift[i], r.drift[j]) })
+	sort.Slice(outputs, func(i, j int) bool { return outputs[i].Name < outputs[j].Name })
 	vars := map[string]cty.Value{}
 	root := w.ev.Values.Module(addrs.RootModuleInstance)
 	for name := range w.cfg.Root.Variables {
@@ -269,20 +285,20 @@ func (w *planWalker) assemble(errored bool) *plan.Plan {
 	p := &plan.Plan{
 		Mode:             w.opts.Mode,
 		Timestamp:        w.opts.Timestamp,
-		Changes:          w.changes,
-		Drift:            w.drift,
-		OutputChanges:    w.outputs,
+		Changes:          r.changes,
+		Drift:            r.drift,
+		OutputChanges:    outputs,
 		Variables:        vars,
 		PrevRunState:     w.prevRun,
-		PriorState:       w.prior,
+		PriorState:       r.prior,
 		ConfigDigest:     w.cfg.Digest,
 		SkipRefresh:      w.opts.SkipRefresh,
 		Errored:          errored,
-		Provenance:       w.provenance,
-		Facts:            w.explained,
-		TerraformVersion: w.e.Version,
+		Provenance:       r.provenance,
+		Facts:            r.explained,
+		TerraformVersion: w.env.Version,
 	}
-	p.RelevantAttributes = w.relevantAttributes()
+	p.RelevantAttributes = w.relevantAttributes(r.changes, r.prior, outputs)
 	p.Checks = w.ev.Checks.PlanChecksJSON()
 	for _, a := range w.opts.ForceReplace {
 		p.ForceReplaceAddrs = append(p.ForceReplaceAddrs, a.String())
@@ -304,44 +320,12 @@ func (w *planWalker) assemble(errored bool) *plan.Plan {
 	return p
 }
 
-func changeLess(a, b *plan.ResourceInstanceChange) bool {
-	if !a.Addr.Equal(b.Addr) {
-		return a.Addr.Less(b.Addr)
-	}
-	return a.DeposedKey < b.DeposedKey
-}
-
+// recordChange records a change and tells the hooks.
 func (w *planWalker) recordChange(nodeKey string, c *plan.ResourceInstanceChange, fired []rules.Fired) {
-	w.mu.Lock()
-	w.changes = append(w.changes, c)
-	w.trig.note(c)
-	if c.Action != plan.NoOp {
-		w.changed[nodeKey] = true
+	w.res.addChange(nodeKey, c, fired)
+	if w.env.Hooks != nil {
+		w.env.Hooks.PlannedChange(c)
 	}
-	if len(fired) > 0 {
-		pf := make([]plan.RuleFired, len(fired))
-		for i, f := range fired {
-			pf[i] = plan.RuleFired{RuleID: f.RuleID, File: f.File, Line: f.Line, Title: f.Title, Message: f.Message}
-		}
-		w.provenance[c.ChangeKey()] = pf
-	}
-	w.mu.Unlock()
-	if w.e.Hooks != nil {
-		w.e.Hooks.PlannedChange(c)
-	}
-}
-
-// hasPendingChanges reports whether any of the resource nodes has a
-// change other than no-op (used for deferring data source reads).
-func (w *planWalker) hasPendingChanges(keys []string) bool {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	for _, k := range keys {
-		if w.changed[k] {
-			return true
-		}
-	}
-	return false
 }
 
 // rulesFailed reports a failed rules evaluation. A team rule that could not

@@ -1,4 +1,4 @@
-package engine
+package phase
 
 import (
 	"fmt"
@@ -19,7 +19,7 @@ import (
 // after a plan, the new state's values after an apply. The test command
 // checks its assertions with it and the console evaluates what is typed.
 //
-// Pass a new Scope in PlanOpts.Scope or ApplyOpts.Scope; the run fills
+// Pass a new Scope in the options of a plan or an apply (their Scope field); the run fills
 // it in when it ends, and it is read-only from then on.
 type Scope struct {
 	ev *eval.Evaluator
@@ -120,10 +120,11 @@ func (s *Scope) Config() *config.Config {
 	return s.ev.Cfg
 }
 
-// fillScope hands the walk's evaluator to the caller's Scope, if any.
-func (w *planWalker) fillScope() {
-	if w.opts.Scope != nil && w.ev != nil {
-		w.opts.Scope.ev = w.ev
+// Fill hands a run's evaluator to the scope, once the run has made it;
+// the phases call it, the caller only reads.
+func (s *Scope) Fill(ev *eval.Evaluator) {
+	if s != nil && ev != nil {
+		s.ev = ev
 	}
 }
 
