@@ -407,39 +407,32 @@ func importTargetResource(expr hcl.Expression) (addrs.ConfigResource, hcl.Diagno
 		Detail:   "The import target must be a resource instance address such as terraform_data.example or module.example[0].terraform_data.example[\"key\"]; only the index keys may be expressions.",
 		Subject:  expr.Range().Ptr(),
 	}}
+	// addSteps names each step ("" for an index); false at a step of
+	// another kind. (The parser puts a root step only first in a scope
+	// traversal.)
+	addSteps := func(t hcl.Traversal) bool {
+		for _, step := range t {
+			switch s := step.(type) {
+			case hcl.TraverseRoot:
+				names = append(names, s.Name)
+			case hcl.TraverseAttr:
+				names = append(names, s.Name)
+			case hcl.TraverseIndex:
+				names = append(names, "")
+			default:
+				return false
+			}
+		}
+		return true
+	}
 	// Flatten the expression into its name steps, skipping index steps.
 	var walk func(e hclsyntax.Expression) bool
 	walk = func(e hclsyntax.Expression) bool {
 		switch e := e.(type) {
 		case *hclsyntax.ScopeTraversalExpr:
-			for _, step := range e.Traversal {
-				switch s := step.(type) {
-				case hcl.TraverseRoot:
-					names = append(names, s.Name)
-				case hcl.TraverseAttr:
-					names = append(names, s.Name)
-				case hcl.TraverseIndex:
-					names = append(names, "")
-				default:
-					return false
-				}
-			}
-			return true
+			return addSteps(e.Traversal)
 		case *hclsyntax.RelativeTraversalExpr:
-			if !walk(e.Source) {
-				return false
-			}
-			for _, step := range e.Traversal {
-				switch s := step.(type) {
-				case hcl.TraverseAttr:
-					names = append(names, s.Name)
-				case hcl.TraverseIndex:
-					names = append(names, "")
-				default:
-					return false
-				}
-			}
-			return true
+			return walk(e.Source) && addSteps(e.Traversal)
 		case *hclsyntax.IndexExpr:
 			if !walk(e.Collection) {
 				return false

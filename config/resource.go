@@ -614,36 +614,31 @@ func provisionersUnsupported(p *Provisioner) *hcl.Diagnostic {
 	}
 }
 
+// keywordChoice reads the argument name, which must be the keyword one or
+// other, into *into; absent, *into keeps its default.
+func keywordChoice(content *hcl.BodyContent, name string, into *string, one, other string, diags hcl.Diagnostics) hcl.Diagnostics {
+	attr, ok := content.Attributes[name]
+	if !ok {
+		return diags
+	}
+	if kw := hcl.ExprAsKeyword(attr.Expr); kw == one || kw == other {
+		*into = kw
+		return diags
+	}
+	return append(diags, &hcl.Diagnostic{
+		Severity: hcl.DiagError,
+		Summary:  fmt.Sprintf("Invalid %q keyword", name),
+		Detail:   fmt.Sprintf("The %q argument requires one of the keywords %s or %s.", name, one, other),
+		Subject:  attr.Expr.Range().Ptr(),
+	})
+}
+
 func decodeProvisionerBlock(block *hcl.Block) (*Provisioner, hcl.Diagnostics) {
 	p := &Provisioner{Type: block.Labels[0], When: "create", OnFailure: "fail", DeclRange: block.DefRange, TypeRange: labelRange(block, 0)}
 	content, remain, diags := block.Body.PartialContent(provisionerSchema)
 	p.Config = remain
-	if attr, ok := content.Attributes["when"]; ok {
-		switch kw := hcl.ExprAsKeyword(attr.Expr); kw {
-		case "create", "destroy":
-			p.When = kw
-		default:
-			diags = append(diags, &hcl.Diagnostic{
-				Severity: hcl.DiagError,
-				Summary:  "Invalid \"when\" keyword",
-				Detail:   "The \"when\" argument requires one of the keywords create or destroy.",
-				Subject:  attr.Expr.Range().Ptr(),
-			})
-		}
-	}
-	if attr, ok := content.Attributes["on_failure"]; ok {
-		switch kw := hcl.ExprAsKeyword(attr.Expr); kw {
-		case "fail", "continue":
-			p.OnFailure = kw
-		default:
-			diags = append(diags, &hcl.Diagnostic{
-				Severity: hcl.DiagError,
-				Summary:  "Invalid \"on_failure\" keyword",
-				Detail:   "The \"on_failure\" argument requires one of the keywords fail or continue.",
-				Subject:  attr.Expr.Range().Ptr(),
-			})
-		}
-	}
+	diags = keywordChoice(content, "when", &p.When, "create", "destroy", diags)
+	diags = keywordChoice(content, "on_failure", &p.OnFailure, "fail", "continue", diags)
 	for _, b := range content.Blocks {
 		if p.Connection != nil {
 			diags = append(diags, duplicate("Duplicate connection block", "This provisioner already has a connection block; merge the two.", b.DefRange))

@@ -112,23 +112,9 @@ func (s *Scope) EvalContext(refs []*addrs.Reference) (*hcl.EvalContext, hcl.Diag
 	for _, ref := range refs {
 		switch sub := ref.Subject.(type) {
 		case addrs.InputVariable:
-			if varObj == nil {
-				varObj = map[string]cty.Value{}
-			}
-			v, ok := mv.Get('v', sub.Name)
-			if !ok {
-				v = cty.DynamicVal
-			}
-			varObj[sub.Name] = v
+			addNamedValue(mv, 'v', sub.Name, &varObj)
 		case addrs.LocalValue:
-			if localObj == nil {
-				localObj = map[string]cty.Value{}
-			}
-			v, ok := mv.Get('l', sub.Name)
-			if !ok {
-				v = cty.DynamicVal
-			}
-			localObj[sub.Name] = v
+			addNamedValue(mv, 'l', sub.Name, &localObj)
 		case addrs.ModuleCall:
 			if callObj == nil {
 				callObj = map[string]cty.Value{}
@@ -199,6 +185,19 @@ func (s *Scope) EvalContext(refs []*addrs.Reference) (*hcl.EvalContext, hcl.Diag
 		vars["data"] = cty.ObjectVal(byType)
 	}
 	return &hcl.EvalContext{Variables: vars, Functions: s.Ev.functions(s.Cfg)}, diags
+}
+
+// addNamedValue puts the module's value of kind ('v' variable, 'l' local)
+// and name into *obj, made on first use; one not yet evaluated is unknown.
+func addNamedValue(mv *moduleValues, kind byte, name string, obj *map[string]cty.Value) {
+	if *obj == nil {
+		*obj = map[string]cty.Value{}
+	}
+	v, ok := mv.Get(kind, name)
+	if !ok {
+		v = cty.DynamicVal
+	}
+	(*obj)[name] = v
 }
 
 func (s *Scope) addResource(mv *moduleValues, r addrs.Resource, managed, data *map[string]map[string]cty.Value) {

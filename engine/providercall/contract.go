@@ -52,56 +52,54 @@ func contractError(addr addrs.AbsResourceInstance, err error) (string, string) {
 	return addr.String(), err.Error()
 }
 
+// eachContractError makes one diagnostic per error, from the attribute the
+// error concerns and its message.
+func eachContractError(addr addrs.AbsResourceInstance, errs []error, diag func(where, msg string) *hcl.Diagnostic) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	for _, err := range errs {
+		diags = append(diags, diag(contractError(addr, err)))
+	}
+	return diags
+}
+
 // BugNote ends every contract diagnostic: the fix belongs to the provider.
 const BugNote = "\n\nThis is a bug in the provider, which should be reported in the provider's own issue tracker."
 
 // InvalidPlanDiags reports the problems of a planned value, one error per
 // problem, each naming the provider, the instance and the attribute.
 func InvalidPlanDiags(rng *hcl.Range, provider addrs.Provider, addr addrs.AbsResourceInstance, errs []error) hcl.Diagnostics {
-	var diags hcl.Diagnostics
-	for _, err := range errs {
-		where, msg := contractError(addr, err)
-		diags = append(diags, diagf(rng, "Provider produced invalid plan",
-			"Provider %q planned an invalid value for %s: %s."+BugNote, provider, where, msg))
-	}
-	return diags
+	return eachContractError(addr, errs, func(where, msg string) *hcl.Diagnostic {
+		return diagf(rng, "Provider produced invalid plan",
+			"Provider %q planned an invalid value for %s: %s."+BugNote, provider, where, msg)
+	})
 }
 
 // InconsistentFinalPlanDiags reports a final plan (made at apply with the
 // now-known configuration) that contradicts the plan the user approved.
 func InconsistentFinalPlanDiags(rng *hcl.Range, provider addrs.Provider, addr addrs.AbsResourceInstance, errs []error) hcl.Diagnostics {
-	var diags hcl.Diagnostics
-	for _, err := range errs {
-		where, msg := contractError(addr, err)
-		diags = append(diags, diagf(rng, "Provider produced inconsistent final plan",
+	return eachContractError(addr, errs, func(where, msg string) *hcl.Diagnostic {
+		return diagf(rng, "Provider produced inconsistent final plan",
 			"When expanding the plan for %s to include new values learned so far during apply, provider %q produced an invalid new value for %s: %s."+BugNote,
-			addr, provider, where, msg))
-	}
-	return diags
+			addr, provider, where, msg)
+	})
 }
 
 // InconsistentResultDiags reports an applied object that differs from the
 // final plan in a value the plan promised.
 func InconsistentResultDiags(rng *hcl.Range, provider addrs.Provider, addr addrs.AbsResourceInstance, errs []error) hcl.Diagnostics {
-	var diags hcl.Diagnostics
-	for _, err := range errs {
-		where, msg := contractError(addr, err)
-		diags = append(diags, diagf(rng, "Provider produced inconsistent result after apply",
+	return eachContractError(addr, errs, func(where, msg string) *hcl.Diagnostic {
+		return diagf(rng, "Provider produced inconsistent result after apply",
 			"When applying changes to %s, provider %q produced an unexpected new value: %s: %s."+BugNote,
-			addr, provider, where, msg))
-	}
-	return diags
+			addr, provider, where, msg)
+	})
 }
 
 // InvalidObjectDiags reports an object that does not fit the schema.
 func InvalidObjectDiags(rng *hcl.Range, provider addrs.Provider, addr addrs.AbsResourceInstance, what string, errs []error) hcl.Diagnostics {
-	var diags hcl.Diagnostics
-	for _, err := range errs {
-		where, msg := contractError(addr, err)
-		diags = append(diags, diagf(rng, "Provider produced invalid object",
-			"Provider %q produced an invalid value %s for %s: %s."+BugNote, provider, what, where, msg))
-	}
-	return diags
+	return eachContractError(addr, errs, func(where, msg string) *hcl.Diagnostic {
+		return diagf(rng, "Provider produced invalid object",
+			"Provider %q produced an invalid value %s for %s: %s."+BugNote, provider, what, where, msg)
+	})
 }
 
 // UnknownResultDiags reports, one error per path, the unknowns a provider

@@ -282,21 +282,37 @@ func (c *Client) ReadResource(ctx context.Context, req providers.ReadResourceReq
 	return out
 }
 
-func (c *Client) PlanResourceChange(ctx context.Context, req providers.PlanResourceChangeRequest) providers.PlanResourceChangeResponse {
-	s, diags := c.resourceSchema(ctx, req.TypeName)
+// namedValue is one object value of a request, by its field name.
+type namedValue struct {
+	name string
+	v    cty.Value
+}
+
+// newResourceChange starts a PlanResourceChange or ApplyResourceChange
+// request: the resource type's name and its object values, each encoded
+// as that type's schema says. A nil message means the schema is missing
+// or a value would not encode; the diagnostics say which.
+func (c *Client) newResourceChange(ctx context.Context, o op, rpcName, typeName string, values ...namedValue) (protoreflect.Message, cty.Type, providers.Diagnostics) {
+	s, diags := c.resourceSchema(ctx, typeName)
 	if s == nil {
-		return providers.PlanResourceChangeResponse{Diagnostics: diags}
+		return nil, cty.NilType, diags
 	}
 	ty := s.Block.ImpliedType()
-	m := c.newReq(opPlan)
-	setString(m, "type_name", req.TypeName)
-	for _, f := range []struct {
-		name string
-		v    cty.Value
-	}{{"prior_state", req.PriorState}, {"proposed_new_state", req.ProposedNewState}, {"config", req.Config}} {
+	m := c.newReq(o)
+	setString(m, "type_name", typeName)
+	for _, f := range values {
 		if err := setDynamic(m, f.name, f.v, ty); err != nil {
-			return providers.PlanResourceChangeResponse{Diagnostics: encodeError(diags, "PlanResourceChange", f.name, err)}
+			return nil, ty, encodeError(diags, rpcName, f.name, err)
 		}
+	}
+	return m, ty, diags
+}
+
+func (c *Client) PlanResourceChange(ctx context.Context, req providers.PlanResourceChangeRequest) providers.PlanResourceChangeResponse {
+	m, ty, diags := c.newResourceChange(ctx, opPlan, "PlanResourceChange", req.TypeName,
+		namedValue{"prior_state", req.PriorState}, namedValue{"proposed_new_state", req.ProposedNewState}, namedValue{"config", req.Config})
+	if m == nil {
+		return providers.PlanResourceChangeResponse{Diagnostics: diags}
 	}
 	setBytes(m, "prior_private", req.PriorPrivate)
 	setCaps(m)
@@ -317,20 +333,10 @@ func (c *Client) PlanResourceChange(ctx context.Context, req providers.PlanResou
 }
 
 func (c *Client) ApplyResourceChange(ctx context.Context, req providers.ApplyResourceChangeRequest) providers.ApplyResourceChangeResponse {
-	s, diags := c.resourceSchema(ctx, req.TypeName)
-	if s == nil {
+	m, ty, diags := c.newResourceChange(ctx, opApply, "ApplyResourceChange", req.TypeName,
+		namedValue{"prior_state", req.PriorState}, namedValue{"planned_state", req.PlannedState}, namedValue{"config", req.Config})
+	if m == nil {
 		return providers.ApplyResourceChangeResponse{Diagnostics: diags}
-	}
-	ty := s.Block.ImpliedType()
-	m := c.newReq(opApply)
-	setString(m, "type_name", req.TypeName)
-	for _, f := range []struct {
-		name string
-		v    cty.Value
-	}{{"prior_state", req.PriorState}, {"planned_state", req.PlannedState}, {"config", req.Config}} {
-		if err := setDynamic(m, f.name, f.v, ty); err != nil {
-			return providers.ApplyResourceChangeResponse{Diagnostics: encodeError(diags, "ApplyResourceChange", f.name, err)}
-		}
 	}
 	setBytes(m, "planned_private", req.PlannedPrivate)
 	resp, diags := c.call(ctx, opApply, m)

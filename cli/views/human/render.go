@@ -99,6 +99,33 @@ func (p *printer) forces(n *diffNode) {
 	}
 }
 
+// opening starts a collection value: when empty, the whole of it on this
+// line (brackets is its empty form, "{}" or "[]") and false; otherwise the
+// opening bracket and the end of the line, and true.
+func (p *printer) opening(n *diffNode, empty bool, brackets string) bool {
+	if empty {
+		p.WriteString(brackets)
+		if n.act == views.ActDelete && !p.noNullSuffix {
+			p.WriteString(" -> null")
+		}
+		p.forces(n)
+		return false
+	}
+	p.WriteString(brackets[:1])
+	p.forces(n)
+	p.WriteString("\n")
+	return true
+}
+
+// keyWidth is the widest key, to align the "=" of attributes drawn together.
+func keyWidth(attrs []namedNode) int {
+	width := 0
+	for _, a := range attrs {
+		width = max(width, len(a.key))
+	}
+	return width
+}
+
 // closing ends a multi-line value opened at level.
 func (p *printer) closing(level int, n *diffNode, brace string) {
 	p.linePrefix(level, views.ActNoOp)
@@ -331,21 +358,10 @@ type objectRenderer struct {
 }
 
 func (r *objectRenderer) writeValue(p *printer, n *diffNode, level int) {
-	if len(r.attrs) == 0 {
-		p.WriteString("{}")
-		if n.act == views.ActDelete && !p.noNullSuffix {
-			p.WriteString(" -> null")
-		}
-		p.forces(n)
+	if !p.opening(n, len(r.attrs) == 0, "{}") {
 		return
 	}
-	p.WriteString("{")
-	p.forces(n)
-	p.WriteString("\n")
-	width := 0
-	for _, a := range r.attrs {
-		width = max(width, len(a.key))
-	}
+	width := keyWidth(r.attrs)
 	saved := p.noNullSuffix
 	// An object's members are drawn without "-> null" (their "-" says
 	// it); a map's elements have it unless the map itself goes away.
@@ -402,17 +418,9 @@ type listRenderer struct {
 }
 
 func (r *listRenderer) writeValue(p *printer, n *diffNode, level int) {
-	if len(r.elems) == 0 {
-		p.WriteString("[]")
-		if n.act == views.ActDelete && !p.noNullSuffix {
-			p.WriteString(" -> null")
-		}
-		p.forces(n)
+	if !p.opening(n, len(r.elems) == 0, "[]") {
 		return
 	}
-	p.WriteString("[")
-	p.forces(n)
-	p.WriteString("\n")
 	// A removed element's "-" already says it goes away.
 	saved := p.noNullSuffix
 	p.noNullSuffix = true
@@ -459,10 +467,7 @@ func (r *blockRenderer) writeValue(p *printer, n *diffNode, level int) {
 	p.WriteString("{")
 	p.forces(n)
 	p.WriteString("\n")
-	width := 0
-	for _, a := range r.attrs {
-		width = max(width, len(a.key))
-	}
+	width := keyWidth(r.attrs)
 	hidden := 0
 	for _, a := range r.attrs {
 		if !p.shows(a.node, a.important) {

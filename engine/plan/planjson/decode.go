@@ -38,7 +38,75 @@ func (d *docDecoder) unknown(key string, fields []string) {
 	d.skip()
 }
 
-var planDocumentFields = []string{"format_version", "resource_drift", "resource_changes", "output_changes", "relevant_attributes", "errored", "planned_values"}
+// knownMember is one member of a JSON object the decoder knows: its exact
+// name and how to read its value into a T.
+type knownMember[T any] struct {
+	name string
+	read func(d *docDecoder, into *T)
+}
+
+// members is an object's known members, with their names apart for
+// unknown's case-insensitive check.
+type members[T any] struct {
+	list  []knownMember[T]
+	names []string
+}
+
+func newMembers[T any](list ...knownMember[T]) members[T] {
+	ms := members[T]{list: list}
+	for _, m := range list {
+		ms.names = append(ms.names, m.name)
+	}
+	return ms
+}
+
+// decodeObject reads the object at d member by member into into: a known
+// member once (a repeat fails), any other through unknown.
+func decodeObject[T any](d *docDecoder, into *T, ms *members[T]) {
+	var seen fieldSet
+	next := 0 // members mostly come in the list's order: look there first
+	for first := d.openObject(); ; first = false {
+		key, ok := d.member(first)
+		if !ok {
+			return
+		}
+		i := ms.index(key, next)
+		if i < 0 {
+			d.unknown(key, ms.names)
+			continue
+		}
+		if d.known(&seen, i) {
+			ms.list[i].read(d, into)
+		}
+		next = i + 1
+	}
+}
+
+// index is the position of the member named key, looking from hint on
+// and then wrapping round, or -1.
+func (ms *members[T]) index(key string, hint int) int {
+	n := len(ms.list)
+	for k := range n {
+		i := hint + k
+		if i >= n {
+			i -= n
+		}
+		if ms.list[i].name == key {
+			return i
+		}
+	}
+	return -1
+}
+
+var planDocumentMembers = newMembers(
+	knownMember[Document]{"format_version", func(d *docDecoder, doc *Document) { doc.FormatVersion = d.text() }},
+	knownMember[Document]{"resource_drift", func(d *docDecoder, doc *Document) { doc.ResourceDrift = d.resourceChanges("resource_drift") }},
+	knownMember[Document]{"resource_changes", func(d *docDecoder, doc *Document) { doc.ResourceChanges = d.resourceChanges("resource_changes") }},
+	knownMember[Document]{"output_changes", func(d *docDecoder, doc *Document) { doc.OutputChanges = d.outputChanges() }},
+	knownMember[Document]{"relevant_attributes", func(d *docDecoder, doc *Document) { doc.RelevantAttributes = d.relevantAttributes() }},
+	knownMember[Document]{"errored", func(d *docDecoder, doc *Document) { doc.Errored = d.boolean() }},
+	knownMember[Document]{"planned_values", func(d *docDecoder, doc *Document) { doc.PlannedValues = d.plannedValues() }},
+)
 
 // decodeFast decodes src (whose text str also holds) without
 // reflection, on up to workers goroutines; ok is false when encoding/json
@@ -46,45 +114,7 @@ var planDocumentFields = []string{"format_version", "resource_drift", "resource_
 func decodeFast(src []byte, str string, workers int) (doc *Document, ok bool) {
 	d := &docDecoder{src: src, str: str, workers: workers}
 	doc = &Document{}
-	var seen fieldSet
-	for first := d.openObject(); ; first = false {
-		key, ok := d.member(first)
-		if !ok {
-			break
-		}
-		switch key {
-		case "format_version":
-			if d.known(&seen, 0) {
-				doc.FormatVersion = d.text()
-			}
-		case "resource_drift":
-			if d.known(&seen, 1) {
-				doc.ResourceDrift = d.resourceChanges(key)
-			}
-		case "resource_changes":
-			if d.known(&seen, 2) {
-				doc.ResourceChanges = d.resourceChanges(key)
-			}
-		case "output_changes":
-			if d.known(&seen, 3) {
-				doc.OutputChanges = d.outputChanges()
-			}
-		case "relevant_attributes":
-			if d.known(&seen, 4) {
-				doc.RelevantAttributes = d.relevantAttributes()
-			}
-		case "errored":
-			if d.known(&seen, 5) {
-				doc.Errored = d.boolean()
-			}
-		case "planned_values":
-			if d.known(&seen, 6) {
-				doc.PlannedValues = d.plannedValues()
-			}
-		default:
-			d.unknown(key, planDocumentFields)
-		}
-	}
+	decodeObject(d, doc, &planDocumentMembers)
 	if d.bad {
 		return nil, false
 	}
@@ -136,7 +166,10 @@ func (d *docDecoder) outputChanges() map[string]Change {
 	return out
 }
 
-var relevantAttributeFields = []string{"resource", "attribute"}
+var relevantAttributeMembers = newMembers(
+	knownMember[RelevantAttribute]{"resource", func(d *docDecoder, ra *RelevantAttribute) { ra.Resource = d.text() }},
+	knownMember[RelevantAttribute]{"attribute", func(d *docDecoder, ra *RelevantAttribute) { ra.Attribute = d.anySlice() }},
+)
 
 func (d *docDecoder) relevantAttributes() []RelevantAttribute {
 	if d.null() {
@@ -149,25 +182,7 @@ func (d *docDecoder) relevantAttributes() []RelevantAttribute {
 			out = append(out, ra)
 			continue
 		}
-		var seen fieldSet
-		for first := d.openObject(); ; first = false {
-			key, ok := d.member(first)
-			if !ok {
-				break
-			}
-			switch key {
-			case "resource":
-				if d.known(&seen, 0) {
-					ra.Resource = d.text()
-				}
-			case "attribute":
-				if d.known(&seen, 1) {
-					ra.Attribute = d.anySlice()
-				}
-			default:
-				d.unknown(key, relevantAttributeFields)
-			}
-		}
+		decodeObject(d, &ra, &relevantAttributeMembers)
 		out = append(out, ra)
 	}
 	return out
@@ -213,124 +228,46 @@ func (s *changeSlab) next() *ResourceChange {
 	return rc
 }
 
-var resourceChangeFields = []string{"address", "previous_address", "module_address", "mode", "type", "name", "index", "deposed", "provider_name", "change", "action_reason"}
+var resourceChangeMembers = newMembers(
+	knownMember[ResourceChange]{"address", func(d *docDecoder, rc *ResourceChange) { rc.Address = d.text() }},
+	knownMember[ResourceChange]{"previous_address", func(d *docDecoder, rc *ResourceChange) { rc.PreviousAddress = d.text() }},
+	knownMember[ResourceChange]{"module_address", func(d *docDecoder, rc *ResourceChange) { rc.ModuleAddress = d.text() }},
+	knownMember[ResourceChange]{"mode", func(d *docDecoder, rc *ResourceChange) { rc.Mode = d.text() }},
+	knownMember[ResourceChange]{"type", func(d *docDecoder, rc *ResourceChange) { rc.Type = d.text() }},
+	knownMember[ResourceChange]{"name", func(d *docDecoder, rc *ResourceChange) { rc.Name = d.text() }},
+	knownMember[ResourceChange]{"index", func(d *docDecoder, rc *ResourceChange) { rc.Index = d.value() }},
+	knownMember[ResourceChange]{"deposed", func(d *docDecoder, rc *ResourceChange) { rc.Deposed = d.text() }},
+	knownMember[ResourceChange]{"provider_name", func(d *docDecoder, rc *ResourceChange) { rc.ProviderName = d.text() }},
+	knownMember[ResourceChange]{"change", func(d *docDecoder, rc *ResourceChange) { d.change(&rc.Change) }},
+	knownMember[ResourceChange]{"action_reason", func(d *docDecoder, rc *ResourceChange) { rc.ActionReason = d.text() }},
+)
 
 // resourceChange reads one element of resource_changes into rc (zero).
 func (d *docDecoder) resourceChange(rc *ResourceChange) {
 	if d.null() {
 		return
 	}
-	var seen fieldSet
-	for first := d.openObject(); ; first = false {
-		key, ok := d.member(first)
-		if !ok {
-			break
-		}
-		switch key {
-		case "address":
-			if d.known(&seen, 0) {
-				rc.Address = d.text()
-			}
-		case "previous_address":
-			if d.known(&seen, 1) {
-				rc.PreviousAddress = d.text()
-			}
-		case "module_address":
-			if d.known(&seen, 2) {
-				rc.ModuleAddress = d.text()
-			}
-		case "mode":
-			if d.known(&seen, 3) {
-				rc.Mode = d.text()
-			}
-		case "type":
-			if d.known(&seen, 4) {
-				rc.Type = d.text()
-			}
-		case "name":
-			if d.known(&seen, 5) {
-				rc.Name = d.text()
-			}
-		case "index":
-			if d.known(&seen, 6) {
-				rc.Index = d.value()
-			}
-		case "deposed":
-			if d.known(&seen, 7) {
-				rc.Deposed = d.text()
-			}
-		case "provider_name":
-			if d.known(&seen, 8) {
-				rc.ProviderName = d.text()
-			}
-		case "change":
-			if d.known(&seen, 9) {
-				d.change(&rc.Change)
-			}
-		case "action_reason":
-			if d.known(&seen, 10) {
-				rc.ActionReason = d.text()
-			}
-		default:
-			d.unknown(key, resourceChangeFields)
-		}
-	}
+	decodeObject(d, rc, &resourceChangeMembers)
 }
 
-var changeObjectFields = []string{"actions", "before", "after", "after_unknown", "before_sensitive", "after_sensitive", "replace_paths", "importing", "generated_config"}
+var changeMembers = newMembers(
+	knownMember[Change]{"actions", func(d *docDecoder, ch *Change) { ch.Actions = d.actions() }},
+	knownMember[Change]{"before", func(d *docDecoder, ch *Change) { ch.Before = d.value() }},
+	knownMember[Change]{"after", func(d *docDecoder, ch *Change) { ch.After = d.value() }},
+	knownMember[Change]{"after_unknown", func(d *docDecoder, ch *Change) { ch.AfterUnknown = d.value() }},
+	knownMember[Change]{"before_sensitive", func(d *docDecoder, ch *Change) { ch.BeforeSensitive = d.value() }},
+	knownMember[Change]{"after_sensitive", func(d *docDecoder, ch *Change) { ch.AfterSensitive = d.value() }},
+	knownMember[Change]{"replace_paths", func(d *docDecoder, ch *Change) { ch.ReplacePaths = d.replacePaths() }},
+	knownMember[Change]{"importing", func(d *docDecoder, ch *Change) { ch.Importing = d.importing() }},
+	knownMember[Change]{"generated_config", func(d *docDecoder, ch *Change) { ch.GeneratedConfig = d.text() }},
+)
 
 // change reads a change object into ch (zero).
 func (d *docDecoder) change(ch *Change) {
 	if d.null() {
 		return
 	}
-	var seen fieldSet
-	for first := d.openObject(); ; first = false {
-		key, ok := d.member(first)
-		if !ok {
-			break
-		}
-		switch key {
-		case "actions":
-			if d.known(&seen, 0) {
-				ch.Actions = d.actions()
-			}
-		case "before":
-			if d.known(&seen, 1) {
-				ch.Before = d.value()
-			}
-		case "after":
-			if d.known(&seen, 2) {
-				ch.After = d.value()
-			}
-		case "after_unknown":
-			if d.known(&seen, 3) {
-				ch.AfterUnknown = d.value()
-			}
-		case "before_sensitive":
-			if d.known(&seen, 4) {
-				ch.BeforeSensitive = d.value()
-			}
-		case "after_sensitive":
-			if d.known(&seen, 5) {
-				ch.AfterSensitive = d.value()
-			}
-		case "replace_paths":
-			if d.known(&seen, 6) {
-				ch.ReplacePaths = d.replacePaths()
-			}
-		case "importing":
-			if d.known(&seen, 7) {
-				ch.Importing = d.importing()
-			}
-		case "generated_config":
-			if d.known(&seen, 8) {
-				ch.GeneratedConfig = d.text()
-			}
-		default:
-			d.unknown(key, changeObjectFields)
-		}
-	}
+	decodeObject(d, ch, &changeMembers)
 }
 
 // actions reads the actions list; the one-action lists the plan is made of

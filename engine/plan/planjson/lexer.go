@@ -91,8 +91,12 @@ func (d *docDecoder) null() bool {
 //		}
 //		// consume the value
 //	}
-func (d *docDecoder) openObject() bool {
-	if !d.consume('{') {
+func (d *docDecoder) openObject() bool { return d.open('{') }
+
+// open consumes the bracket that starts an object or an array, one level
+// deeper, failing past maxDecodeDepth.
+func (d *docDecoder) open(bracket byte) bool {
+	if !d.consume(bracket) {
 		d.fail()
 		return false
 	}
@@ -137,17 +141,7 @@ func (d *docDecoder) member(first bool) (key string, ok bool) {
 
 // openArray consumes the '[' of an array; elements are then read after
 // each true result of element.
-func (d *docDecoder) openArray() bool {
-	if !d.consume('[') {
-		d.fail()
-		return false
-	}
-	d.depth++
-	if d.depth > maxDecodeDepth {
-		d.fail()
-	}
-	return !d.bad
-}
+func (d *docDecoder) openArray() bool { return d.open('[') }
 
 // element moves to the next element of an array; false at the closing
 // bracket and on errors.

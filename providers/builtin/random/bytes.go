@@ -24,21 +24,36 @@ var bytesSchema = &providers.Block{
 }
 
 func validateBytes(config cty.Value) providers.Diagnostics {
+	return validateByteCount(config, "length")
+}
+
+// validateByteCount checks the argument name, a count of random bytes: a
+// whole number from 1 to 1 MiB.
+func validateByteCount(config cty.Value, name string) providers.Diagnostics {
 	var diags providers.Diagnostics
-	if v, ok := kit.Known(config, "length"); ok {
-		if n, isInt := kit.Int(config, "length"); !isInt || n < 1 || n > 1<<20 {
-			diags = diags.Errorf(cty.GetAttrPath("length"), "Invalid length",
-				"length must be a whole number between 1 and 1048576, not "+v.AsBigFloat().String()+".")
+	if v, ok := kit.Known(config, name); ok {
+		if n, isInt := kit.Int(config, name); !isInt || n < 1 || n > 1<<20 {
+			diags = diags.Errorf(cty.GetAttrPath(name), "Invalid "+name,
+				name+" must be a whole number between 1 and 1048576, not "+v.AsBigFloat().String()+".")
 		}
 	}
 	return diags
 }
 
-func applyBytes(planned cty.Value) (cty.Value, providers.Diagnostics) {
-	n, _ := kit.Int(planned, "length")
+// randomBytes reads as many random bytes as planned's argument name says.
+func randomBytes(planned cty.Value, name string) ([]byte, providers.Diagnostics) {
+	n, _ := kit.Int(planned, name)
 	buf := make([]byte, n)
 	if _, err := rand.Read(buf); err != nil {
-		return cty.NilVal, randomFailed(err)
+		return nil, randomFailed(err)
+	}
+	return buf, nil
+}
+
+func applyBytes(planned cty.Value) (cty.Value, providers.Diagnostics) {
+	buf, diags := randomBytes(planned, "length")
+	if diags != nil {
+		return cty.NilVal, diags
 	}
 	return withValues(planned, bytesValues(buf)), nil
 }

@@ -1,7 +1,6 @@
 package random
 
 import (
-	"crypto/rand"
 	"encoding/base64"
 	"encoding/hex"
 	"math/big"
@@ -27,21 +26,13 @@ var idSchema = &providers.Block{
 }
 
 func validateID(config cty.Value) providers.Diagnostics {
-	var diags providers.Diagnostics
-	if v, ok := kit.Known(config, "byte_length"); ok {
-		if n, ok := kit.Int(config, "byte_length"); !ok || n < 1 || n > 1<<20 {
-			diags = diags.Errorf(cty.GetAttrPath("byte_length"), "Invalid byte_length",
-				"byte_length must be a whole number between 1 and 1048576, not "+v.AsBigFloat().String()+".")
-		}
-	}
-	return diags
+	return validateByteCount(config, "byte_length")
 }
 
 func applyID(planned cty.Value) (cty.Value, providers.Diagnostics) {
-	n, _ := kit.Int(planned, "byte_length")
-	buf := make([]byte, n)
-	if _, err := rand.Read(buf); err != nil {
-		return cty.NilVal, randomFailed(err)
+	buf, diags := randomBytes(planned, "byte_length")
+	if diags != nil {
+		return cty.NilVal, diags
 	}
 	return withValues(planned, idEncodings(kit.String(planned, "prefix"), buf)), nil
 }

@@ -13,31 +13,25 @@ import (
 	"github.com/tenetplan/tenet/state/backend/s3"
 )
 
-var factories = map[string]func(context.Context, *backend.Settings) (backend.Backend, hcl.Diagnostics){
-	"pg": func(ctx context.Context, s *backend.Settings) (backend.Backend, hcl.Diagnostics) {
-		cfg, diags := pg.ConfigFrom(s)
+type factory = func(context.Context, *backend.Settings) (backend.Backend, hcl.Diagnostics)
+
+var factories = map[string]factory{
+	"pg":   factoryOf(pg.ConfigFrom, pg.New),
+	"s3":   factoryOf(s3.ConfigFrom, s3.New),
+	"http": factoryOf(http.ConfigFrom, http.New),
+}
+
+// factoryOf makes a backend type's factory from its two steps: reading
+// its configuration from the settings, then making the backend from that.
+func factoryOf[C any, B backend.Backend](configFrom func(*backend.Settings) (C, hcl.Diagnostics), newBackend func(context.Context, C) (B, hcl.Diagnostics)) factory {
+	return func(ctx context.Context, s *backend.Settings) (backend.Backend, hcl.Diagnostics) {
+		cfg, diags := configFrom(s)
 		if diags.HasErrors() {
 			return nil, diags
 		}
-		b, more := pg.New(ctx, cfg)
+		b, more := newBackend(ctx, cfg)
 		return nilIfNil(b, append(diags, more...))
-	},
-	"s3": func(ctx context.Context, s *backend.Settings) (backend.Backend, hcl.Diagnostics) {
-		cfg, diags := s3.ConfigFrom(s)
-		if diags.HasErrors() {
-			return nil, diags
-		}
-		b, more := s3.New(ctx, cfg)
-		return nilIfNil(b, append(diags, more...))
-	},
-	"http": func(ctx context.Context, s *backend.Settings) (backend.Backend, hcl.Diagnostics) {
-		cfg, diags := http.ConfigFrom(s)
-		if diags.HasErrors() {
-			return nil, diags
-		}
-		b, more := http.New(ctx, cfg)
-		return nilIfNil(b, append(diags, more...))
-	},
+	}
 }
 
 // nilIfNil keeps a typed nil pointer from becoming a non-nil interface.
