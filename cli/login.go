@@ -49,7 +49,7 @@ func newLoginCommandWith(g *globals, d loginDeps) *cobra.Command {
 			if ctx == nil {
 				ctx = context.Background()
 			}
-			l := &login{g: g, u: u, deps: d, in: bufio.NewReader(cmd.InOrStdin())}
+			l := &login{g: g, u: u, deps: d, in: bufio.NewReader(cmd.InOrStdin()), rawIn: cmd.InOrStdin()}
 			if diags := l.run(ctx, args[0]); diags.HasErrors() {
 				return u.fail(diags)
 			}
@@ -67,7 +67,8 @@ type login struct {
 	// in is read for both the confirmation and a pasted token, through
 	// one buffer so that neither swallows the other's line.
 	in       *bufio.Reader
-	host     string // display form
+	rawIn    io.Reader // what in reads, whose echo hideInput turns off
+	host     string    // display form
 	credPath string
 }
 
@@ -186,7 +187,9 @@ func (l *login) pasteToken(ctx context.Context, client *registryhttp.Client, api
 	page := &url.URL{Scheme: api.Scheme, Host: api.Host, Path: "/app/settings/tokens", RawQuery: "source=terraform-login"}
 	l.showURL(fmt.Sprintf("the tokens page of %s", l.host), page.String())
 	fmt.Fprintf(l.u.out, "Create a token there and paste it here. It will be saved in plain text in\n    %s\n\nToken for %s:\n  Enter a value: ", l.credPath, l.host)
+	restore := hideInput(l.rawIn)
 	token, ok := l.readLine(ctx)
+	restore()
 	fmt.Fprintln(l.u.out)
 	token = strings.TrimSpace(token)
 	if !ok || token == "" {
