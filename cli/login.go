@@ -41,9 +41,8 @@ func newLoginCommandWith(g *globals, d loginDeps) *cobra.Command {
 			"~/.terraform.d/credentials.tfrc.json, where later commands (and OpenTofu) find it.",
 		RunE: func(cmd *cobra.Command, args []string) error {
 			u := newUI(cmd, g, true, false)
-			if len(args) != 1 {
-				fmt.Fprintf(u.errw, "login needs exactly one argument: the hostname to log in to.\n\n%s", cmd.UsageString())
-				return &exitError{1}
+			if err := oneHostname(cmd, u, args, "log in to"); err != nil {
+				return err
 			}
 			ctx := cmd.Context()
 			if ctx == nil {
@@ -91,14 +90,7 @@ func (l *login) run(ctx context.Context, arg string) hcl.Diagnostics {
 		if diags.HasErrors() {
 			return diags
 		}
-		if !l.confirm(ctx, "using OAuth in your web browser") {
-			return loginCancelled()
-		}
-		token, diags := l.oauth(ctx, client, oc)
-		if diags.HasErrors() {
-			return diags
-		}
-		return l.save(token)
+		return l.obtain(ctx, "using OAuth in your web browser", func() (string, hcl.Diagnostics) { return l.oauth(ctx, client, oc) })
 	case errors.As(err, &nse):
 		tokens, err := client.ServiceURL(ctx, host, "tfe.v2")
 		if err != nil {
@@ -109,17 +101,31 @@ func (l *login) run(ctx context.Context, arg string) hcl.Diagnostics {
 					host),
 			}}
 		}
-		if !l.confirm(ctx, "by a token you create in your web browser and paste here") {
-			return loginCancelled()
-		}
-		token, diags := l.pasteToken(ctx, client, tokens)
-		if diags.HasErrors() {
-			return diags
-		}
-		return l.save(token)
+		return l.obtain(ctx, "by a token you create in your web browser and paste here", func() (string, hcl.Diagnostics) { return l.pasteToken(ctx, client, tokens) })
 	default:
 		return discoveryFailed(host, err)
 	}
+}
+
+// obtain asks for the person's consent, gets the token by get and saves it.
+func (l *login) obtain(ctx context.Context, how string, get func() (string, hcl.Diagnostics)) hcl.Diagnostics {
+	if !l.confirm(ctx, how) {
+		return loginCancelled()
+	}
+	token, diags := get()
+	if diags.HasErrors() {
+		return diags
+	}
+	return l.save(token)
+}
+
+// oneHostname refuses anything but one argument, printing the usage.
+func oneHostname(cmd *cobra.Command, u *ui, args []string, what string) error {
+	if len(args) == 1 {
+		return nil
+	}
+	fmt.Fprintf(u.errw, "%s needs exactly one argument: the hostname to %s.\n\n%s", cmd.Name(), what, cmd.UsageString())
+	return &exitError{1}
 }
 
 // parseLoginHost checks a hostname argument and gives its display form.

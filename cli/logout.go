@@ -15,9 +15,8 @@ func newLogoutCommand(g *globals) *cobra.Command {
 			"The token is only forgotten here: it stays valid on the host until you revoke it there.",
 		RunE: func(cmd *cobra.Command, args []string) error {
 			u := newUI(cmd, g, true, false)
-			if len(args) != 1 {
-				fmt.Fprintf(u.errw, "logout needs exactly one argument: the hostname to log out of.\n\n%s", cmd.UsageString())
-				return &exitError{1}
+			if err := oneHostname(cmd, u, args, "log out of"); err != nil {
+				return err
 			}
 			if diags := logout(g, u, args[0]); diags.HasErrors() {
 				return u.fail(diags)
