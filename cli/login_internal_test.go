@@ -81,9 +81,11 @@ func newLoginHost(t *testing.T) *loginHost {
 }
 
 // browser plays the person's browser: it checks the authorization URL,
-// and the host's redirect to the loopback listener brings code (with the
-// URL's state unless state is set).
-func (h *loginHost) browser(t *testing.T, code, state string) func(string) error {
+// and the host's redirect to the loopback listener brings code with the
+// URL's state. With forged set, a redirect with another state (a page
+// trying to slip its own code in) comes first, and must be turned away
+// without ending the wait.
+func (h *loginHost) browser(t *testing.T, code string, forged bool) func(string) error {
 	return func(raw string) error {
 		u, err := url.Parse(raw)
 		if err != nil {
@@ -103,13 +105,21 @@ func (h *loginHost) browser(t *testing.T, code, state string) func(string) error
 		h.mu.Lock()
 		h.challenge, h.redirect = q.Get("code_challenge"), q.Get("redirect_uri")
 		h.mu.Unlock()
-		if state == "" {
-			state = q.Get("state")
-		}
 		back := *redirect
-		back.RawQuery = url.Values{"code": {code}, "state": {state}}.Encode()
+		back.RawQuery = url.Values{"code": {code}, "state": {q.Get("state")}}.Encode()
 		go func() {
 			// The listener is open before the browser is asked to open.
+			if forged {
+				bad := *redirect
+				bad.RawQuery = url.Values{"code": {"forged"}, "state": {"guessed"}}.Encode()
+				resp, err := http.Get(bad.String())
+				if err != nil || resp.StatusCode != http.StatusBadRequest {
+					t.Errorf("a redirect with the wrong state: %v %v, want 400", resp, err)
+				}
+				if err == nil {
+					resp.Body.Close()
+				}
+			}
 			resp, err := http.Get(back.String())
 			if err != nil {
 				t.Errorf("following the redirect: %v", err)
@@ -137,7 +147,7 @@ func TestLogin(t *testing.T) {
 	}{
 		{
 			name: "oauth", discovery: loginV1, stdin: "yes\n",
-			opener: func(h *loginHost, t *testing.T) func(string) error { return h.browser(t, goodCode, "") },
+			opener: func(h *loginHost, t *testing.T) func(string) error { return h.browser(t, goodCode, false) },
 			saved:  oauthToken,
 			stdout: []string{"using OAuth in your web browser", "tenet opened a web browser", "Success! tenet has obtained and saved an API token"},
 		},
@@ -146,15 +156,20 @@ func TestLogin(t *testing.T) {
 			// person opens it elsewhere; the redirect still reaches tenet.
 			name: "oauth without a browser", discovery: loginV1, stdin: "yes\n",
 			opener: func(h *loginHost, t *testing.T) func(string) error {
-				follow := h.browser(t, goodCode, "")
+				follow := h.browser(t, goodCode, false)
 				return func(u string) error { follow(u); return noBrowser(u) }
 			},
 			saved:  oauthToken,
 			stdout: []string{"Open this URL in a web browser to reach the login page of", "/oauth/authz?client_id=tenet-cli&code_challenge="},
 		},
 		{
+			name: "oauth ignores a forged redirect", discovery: loginV1, stdin: "yes\n",
+			opener: func(h *loginHost, t *testing.T) func(string) error { return h.browser(t, goodCode, true) },
+			saved:  oauthToken,
+		},
+		{
 			name: "oauth code refused", discovery: loginV1, stdin: "yes\n",
-			opener: func(h *loginHost, t *testing.T) func(string) error { return h.browser(t, "stolen", "") },
+			opener: func(h *loginHost, t *testing.T) func(string) error { return h.browser(t, "stolen", false) },
 			diag:   "Token refused",
 		},
 		{

@@ -122,7 +122,13 @@ func (l *login) oauth(ctx context.Context, client *registryhttp.Client, oc *oaut
 	codes := make(chan callbackResult, 1)
 	srv := &http.Server{Handler: callbackHandler(state, codes), ReadHeaderTimeout: 10 * time.Second}
 	go srv.Serve(ln)
-	defer srv.Close()
+	defer func() {
+		// Shut down rather than close, so the browser still gets the page
+		// saying the login is complete.
+		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		srv.Shutdown(sctx)
+	}()
 
 	l.showURL("the login page of "+l.host, authz.String())
 	fmt.Fprintln(l.u.out, "tenet now waits for the host to report that the login succeeded.")
