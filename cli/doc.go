@@ -26,4 +26,11 @@
 // mock providers and overrides by wrapping the providers it hands the
 // engine. `console` (console.go) evaluates lines through the same Scope
 // after a plan that neither refreshes nor reads data sources.
+//
+// `login` and `logout` (login.go, loginoauth.go, logout.go) obtain and
+// forget API tokens in ~/.terraform.d/credentials.tfrc.json (credfile.go),
+// the file OpenTofu writes and the CLI configuration reads; they find a
+// host's login.v1 and tfe.v2 services through internal/registryhttp.
+// `metadata functions -json` (metadata.go) describes config/funcs's
+// table, the functions the evaluator offers.
 package cli

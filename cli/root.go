@@ -140,6 +140,9 @@ func NewRootCommand(deps Deps) *cobra.Command {
 		newWorkspaceCommand(g),
 		newTestCommand(g),
 		newConsoleCommand(g),
+		newMetadataCommand(g),
+		newLoginCommand(g),
+		newLogoutCommand(g),
 	)
 	requireSubcommand(root)
 	return root

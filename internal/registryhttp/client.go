@@ -48,7 +48,15 @@ type Client struct {
 	// mu is held through a discovery request, so calls that need the
 	// same host at once ask it once.
 	mu       sync.Mutex
-	services map[string]map[string]string
+	services map[string]discovered
+}
+
+// discovered is one host's service discovery answer: the services whose
+// value is a URL, and every service's value as written (login.v1's is an
+// object of OAuth client settings).
+type discovered struct {
+	urls map[string]string
+	raw  map[string]json.RawMessage
 }
 
 // New returns a Client for o.
@@ -61,7 +69,7 @@ func New(o Options) *Client {
 	for h, s := range o.HostServices {
 		forced[NormalizeHost(h)] = s
 	}
-	return &Client{http: hc, token: o.Token, forced: forced, services: map[string]map[string]string{}}
+	return &Client{http: hc, token: o.Token, forced: forced, services: map[string]discovered{}}
 }
 
 // defaultHTTPClient bounds the wait for a server to answer, not the
@@ -217,7 +225,7 @@ func (c *Client) ServiceURL(ctx context.Context, host, service string) (*url.URL
 	if err != nil {
 		return nil, err
 	}
-	raw, ok := services[service]
+	raw, ok := services.urls[service]
 	if !ok {
 		return nil, &NoServiceError{Host: host, Service: service}
 	}
@@ -231,43 +239,81 @@ func (c *Client) ServiceURL(ctx context.Context, host, service string) (*url.URL
 	return u, nil
 }
 
-func (c *Client) discover(ctx context.Context, host string, disco *url.URL) (map[string]string, error) {
+// ServiceJSON is service's value in host's discovery answer as written,
+// for services whose value is not a URL (login.v1), with the URL the
+// answer came from, against which relative URLs in it resolve.
+func (c *Client) ServiceJSON(ctx context.Context, host, service string) (json.RawMessage, *url.URL, error) {
+	host = NormalizeHost(host)
+	disco := &url.URL{Scheme: "https", Host: host, Path: "/.well-known/terraform.json"}
+	services, err := c.discover(ctx, host, disco)
+	if err != nil {
+		return nil, nil, err
+	}
+	raw, ok := services.raw[service]
+	if !ok {
+		return nil, nil, &NoServiceError{Host: host, Service: service}
+	}
+	return raw, disco, nil
+}
+
+// PostForm sends form to u (an OAuth token endpoint). It never carries
+// a bearer token: the form is the request's credential.
+func (c *Client) PostForm(ctx context.Context, u *url.URL, form url.Values) (*http.Response, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, u.String(), strings.NewReader(form.Encode()))
+	if err != nil {
+		return nil, &UnreachableError{Host: u.Host, Err: err}
+	}
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.Header.Set("Accept", "application/json")
+	resp, err := c.http.Do(req)
+	if err != nil {
+		return nil, &UnreachableError{Host: u.Host, Err: err}
+	}
+	return resp, nil
+}
+
+func (c *Client) discover(ctx context.Context, host string, disco *url.URL) (discovered, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if s, ok := c.services[host]; ok {
 		return s, nil
 	}
 	if s, ok := c.forced[host]; ok {
-		c.services[host] = s
-		return s, nil
+		d := discovered{urls: s, raw: make(map[string]json.RawMessage, len(s))}
+		for k, v := range s {
+			d.raw[k], _ = json.Marshal(v)
+		}
+		c.services[host] = d
+		return d, nil
 	}
 	const what = "service discovery document"
 	resp, err := c.Get(ctx, disco, host)
 	if err != nil {
-		return nil, err
+		return discovered{}, err
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
-		return nil, &StatusError{URL: disco, Status: resp.Status, Code: resp.StatusCode}
+		return discovered{}, &StatusError{URL: disco, Status: resp.Status, Code: resp.StatusCode}
 	}
 	// OpenTofu refuses a discovery answer that does not say it is JSON.
 	if mt, _, err := mime.ParseMediaType(resp.Header.Get("Content-Type")); err != nil || mt != "application/json" {
-		return nil, &BadAnswerError{Host: host, What: what, Err: fmt.Errorf("its Content-Type is %q, not application/json", resp.Header.Get("Content-Type"))}
+		return discovered{}, &BadAnswerError{Host: host, What: what, Err: fmt.Errorf("its Content-Type is %q, not application/json", resp.Header.Get("Content-Type"))}
 	}
 	b, err := ReadBounded(resp.Body, host, what, MaxJSON)
 	if err != nil {
-		return nil, err
+		return discovered{}, err
 	}
-	var raw map[string]any
+	var raw map[string]json.RawMessage
 	if err := json.Unmarshal(b, &raw); err != nil {
-		return nil, &BadAnswerError{Host: host, What: what, Err: err}
+		return discovered{}, &BadAnswerError{Host: host, What: what, Err: err}
 	}
-	services := map[string]string{}
+	d := discovered{urls: map[string]string{}, raw: raw}
 	for k, v := range raw {
-		if s, ok := v.(string); ok {
-			services[k] = s
+		var s string
+		if json.Unmarshal(v, &s) == nil {
+			d.urls[k] = s
 		}
 	}
-	c.services[host] = services
-	return services, nil
+	c.services[host] = d
+	return d, nil
 }

@@ -208,3 +208,49 @@ func TestDiscoveryWantsJSONContentType(t *testing.T) {
 		t.Errorf("got %v, want a refusal naming the Content-Type", err)
 	}
 }
+
+// ServiceJSON gives a service's value as written, objects included (the
+// OAuth client settings of login.v1), and PostForm sends a form without
+// the host's token.
+func TestServiceJSONAndPostForm(t *testing.T) {
+	var form, auth string
+	srv := newServer(t, true, func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/.well-known/terraform.json":
+			w.Header().Set("Content-Type", "application/json")
+			w.Write([]byte(`{"login.v1":{"client":"cli","ports":[1,2]},"modules.v1":"/m/"}`))
+		case "/token":
+			r.ParseForm()
+			form, auth = r.PostForm.Encode(), r.Header.Get("Authorization")
+			w.Write([]byte(`{}`))
+		}
+	})
+	host := mustURL(t, srv.URL).Host
+	c := New(Options{HTTPClient: srv.Client(), Token: tokens(map[string]string{host: "secret"})})
+	ctx := context.Background()
+	raw, base, err := c.ServiceJSON(ctx, host, "login.v1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(`{"client":"cli","ports":[1,2]}`, string(raw)); diff != "" {
+		t.Errorf("login.v1 (-want +got):\n%s", diff)
+	}
+	if base.String() != "https://"+host+"/.well-known/terraform.json" {
+		t.Errorf("base URL %s", base)
+	}
+	if u, err := c.ServiceURL(ctx, host, "modules.v1"); err != nil || u.Path != "/m/" {
+		t.Errorf("modules.v1 = %v, %v", u, err)
+	}
+	var nse *NoServiceError
+	if _, _, err := c.ServiceJSON(ctx, host, "tokens.v2"); !errors.As(err, &nse) {
+		t.Errorf("missing service: %v", err)
+	}
+	resp, err := c.PostForm(ctx, mustURL(t, srv.URL+"/token"), url.Values{"code": {"x y"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if form != "code=x+y" || auth != "" {
+		t.Errorf("token request: form %q, Authorization %q", form, auth)
+	}
+}

@@ -1,7 +1,9 @@
 // Package registryhttp is the one HTTP client that talks to registries:
 // the provider registry and network mirror protocols (providers/getproviders)
 // and the module registry protocol and module archive downloads
-// (config/modinstall) all send their requests through a [Client].
+// (config/modinstall) all send their requests through a [Client], and so
+// do the CLI's login and logout (login.v1 discovery, the OAuth token
+// request).
 //
 // It owns what those protocols share: service discovery
 // (https://HOST/.well-known/terraform.json, or the answer a host block of
@@ -22,6 +24,6 @@
 // default port), so a host written differently in a source address, a
 // host block and a TF_TOKEN_ variable is still the same host. Its disco
 // package is not used: it cannot be cancelled through a context, and it
-// would bring golang.org/x/oauth2 into the build for OAuth login flows
-// tenet does not offer.
+// would bring golang.org/x/oauth2 into the build where the login command's
+// one OAuth exchange (cli) needs only a form POST.
 package registryhttp

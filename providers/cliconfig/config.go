@@ -142,7 +142,7 @@ func (c *Config) loadFile(filename string, src []byte) hcl.Diagnostics {
 		return diags
 	}
 	content, more := f.Body.Content(topSchema)
-	diags = append(diags, unknownAsWarnings(more, "the CLI configuration")...)
+	diags = append(diags, unknownAsWarnings(withoutEmptyJSONBlocks(more, filename), "the CLI configuration")...)
 
 	for _, name := range sortedKeys(content.Attributes) {
 		a := content.Attributes[name]
@@ -209,6 +209,24 @@ func (c *Config) loadFile(filename string, src []byte) hcl.Diagnostics {
 		}
 	}
 	return diags
+}
+
+// withoutEmptyJSONBlocks drops the error HCL's JSON syntax gives an
+// empty object where labelled blocks go: {"credentials": {}} is what
+// OpenTofu's logout leaves in credentials.tfrc.json when it removes the
+// last token, and means no blocks, as it does to OpenTofu.
+func withoutEmptyJSONBlocks(diags hcl.Diagnostics, filename string) hcl.Diagnostics {
+	if !strings.HasSuffix(filename, ".json") {
+		return diags
+	}
+	out := diags[:0:0]
+	for _, d := range diags {
+		if d.Severity == hcl.DiagError && d.Summary == "Missing block label" {
+			continue
+		}
+		out = append(out, d)
+	}
+	return out
 }
 
 func notSupported(name string, rng hcl.Range) *hcl.Diagnostic {

@@ -120,6 +120,18 @@ func TestParseJSON(t *testing.T) {
 	}
 }
 
+// OpenTofu's logout leaves {"credentials": {}} when it removes the last
+// token: no credentials, not an error.
+func TestParseJSONEmptyCredentials(t *testing.T) {
+	cfg, diags := Parse("credentials.tfrc.json", []byte(`{"credentials": {}, "plugin_cache_dir": "/c"}`))
+	if len(diags) != 0 {
+		t.Fatal(diags)
+	}
+	if len(cfg.Credentials) != 0 || cfg.PluginCacheDir != "/c" {
+		t.Fatalf("unexpected %+v", cfg)
+	}
+}
+
 func TestParseDiagnostics(t *testing.T) {
 	tests := map[string]struct {
 		src      string
