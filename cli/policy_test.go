@@ -220,7 +220,7 @@ func tarGz(t *testing.T, files map[string]string) []byte {
 	return buf.Bytes()
 }
 
-const tofuReplacePlan = "../../shared/conformance/scenarios/106-fan-out-replace/expected/plan.raw.json"
+const tofuReplacePlan = "../testdata/conformance/scenarios/106-fan-out-replace/expected/plan.raw.json"
 
 func conformancePlan(t *testing.T, rel string) string {
 	t.Helper()
@@ -230,7 +230,7 @@ func conformancePlan(t *testing.T, rel string) string {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(p); err != nil {
-		t.Skipf("conformance corpus not available: %v", err)
+		t.Fatal(err)
 	}
 	return p
 }
@@ -277,7 +277,7 @@ func TestPolicyCheckExamplesOnOpenTofuPlans(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.scenario, func(t *testing.T) {
-			plan := conformancePlan(t, "../../shared/conformance/scenarios/"+tt.scenario+"/expected/plan.raw.json")
+			plan := conformancePlan(t, "../testdata/conformance/scenarios/"+tt.scenario+"/expected/plan.raw.json")
 			policyWorkdir(t, map[string]string{})
 			code, out, errOut := runPolicyTenet(t, "", "policy", "check", "-policy="+examples, plan)
 			if code != tt.wantCode {

@@ -13,15 +13,15 @@ import (
 	"github.com/tenetplan/tenet/addrs"
 )
 
-const scenariosDir = "../../shared/conformance/scenarios"
+const scenariosDir = "../testdata/conformance/scenarios"
 
-// scenarioSteps lists every recorded step directory; the tests skip when
-// the shared scenarios are not checked out next to the module.
+// scenarioSteps lists every recorded step directory of the repository's
+// copy of the conformance scenarios.
 func scenarioSteps(t *testing.T) []string {
 	t.Helper()
 	dirs, err := filepath.Glob(filepath.Join(scenariosDir, "*", "steps", "*"))
 	if err != nil || len(dirs) == 0 {
-		t.Skip("conformance scenarios not available")
+		t.Fatalf("no conformance scenarios under %s", scenariosDir)
 	}
 	return dirs
 }

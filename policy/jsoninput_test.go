@@ -72,11 +72,11 @@ func sameValue(a, b ast.Value) string {
 	return fmt.Sprintf(": %T %.80v != %T %.80v", a, a, b, b)
 }
 
-// planFiles lists the plan JSON files of the repository, and the recorded
-// OpenTofu plans when the shared conformance scenarios are present.
+// planFiles lists the plan JSON files of the repository, the recorded
+// OpenTofu plans of the conformance scenarios included.
 func planFiles(t testing.TB) []string {
 	var files []string
-	for _, root := range []string{"../testdata", "testdata", "../../shared/conformance/scenarios"} {
+	for _, root := range []string{"../testdata", "testdata"} {
 		filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
 			if err == nil && !d.IsDir() && strings.HasSuffix(p, ".json") {
 				files = append(files, p)
