@@ -208,10 +208,9 @@ func (e *Engine) decodeResult(rs rego.ResultSet, batch []Instance, out []Decisio
 	return e.decodeIndexed(res, out)
 }
 
-// decodeDecisions reads the rules' decisions, one [row, action, reason]
-// per instance in input order; the rules leave them out, and list the
-// instances at fault in conflicts, when an instance is decided by no row
-// or by several.
+// decodeDecisions reads the rules' decisions, one [i, row, action, reason]
+// per instance; the rules leave them out, and list the instances at fault
+// in conflicts, when an instance is decided by no row or by several.
 func (e *Engine) decodeDecisions(res ast.Object, batch []Instance, out []Decision) error {
 	if conflicts, ok := valueAt(res, keyConflicts).(*ast.Array); ok && conflicts.Len() > 0 {
 		return e.conflictError(conflicts, batch)
@@ -220,13 +219,18 @@ func (e *Engine) decodeDecisions(res ast.Object, batch []Instance, out []Decisio
 	if !ok || decisions.Len() != len(out) {
 		return fmt.Errorf("decision rules returned %v, want one decision per instance", valueAt(res, keyDecisions))
 	}
-	for i := range out {
-		d, ok := decisions.Elem(i).Value.(*ast.Array)
-		if !ok || d.Len() != 3 {
-			return fmt.Errorf("decision %v is not [row, action, reason]", decisions.Elem(i))
+	for k := range decisions.Len() {
+		d, ok := decisions.Elem(k).Value.(*ast.Array)
+		if !ok || d.Len() != 4 {
+			return fmt.Errorf("decision %v is not [index, row, action, reason]", decisions.Elem(k))
 		}
-		out[i].Provenance = e.singleFired(str(d.Elem(0)))
-		out[i].Action, out[i].Reason = str(d.Elem(1)), str(d.Elem(2))
+		num, _ := d.Elem(0).Value.(ast.Number)
+		i, ok := num.Int()
+		if !ok || i < 0 || i >= len(out) || out[i].Provenance != nil {
+			return fmt.Errorf("decision %v has no valid instance index", decisions.Elem(k))
+		}
+		out[i].Provenance = e.singleFired(str(d.Elem(1)))
+		out[i].Action, out[i].Reason = str(d.Elem(2)), str(d.Elem(3))
 	}
 	return nil
 }

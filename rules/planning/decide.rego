@@ -19,9 +19,9 @@ package tenet.decide
 # Entry point queried by the engine.
 # ---------------------------------------------------------------------------
 
-# decisions holds [row, action, reason] per instance, in input order, where
-# row names the table row (the evaluator reads its id from the annotation
-# of the row); fired and errors name rules the same way, or carry a team
+# decisions holds [i, row, action, reason] for every instance, where row
+# names the table row (the evaluator reads its id from the annotation of
+# the row); fired and errors name rules the same way, or carry a team
 # rule's element. When some instance is decided by no row or by several,
 # decisions is empty and conflicts lists [i, rows] for each such instance.
 result := {
@@ -31,84 +31,62 @@ result := {
 	"errors": errors,
 }
 
-# [i, row] for every row and every instance it decides.
-chosen := [[i, name] |
-	some name, row in table
-	some i in row.indices
-]
-
-# Each instance is decided by exactly one row.
-exactly_one if {
-	count(chosen) == count(input.instances)
-	count({i | some [i, _] in chosen}) == count(input.instances)
-}
-
-row_of := {i: name | some [i, name] in chosen} if exactly_one
-
 # The row's action, with a replace lowered to the order it happens in, and
 # the row's reason unless reason_override has one for the instance.
-decisions := [[name, action, reason] |
-	some i, _ in input.instances
-	name := row_of[i]
-	row := table[name]
-	action := object.get(replace_order, i, row.action)
+decided := [[i, name, action, reason] |
+	some name, row in table
+	some i in row.indices
+	cbd := input.instances[i].lifecycle.create_before_destroy
+	action := object.get(lowered, [row.action, cbd], row.action)
 	reason := object.get(reason_override, i, row.reason)
-]
-
-conflicts := [[i, names] |
-	not exactly_one
-	some i, _ in input.instances
-	names := [name | some [j, name] in chosen; j == i]
-	count(names) != 1
 ]
 
 # A replace creates the new object first only under create_before_destroy
 # (configured, forced by a dependent, or recorded in state).
-replace_order := object.union(
-	{i: "delete-then-create" |
-		some i in replaced
-		not input.instances[i].lifecycle.create_before_destroy
-	},
-	{i: "create-then-delete" |
-		some i in replaced
-		input.instances[i].lifecycle.create_before_destroy
-	},
-)
+lowered := {"replace": {
+	false: "delete-then-create",
+	true: "create-then-delete",
+}}
 
-replaced := {i |
-	some row in table
-	row.action == "replace"
-	some i in row.indices
+# Each instance is decided by exactly one row: the rows hold as many
+# indices as there are instances, and every instance is among them.
+exactly_one if {
+	count(decided) == count(input.instances)
+	count({d[0] | some d in decided}) == count(input.instances)
 }
+
+decisions := decided if exactly_one
+
+else := []
+
+conflicts := [[i, names] |
+	not exactly_one
+	some i, _ in input.instances
+	names := [name | some name, row in table; i in row.indices]
+	count(names) != 1
+]
 
 # ---------------------------------------------------------------------------
-# Extension points. Team rule files add elements [i, message], where i is the
-# index of the instance in input.instances; the defaults add none. Team rule
-# heads are rewritten at load time so that each element the defaults see is
-# {"value": [i, message], "rule": <handle of the team rule>}.
+# Extension points, defined by team rule files only (so the defaults read
+# them by their full name: undefined, they add nothing). A team rule adds
+# elements [i, message], where i is the index of the instance in
+# input.instances; its head is rewritten at load time so that each element
+# the defaults see is {"value": [i, message], "rule": <handle of the team
+# rule>}. The defaults read "value" with object.get, so that their type
+# checks do not depend on what team rules add (the evaluator checks each
+# element's shape and reports a malformed one naming its rule).
+#
+# data.tenet.decide.force_replace: instance i must be replaced. A managed
+# instance with configuration and a usable prior object is then replaced
+# exactly as with -replace (reason replace_by_request). Tainted objects stay
+# replace_because_tainted; instances without a prior object are still
+# created.
+#
+# data.tenet.decide.prevent_destroy: instance i must not be destroyed. If its
+# action deletes or replaces the current object, the plan gets "Instance
+# cannot be destroyed" with the message. Never applies to forget or to
+# deposed objects.
 # ---------------------------------------------------------------------------
-
-# force_replace: instance i must be replaced. A managed instance with
-# configuration and a usable prior object is then replaced exactly as with
-# -replace (reason replace_by_request). Tainted objects stay
-# replace_because_tainted; instances without a prior object are still created.
-force_replace contains {"value": [0, x], "rule": ""} if {
-	false
-	x := ""
-}
-
-# prevent_destroy: instance i must not be destroyed. If its action deletes or
-# replaces the current object, the plan gets "Instance cannot be destroyed"
-# with the message. Never applies to forget or to deposed objects.
-prevent_destroy contains {"value": [0, x], "rule": ""} if {
-	false
-	x := ""
-}
-
-# What team rules added, read by the engine on its own: it then evaluates the
-# table once per distinct set of facts, with these elements given back to it
-# for each instance (rules/decide_team.go).
-team_elements := {"force_replace": force_replace, "prevent_destroy": prevent_destroy}
 
 # ---------------------------------------------------------------------------
 # Plan modes.
@@ -519,7 +497,11 @@ with_prior := [i |
 ]
 
 # Instances team force_replace rules name.
-team_forced := {i | some f in force_replace; i := f.value[0]}
+team_forced := {i |
+	some f in data.tenet.decide.force_replace
+	v := object.get(f, "value", null)
+	i := v[0]
+}
 
 # With a prior object and not forced to be replaced by anyone.
 unforced := not_flagged if {
@@ -624,8 +606,9 @@ fired contains [i, "reason_replace_by_triggers"] if {
 }
 
 fired contains [i, f] if {
-	some f in force_replace
-	i := f.value[0]
+	some f in data.tenet.decide.force_replace
+	v := object.get(f, "value", null)
+	i := v[0]
 	i in table.replace_by_request.indices
 }
 
@@ -685,8 +668,9 @@ fired contains [i, "lifecycle_prevent_destroy"] if {
 # none is destroyed (most plans), the extension point is never evaluated.
 fired contains [i, p] if {
 	count(destroying) > 0
-	some p in prevent_destroy
-	i := p.value[0]
+	some p in data.tenet.decide.prevent_destroy
+	v := object.get(p, "value", null)
+	i := v[0]
 	i in destroying
 	input.instances[i].mode == "managed"
 	input.instances[i].deposed == ""
@@ -697,12 +681,13 @@ errors contains [i, {
 	"summary": "Instance cannot be destroyed",
 	"detail": sprintf(
 		"Resource %s is protected by a team rule: %v. This plan would destroy it. To continue, change the rule or limit the plan with -target so that it leaves this resource alone.",
-		[inst.address, p.value[1]],
+		[inst.address, v[1]],
 	),
 }] if {
 	count(destroying) > 0
-	some p in prevent_destroy
-	i := p.value[0]
+	some p in data.tenet.decide.prevent_destroy
+	v := object.get(p, "value", null)
+	i := v[0]
 	i in destroying
 	inst := input.instances[i]
 	inst.mode == "managed"

@@ -32,13 +32,13 @@ test_rows_partition_a_mixed_chunk if {
 		managed({"has_config": false}),
 	]
 	decisions := decide.decisions with input as {"run": normal, "instances": instances}
-	decisions == [
-		["create_no_prior", "create", ""],
-		["noop_unchanged", "no-op", ""],
-		["update_in_place", "update", ""],
-		["replace_because_tainted", "delete-then-create", "replace_because_tainted"],
-		["delete_orphan", "delete", ""],
-	]
+	{[i, row, action, reason] | some [i, row, action, reason] in decisions} == {
+		[0, "create_no_prior", "create", ""],
+		[1, "noop_unchanged", "no-op", ""],
+		[2, "update_in_place", "update", ""],
+		[3, "replace_because_tainted", "delete-then-create", "replace_because_tainted"],
+		[4, "delete_orphan", "delete", ""],
+	}
 }
 
 test_create_before_destroy_lowers_only_replaces if {
@@ -49,7 +49,7 @@ test_create_before_destroy_lowers_only_replaces if {
 		managed({"tainted": true}),
 	]
 	decisions := decide.decisions with input as {"run": normal, "instances": instances}
-	[action | some [_, action, _] in decisions] == ["create-then-delete", "update", "delete-then-create"]
+	{i: action | some [i, _, action, _] in decisions} == {0: "create-then-delete", 1: "update", 2: "delete-then-create"}
 }
 
 test_instance_no_row_decides_is_a_conflict if {
@@ -92,5 +92,5 @@ test_prevent_destroy_only_for_destroying_actions if {
 
 test_refresh_only_decides_nothing if {
 	decisions := decide.decisions with input as {"run": {"mode": "refresh-only"}, "instances": [managed({"tainted": true})]}
-	decisions == [["refresh_only", "", ""]]
+	decisions == [[0, "refresh_only", "", ""]]
 }
