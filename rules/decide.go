@@ -202,88 +202,56 @@ func (e *Engine) decodeResult(rs rego.ResultSet, batch []Instance, out []Decisio
 	if !ok {
 		return fmt.Errorf("decision rules returned %v, want an object", rs[0].Expressions[0].Value)
 	}
-	if err := e.decodeRows(res, batch, out); err != nil {
+	if err := e.decodeDecisions(res, batch, out); err != nil {
 		return err
 	}
 	return e.decodeIndexed(res, out)
 }
 
-// decodeRows applies the decision table: every instance must be in exactly
-// one row. A replace is lowered by create_then_delete, and a row's reason is
-// replaced by reason_override[i] when present.
-func (e *Engine) decodeRows(res ast.Object, batch []Instance, out []Decision) error {
-	rows, ok := valueAt(res, keyRows).(*ast.Array)
-	if !ok {
-		return fmt.Errorf("decision rules returned no rows")
+// decodeDecisions reads the rules' decisions, one [i, row, action, reason]
+// per instance; the rules leave them out, and list the instances at fault
+// in conflicts, when an instance is decided by no row or by several.
+func (e *Engine) decodeDecisions(res ast.Object, batch []Instance, out []Decision) error {
+	if conflicts, ok := valueAt(res, keyConflicts).(*ast.Array); ok && conflicts.Len() > 0 {
+		return e.conflictError(conflicts, batch)
 	}
-	cbd, _ := valueAt(res, keyCreateThenDelete).(ast.Set)
-	overrides, _ := valueAt(res, keyReasonOverride).(ast.Object)
-	for r := range rows.Len() {
-		row, ok := rows.Elem(r).Value.(ast.Object)
-		if !ok {
-			return fmt.Errorf("decision row %v is not an object", rows.Elem(r))
-		}
-		id := stringAt(row, keyRule)
-		action := stringAt(row, keyAction)
-		reason := stringAt(row, keyReason)
-		prov := e.singleFired(id)
-		err := eachIndex(valueAt(row, keyIndices), len(out), func(i int, t *ast.Term) error {
-			d := &out[i]
-			if d.Provenance != nil {
-				return fmt.Errorf("%s: rules %s and %s both decide it", batch[i].Address, d.Provenance[0].RuleID, id)
-			}
-			d.Action, d.Reason, d.Provenance = action, reason, prov
-			if action == "replace" {
-				d.Action = ActionDeleteThenCreate
-				if cbd != nil && cbd.Contains(t) {
-					d.Action = ActionCreateThenDelete
-				}
-			}
-			if overrides != nil {
-				if o := overrides.Get(t); o != nil {
-					d.Reason = str(o)
-				}
-			}
-			return nil
-		})
-		if err != nil {
-			return err
-		}
+	decisions, ok := valueAt(res, keyDecisions).(*ast.Array)
+	if !ok || decisions.Len() != len(out) {
+		return fmt.Errorf("decision rules returned %v, want one decision per instance", valueAt(res, keyDecisions))
 	}
-	for i := range out {
-		if out[i].Provenance == nil {
-			return fmt.Errorf("%s: no rule decides its action", batch[i].Address)
+	for k := range decisions.Len() {
+		d, ok := decisions.Elem(k).Value.(*ast.Array)
+		if !ok || d.Len() != 4 {
+			return fmt.Errorf("decision %v is not [index, row, action, reason]", decisions.Elem(k))
 		}
+		num, _ := d.Elem(0).Value.(ast.Number)
+		i, ok := num.Int()
+		if !ok || i < 0 || i >= len(out) || out[i].Provenance != nil {
+			return fmt.Errorf("decision %v has no valid instance index", decisions.Elem(k))
+		}
+		out[i].Provenance = e.singleFired(str(d.Elem(1)))
+		out[i].Action, out[i].Reason = str(d.Elem(2)), str(d.Elem(3))
 	}
 	return nil
 }
 
-// eachIndex calls fn for each instance index in an array or set.
-func eachIndex(v ast.Value, n int, fn func(i int, t *ast.Term) error) error {
-	visit := func(t *ast.Term) error {
-		num, ok := t.Value.(ast.Number)
-		if !ok {
-			return fmt.Errorf("instance index %v is not a number", t)
-		}
-		i, ok := num.Int()
-		if !ok || i < 0 || i >= n {
-			return fmt.Errorf("instance index %v is out of range", t)
-		}
-		return fn(i, t)
+// conflictError reports the first instance decided by no row or by
+// several.
+func (e *Engine) conflictError(conflicts *ast.Array, batch []Instance) error {
+	c, ok := conflicts.Elem(0).Value.(*ast.Array)
+	if !ok || c.Len() != 2 {
+		return fmt.Errorf("decision conflict %v is not [index, rows]", conflicts.Elem(0))
 	}
-	switch v := v.(type) {
-	case *ast.Array:
-		for j := range v.Len() {
-			if err := visit(v.Elem(j)); err != nil {
-				return err
-			}
-		}
-		return nil
-	case ast.Set:
-		return v.Iter(visit)
-	default:
-		return fmt.Errorf("row indices %v are neither an array nor a set", v)
+	i, ok := c.Elem(0).Value.(ast.Number).Int()
+	names, _ := c.Elem(1).Value.(*ast.Array)
+	if !ok || i < 0 || i >= len(batch) || names == nil {
+		return fmt.Errorf("decision conflict %v has no valid instance index", conflicts.Elem(0))
 	}
+	if names.Len() == 0 {
+		return fmt.Errorf("%s: no rule decides its action", batch[i].Address)
+	}
+	return fmt.Errorf("%s: rules %s and %s both decide it", batch[i].Address,
+		e.fired(str(names.Elem(0))).RuleID, e.fired(str(names.Elem(1))).RuleID)
 }
 
 // decodeIndexed adds the extra provenance and the findings, which the rules
@@ -334,21 +302,17 @@ func (e *Engine) decodeIndexed(res ast.Object, out []Decision) error {
 }
 
 var (
-	keyRun              = ast.InternedTerm("run")
-	keyInstances        = ast.InternedTerm("instances")
-	keyRows             = ast.InternedTerm("rows")
-	keyIndices          = ast.InternedTerm("indices")
-	keyAction           = ast.InternedTerm("action")
-	keyReason           = ast.InternedTerm("reason")
-	keyCreateThenDelete = ast.InternedTerm("create_then_delete")
-	keyReasonOverride   = ast.InternedTerm("reason_override")
-	keyFired            = ast.InternedTerm("fired")
-	keyErrors           = ast.InternedTerm("errors")
-	keyWarnings         = ast.InternedTerm("warnings")
-	keyRule             = ast.InternedTerm("rule")
-	keyValue            = ast.InternedTerm("value")
-	keySummary          = ast.InternedTerm("summary")
-	keyDetail           = ast.InternedTerm("detail")
+	keyRun       = ast.InternedTerm("run")
+	keyInstances = ast.InternedTerm("instances")
+	keyDecisions = ast.InternedTerm("decisions")
+	keyConflicts = ast.InternedTerm("conflicts")
+	keyFired     = ast.InternedTerm("fired")
+	keyErrors    = ast.InternedTerm("errors")
+	keyWarnings  = ast.InternedTerm("warnings")
+	keyRule      = ast.InternedTerm("rule")
+	keyValue     = ast.InternedTerm("value")
+	keySummary   = ast.InternedTerm("summary")
+	keyDetail    = ast.InternedTerm("detail")
 )
 
 // decodeRules turns a list of rule ids and team elements into provenance.

@@ -19,7 +19,10 @@ import (
 // team rules cost, not another evaluation of the whole table.
 
 const (
-	teamDecideQuery     = "data.tenet.decide.team_elements"
+	// What team rules added, read on its own (the extension points are
+	// defined by team files only, and undefined ones add nothing).
+	teamDecideQuery = `{"force_replace": {e | some e in data.tenet.decide.force_replace},` +
+		` "prevent_destroy": {e | some e in data.tenet.decide.prevent_destroy}}`
 	decideWithTeamQuery = "data.tenet.decide.result" +
 		" with data.tenet.decide.force_replace as input.team.force_replace" +
 		" with data.tenet.decide.prevent_destroy as input.team.prevent_destroy"

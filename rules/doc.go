@@ -11,9 +11,12 @@
 //     and refresh-only modes, deferred data reads, prevent_destroy), and
 //     planning/cbd.rego is create_before_destroy infection. Every rule
 //     that can decide something carries `# METADATA` with
-//     `custom: {id: ...}`; the rules read their own id with
-//     rego.metadata.rule(), and provenance (file, line, title) is resolved
-//     from the compiled annotations, never from a table in Go.
+//     `custom: {id: ...}`, its id's only spelling: the decision rules name
+//     the row or rule that decided (table.NAME, NAME), and provenance (id,
+//     file, line, title) is resolved by name from the compiled annotations
+//     at load, never from a table in Go. The whole decision (one row per
+//     instance, replace lowered, reasons overridden) is made in Rego; Go
+//     only reads it.
 //   - Team rule files (Options.Team): parsed, sandboxed and compiled with the
 //     defaults once, in [New]. A file that fails to parse or compile, calls a
 //     built-in that reaches the network, the environment, the clock or

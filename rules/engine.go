@@ -362,6 +362,7 @@ func (e *Engine) indexProvenance(c *ast.Compiler, team []*teamRule) {
 		}
 		e.addProvenance(a.ID, f)
 	}
+	e.indexDecideNames(c)
 	for _, t := range team {
 		loc := t.rule.Location
 		f := Fired{RuleID: fmt.Sprintf("team:%s:%d", loc.File, loc.Row), File: loc.File, Line: loc.Row}
@@ -372,6 +373,24 @@ func (e *Engine) indexProvenance(c *ast.Compiler, team []*teamRule) {
 			f.Title = a.Title
 		}
 		e.addProvenance(t.handle, f)
+	}
+}
+
+// indexDecideNames makes the default decide rules' provenance reachable by
+// rule name: the decision rules name the row, or the rule, that decided
+// (table.NAME or NAME), and their ids are written in METADATA only.
+func (e *Engine) indexDecideNames(c *ast.Compiler) {
+	for _, ref := range c.GetAnnotationSet().Flatten() {
+		a := ref.Annotations
+		id, _ := a.Custom["id"].(string)
+		if id == "" || a.Scope != "rule" || ref.Location == nil ||
+			!strings.HasPrefix(ref.Location.File, defaultDir+"/") || !ref.Path.HasPrefix(decideRef) {
+			continue
+		}
+		name, ok := ref.Path[len(ref.Path)-1].Value.(ast.String)
+		if f, found := e.provenance.Load(id); ok && found {
+			e.addProvenance(string(name), f.(Fired))
+		}
 	}
 }
 

@@ -6,95 +6,87 @@
 #   `result`: one decision per instance in input order, plus errors and extra
 #   provenance keyed by the instance's index in input.instances.
 #
-#   Every row of the decision table below is a rule holding the indices of
-#   the instances it decides, with its own METADATA id; rows are mutually
-#   exclusive and together cover every instance (the engine checks both).
-#   Rules are written as comprehensions over the chunk instead of functions
-#   called per instance because a Rego function call costs microseconds while
-#   one more condition in a comprehension costs a fraction of one.
+#   Every row of the decision table below is a rule table.NAME holding the
+#   action, the reason and the indices of the instances it decides; the
+#   annotation above it gives its id. Rows are mutually exclusive and
+#   together cover every instance (decisions checks both). Rows are written as
+#   comprehensions over the chunk instead of functions called per instance
+#   because a Rego function call costs microseconds while one more condition
+#   in a comprehension costs a fraction of one.
 package tenet.decide
 
 # ---------------------------------------------------------------------------
 # Entry point queried by the engine.
 # ---------------------------------------------------------------------------
 
-# The engine assigns each instance the row whose indices contain it (it is an
-# error if none or several do), replaces a row reason by reason_override[i]
-# when present, and lowers "replace" to create-then-delete for the indices in
-# create_then_delete and to delete-then-create otherwise.
+# decisions holds [i, row, action, reason] for every instance, where row
+# names the table row (the evaluator reads its id from the annotation of
+# the row); fired and errors name rules the same way, or carry a team
+# rule's element. When some instance is decided by no row or by several,
+# decisions is empty and conflicts lists [i, rows] for each such instance.
 result := {
-	"rows": rows,
-	"reason_override": reason_override,
-	"create_then_delete": create_then_delete,
+	"decisions": decisions,
+	"conflicts": conflicts,
 	"fired": fired,
 	"errors": errors,
 }
 
-# ---------------------------------------------------------------------------
-# Extension points. Team rule files add elements [i, message], where i is the
-# index of the instance in input.instances; the defaults add none. Team rule
-# heads are rewritten at load time so that each element the defaults see is
-# {"value": [i, message], "rule": <handle of the team rule>}.
-# ---------------------------------------------------------------------------
-
-# force_replace: instance i must be replaced. A managed instance with
-# configuration and a usable prior object is then replaced exactly as with
-# -replace (reason replace_by_request). Tainted objects stay
-# replace_because_tainted; instances without a prior object are still created.
-force_replace contains {"value": [0, x], "rule": ""} if {
-	false
-	x := ""
-}
-
-# prevent_destroy: instance i must not be destroyed. If its action deletes or
-# replaces the current object, the plan gets "Instance cannot be destroyed"
-# with the message. Never applies to forget or to deposed objects.
-prevent_destroy contains {"value": [0, x], "rule": ""} if {
-	false
-	x := ""
-}
-
-# What team rules added, read by the engine on its own: it then evaluates the
-# table once per distinct set of facts, with these elements given back to it
-# for each instance (rules/decide_team.go).
-team_elements := {"force_replace": force_replace, "prevent_destroy": prevent_destroy}
-
-# ---------------------------------------------------------------------------
-# The decision table: every row maps its indices to an action and a reason.
-# ---------------------------------------------------------------------------
-
-rows := [
-	{"rule": "tenet.decide.refresh_only", "indices": refresh_only, "action": "", "reason": ""},
-	{"rule": "tenet.decide.destroy_data", "indices": destroy_data, "action": "delete", "reason": ""},
-	{"rule": "tenet.decide.destroy_delete", "indices": destroy_delete, "action": "delete", "reason": ""},
-	{"rule": "tenet.decide.destroy_gone", "indices": destroy_gone, "action": "no-op", "reason": ""},
-	{"rule": "tenet.decide.data_orphan", "indices": data_orphan, "action": "", "reason": ""},
-	{"rule": "tenet.decide.read_because_config_unknown", "indices": read_because_config_unknown, "action": "read", "reason": "read_because_config_unknown"},
-	{"rule": "tenet.decide.read_because_dependency_pending", "indices": read_because_dependency_pending, "action": "read", "reason": "read_because_dependency_pending"},
-	{"rule": "tenet.decide.read_because_check_nested", "indices": read_because_check_nested, "action": "read", "reason": "read_because_check_nested"},
-	{"rule": "tenet.decide.read_now", "indices": read_now, "action": "", "reason": ""},
-	{"rule": "tenet.decide.deposed_gone", "indices": deposed_gone, "action": "no-op", "reason": ""},
-	{"rule": "tenet.decide.deposed_forget", "indices": deposed_forget, "action": "forget", "reason": ""},
-	{"rule": "tenet.decide.deposed_delete", "indices": deposed_delete, "action": "delete", "reason": ""},
-	{"rule": "tenet.decide.orphan_gone", "indices": orphan_gone, "action": "", "reason": ""},
-	{"rule": "tenet.decide.forget_removed", "indices": forget_removed, "action": "forget", "reason": ""},
-	{"rule": "tenet.decide.delete_orphan", "indices": delete_orphan, "action": "delete", "reason": ""},
-	{"rule": "tenet.decide.replace_because_tainted", "indices": replace_because_tainted, "action": "replace", "reason": "replace_because_tainted"},
-	{"rule": "tenet.decide.create_no_prior", "indices": create_no_prior, "action": "create", "reason": ""},
-	{"rule": "tenet.decide.noop_unchanged", "indices": noop_unchanged, "action": "no-op", "reason": ""},
-	{"rule": "tenet.decide.replace_by_request", "indices": replace_by_request, "action": "replace", "reason": "replace_by_request"},
-	{"rule": "tenet.decide.replace_because_cannot_update", "indices": replace_because_cannot_update, "action": "replace", "reason": "replace_because_cannot_update"},
-	{"rule": "tenet.decide.update_in_place", "indices": update_in_place, "action": "update", "reason": ""},
+# The row's action, with a replace lowered to the order it happens in, and
+# the row's reason unless reason_override has one for the instance.
+decided := [[i, name, action, reason] |
+	some name, row in table
+	some i in row.indices
+	cbd := input.instances[i].lifecycle.create_before_destroy
+	action := object.get(lowered, [row.action, cbd], row.action)
+	reason := object.get(reason_override, i, row.reason)
 ]
 
 # A replace creates the new object first only under create_before_destroy
 # (configured, forced by a dependent, or recorded in state).
-create_then_delete := {i |
-	some row in rows
-	row.action == "replace"
-	some i in row.indices
-	input.instances[i].lifecycle.create_before_destroy
+lowered := {"replace": {
+	false: "delete-then-create",
+	true: "create-then-delete",
+}}
+
+# Each instance is decided by exactly one row: the rows hold as many
+# indices as there are instances, and every instance is among them.
+exactly_one if {
+	count(decided) == count(input.instances)
+	count({d[0] | some d in decided}) == count(input.instances)
 }
+
+decisions := decided if exactly_one
+
+else := []
+
+conflicts := [[i, names] |
+	not exactly_one
+	some i, _ in input.instances
+	names := [name | some name, row in table; i in row.indices]
+	count(names) != 1
+]
+
+# ---------------------------------------------------------------------------
+# Extension points, defined by team rule files only (so the defaults read
+# them by their full name: undefined, they add nothing). A team rule adds
+# elements [i, message], where i is the index of the instance in
+# input.instances; its head is rewritten at load time so that each element
+# the defaults see is {"value": [i, message], "rule": <handle of the team
+# rule>}. The defaults read "value" with object.get, so that their type
+# checks do not depend on what team rules add (the evaluator checks each
+# element's shape and reports a malformed one naming its rule).
+#
+# data.tenet.decide.force_replace: instance i must be replaced. A managed
+# instance with configuration and a usable prior object is then replaced
+# exactly as with -replace (reason replace_by_request). Tainted objects stay
+# replace_because_tainted; instances without a prior object are still
+# created.
+#
+# data.tenet.decide.prevent_destroy: instance i must not be destroyed. If its
+# action deletes or replaces the current object, the plan gets "Instance
+# cannot be destroyed" with the message. Never applies to forget or to
+# deposed objects.
+# ---------------------------------------------------------------------------
 
 # ---------------------------------------------------------------------------
 # Plan modes.
@@ -108,43 +100,59 @@ destroy_mode if input.run.mode == "destroy"
 # title: Refresh-only plans change no resources
 # custom:
 #   id: tenet.decide.refresh_only
-refresh_only := [i |
-	input.run.mode == "refresh-only"
-	some i, _ in input.instances
-]
+table.refresh_only := {
+	"action": "",
+	"reason": "",
+	"indices": [i |
+		input.run.mode == "refresh-only"
+		some i, _ in input.instances
+	],
+}
 
 # METADATA
 # title: Destroy mode removes data instances from state
 # description: The delete is hidden from plan output by the engine.
 # custom:
 #   id: tenet.decide.destroy_data
-destroy_data := [i |
-	destroy_mode
-	some i, inst in input.instances
-	inst.mode == "data"
-]
+table.destroy_data := {
+	"action": "delete",
+	"reason": "",
+	"indices": [i |
+		destroy_mode
+		some i, inst in input.instances
+		inst.mode == "data"
+	],
+}
 
 # METADATA
 # title: Destroy mode deletes every existing managed object
 # custom:
 #   id: tenet.decide.destroy_delete
-destroy_delete := [i |
-	destroy_mode
-	some i, inst in input.instances
-	inst.mode == "managed"
-	inst.has_prior
-]
+table.destroy_delete := {
+	"action": "delete",
+	"reason": "",
+	"indices": [i |
+		destroy_mode
+		some i, inst in input.instances
+		inst.mode == "managed"
+		inst.has_prior
+	],
+}
 
 # METADATA
 # title: Destroy mode has nothing to do for an object that is already gone
 # custom:
 #   id: tenet.decide.destroy_gone
-destroy_gone := [i |
-	destroy_mode
-	some i, inst in input.instances
-	inst.mode == "managed"
-	inst.has_prior == false
-]
+table.destroy_gone := {
+	"action": "no-op",
+	"reason": "",
+	"indices": [i |
+		destroy_mode
+		some i, inst in input.instances
+		inst.mode == "managed"
+		inst.has_prior == false
+	],
+}
 
 # ---------------------------------------------------------------------------
 # Normal mode: what kind of object each instance is.
@@ -194,34 +202,46 @@ kept_by_removed := {i |
 # title: A data instance without configuration is dropped from state silently
 # custom:
 #   id: tenet.decide.data_orphan
-data_orphan := [i |
-	some i in data_sources
-	input.instances[i].has_config == false
-]
+table.data_orphan := {
+	"action": "",
+	"reason": "",
+	"indices": [i |
+		some i in data_sources
+		input.instances[i].has_config == false
+	],
+}
 
 # METADATA
 # title: A data source whose configuration is not wholly known is read during apply
 # description: Takes precedence over a pending dependency.
 # custom:
 #   id: tenet.decide.read_because_config_unknown
-read_because_config_unknown := [i |
-	some i in data_sources
-	inst := input.instances[i]
-	inst.has_config
-	inst.config_known == false
-]
+table.read_because_config_unknown := {
+	"action": "read",
+	"reason": "read_because_config_unknown",
+	"indices": [i |
+		some i in data_sources
+		inst := input.instances[i]
+		inst.has_config
+		inst.config_known == false
+	],
+}
 
 # METADATA
 # title: A data source that depends on a pending managed change is read during apply
 # custom:
 #   id: tenet.decide.read_because_dependency_pending
-read_because_dependency_pending := [i |
-	some i in data_sources
-	inst := input.instances[i]
-	inst.has_config
-	inst.config_known
-	inst.dependency_pending
-]
+table.read_because_dependency_pending := {
+	"action": "read",
+	"reason": "read_because_dependency_pending",
+	"indices": [i |
+		some i in data_sources
+		inst := input.instances[i]
+		inst.has_config
+		inst.config_known
+		inst.dependency_pending
+	],
+}
 
 # METADATA
 # title: A data source inside a check block is read now and again during apply
@@ -231,28 +251,36 @@ read_because_dependency_pending := [i |
 #   apply reads it again and the check verifies what apply leaves behind.
 # custom:
 #   id: tenet.decide.read_because_check_nested
-read_because_check_nested := [i |
-	some i in data_sources
-	inst := input.instances[i]
-	inst.has_config
-	inst.config_known
-	inst.dependency_pending == false
-	inst.in_check
-]
+table.read_because_check_nested := {
+	"action": "read",
+	"reason": "read_because_check_nested",
+	"indices": [i |
+		some i in data_sources
+		inst := input.instances[i]
+		inst.has_config
+		inst.config_known
+		inst.dependency_pending == false
+		inst.in_check
+	],
+}
 
 # METADATA
 # title: A data source with known configuration and settled dependencies is read now
 # description: No change is recorded; the engine reads it during the plan.
 # custom:
 #   id: tenet.decide.read_now
-read_now := [i |
-	some i in data_sources
-	inst := input.instances[i]
-	inst.has_config
-	inst.config_known
-	inst.dependency_pending == false
-	inst.in_check == false
-]
+table.read_now := {
+	"action": "",
+	"reason": "",
+	"indices": [i |
+		some i in data_sources
+		inst := input.instances[i]
+		inst.has_config
+		inst.config_known
+		inst.dependency_pending == false
+		inst.in_check == false
+	],
+}
 
 # ---------------------------------------------------------------------------
 # Deposed objects (left over from a failed create_before_destroy replace).
@@ -263,30 +291,42 @@ read_now := [i |
 # title: A deposed object that no longer exists needs nothing
 # custom:
 #   id: tenet.decide.deposed_gone
-deposed_gone := [i |
-	some i in deposed
-	input.instances[i].has_prior == false
-]
+table.deposed_gone := {
+	"action": "no-op",
+	"reason": "",
+	"indices": [i |
+		some i in deposed
+		input.instances[i].has_prior == false
+	],
+}
 
 # METADATA
 # title: A deposed object covered by a removed block with destroy = false is forgotten
 # custom:
 #   id: tenet.decide.deposed_forget
-deposed_forget := [i |
-	some i in deposed
-	input.instances[i].has_prior
-	i in kept_by_removed
-]
+table.deposed_forget := {
+	"action": "forget",
+	"reason": "",
+	"indices": [i |
+		some i in deposed
+		input.instances[i].has_prior
+		i in kept_by_removed
+	],
+}
 
 # METADATA
 # title: A deposed object is deleted
 # custom:
 #   id: tenet.decide.deposed_delete
-deposed_delete := [i |
-	some i in deposed
-	input.instances[i].has_prior
-	not i in kept_by_removed
-]
+table.deposed_delete := {
+	"action": "delete",
+	"reason": "",
+	"indices": [i |
+		some i in deposed
+		input.instances[i].has_prior
+		not i in kept_by_removed
+	],
+}
 
 # ---------------------------------------------------------------------------
 # Orphans: current managed objects without configuration.
@@ -301,29 +341,41 @@ orphans_present := [i |
 # title: An orphan whose object no longer exists needs no change
 # custom:
 #   id: tenet.decide.orphan_gone
-orphan_gone := [i |
-	some i in orphans
-	input.instances[i].has_prior == false
-]
+table.orphan_gone := {
+	"action": "",
+	"reason": "",
+	"indices": [i |
+		some i in orphans
+		input.instances[i].has_prior == false
+	],
+}
 
 # METADATA
 # title: An orphan covered by a removed block with destroy = false is forgotten
 # description: The object leaves state; the remote object is kept.
 # custom:
 #   id: tenet.decide.forget_removed
-forget_removed := [i |
-	some i in orphans_present
-	i in kept_by_removed
-]
+table.forget_removed := {
+	"action": "forget",
+	"reason": "",
+	"indices": [i |
+		some i in orphans_present
+		i in kept_by_removed
+	],
+}
 
 # METADATA
 # title: An orphan is deleted
 # custom:
 #   id: tenet.decide.delete_orphan
-delete_orphan := [i |
-	some i in orphans_present
-	not i in kept_by_removed
-]
+table.delete_orphan := {
+	"action": "delete",
+	"reason": "",
+	"indices": [i |
+		some i in orphans_present
+		not i in kept_by_removed
+	],
+}
 
 # Why an orphan has no configuration, checked in this order: no resource
 # block (moved away or not), no module instance, wrong kind of key, key no
@@ -412,21 +464,29 @@ each_key := [i |
 # description: The tainted prior counts as absent; this wins over -replace.
 # custom:
 #   id: tenet.decide.replace_because_tainted
-replace_because_tainted := [i |
-	some i in configured
-	input.instances[i].tainted
-]
+table.replace_because_tainted := {
+	"action": "replace",
+	"reason": "replace_because_tainted",
+	"indices": [i |
+		some i in configured
+		input.instances[i].tainted
+	],
+}
 
 # METADATA
 # title: An instance without a prior object is created
 # custom:
 #   id: tenet.decide.create_no_prior
-create_no_prior := [i |
-	some i in configured
-	inst := input.instances[i]
-	inst.tainted == false
-	inst.has_prior == false
-]
+table.create_no_prior := {
+	"action": "create",
+	"reason": "",
+	"indices": [i |
+		some i in configured
+		inst := input.instances[i]
+		inst.tainted == false
+		inst.has_prior == false
+	],
+}
 
 # Configured instances with a usable (present, untainted) prior object.
 with_prior := [i |
@@ -437,7 +497,11 @@ with_prior := [i |
 ]
 
 # Instances team force_replace rules name.
-team_forced := {i | some f in force_replace; i := f.value[0]}
+team_forced := {i |
+	some f in data.tenet.decide.force_replace
+	v := object.get(f, "value", null)
+	i := v[0]
+}
 
 # With a prior object and not forced to be replaced by anyone.
 unforced := not_flagged if {
@@ -458,47 +522,63 @@ not_flagged := [i |
 # title: Nothing to do when the planned object equals the prior one
 # custom:
 #   id: tenet.decide.noop_unchanged
-noop_unchanged := [i |
-	some i in unforced
-	input.instances[i].planned_equals_prior
-]
+table.noop_unchanged := {
+	"action": "no-op",
+	"reason": "",
+	"indices": [i |
+		some i in unforced
+		input.instances[i].planned_equals_prior
+	],
+}
 
 # METADATA
 # title: An instance named by -replace, a replace_triggered_by reference or a team force_replace rule is replaced
 # custom:
 #   id: tenet.decide.replace_by_request
-replace_by_request := {i |
-	some i in with_prior
-	input.instances[i].force_replace
-} | {i |
-	some i in with_prior
-	input.instances[i].triggered
-} | {i |
-	some i in team_forced
-	i in with_prior
+table.replace_by_request := {
+	"action": "replace",
+	"reason": "replace_by_request",
+	"indices": {i |
+		some i in with_prior
+		input.instances[i].force_replace
+	} | {i |
+		some i in with_prior
+		input.instances[i].triggered
+	} | {i |
+		some i in team_forced
+		i in with_prior
+	},
 }
 
 # METADATA
 # title: An instance is replaced when the provider cannot update a changed attribute
 # custom:
 #   id: tenet.decide.replace_because_cannot_update
-replace_because_cannot_update := [i |
-	some i in unforced
-	inst := input.instances[i]
-	inst.planned_equals_prior == false
-	count(inst.requires_replace) > 0
-]
+table.replace_because_cannot_update := {
+	"action": "replace",
+	"reason": "replace_because_cannot_update",
+	"indices": [i |
+		some i in unforced
+		inst := input.instances[i]
+		inst.planned_equals_prior == false
+		count(inst.requires_replace) > 0
+	],
+}
 
 # METADATA
 # title: Any other change is an update in place
 # custom:
 #   id: tenet.decide.update_in_place
-update_in_place := [i |
-	some i in unforced
-	inst := input.instances[i]
-	inst.planned_equals_prior == false
-	count(inst.requires_replace) == 0
-]
+table.update_in_place := {
+	"action": "update",
+	"reason": "",
+	"indices": [i |
+		some i in unforced
+		inst := input.instances[i]
+		inst.planned_equals_prior == false
+		count(inst.requires_replace) == 0
+	],
+}
 
 # ---------------------------------------------------------------------------
 # Reasons that do not come from the row.
@@ -520,23 +600,25 @@ reason_replace_by_triggers := [i |
 ]
 
 # fired holds [i, rule] for rules that contributed to i's decision besides
-# the row that chose its action.
-fired contains [i, "tenet.decide.reason_replace_by_triggers"] if {
+# the row that chose its action, a rule named as in decisions.
+fired contains [i, "reason_replace_by_triggers"] if {
 	some i in reason_replace_by_triggers
 }
 
 fired contains [i, f] if {
-	some f in force_replace
-	i := f.value[0]
-	i in replace_by_request
+	some f in data.tenet.decide.force_replace
+	v := object.get(f, "value", null)
+	i := v[0]
+	i in table.replace_by_request.indices
 }
 
 # ---------------------------------------------------------------------------
-# prevent_destroy. errors holds [i, finding].
+# prevent_destroy. errors holds [i, finding], the finding's rule named as in
+# decisions.
 # ---------------------------------------------------------------------------
 
 destroying := {i |
-	some row in rows
+	some row in table
 	row.action in {"delete", "replace"}
 	some i in row.indices
 }
@@ -558,14 +640,7 @@ block_applies(_) if destroy_mode
 #   mode. Does not apply to forget, deposed objects or data sources.
 # custom:
 #   id: tenet.decide.prevent_destroy
-errors contains [i, {
-	"rule": "tenet.decide.prevent_destroy",
-	"summary": "Instance cannot be destroyed",
-	"detail": sprintf(
-		"Resource %s has lifecycle.prevent_destroy set, but the plan calls for this resource to be destroyed. To avoid this error and continue with the plan, either disable lifecycle.prevent_destroy or reduce the scope of the plan using the -target flag.",
-		[inst.address],
-	),
-}] if {
+lifecycle_prevent_destroy contains i if {
 	some i in destroying
 	inst := input.instances[i]
 	inst.lifecycle.prevent_destroy
@@ -574,17 +649,28 @@ errors contains [i, {
 	block_applies(inst)
 }
 
-fired contains [i, "tenet.decide.prevent_destroy"] if {
-	some [i, err] in errors
-	err.rule == "tenet.decide.prevent_destroy"
+errors contains [i, {
+	"rule": "lifecycle_prevent_destroy",
+	"summary": "Instance cannot be destroyed",
+	"detail": sprintf(
+		"Resource %s has lifecycle.prevent_destroy set, but the plan calls for this resource to be destroyed. To avoid this error and continue with the plan, either disable lifecycle.prevent_destroy or reduce the scope of the plan using the -target flag.",
+		[input.instances[i].address],
+	),
+}] if {
+	some i in lifecycle_prevent_destroy
+}
+
+fired contains [i, "lifecycle_prevent_destroy"] if {
+	some i in lifecycle_prevent_destroy
 }
 
 # Team prevent_destroy elements only matter for destroyed instances: when
 # none is destroyed (most plans), the extension point is never evaluated.
 fired contains [i, p] if {
 	count(destroying) > 0
-	some p in prevent_destroy
-	i := p.value[0]
+	some p in data.tenet.decide.prevent_destroy
+	v := object.get(p, "value", null)
+	i := v[0]
 	i in destroying
 	input.instances[i].mode == "managed"
 	input.instances[i].deposed == ""
@@ -595,12 +681,13 @@ errors contains [i, {
 	"summary": "Instance cannot be destroyed",
 	"detail": sprintf(
 		"Resource %s is protected by a team rule: %v. This plan would destroy it. To continue, change the rule or limit the plan with -target so that it leaves this resource alone.",
-		[inst.address, p.value[1]],
+		[inst.address, v[1]],
 	),
 }] if {
 	count(destroying) > 0
-	some p in prevent_destroy
-	i := p.value[0]
+	some p in data.tenet.decide.prevent_destroy
+	v := object.get(p, "value", null)
+	i := v[0]
 	i in destroying
 	inst := input.instances[i]
 	inst.mode == "managed"

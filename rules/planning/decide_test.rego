@@ -31,24 +31,43 @@ test_rows_partition_a_mixed_chunk if {
 		managed({"tainted": true}),
 		managed({"has_config": false}),
 	]
-	rows := decide.rows with input as {"run": normal, "instances": instances}
-	chosen := {i: row.rule | some row in rows; some i in row.indices}
-	chosen == {
-		0: "tenet.decide.create_no_prior",
-		1: "tenet.decide.noop_unchanged",
-		2: "tenet.decide.update_in_place",
-		3: "tenet.decide.replace_because_tainted",
-		4: "tenet.decide.delete_orphan",
+	decisions := decide.decisions with input as {"run": normal, "instances": instances}
+	{[i, row, action, reason] | some [i, row, action, reason] in decisions} == {
+		[0, "create_no_prior", "create", ""],
+		[1, "noop_unchanged", "no-op", ""],
+		[2, "update_in_place", "update", ""],
+		[3, "replace_because_tainted", "delete-then-create", "replace_because_tainted"],
+		[4, "delete_orphan", "delete", ""],
 	}
 }
 
 test_create_before_destroy_lowers_only_replaces if {
+	cbd := {"create_before_destroy": true, "prevent_destroy": false}
 	instances := [
-		managed({"tainted": true, "lifecycle": {"create_before_destroy": true, "prevent_destroy": false}}),
-		managed({"lifecycle": {"create_before_destroy": true, "prevent_destroy": false}}),
+		managed({"tainted": true, "lifecycle": cbd}),
+		managed({"lifecycle": cbd}),
 		managed({"tainted": true}),
 	]
-	decide.create_then_delete == {0} with input as {"run": normal, "instances": instances}
+	decisions := decide.decisions with input as {"run": normal, "instances": instances}
+	{i: action | some [i, _, action, _] in decisions} == {0: "create-then-delete", 1: "update", 2: "delete-then-create"}
+}
+
+test_instance_no_row_decides_is_a_conflict if {
+	instances := [managed({}), managed({"has_prior": false})]
+	result := decide.result with input as {"run": normal, "instances": instances}
+		with decide.table.update_in_place as {"action": "update", "reason": "", "indices": []}
+	result.decisions == []
+	result.conflicts == [[0, []]]
+}
+
+test_instance_two_rows_decide_is_a_conflict if {
+	instances := [managed({}), managed({"has_prior": false})]
+	result := decide.result with input as {"run": normal, "instances": instances}
+		with decide.table.update_in_place as {"action": "update", "reason": "", "indices": [0, 1]}
+	result.decisions == []
+	count(result.conflicts) == 1
+	[1, rows] = result.conflicts[0]
+	sort(rows) == ["create_no_prior", "update_in_place"]
 }
 
 test_orphan_reason_order_prefers_missing_block if {
@@ -72,9 +91,6 @@ test_prevent_destroy_only_for_destroying_actions if {
 }
 
 test_refresh_only_decides_nothing if {
-	rows := decide.rows with input as {"run": {"mode": "refresh-only"}, "instances": [managed({"tainted": true})]}
-	some row in rows
-	row.rule == "tenet.decide.refresh_only"
-	row.indices == [0]
-	row.action == ""
+	decisions := decide.decisions with input as {"run": {"mode": "refresh-only"}, "instances": [managed({"tainted": true})]}
+	decisions == [[0, "refresh_only", "", ""]]
 }
