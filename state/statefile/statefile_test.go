@@ -17,13 +17,19 @@ import (
 	"github.com/tenetplan/tenet/state"
 )
 
-const scenarios = "/work/shared/conformance/scenarios"
+// scenarios is the repo's copy of the conformance scenarios recorded from
+// OpenTofu; their state files are real-world inputs for the reader.
+const scenarios = "../../testdata/conformance/scenarios"
 
 func scenarioStateFiles(t testing.TB) []string {
+	t.Helper()
 	var files []string
 	for _, pat := range []string{"*/steps/*/state.json", "*/steps/*/*.tfstate"} {
 		m, _ := filepath.Glob(filepath.Join(scenarios, pat))
 		files = append(files, m...)
+	}
+	if len(files) == 0 {
+		t.Fatalf("no state files under %s: the conformance scenarios are missing", scenarios)
 	}
 	return files
 }
@@ -43,11 +49,7 @@ func semantic(t *testing.T, b []byte) map[string]any {
 }
 
 func TestScenarioStatesRoundTrip(t *testing.T) {
-	files := scenarioStateFiles(t)
-	if len(files) == 0 {
-		t.Skip("no scenario state files available")
-	}
-	for _, path := range files {
+	for _, path := range scenarioStateFiles(t) {
 		t.Run(strings.TrimPrefix(path, scenarios+"/"), func(t *testing.T) {
 			src, err := os.ReadFile(path)
 			if err != nil {
