@@ -14,6 +14,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/tenetplan/tenet/addrs"
+	"github.com/tenetplan/tenet/addrs/addrstest"
 	"github.com/tenetplan/tenet/state"
 )
 
@@ -138,14 +139,7 @@ func TestReadContent(t *testing.T) {
 	}
 }
 
-func mustInstance(t testing.TB, s string) addrs.AbsResourceInstance {
-	t.Helper()
-	a, diags := addrs.ParseAbsResourceInstanceStr(s)
-	if diags.HasErrors() {
-		t.Fatal(diags.Error())
-	}
-	return a
-}
+var mustInstance = addrstest.Instance
 
 func TestEmptyInputIsNoState(t *testing.T) {
 	for _, in := range []string{"", "\n", "  \t\n"} {
