@@ -173,14 +173,8 @@ func proposedNewNestedType(obj *compiledObject, prior, config cty.Value, want or
 			return config, fromConfig | also(want&fromPrior, config, prior)
 		}
 		return proposedNewAttributes(obj.attrs, prior, config, want)
-	case providers.NestingList:
-		return proposedNewByIndex(prior, config, want, merge)
-	case providers.NestingMap:
-		return proposedNewByKey(prior, config, want, merge)
-	case providers.NestingSet:
-		return proposedNewSet(prior, config, want, func(p, c cty.Value) bool { return attrsCouldProduce(obj.attrs, p, c) }, merge)
 	}
-	return config, fromConfig | also(want&fromPrior, config, prior)
+	return proposedNewCollection(obj.nesting, prior, config, want, merge, func(p, c cty.Value) bool { return attrsCouldProduce(obj.attrs, p, c) })
 }
 
 func proposedNewNestedBlock(nb *compiledNested, prior, config cty.Value, want origin) (cty.Value, origin) {
@@ -198,12 +192,21 @@ func proposedNewNestedBlock(nb *compiledNested, prior, config cty.Value, want or
 		return proposedNewBlock(nb.block, prior, config, want)
 	case providers.NestingGroup:
 		return proposedNewBlock(nb.block, prior, config, want)
+	}
+	return proposedNewCollection(nb.nesting, prior, config, want, merge, func(p, c cty.Value) bool { return blockCouldProduce(nb.block, p, c) })
+}
+
+// proposedNewCollection merges a list, map or set of nested values, each
+// element with merge; couldProduce pairs set elements. Other nesting
+// modes take the configuration.
+func proposedNewCollection(nesting providers.NestingMode, prior, config cty.Value, want origin, merge mergeFunc, couldProduce func(prior, config cty.Value) bool) (cty.Value, origin) {
+	switch nesting {
 	case providers.NestingList:
 		return proposedNewByIndex(prior, config, want, merge)
 	case providers.NestingMap:
 		return proposedNewByKey(prior, config, want, merge)
 	case providers.NestingSet:
-		return proposedNewSet(prior, config, want, func(p, c cty.Value) bool { return blockCouldProduce(nb.block, p, c) }, merge)
+		return proposedNewSet(prior, config, want, couldProduce, merge)
 	}
 	return config, fromConfig | also(want&fromPrior, config, prior)
 }
