@@ -7,18 +7,12 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/tenetplan/tenet/addrs"
+	"github.com/tenetplan/tenet/addrs/addrstest"
 )
 
 var testProvider = addrs.AbsProviderConfig{Provider: addrs.NewBuiltInProvider("terraform")}
 
-func inst(t testing.TB, s string) addrs.AbsResourceInstance {
-	t.Helper()
-	a, diags := addrs.ParseAbsResourceInstanceStr(s)
-	if diags.HasErrors() {
-		t.Fatal(diags.Error())
-	}
-	return a
-}
+var inst = addrstest.Instance
 
 func obj(id string) *ObjectSrc {
 	return &ObjectSrc{AttrsJSON: []byte(`{"id":"` + id + `"}`), Status: ObjectReady}

@@ -72,12 +72,7 @@ func Parse(src []byte, filename string) (*Locks, hcl.Diagnostics) {
 			continue
 		}
 		if prev, dup := seen[e.Provider]; dup {
-			diags = append(diags, &hcl.Diagnostic{
-				Severity: hcl.DiagError,
-				Summary:  "Duplicate provider lock",
-				Detail:   fmt.Sprintf("This file already has an entry for %s at %s. Remove one of them, or delete the entry and run init again.", e.Provider, prev),
-				Subject:  b.LabelRanges[0].Ptr(),
-			})
+			diags = append(diags, errorAt(b.LabelRanges[0], "Duplicate provider lock", fmt.Sprintf("This file already has an entry for %s at %s. Remove one of them, or delete the entry and run init again.", e.Provider, prev)))
 			continue
 		}
 		seen[e.Provider] = b.DefRange
@@ -124,12 +119,7 @@ func decodeProvider(b *hcl.Block) (*ProviderLock, hcl.Diagnostics) {
 	if ok {
 		v, err := getproviders.ParseVersion(raw)
 		if err != nil || v.String() != raw {
-			diags = append(diags, &hcl.Diagnostic{
-				Severity: hcl.DiagError,
-				Summary:  "Invalid provider version",
-				Detail:   fmt.Sprintf("The version of %s must be a single exact version such as \"1.2.0\", not %q.", p, raw),
-				Subject:  rng.Ptr(),
-			})
+			diags = append(diags, errorAt(rng, "Invalid provider version", fmt.Sprintf("The version of %s must be a single exact version such as \"1.2.0\", not %q.", p, raw)))
 		} else {
 			e.Version = v
 		}
@@ -138,12 +128,7 @@ func decodeProvider(b *hcl.Block) (*ProviderLock, hcl.Diagnostics) {
 		if raw, rng, ok := stringAttr(a, &diags); ok {
 			c, err := getproviders.ParseConstraints(raw)
 			if err != nil {
-				diags = append(diags, &hcl.Diagnostic{
-					Severity: hcl.DiagError,
-					Summary:  "Invalid version constraints",
-					Detail:   fmt.Sprintf("The constraints recorded for %s are not valid: %s.", p, err),
-					Subject:  rng.Ptr(),
-				})
+				diags = append(diags, errorAt(rng, "Invalid version constraints", fmt.Sprintf("The constraints recorded for %s are not valid: %s.", p, err)))
 			} else {
 				e.Constraints = c
 			}
@@ -165,12 +150,7 @@ func stringAttr(a *hcl.Attribute, diags *hcl.Diagnostics) (string, hcl.Range, bo
 		return "", a.Expr.Range(), false
 	}
 	if v.IsNull() || !v.Type().Equals(cty.String) {
-		*diags = append(*diags, &hcl.Diagnostic{
-			Severity: hcl.DiagError,
-			Summary:  "Invalid " + a.Name,
-			Detail:   fmt.Sprintf("The %s argument must be a string.", a.Name),
-			Subject:  a.Expr.Range().Ptr(),
-		})
+		*diags = append(*diags, errorAt(a.Expr.Range(), "Invalid "+a.Name, fmt.Sprintf("The %s argument must be a string.", a.Name)))
 		return "", a.Expr.Range(), false
 	}
 	return v.AsString(), a.Expr.Range(), true
@@ -190,22 +170,12 @@ func decodeHashes(a *hcl.Attribute, p addrs.Provider, diags *hcl.Diagnostics) []
 			continue
 		}
 		if v.IsNull() || !v.Type().Equals(cty.String) {
-			*diags = append(*diags, &hcl.Diagnostic{
-				Severity: hcl.DiagError,
-				Summary:  "Invalid provider hash",
-				Detail:   "Each element of hashes must be a string such as \"h1:…\" or \"zh:…\".",
-				Subject:  x.Range().Ptr(),
-			})
+			*diags = append(*diags, errorAt(x.Range(), "Invalid provider hash", "Each element of hashes must be a string such as \"h1:…\" or \"zh:…\"."))
 			continue
 		}
 		h, err := getproviders.ParseHash(v.AsString())
 		if err != nil {
-			*diags = append(*diags, &hcl.Diagnostic{
-				Severity: hcl.DiagError,
-				Summary:  "Invalid provider hash",
-				Detail:   fmt.Sprintf("A hash of %s is not valid: %s. Delete the entry and run init again to record fresh hashes.", p, err),
-				Subject:  x.Range().Ptr(),
-			})
+			*diags = append(*diags, errorAt(x.Range(), "Invalid provider hash", fmt.Sprintf("A hash of %s is not valid: %s. Delete the entry and run init again to record fresh hashes.", p, err)))
 			continue
 		}
 		out = append(out, h)
@@ -281,4 +251,9 @@ func Save(l *Locks, path string) hcl.Diagnostics {
 		return fail(err)
 	}
 	return nil
+}
+
+// errorAt is an error diagnostic about the source at rng.
+func errorAt(rng hcl.Range, summary, detail string) *hcl.Diagnostic {
+	return &hcl.Diagnostic{Severity: hcl.DiagError, Summary: summary, Detail: detail, Subject: rng.Ptr()}
 }

@@ -92,11 +92,8 @@ func proposedNewBlock(cb *compiledBlock, prior, config cty.Value, want origin) (
 		same &= o
 		vals = append(vals, v)
 	}
-	switch {
-	case same&fromConfig != 0:
-		return config, same
-	case same&fromPrior != 0:
-		return prior, same
+	if whole, ok := wholly(prior, config, same); ok {
+		return whole, same
 	}
 	m := make(map[string]cty.Value, cb.width)
 	for i := range cb.attrs {
@@ -153,11 +150,8 @@ func proposedNewAttributes(attrs []compiledAttr, prior, config cty.Value, want o
 		same &= o
 		vals = append(vals, v)
 	}
-	switch {
-	case same&fromConfig != 0:
-		return config, same
-	case same&fromPrior != 0:
-		return prior, same
+	if whole, ok := wholly(prior, config, same); ok {
+		return whole, same
 	}
 	m := make(map[string]cty.Value, len(attrs))
 	for i := range attrs {
@@ -179,14 +173,8 @@ func proposedNewNestedType(obj *compiledObject, prior, config cty.Value, want or
 			return config, fromConfig | also(want&fromPrior, config, prior)
 		}
 		return proposedNewAttributes(obj.attrs, prior, config, want)
-	case providers.NestingList:
-		return proposedNewByIndex(prior, config, want, merge)
-	case providers.NestingMap:
-		return proposedNewByKey(prior, config, want, merge)
-	case providers.NestingSet:
-		return proposedNewSet(prior, config, want, func(p, c cty.Value) bool { return attrsCouldProduce(obj.attrs, p, c) }, merge)
 	}
-	return config, fromConfig | also(want&fromPrior, config, prior)
+	return proposedNewCollection(obj.nesting, prior, config, want, merge, func(p, c cty.Value) bool { return attrsCouldProduce(obj.attrs, p, c) })
 }
 
 func proposedNewNestedBlock(nb *compiledNested, prior, config cty.Value, want origin) (cty.Value, origin) {
@@ -204,12 +192,21 @@ func proposedNewNestedBlock(nb *compiledNested, prior, config cty.Value, want or
 		return proposedNewBlock(nb.block, prior, config, want)
 	case providers.NestingGroup:
 		return proposedNewBlock(nb.block, prior, config, want)
+	}
+	return proposedNewCollection(nb.nesting, prior, config, want, merge, func(p, c cty.Value) bool { return blockCouldProduce(nb.block, p, c) })
+}
+
+// proposedNewCollection merges a list, map or set of nested values, each
+// element with merge; couldProduce pairs set elements. Other nesting
+// modes take the configuration.
+func proposedNewCollection(nesting providers.NestingMode, prior, config cty.Value, want origin, merge mergeFunc, couldProduce func(prior, config cty.Value) bool) (cty.Value, origin) {
+	switch nesting {
 	case providers.NestingList:
 		return proposedNewByIndex(prior, config, want, merge)
 	case providers.NestingMap:
 		return proposedNewByKey(prior, config, want, merge)
 	case providers.NestingSet:
-		return proposedNewSet(prior, config, want, func(p, c cty.Value) bool { return blockCouldProduce(nb.block, p, c) }, merge)
+		return proposedNewSet(prior, config, want, couldProduce, merge)
 	}
 	return config, fromConfig | also(want&fromPrior, config, prior)
 }
@@ -254,8 +251,7 @@ func proposedNewByIndex(prior, config cty.Value, want origin, merge mergeFunc) (
 		var o origin
 		switch {
 		case !prior.IsKnown():
-			v, o = merge(cty.UnknownVal(configEV.Type()), configEV)
-			o &^= fromPrior
+			v, o = mergeUnknownPrior(configEV, merge)
 		case int(i) < priorLen:
 			v, o = merge(prior.Index(idx), configEV)
 		default:
@@ -264,11 +260,8 @@ func proposedNewByIndex(prior, config cty.Value, want origin, merge mergeFunc) (
 		same &= o
 		vals = append(vals, v)
 	}
-	switch {
-	case same&fromConfig != 0:
-		return config, same
-	case same&fromPrior != 0:
-		return prior, same
+	if whole, ok := wholly(prior, config, same); ok {
+		return whole, same
 	}
 	if config.Type().IsTupleType() {
 		return cty.TupleVal(vals), 0
@@ -291,8 +284,7 @@ func proposedNewByKey(prior, config cty.Value, want origin, merge mergeFunc) (ct
 		var o origin
 		switch {
 		case !prior.IsKnown():
-			vals[k], o = merge(cty.UnknownVal(configEV.Type()), configEV)
-			o &^= fromPrior
+			vals[k], o = mergeUnknownPrior(configEV, merge)
 		case !prior.IsNull() && hasKey(prior, k):
 			vals[k], o = merge(elementAt(prior, key), configEV)
 		default:
@@ -300,16 +292,33 @@ func proposedNewByKey(prior, config cty.Value, want origin, merge mergeFunc) (ct
 		}
 		same &= o
 	}
-	switch {
-	case same&fromConfig != 0:
-		return config, same
-	case same&fromPrior != 0:
-		return prior, same
+	if whole, ok := wholly(prior, config, same); ok {
+		return whole, same
 	}
 	if config.Type().IsObjectType() {
 		return cty.ObjectVal(vals), 0
 	}
 	return cty.MapVal(vals), 0
+}
+
+// wholly reports the value a merge is wholly made of when every part of
+// it came from the configuration or every part from the prior (same being
+// what all parts share), so the caller need not build a new value.
+func wholly(prior, config cty.Value, same origin) (cty.Value, bool) {
+	switch {
+	case same&fromConfig != 0:
+		return config, true
+	case same&fromPrior != 0:
+		return prior, true
+	}
+	return cty.NilVal, false
+}
+
+// mergeUnknownPrior merges a configuration element whose prior is
+// unknown: the result owes nothing to the prior.
+func mergeUnknownPrior(configEV cty.Value, merge mergeFunc) (cty.Value, origin) {
+	v, o := merge(cty.UnknownVal(configEV.Type()), configEV)
+	return v, o &^ fromPrior
 }
 
 // elementAt is v[key] for lists, tuples and maps, and the attribute of
@@ -365,11 +374,8 @@ func proposedNewSet(prior, config cty.Value, want origin, couldProduce func(prio
 		same &= o
 		vals = append(vals, v)
 	}
-	switch {
-	case same&fromConfig != 0:
-		return config, same
-	case same&fromPrior != 0:
-		return prior, same
+	if whole, ok := wholly(prior, config, same); ok {
+		return whole, same
 	}
 	return cty.SetVal(vals), 0
 }
@@ -387,22 +393,25 @@ func blockCouldProduce(cb *compiledBlock, prior, config cty.Value) bool {
 	for i := range cb.blocks {
 		nb := &cb.blocks[i]
 		p, c := prior.GetAttr(nb.name), config.GetAttr(nb.name)
-		switch nb.nesting {
-		case providers.NestingSingle, providers.NestingGroup:
-			if !blockCouldProduce(nb.block, p, c) {
-				return false
-			}
-		case providers.NestingList, providers.NestingMap:
-			if !elementsCouldProduce(p, c, func(p, c cty.Value) bool { return blockCouldProduce(nb.block, p, c) }) {
-				return false
-			}
-		default:
-			if !p.RawEquals(c) {
-				return false
-			}
+		if !nestedCouldProduce(nb.nesting, p, c, func(p, c cty.Value) bool { return blockCouldProduce(nb.block, p, c) }) {
+			return false
 		}
 	}
 	return true
+}
+
+// nestedCouldProduce applies one element's test (each) to a nested value
+// as its nesting mode says: the value itself, each list or map element,
+// or (sets) outright equality.
+func nestedCouldProduce(nesting providers.NestingMode, prior, config cty.Value, each func(p, c cty.Value) bool) bool {
+	switch nesting {
+	case providers.NestingSingle, providers.NestingGroup:
+		return each(prior, config)
+	case providers.NestingList, providers.NestingMap:
+		return elementsCouldProduce(prior, config, each)
+	default:
+		return prior.RawEquals(config)
+	}
 }
 
 func attrsCouldProduce(attrs []compiledAttr, prior, config cty.Value) bool {
@@ -421,20 +430,8 @@ func attrsCouldProduce(attrs []compiledAttr, prior, config cty.Value) bool {
 			}
 			continue
 		}
-		inner := func(p, c cty.Value) bool { return attrsCouldProduce(a.nested.attrs, p, c) }
-		switch a.nested.nesting {
-		case providers.NestingSingle, providers.NestingGroup:
-			if !inner(p, c) {
-				return false
-			}
-		case providers.NestingList, providers.NestingMap:
-			if !elementsCouldProduce(p, c, inner) {
-				return false
-			}
-		default:
-			if !p.RawEquals(c) {
-				return false
-			}
+		if !nestedCouldProduce(a.nested.nesting, p, c, func(p, c cty.Value) bool { return attrsCouldProduce(a.nested.attrs, p, c) }) {
+			return false
 		}
 	}
 	return true

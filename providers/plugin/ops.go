@@ -180,14 +180,10 @@ func (c *Client) ValidateProviderConfig(ctx context.Context, req providers.Valid
 }
 
 func (c *Client) ValidateResourceConfig(ctx context.Context, req providers.ValidateResourceConfigRequest) providers.ValidateResourceConfigResponse {
-	s, diags := c.resourceSchema(ctx, req.TypeName)
-	if s == nil {
+	m, _, diags := c.newTypedReq(ctx, opValidateResource, c.proto.rpcs[opValidateResource].name, resourceTypeSchema, req.TypeName,
+		namedValue{"config", "configuration", req.Config})
+	if m == nil {
 		return providers.ValidateResourceConfigResponse{Diagnostics: diags}
-	}
-	m := c.newReq(opValidateResource)
-	setString(m, "type_name", req.TypeName)
-	if err := setDynamic(m, "config", req.Config, s.Block.ImpliedType()); err != nil {
-		return providers.ValidateResourceConfigResponse{Diagnostics: encodeError(diags, c.proto.rpcs[opValidateResource].name, "configuration", err)}
 	}
 	if hasField(m, "client_capabilities") {
 		setCaps(m)
@@ -200,14 +196,10 @@ func (c *Client) ValidateResourceConfig(ctx context.Context, req providers.Valid
 }
 
 func (c *Client) ValidateDataResourceConfig(ctx context.Context, req providers.ValidateDataResourceConfigRequest) providers.ValidateDataResourceConfigResponse {
-	s, diags := c.dataSchema(ctx, req.TypeName)
-	if s == nil {
+	m, _, diags := c.newTypedReq(ctx, opValidateData, c.proto.rpcs[opValidateData].name, dataSourceSchema, req.TypeName,
+		namedValue{"config", "configuration", req.Config})
+	if m == nil {
 		return providers.ValidateDataResourceConfigResponse{Diagnostics: diags}
-	}
-	m := c.newReq(opValidateData)
-	setString(m, "type_name", req.TypeName)
-	if err := setDynamic(m, "config", req.Config, s.Block.ImpliedType()); err != nil {
-		return providers.ValidateDataResourceConfigResponse{Diagnostics: encodeError(diags, c.proto.rpcs[opValidateData].name, "configuration", err)}
 	}
 	resp, diags := c.call(ctx, opValidateData, m)
 	if resp == nil {
@@ -261,15 +253,10 @@ func (c *Client) UpgradeResourceState(ctx context.Context, req providers.Upgrade
 }
 
 func (c *Client) ReadResource(ctx context.Context, req providers.ReadResourceRequest) providers.ReadResourceResponse {
-	s, diags := c.resourceSchema(ctx, req.TypeName)
-	if s == nil {
+	m, ty, diags := c.newTypedReq(ctx, opRead, "ReadResource", resourceTypeSchema, req.TypeName,
+		namedValue{"current_state", "current state", req.PriorState})
+	if m == nil {
 		return providers.ReadResourceResponse{Diagnostics: diags}
-	}
-	ty := s.Block.ImpliedType()
-	m := c.newReq(opRead)
-	setString(m, "type_name", req.TypeName)
-	if err := setDynamic(m, "current_state", req.PriorState, ty); err != nil {
-		return providers.ReadResourceResponse{Diagnostics: encodeError(diags, "ReadResource", "current state", err)}
 	}
 	setBytes(m, "private", req.Private)
 	setCaps(m)
@@ -282,18 +269,30 @@ func (c *Client) ReadResource(ctx context.Context, req providers.ReadResourceReq
 	return out
 }
 
-// namedValue is one object value of a request, by its field name.
+// namedValue is one object value of a request: its field name, the
+// words an encoding error calls it by, and the value.
 type namedValue struct {
-	name string
-	v    cty.Value
+	name, what string
+	v          cty.Value
 }
 
-// newResourceChange starts a PlanResourceChange or ApplyResourceChange
-// request: the resource type's name and its object values, each encoded
-// as that type's schema says. A nil message means the schema is missing
-// or a value would not encode; the diagnostics say which.
-func (c *Client) newResourceChange(ctx context.Context, o op, rpcName, typeName string, values ...namedValue) (protoreflect.Message, cty.Type, providers.Diagnostics) {
-	s, diags := c.resourceSchema(ctx, typeName)
+// fieldValue is a value whose encoding error calls it by its field name.
+func fieldValue(name string, v cty.Value) namedValue { return namedValue{name, name, v} }
+
+// schemaLookup finds one resource type's or data source's schema.
+type schemaLookup func(c *Client, ctx context.Context, typeName string) (*providers.Schema, providers.Diagnostics)
+
+var (
+	resourceTypeSchema schemaLookup = (*Client).resourceSchema
+	dataSourceSchema   schemaLookup = (*Client).dataSchema
+)
+
+// newTypedReq starts a request about one resource type or data source:
+// its name and its object values, each encoded as the schema that lookup
+// finds says. A nil message means the schema is missing or a value would
+// not encode; the diagnostics say which.
+func (c *Client) newTypedReq(ctx context.Context, o op, rpcName string, lookup schemaLookup, typeName string, values ...namedValue) (protoreflect.Message, cty.Type, providers.Diagnostics) {
+	s, diags := lookup(c, ctx, typeName)
 	if s == nil {
 		return nil, cty.NilType, diags
 	}
@@ -302,15 +301,15 @@ func (c *Client) newResourceChange(ctx context.Context, o op, rpcName, typeName 
 	setString(m, "type_name", typeName)
 	for _, f := range values {
 		if err := setDynamic(m, f.name, f.v, ty); err != nil {
-			return nil, ty, encodeError(diags, rpcName, f.name, err)
+			return nil, ty, encodeError(diags, rpcName, f.what, err)
 		}
 	}
 	return m, ty, diags
 }
 
 func (c *Client) PlanResourceChange(ctx context.Context, req providers.PlanResourceChangeRequest) providers.PlanResourceChangeResponse {
-	m, ty, diags := c.newResourceChange(ctx, opPlan, "PlanResourceChange", req.TypeName,
-		namedValue{"prior_state", req.PriorState}, namedValue{"proposed_new_state", req.ProposedNewState}, namedValue{"config", req.Config})
+	m, ty, diags := c.newTypedReq(ctx, opPlan, "PlanResourceChange", resourceTypeSchema, req.TypeName,
+		fieldValue("prior_state", req.PriorState), fieldValue("proposed_new_state", req.ProposedNewState), fieldValue("config", req.Config))
 	if m == nil {
 		return providers.PlanResourceChangeResponse{Diagnostics: diags}
 	}
@@ -333,8 +332,8 @@ func (c *Client) PlanResourceChange(ctx context.Context, req providers.PlanResou
 }
 
 func (c *Client) ApplyResourceChange(ctx context.Context, req providers.ApplyResourceChangeRequest) providers.ApplyResourceChangeResponse {
-	m, ty, diags := c.newResourceChange(ctx, opApply, "ApplyResourceChange", req.TypeName,
-		namedValue{"prior_state", req.PriorState}, namedValue{"planned_state", req.PlannedState}, namedValue{"config", req.Config})
+	m, ty, diags := c.newTypedReq(ctx, opApply, "ApplyResourceChange", resourceTypeSchema, req.TypeName,
+		fieldValue("prior_state", req.PriorState), fieldValue("planned_state", req.PlannedState), fieldValue("config", req.Config))
 	if m == nil {
 		return providers.ApplyResourceChangeResponse{Diagnostics: diags}
 	}
@@ -385,15 +384,10 @@ func (c *Client) ImportResourceState(ctx context.Context, req providers.ImportRe
 }
 
 func (c *Client) ReadDataSource(ctx context.Context, req providers.ReadDataSourceRequest) providers.ReadDataSourceResponse {
-	s, diags := c.dataSchema(ctx, req.TypeName)
-	if s == nil {
+	m, ty, diags := c.newTypedReq(ctx, opReadData, "ReadDataSource", dataSourceSchema, req.TypeName,
+		namedValue{"config", "configuration", req.Config})
+	if m == nil {
 		return providers.ReadDataSourceResponse{Diagnostics: diags}
-	}
-	ty := s.Block.ImpliedType()
-	m := c.newReq(opReadData)
-	setString(m, "type_name", req.TypeName)
-	if err := setDynamic(m, "config", req.Config, ty); err != nil {
-		return providers.ReadDataSourceResponse{Diagnostics: encodeError(diags, "ReadDataSource", "configuration", err)}
 	}
 	setCaps(m)
 	resp, diags := c.call(ctx, opReadData, m)

@@ -12,20 +12,14 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/tenetplan/tenet/addrs"
+	"github.com/tenetplan/tenet/addrs/addrstest"
 	"github.com/tenetplan/tenet/state"
 	"github.com/tenetplan/tenet/state/statefile"
 )
 
 var prov = addrs.AbsProviderConfig{Provider: addrs.NewBuiltInProvider("terraform")}
 
-func inst(t testing.TB, s string) addrs.AbsResourceInstance {
-	t.Helper()
-	a, diags := addrs.ParseAbsResourceInstanceStr(s)
-	if diags.HasErrors() {
-		t.Fatal(diags.Error())
-	}
-	return a
-}
+var inst = addrstest.Instance
 
 func obj(id string) *state.ObjectSrc {
 	return &state.ObjectSrc{AttrsJSON: []byte(`{"id":"` + id + `"}`), Status: state.ObjectReady}

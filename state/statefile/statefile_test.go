@@ -14,16 +14,23 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/tenetplan/tenet/addrs"
+	"github.com/tenetplan/tenet/addrs/addrstest"
 	"github.com/tenetplan/tenet/state"
 )
 
-const scenarios = "/work/shared/conformance/scenarios"
+// scenarios is the repo's copy of the conformance scenarios recorded from
+// OpenTofu; their state files are real-world inputs for the reader.
+const scenarios = "../../testdata/conformance/scenarios"
 
 func scenarioStateFiles(t testing.TB) []string {
+	t.Helper()
 	var files []string
 	for _, pat := range []string{"*/steps/*/state.json", "*/steps/*/*.tfstate"} {
 		m, _ := filepath.Glob(filepath.Join(scenarios, pat))
 		files = append(files, m...)
+	}
+	if len(files) == 0 {
+		t.Fatalf("no state files under %s: the conformance scenarios are missing", scenarios)
 	}
 	return files
 }
@@ -43,24 +50,9 @@ func semantic(t *testing.T, b []byte) map[string]any {
 }
 
 func TestScenarioStatesRoundTrip(t *testing.T) {
-	files := scenarioStateFiles(t)
-	if len(files) == 0 {
-		t.Skip("no scenario state files available")
-	}
-	for _, path := range files {
+	for _, path := range scenarioStateFiles(t) {
 		t.Run(strings.TrimPrefix(path, scenarios+"/"), func(t *testing.T) {
-			src, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatal(err)
-			}
-			f, err := Parse(src)
-			if err != nil {
-				t.Fatalf("read: %s", err)
-			}
-			out, err := Marshal(f)
-			if err != nil {
-				t.Fatalf("write: %s", err)
-			}
+			src, out := rewrite(t, path)
 			if d := cmp.Diff(semantic(t, src), semantic(t, out)); d != "" {
 				t.Errorf("round trip changed the content (-read +written):\n%s", d)
 			}
@@ -76,8 +68,10 @@ func TestScenarioStatesRoundTrip(t *testing.T) {
 	}
 }
 
-func TestCompactFileIsByteIdentical(t *testing.T) {
-	src, err := os.ReadFile("testdata/full.tfstate")
+// parseFile reads and parses the state file at path.
+func parseFile(t *testing.T, path string) (*File, []byte) {
+	t.Helper()
+	src, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,24 +79,30 @@ func TestCompactFileIsByteIdentical(t *testing.T) {
 	if err != nil {
 		t.Fatalf("read: %s", err)
 	}
+	return f, src
+}
+
+// rewrite reads the state file at path and writes it again, returning
+// what it read and what it wrote.
+func rewrite(t *testing.T, path string) (src, out []byte) {
+	t.Helper()
+	f, src := parseFile(t, path)
 	out, err := Marshal(f)
 	if err != nil {
 		t.Fatalf("write: %s", err)
 	}
+	return src, out
+}
+
+func TestCompactFileIsByteIdentical(t *testing.T) {
+	src, out := rewrite(t, "testdata/full.tfstate")
 	if d := cmp.Diff(string(src), string(out)); d != "" {
 		t.Errorf("write differs from the original (-orig +written):\n%s", d)
 	}
 }
 
 func TestReadContent(t *testing.T) {
-	src, err := os.ReadFile("testdata/full.tfstate")
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := Parse(src)
-	if err != nil {
-		t.Fatal(err)
-	}
+	f, _ := parseFile(t, "testdata/full.tfstate")
 	if f.Serial != 7 || f.Lineage != "3f1c2a9e-5b7d-4e21-9a0c-1d2e3f405162" || f.TerraformVersion != "1.10.6" {
 		t.Errorf("metadata = %d %s %s", f.Serial, f.Lineage, f.TerraformVersion)
 	}
@@ -139,14 +139,7 @@ func TestReadContent(t *testing.T) {
 	}
 }
 
-func mustInstance(t testing.TB, s string) addrs.AbsResourceInstance {
-	t.Helper()
-	a, diags := addrs.ParseAbsResourceInstanceStr(s)
-	if diags.HasErrors() {
-		t.Fatal(diags.Error())
-	}
-	return a
-}
+var mustInstance = addrstest.Instance
 
 func TestEmptyInputIsNoState(t *testing.T) {
 	for _, in := range []string{"", "\n", "  \t\n"} {

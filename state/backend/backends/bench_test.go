@@ -2,7 +2,6 @@ package backends
 
 import (
 	"context"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,10 +11,9 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/zclconf/go-cty/cty"
 
-	"github.com/tenetplan/tenet/addrs"
-	"github.com/tenetplan/tenet/state"
 	"github.com/tenetplan/tenet/state/backend"
 	"github.com/tenetplan/tenet/state/local"
+	"github.com/tenetplan/tenet/state/statetest"
 )
 
 // BenchmarkStateRoundTrip100k is one run's state traffic for a
@@ -32,7 +30,7 @@ import (
 // of versitygw, so an upper bound if others use it at the same time) and
 // total-cpu-s/op, their sum.
 func BenchmarkStateRoundTrip100k(b *testing.B) {
-	st := benchState(100_000)
+	st := statetest.Flat(100_000)
 	ctx := context.Background()
 	b.Run("local", func(b *testing.B) {
 		path := filepath.Join(b.TempDir(), "terraform.tfstate")
@@ -153,18 +151,4 @@ func withParam(conn, kv string) string {
 		return conn + "&" + kv
 	}
 	return conn + "?" + kv
-}
-
-// benchState is what `count = n` of terraform_data leaves after an apply.
-func benchState(n int) *state.State {
-	s := state.NewState()
-	prov := addrs.AbsProviderConfig{Provider: addrs.NewBuiltInProvider("terraform")}
-	res := addrs.Resource{Mode: addrs.ManagedResourceMode, Type: "terraform_data", Name: "r"}.Absolute(nil)
-	for i := range n {
-		s.SetResourceInstanceCurrent(res.Instance(addrs.IntKey(i)), &state.ObjectSrc{
-			Status:    state.ObjectReady,
-			AttrsJSON: []byte(fmt.Sprintf(`{"id":"aaaaaaaa-0000-0000-0000-%012d","input":{"value":"x-%d","type":"string"},"output":{"value":"x-%d","type":"string"},"triggers_replace":null}`, i, i, i)),
-		}, prov)
-	}
-	return s
 }

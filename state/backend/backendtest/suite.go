@@ -8,6 +8,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
 
 	"github.com/tenetplan/tenet/addrs"
 	"github.com/tenetplan/tenet/state"
@@ -67,6 +68,23 @@ func WantError(t testing.TB, what string, diags hcl.Diagnostics, want string) {
 		}
 	}
 	t.Fatalf("%s: error %q does not mention %q", what, diags.Error(), want)
+}
+
+// ReadConfig reads a backend's configuration from vals, with env as the
+// whole environment. With wantErr set it wants an error mentioning that
+// and reports ok false; otherwise it wants no errors and returns the
+// configuration and the (warning) diagnostics.
+func ReadConfig[C any](t *testing.T, from func(*backend.Settings) (C, hcl.Diagnostics), vals map[string]cty.Value, env map[string]string, wantErr string) (cfg C, diags hcl.Diagnostics, ok bool) {
+	t.Helper()
+	s := backend.NewSettings(vals)
+	s.Getenv = func(k string) string { return env[k] }
+	cfg, diags = from(s)
+	if wantErr != "" {
+		WantError(t, "config", diags, wantErr)
+		return cfg, diags, false
+	}
+	NoErrors(t, "config", diags)
+	return cfg, diags, true
 }
 
 // Run runs the suite.

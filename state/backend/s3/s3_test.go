@@ -289,14 +289,10 @@ func TestSettings(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s := backend.NewSettings(tt.vals)
-			s.Getenv = func(k string) string { return tt.env[k] }
-			got, diags := ConfigFrom(s)
-			if tt.err != "" {
-				backendtest.WantError(t, "config", diags, tt.err)
+			got, diags, ok := backendtest.ReadConfig(t, ConfigFrom, tt.vals, tt.env, tt.err)
+			if !ok {
 				return
 			}
-			backendtest.NoErrors(t, "config", diags)
 			if tt.warning != "" && (len(diags) == 0 || !strings.Contains(diags[0].Detail, tt.warning)) {
 				t.Errorf("want a warning mentioning %q, got %v", tt.warning, diags)
 			}
