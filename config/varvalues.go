@@ -64,7 +64,7 @@ func CollectVariableValues(fsys fs.FS, dir string, root *Module, cli []VarSource
 		if !declared {
 			continue // undeclared environment values are ignored silently
 		}
-		c.setText(v, name, value, ValueFromEnv, "TF_VAR_"+name)
+		c.setText(v, name, value, ValueFromEnv)
 	}
 
 	for _, name := range autoVarFiles(fsys, dir) {
@@ -91,7 +91,7 @@ func CollectVariableValues(fsys fs.FS, dir string, root *Module, cli []VarSource
 				})
 				continue
 			}
-			c.setText(v, src.Name, src.Value, ValueFromCLI, "-var")
+			c.setText(v, src.Name, src.Value, ValueFromCLI)
 		}
 	}
 	return c.values, c.diags
@@ -131,15 +131,13 @@ func autoVarFiles(fsys fs.FS, dir string) []string {
 
 // setText stores a value given as text: literal for untyped and
 // primitive-typed variables, otherwise parsed as an HCL expression.
-func (c *collector) setText(v *Variable, name, text, sourceType, origin string) {
+func (c *collector) setText(v *Variable, name, text, sourceType string) {
 	if v.ParsesAsLiteral() {
 		c.values[name] = VariableValue{Value: cty.StringVal(text), SourceType: sourceType}
 		return
 	}
-	filename := fmt.Sprintf("<value for %s>", origin)
-	if origin == "-var" {
-		filename = fmt.Sprintf("<value for var.%s>", name)
-	}
+	// OpenTofu names the source after the variable whatever its origin.
+	filename := fmt.Sprintf("<value for var.%s>", name)
 	if diags := CheckExprNesting([]byte(text), filename, hcl.InitialPos); diags.HasErrors() {
 		c.diags = append(c.diags, diags...)
 		return

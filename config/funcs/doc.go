@@ -1,7 +1,8 @@
 // Package funcs builds the table of built-in functions the Terraform language
 // offers, with the behaviour of OpenTofu 1.10: string, collection, numeric,
 // encoding, hashing, file, template, network, date and type-conversion
-// functions, plus try/can and the sensitive-value helpers.
+// functions, plus try/can and the sensitive-value helpers. Every function is
+// also offered under its core:: name (core::abs), as OpenTofu 1.10 does.
 //
 // It owns only the functions themselves. Evaluating expressions (building the
 // hcl.EvalContext, resolving references, choosing when to ask for the pure

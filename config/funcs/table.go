@@ -171,13 +171,14 @@ var staticFuncs = sync.OnceValue(func() map[string]function.Function {
 	}
 })
 
-// Table returns every built-in function by name. The map is freshly built on
+// Table returns every built-in function by name, each also under its
+// core:: name (CoreNamespace). The map is freshly built on
 // each call and owned by the caller; building it costs a map copy, so the
 // engine may build one per evaluation scope.
 func Table(opts Options) map[string]function.Function {
 	files := fileReader{fsys: opts.FS, baseDir: opts.BaseDir, hostDir: opts.HostDir}
 	static := staticFuncs()
-	table := make(map[string]function.Function, len(static)+16)
+	table := make(map[string]function.Function, 2*(len(static)+16))
 	for name, fn := range static {
 		table[name] = fn
 	}
@@ -201,13 +202,31 @@ func Table(opts Options) map[string]function.Function {
 
 	// Templates see every function except the template functions
 	// themselves, which would allow unbounded recursion.
-	inner := make(map[string]function.Function, len(table)+2)
+	inner := make(map[string]function.Function, 2*(len(table)+2))
 	for name, fn := range table {
 		inner[name] = fn
 	}
 	inner["templatefile"] = makeNoRecursionFunc("templatefile", 2)
 	inner["templatestring"] = makeNoRecursionFunc("templatestring", 2)
+	addCoreNames(inner)
 	table["templatefile"] = makeTemplateFileFunc(files, inner)
 	table["templatestring"] = makeTemplateStringFunc(inner)
+	addCoreNames(table)
 	return table
+}
+
+// CoreNamespace prefixes the second name every built-in function has:
+// OpenTofu 1.10 accepts core::abs(-1) as abs(-1), so that a provider
+// function of the same name cannot hide the built-in one.
+const CoreNamespace = "core::"
+
+// addCoreNames adds each function of table under its core:: name too.
+func addCoreNames(table map[string]function.Function) {
+	names := make([]string, 0, len(table))
+	for name := range table {
+		names = append(names, name)
+	}
+	for _, name := range names {
+		table[CoreNamespace+name] = table[name]
+	}
 }

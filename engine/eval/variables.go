@@ -33,17 +33,67 @@ func ConvertVariable(v *config.Variable, raw cty.Value) (cty.Value, error) {
 	return convert.Convert(raw, want)
 }
 
-// EvalVariable decides one input variable's value in one module instance.
+// EvalVariable decides one input variable's value in a module instance
+// called by another module; rawRange is the argument of the module call.
 func EvalVariable(ev *Evaluator, v *config.Variable, m addrs.ModuleInstance, raw cty.Value, rawRange *hcl.Range, given bool) (cty.Value, hcl.Diagnostics) {
-	var diags hcl.Diagnostics
 	subject := rawRange
 	if subject == nil {
 		subject = v.DeclRange.Ptr()
 	}
+	where := "passed by the calling module"
+	if m.IsRoot() {
+		where = "set from outside of the configuration"
+	}
+	unsuitable := func(err error) *hcl.Diagnostic {
+		return Errorf(subject, "Invalid value for input variable", "Unsuitable value for var.%s %s: %s.", v.Name, where, err)
+	}
+	return evalVariable(ev, v, m, raw, given, unsuitable, subject, subject)
+}
+
+// EvalRootVariable decides a root module variable's value from the value
+// given for it (if given). Its diagnostics name where the value came from
+// the way OpenTofu does: the environment variable or -var option, pointing
+// at the declaration, or the variables file, pointing at the value.
+func EvalRootVariable(ev *Evaluator, v *config.Variable, vv config.VariableValue, given bool) (cty.Value, hcl.Diagnostics) {
+	decl := v.DeclRange.Ptr()
+	var where string
+	switch vv.SourceType {
+	case config.ValueFromEnv:
+		where = fmt.Sprintf("set using the TF_VAR_%s environment variable", v.Name)
+	case config.ValueFromCLI:
+		where = fmt.Sprintf("set using -var=\"%s=...\"", v.Name)
+	default:
+		where = "set from outside of the configuration"
+	}
+	unsuitable := func(err error) *hcl.Diagnostic {
+		return Errorf(decl, "Invalid value for input variable", "Unsuitable value for var.%s %s: %s.", v.Name, where, err)
+	}
+	nullSubject := decl
+	if vv.SourceType == config.ValueFromFile && vv.SourceRange.Filename != "" {
+		valueRange := vv.SourceRange.Ptr()
+		nullSubject = valueRange
+		unsuitable = func(err error) *hcl.Diagnostic {
+			return Errorf(valueRange, "Invalid value for input variable",
+				"The given value is not suitable for var.%s declared at %s: %s.", v.Name, declPos(v.DeclRange), err)
+		}
+	}
+	return evalVariable(ev, v, addrs.RootModuleInstance, vv.Value, given, unsuitable, nullSubject, decl)
+}
+
+// declPos is a declaration's range as OpenTofu's messages print it:
+// file:line,column-column.
+func declPos(r hcl.Range) string {
+	return fmt.Sprintf("%s:%d,%d-%d", r.Filename, r.Start.Line, r.Start.Column, r.End.Column)
+}
+
+// evalVariable converts and validates a variable's value; unsuitable
+// describes a conversion failure, nullSubject is where a null for a
+// required variable is reported and ruleSubject where failed rules are.
+func evalVariable(ev *Evaluator, v *config.Variable, m addrs.ModuleInstance, raw cty.Value, given bool, unsuitable func(error) *hcl.Diagnostic, nullSubject, ruleSubject *hcl.Range) (cty.Value, hcl.Diagnostics) {
 	if !given || (raw.IsNull() && !v.Nullable) {
 		if v.Default == cty.NilVal {
 			if given {
-				return cty.UnknownVal(v.ConstraintType), hcl.Diagnostics{Errorf(subject, "Required variable not set",
+				return cty.UnknownVal(v.ConstraintType), hcl.Diagnostics{Errorf(nullSubject, "Required variable not set",
 					"Unsuitable value for var.%s set from outside of the configuration: required variable may not be set to null.", v.Name)}
 			}
 			return cty.UnknownVal(v.ConstraintType), hcl.Diagnostics{Errorf(v.DeclRange.Ptr(), "No value for required variable",
@@ -57,17 +107,12 @@ func EvalVariable(ev *Evaluator, v *config.Variable, m addrs.ModuleInstance, raw
 		if want == cty.NilType {
 			want = cty.DynamicPseudoType
 		}
-		where := "set from outside of the configuration"
-		if !m.IsRoot() {
-			where = "passed by the calling module"
-		}
-		return cty.UnknownVal(want), hcl.Diagnostics{Errorf(subject, "Invalid value for input variable",
-			"Unsuitable value for var.%s %s: %s.", v.Name, where, err)}
+		return cty.UnknownVal(want), hcl.Diagnostics{unsuitable(err)}
 	}
 	if v.Sensitive {
 		val = val.Mark(SensitiveMark)
 	}
-	return val, append(diags, validateVariable(ev, v, m, val, subject)...)
+	return val, validateVariable(ev, v, m, val, ruleSubject)
 }
 
 // validateVariable runs a variable's validation rules. They see the

@@ -15,15 +15,10 @@ func Variable(ev *eval.Evaluator, rootVals map[string]config.VariableValue, n *g
 	var diags hcl.Diagnostics
 	if n.Mod.Path.IsRoot() {
 		vv, given := rootVals[n.Name]
-		var rng *hcl.Range
-		if given && vv.SourceRange.Filename != "" {
-			rng = vv.SourceRange.Ptr()
-		}
-		raw := vv.Value
-		if given && raw == cty.NilVal {
+		if given && vv.Value == cty.NilVal {
 			given = false
 		}
-		val, d := eval.EvalVariable(ev, n.Variable, addrs.RootModuleInstance, raw, rng, given)
+		val, d := eval.EvalRootVariable(ev, n.Variable, vv, given)
 		diags = append(diags, d...)
 		ev.Values.Module(addrs.RootModuleInstance).Set('v', n.Name, val)
 		return diags
