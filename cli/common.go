@@ -5,12 +5,15 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	hcljson "github.com/hashicorp/hcl/v2/json"
 	"github.com/spf13/cobra"
 
 	"github.com/tenetplan/tenet/cli/views"
@@ -75,11 +78,49 @@ func isTerminal(w io.Writer) bool {
 	return err == nil && fi.Mode()&os.ModeCharDevice != 0
 }
 
+// addVarFileSources reads the variable definitions files the diagnostics
+// point into, which the configuration's files do not include, so their
+// source lines are shown as OpenTofu shows them. A file that cannot be
+// read or parsed is left out: the diagnostic then says its source is not
+// available.
+func (u *ui) addVarFileSources(diags hcl.Diagnostics) {
+	for _, d := range diags {
+		if d.Subject == nil {
+			continue
+		}
+		name := d.Subject.Filename
+		if _, ok := u.files[name]; ok || !(strings.HasSuffix(name, ".tfvars") || strings.HasSuffix(name, ".tfvars.json")) {
+			continue
+		}
+		src, err := os.ReadFile(name)
+		if err != nil {
+			continue
+		}
+		var f *hcl.File
+		if strings.HasSuffix(name, ".json") {
+			f, _ = hcljson.Parse(src, name)
+		} else {
+			f, _ = hclsyntax.ParseConfig(src, name, hcl.InitialPos)
+		}
+		if f == nil {
+			continue
+		}
+		// A copy: u.files may be the configuration's own map.
+		files := maps.Clone(u.files)
+		if files == nil {
+			files = map[string]*hcl.File{}
+		}
+		files[name] = f
+		u.files = files
+	}
+}
+
 // diagnostics prints diagnostics and reports whether any is an error.
 func (u *ui) diagnostics(diags hcl.Diagnostics) bool {
 	if len(diags) == 0 {
 		return false
 	}
+	u.addVarFileSources(diags)
 	switch {
 	case u.json != nil:
 		u.json.Diagnostics(diags, u.files)
