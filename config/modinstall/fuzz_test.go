@@ -12,6 +12,7 @@ func FuzzParseVersionsAnswer(f *testing.F) {
 	f.Add([]byte(`{"modules":[{"versions":[{"version":"1.0.0"},{"version":"2.0.0-rc1"}]}]}`))
 	f.Add([]byte(`{"modules":[]}`))
 	f.Add([]byte(`{"modules":[{"versions":[{"version":"x"}]}]}`))
+	f.Add([]byte(`{"modules":[{"versions":[{"version":"20000000000000000000.0.0"}]}]}`))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		list, err := parseVersionsAnswer(b)
 		if err != nil {

@@ -17,6 +17,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/tenetplan/tenet/config"
+	"github.com/tenetplan/tenet/internal/versionparse"
 )
 
 // Options are the settings of one installation.
@@ -301,7 +302,7 @@ func (in *installer) installCall(ctx context.Context, parent node, c call) (*nod
 	}
 	var constraint constraints.IntersectionSpec
 	if src.Kind == SourceRegistry && strings.TrimSpace(c.version) != "" {
-		constraint, err = constraints.ParseRubyStyleMulti(c.version)
+		constraint, err = versionparse.Constraints(c.version)
 		if err != nil {
 			return nil, hcl.Diagnostics{errDiag("Invalid version constraint", fmt.Sprintf("%q is not a version constraint: %v. Write one such as \"~> 1.2\" or \">= 1.0, < 2.0\".", c.version, err), c.versionRange)}
 		}
@@ -424,7 +425,7 @@ func (in *installer) reusable(key string, src Source, c constraints.Intersection
 		return r, false
 	}
 	if src.Kind == SourceRegistry {
-		v, err := versions.ParseVersion(r.Version)
+		v, err := versionparse.Version(r.Version)
 		if err != nil {
 			return r, false
 		}

@@ -11,9 +11,9 @@ import (
 	"strings"
 
 	"github.com/apparentlymart/go-versions/versions"
-	"github.com/apparentlymart/go-versions/versions/constraints"
 
 	"github.com/tenetplan/tenet/internal/registryhttp"
+	"github.com/tenetplan/tenet/internal/versionparse"
 )
 
 // client asks module registries and downloads archives through the
@@ -73,7 +73,7 @@ func parseVersionsAnswer(b []byte) (versions.List, error) {
 	}
 	var out versions.List
 	for _, v := range a.Modules[0].Versions {
-		pv, err := versions.ParseVersion(v.Version)
+		pv, err := versionparse.Version(v.Version)
 		if err != nil {
 			return nil, fmt.Errorf("%q is not a version", v.Version)
 		}
@@ -103,7 +103,7 @@ func (c *client) selectVersion(ctx context.Context, s Source, constraint string)
 	}
 	allowed := versions.Released
 	if strings.TrimSpace(constraint) != "" {
-		spec, err := constraints.ParseRubyStyleMulti(constraint)
+		spec, err := versionparse.Constraints(constraint)
 		if err != nil {
 			return versions.Unspecified, fmt.Errorf("invalid version constraint %q: %v", constraint, err)
 		}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/apparentlymart/go-versions/versions"
 	"github.com/apparentlymart/go-versions/versions/constraints"
+	"github.com/tenetplan/tenet/internal/versionparse"
 )
 
 // Platform is an operating system and architecture pair as provider
@@ -35,7 +36,7 @@ func ParsePlatform(s string) (Platform, error) {
 type Version = versions.Version
 
 // ParseVersion reads a version such as 0.14.2 or 1.0.0-beta1.
-func ParseVersion(s string) (Version, error) { return versions.ParseVersion(s) }
+func ParseVersion(s string) (Version, error) { return versionparse.Version(s) }
 
 // Constraints is a parsed version constraint string such as
 // ">= 1.0, < 2.0" or "~> 0.14". The zero value admits every released
@@ -50,7 +51,7 @@ func ParseConstraints(s string) (Constraints, error) {
 	if strings.TrimSpace(s) == "" {
 		return Constraints{}, nil
 	}
-	spec, err := constraints.ParseRubyStyleMulti(s)
+	spec, err := versionparse.Constraints(s)
 	if err != nil {
 		return Constraints{}, err
 	}
