@@ -469,3 +469,41 @@ resource "test_thing" "a" {
 		})
 	}
 }
+
+// TestDeposedLeftoverGoesAfterTheNewObject: with create_before_destroy, an
+// instance left with only a deposed object (a replacement that failed
+// half-way) is created again before the leftover is destroyed, as
+// OpenTofu orders them.
+func TestDeposedLeftoverGoesAfterTheNewObject(t *testing.T) {
+	p := newFake()
+	h := newHarness(t, p, `
+resource "test_thing" "a" {
+  name = "one"
+  lifecycle {
+    create_before_destroy = true
+  }
+}
+`)
+	h.mustApply(h.mustPlan(engine.PlanOpts{}))
+	a, _ := addrs.ParseAbsResourceInstanceStr("test_thing.a")
+	h.state.DeposeResourceInstanceObject(a)
+	pl := h.mustPlan(engine.PlanOpts{})
+	for range 5 { // the walk runs independent nodes concurrently
+		before := len(p.ApplyCalls())
+		h2 := *h
+		h2.state = h.state.DeepCopy()
+		h2.mustApply(pl)
+		var order []string
+		for _, req := range p.ApplyCalls()[before:] {
+			switch {
+			case req.PriorState.IsNull():
+				order = append(order, "create")
+			case req.PlannedState.IsNull():
+				order = append(order, "delete")
+			}
+		}
+		if got := strings.Join(order, ", "); got != "create, delete" {
+			t.Fatalf("apply order %q, want \"create, delete\"", got)
+		}
+	}
+}

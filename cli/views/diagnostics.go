@@ -17,6 +17,7 @@ type DiagnosticMessage struct {
 	Severity string           `json:"severity"`
 	Summary  string           `json:"summary"`
 	Detail   string           `json:"detail"`
+	Address  string           `json:"address,omitempty"`
 	Range    *DiagnosticRange `json:"range,omitempty"`
 	Snippet  *DiagnosticCode  `json:"snippet,omitempty"`
 }
@@ -69,6 +70,7 @@ func DiagnosticJSON(d *hcl.Diagnostic, files map[string]*hcl.File) DiagnosticMes
 	if d.Severity == hcl.DiagWarning {
 		m.Severity = "warning"
 	}
+	m.Address = resourceAddressOf(d)
 	if d.Subject == nil {
 		return m
 	}
@@ -92,6 +94,15 @@ func DiagnosticJSON(d *hcl.Diagnostic, files map[string]*hcl.File) DiagnosticMes
 		}
 	}
 	return m
+}
+
+// resourceAddressOf gives the resource instance a diagnostic is about
+// (the engine's provider diagnostics carry it), or "".
+func resourceAddressOf(d *hcl.Diagnostic) string {
+	if a, ok := d.Extra.(interface{ DiagnosticResourceAddress() string }); ok {
+		return a.DiagnosticResourceAddress()
+	}
+	return ""
 }
 
 // excerpt is the whole source lines a diagnostic covers.
@@ -180,6 +191,9 @@ func renderDiagnostic(b *strings.Builder, d *hcl.Diagnostic, files map[string]*h
 	body.WriteString("\n")
 	if ex := excerptOf(d, files); ex != nil {
 		body.WriteString("\n")
+		if addr := resourceAddressOf(d); addr != "" {
+			fmt.Fprintf(&body, "  with %s,\n", addr)
+		}
 		fmt.Fprintf(&body, "  on %s line %d", d.Subject.Filename, d.Subject.Start.Line)
 		if ex.context != "" {
 			fmt.Fprintf(&body, ", in %s", ex.context)

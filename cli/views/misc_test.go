@@ -160,3 +160,45 @@ func TestRawOutputValueAndJSON(t *testing.T) {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
 }
+
+// resourceAddr stands for the engine's address Extra on a provider's
+// diagnostic about one resource instance.
+type resourceAddr string
+
+func (a resourceAddr) DiagnosticResourceAddress() string { return string(a) }
+
+// TestDiagnosticResourceAddress: a diagnostic about a resource instance
+// shows OpenTofu's "with ADDR," line before its source, and the JSON form
+// its "address", as OpenTofu recorded for a provider's create error.
+func TestDiagnosticResourceAddress(t *testing.T) {
+	src := []byte("resource \"time_sleep\" \"s\" {\n  create_duration = \"30s\"\n}\n")
+	f, diags := hclsyntax.ParseConfig(src, "main.tf", hcl.InitialPos)
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	files := map[string]*hcl.File{"main.tf": f}
+	d := &hcl.Diagnostic{
+		Severity: hcl.DiagError, Summary: "Create time sleep error", Detail: "Original Error: context canceled",
+		Subject: &hcl.Range{Filename: "main.tf", Start: hcl.Pos{Line: 1, Column: 27, Byte: 26}, End: hcl.Pos{Line: 1, Column: 28, Byte: 27}},
+		Extra:   resourceAddr("time_sleep.s"),
+	}
+	var buf bytes.Buffer
+	if err := RenderDiagnostics(&buf, hcl.Diagnostics{d}, files, false, 78); err != nil {
+		t.Fatal(err)
+	}
+	want := "\nError: Create time sleep error\n\n  with time_sleep.s,\n  on main.tf line 1, in resource \"time_sleep\" \"s\":\n   1: resource \"time_sleep\" \"s\" {\n\nOriginal Error: context canceled\n"
+	if diff := cmp.Diff(want, buf.String()); diff != "" {
+		t.Errorf("human (-want +got):\n%s", diff)
+	}
+	if got := DiagnosticJSON(d, files).Address; got != "time_sleep.s" {
+		t.Errorf("JSON address %q, want time_sleep.s", got)
+	}
+	d.Extra = nil
+	buf.Reset()
+	if err := RenderDiagnostics(&buf, hcl.Diagnostics{d}, files, false, 78); err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Contains(buf.Bytes(), []byte("with ")) || DiagnosticJSON(d, files).Address != "" {
+		t.Errorf("a diagnostic without an address shows one:\n%s", buf.String())
+	}
+}

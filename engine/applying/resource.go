@@ -223,7 +223,7 @@ func (w *applyWalker) applyInstance(ctx context.Context, n *graph.Node, p provid
 	presp := p.PlanResourceChange(ctx, providers.PlanResourceChangeRequest{
 		TypeName: c.Addr.Resource.Resource.Type, PriorState: prior, ProposedNewState: proposed, Config: config, PriorPrivate: priorPrivate,
 	})
-	diags = append(diags, providercall.Diags(presp.Diagnostics, n.Res.Config)...)
+	diags = append(diags, providercall.Diags(presp.Diagnostics, n.Res.Config, c.Addr.String())...)
 	if presp.Diagnostics.HasErrors() {
 		w.restoreDeposed(c)
 		return cty.NilVal, diags
@@ -258,7 +258,7 @@ func (w *applyWalker) applyInstance(ctx context.Context, n *graph.Node, p provid
 	aresp := p.ApplyResourceChange(ctx, providers.ApplyResourceChangeRequest{
 		TypeName: c.Addr.Resource.Resource.Type, PriorState: prior, PlannedState: final, Config: config, PlannedPrivate: presp.PlannedPrivate,
 	})
-	diags = append(diags, providercall.Diags(aresp.Diagnostics, n.Res.Config)...)
+	diags = append(diags, providercall.Diags(aresp.Diagnostics, n.Res.Config, c.Addr.String())...)
 	newVal, d := checkApplyResult(nodes.Range(n), sch, c, final, aresp)
 	diags = append(diags, d...)
 	failed := diags.HasErrors()
@@ -313,7 +313,7 @@ func (w *applyWalker) applyRead(ctx context.Context, n *graph.Node, p providers.
 	}
 	start := time.Now()
 	resp := p.ReadDataSource(ctx, providers.ReadDataSourceRequest{TypeName: c.Addr.Resource.Resource.Type, Config: config})
-	diags := providercall.Diags(resp.Diagnostics, n.Res.Config)
+	diags := providercall.Diags(resp.Diagnostics, n.Res.Config, c.Addr.String())
 	v := resp.State
 	if !diags.HasErrors() {
 		switch {
@@ -423,7 +423,7 @@ func (w *applyWalker) destroyInstance(ctx context.Context, n *graph.Node, p prov
 	if n != nil && n.Res != nil {
 		body = n.Res.Config
 	}
-	diags := providercall.Diags(resp.Diagnostics, body)
+	diags := providercall.Diags(resp.Diagnostics, body, "")
 	if !diags.HasErrors() && resp.NewState != cty.NilVal && !resp.NewState.IsNull() {
 		diags = append(diags, eval.Errorf(nil, "Provider returned invalid result object after apply",
 			"After deleting %s, provider %q returned a non-null object. This is a bug in the provider.", c.Addr, c.Provider.Provider))

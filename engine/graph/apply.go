@@ -39,6 +39,11 @@ func BuildApply(cfg *config.Config, cg *Graph, p *plan.Plan) (*ApplyGraph, hcl.D
 		if c.DeposedKey != "" {
 			if c.Action == plan.Delete || c.Action == plan.Forget {
 				destroys[key] = true
+				// A leftover of a create_before_destroy replacement goes
+				// after the instance's new object is made, as OpenTofu.
+				if c.CreateBeforeDestroy {
+					ag.cbdNodes[DestroyKey(key)] = true
+				}
 			}
 			continue
 		}

@@ -183,7 +183,7 @@ func (w *planWalker) applyDecision(ctx context.Context, rn *resourceNode, it *in
 			resp := rn.provider.PlanResourceChange(ctx, providers.PlanResourceChangeRequest{
 				TypeName: rn.typ, PriorState: cty.NullVal(ty), ProposedNewState: proposed, Config: it.config, PriorPrivate: it.plannedPrivate,
 			})
-			diags = append(diags, providercall.Diags(resp.Diagnostics, n.Res.Config)...)
+			diags = append(diags, providercall.Diags(resp.Diagnostics, n.Res.Config, it.addr.String())...)
 			if resp.Diagnostics.HasErrors() {
 				return cty.DynamicVal, diags
 			}
@@ -268,7 +268,7 @@ func (w *planWalker) readDataNow(ctx context.Context, rn *resourceNode, it *inst
 		}
 	}
 	vresp := rn.provider.ValidateDataResourceConfig(ctx, providers.ValidateDataResourceConfigRequest{TypeName: rn.typ, Config: it.config})
-	diags := providercall.Diags(vresp.Diagnostics, n.Res.Config)
+	diags := providercall.Diags(vresp.Diagnostics, n.Res.Config, it.addr.String())
 	if vresp.Diagnostics.HasErrors() {
 		return cty.DynamicVal, diags
 	}
@@ -276,7 +276,7 @@ func (w *planWalker) readDataNow(ctx context.Context, rn *resourceNode, it *inst
 		w.env.Hooks.PreApply(it.addr, state.NotDeposed, phase.HookRead, "", "")
 	}
 	resp := rn.provider.ReadDataSource(ctx, providers.ReadDataSourceRequest{TypeName: rn.typ, Config: it.config})
-	diags = append(diags, providercall.Diags(resp.Diagnostics, n.Res.Config)...)
+	diags = append(diags, providercall.Diags(resp.Diagnostics, n.Res.Config, it.addr.String())...)
 	if w.env.Hooks != nil {
 		idKey, idVal := eval.ObjectID(resp.State)
 		w.env.Hooks.PostApply(it.addr, state.NotDeposed, phase.HookRead, idKey, idVal, 0, resp.Diagnostics.HasErrors())

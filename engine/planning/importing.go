@@ -258,7 +258,7 @@ func (w *planWalker) importInstance(ctx context.Context, rn *resourceNode, it *i
 		h.PrepareImport(it.addr, t.id)
 	}
 	resp := rn.provider.ImportResourceState(ctx, providers.ImportResourceStateRequest{TypeName: rn.typ, ID: t.id})
-	diags := providercall.Diags(resp.Diagnostics, nil)
+	diags := providercall.Diags(resp.Diagnostics, nil, "")
 	if resp.Diagnostics.HasErrors() {
 		return diags
 	}
@@ -277,7 +277,7 @@ func (w *planWalker) importInstance(ctx context.Context, rn *resourceNode, it *i
 		w.env.Hooks.PreRefresh(it.addr, state.NotDeposed, "id", t.id)
 	}
 	read := rn.provider.ReadResource(ctx, providers.ReadResourceRequest{TypeName: rn.typ, PriorState: imported.State, Private: imported.Private})
-	diags = append(diags, providercall.Diags(read.Diagnostics, nil)...)
+	diags = append(diags, providercall.Diags(read.Diagnostics, nil, "")...)
 	if read.Diagnostics.HasErrors() {
 		return diags
 	}

@@ -385,7 +385,7 @@ func (w *planWalker) prepareInstance(ctx context.Context, rn *resourceNode, it *
 		return diags
 	}
 	vdiags := rn.validated.Validate(ctx, rn.provider, rn.typ, it.config)
-	diags = append(diags, providercall.Diags(vdiags, n.Res.Config)...)
+	diags = append(diags, providercall.Diags(vdiags, n.Res.Config, it.addr.String())...)
 	if vdiags.HasErrors() {
 		return diags
 	}
@@ -412,7 +412,7 @@ func (w *planWalker) planInstance(ctx context.Context, rn *resourceNode, it *ins
 	resp := rn.provider.PlanResourceChange(ctx, providers.PlanResourceChangeRequest{
 		TypeName: rn.typ, PriorState: prior, ProposedNewState: proposed, Config: planConfig, PriorPrivate: priorPrivate,
 	})
-	diags = append(diags, providercall.Diags(resp.Diagnostics, n.Res.Config)...)
+	diags = append(diags, providercall.Diags(resp.Diagnostics, n.Res.Config, it.addr.String())...)
 	if resp.Diagnostics.HasErrors() {
 		return diags
 	}
@@ -440,7 +440,7 @@ func (w *planWalker) refresh(ctx context.Context, rn *resourceNode, it *instPlan
 		w.env.Hooks.PreRefresh(it.addr, it.deposed, idKey, idVal)
 	}
 	resp := rn.provider.ReadResource(ctx, providers.ReadResourceRequest{TypeName: rn.typ, PriorState: it.prior, Private: it.priorSrc.Private})
-	diags := providercall.Diags(resp.Diagnostics, nil)
+	diags := providercall.Diags(resp.Diagnostics, nil, "")
 	if resp.Diagnostics.HasErrors() {
 		return it.prior, diags
 	}

@@ -143,12 +143,12 @@ func (ps *Set) Configure(ctx context.Context, addr addrs.AbsProviderConfig, conf
 		return nil, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Failed to start provider", Detail: err.Error()}}
 	}
 	vresp := inst.ValidateProviderConfig(ctx, providers.ValidateProviderConfigRequest{Config: config})
-	diags := Diags(vresp.Diagnostics, nil)
+	diags := Diags(vresp.Diagnostics, nil, "")
 	if diags.HasErrors() {
 		return nil, diags
 	}
 	resp := inst.ConfigureProvider(ctx, providers.ConfigureProviderRequest{Config: config, WorkingDir: ps.workDir})
-	diags = append(diags, Diags(resp.Diagnostics, nil)...)
+	diags = append(diags, Diags(resp.Diagnostics, nil, "")...)
 	if diags.HasErrors() {
 		return nil, diags
 	}
@@ -189,21 +189,48 @@ func diagText(d providers.Diagnostic) string {
 	return d.Summary + ": " + d.Detail
 }
 
-// Diags turns provider diagnostics into hcl diagnostics. When the
-// provider names an attribute and we know the body, the diagnostic points
-// at that attribute's source.
-func Diags(in providers.Diagnostics, body hcl.Body) hcl.Diagnostics {
+// Diags turns provider diagnostics into hcl diagnostics. For a resource
+// instance (addr set, body its configuration), as OpenTofu, each one names
+// the instance and points at the attribute the provider names or, when it
+// names none (or one not written in the body), at the block's opening
+// brace. Without addr, only an attribute the body has is pointed at.
+func Diags(in providers.Diagnostics, body hcl.Body, addr string) hcl.Diagnostics {
 	var out hcl.Diagnostics
 	for _, d := range in {
 		diag := &hcl.Diagnostic{Severity: d.Severity, Summary: d.Summary, Detail: d.Detail}
-		if body != nil && len(d.Attribute) > 0 {
+		if body != nil {
 			if rng, ok := rangeOfPath(body, d.Attribute); ok {
 				diag.Subject = &rng
+			} else if addr != "" {
+				rng := openingBrace(body)
+				diag.Subject = &rng
 			}
+		}
+		if addr != "" && body != nil {
+			diag.Extra = ResourceAddress(addr)
 		}
 		out = append(out, diag)
 	}
 	return out
+}
+
+// ResourceAddress is the Extra of a diagnostic about one resource
+// instance; views show it as the diagnostic's "with ADDR," line and JSON
+// "address".
+type ResourceAddress string
+
+// DiagnosticResourceAddress gives the instance address.
+func (a ResourceAddress) DiagnosticResourceAddress() string { return string(a) }
+
+// openingBrace is the one-character range of the brace that opens body
+// (where its MissingItemRange starts), OpenTofu's subject for a resource's
+// diagnostic that names no attribute.
+func openingBrace(body hcl.Body) hcl.Range {
+	rng := body.MissingItemRange()
+	rng.End = rng.Start
+	rng.End.Byte++
+	rng.End.Column++
+	return rng
 }
 
 // rangeOfPath finds the source range of the attribute a path starts with.
