@@ -15,13 +15,13 @@ const modulePath = "github.com/tenetplan/tenet"
 // each layer, the other layers it may import. A package belongs to the
 // layer with the longest matching path, so subpackages count as their
 // parent (providers/builtin/random is providers) unless they have a row of
-// their own (engine/plan, engine/plan/planjson, cli/views). Imports within a
-// layer are free.
+// their own (engine/plan, engine/plan/planjson, engine/plan/action,
+// cli/views). Imports within a layer are free.
 var layerImports = map[string][]string{
 	"main":      {"cli", "internal/gcstart"},
-	"cli":       {"cli/views", "engine", "engine/plan", "engine/plan/planjson", "engine/plan/planfile", "policy", "config", "state", "providers", "rules", "graphsolve", "addrs", "internal/jsontext", "internal/registryhttp"},
-	"cli/views": {"engine/plan/planjson", "engine/plan/plantest", "config", "state", "providers", "addrs", "internal/jsontext"},                                                                                              // rendering only: the plan as its JSON document, never the engine
-	"engine":    {"engine/planning", "engine/applying", "engine/validating", "engine/phase", "engine/graph", "engine/providercall", "config", "addrs", "providers", "rules", "state", "engine/plan", "engine/plan/planfile"}, // the facade: delegates to the phases
+	"cli":       {"cli/views", "engine", "engine/plan", "engine/plan/action", "engine/plan/planjson", "engine/plan/planfile", "policy", "config", "state", "providers", "rules", "graphsolve", "addrs", "internal/jsontext", "internal/registryhttp"},
+	"cli/views": {"engine/plan/planjson", "engine/plan/plantest", "config", "state", "providers", "addrs", "internal/jsontext"},                                                                                                                    // rendering only: the plan as its JSON document, never the engine
+	"engine":    {"engine/planning", "engine/applying", "engine/validating", "engine/phase", "engine/graph", "engine/providercall", "config", "addrs", "providers", "rules", "state", "engine/plan", "engine/plan/action", "engine/plan/planfile"}, // the facade: delegates to the phases
 	// The engine's phases, each importing only the ones below it: the
 	// facade, engine, over the three walks (planning, applying,
 	// validating, which never import one another), over what the walks
@@ -30,22 +30,23 @@ var layerImports = map[string][]string{
 	// graph node means), over graph (building the graphs) over eval
 	// (expression evaluation) over providercall (the provider protocol).
 	// Only the facade is imported from outside.
-	"engine/planning":      {"engine/phase", "engine/ignorechanges", "engine/nodes", "engine/graph", "engine/eval", "engine/providercall", "config", "addrs", "graphsolve", "providers", "state", "rules", "engine/plan", "engine/plan/planjson"},
-	"engine/applying":      {"engine/phase", "engine/ignorechanges", "engine/nodes", "engine/graph", "engine/eval", "engine/providercall", "config", "addrs", "graphsolve", "providers", "state", "rules", "engine/plan"},
+	"engine/planning":      {"engine/phase", "engine/ignorechanges", "engine/nodes", "engine/graph", "engine/eval", "engine/providercall", "config", "addrs", "graphsolve", "providers", "state", "rules", "engine/plan", "engine/plan/action", "engine/plan/planjson"},
+	"engine/applying":      {"engine/phase", "engine/ignorechanges", "engine/nodes", "engine/graph", "engine/eval", "engine/providercall", "config", "addrs", "graphsolve", "providers", "state", "rules", "engine/plan", "engine/plan/action"},
 	"engine/validating":    {"engine/phase", "engine/nodes", "engine/graph", "engine/eval", "engine/providercall", "config", "addrs"},
 	"engine/phase":         {"engine/graph", "engine/eval", "engine/plan", "config", "addrs", "providers", "rules", "state"},
 	"engine/ignorechanges": {"config", "addrs", "providers", "rules"},
 	"engine/nodes":         {"engine/graph", "engine/eval", "engine/providercall", "config", "addrs", "providers"},
-	"engine/graph":         {"engine/eval", "engine/providercall", "engine/plan", "config", "addrs", "graphsolve", "providers"},
+	"engine/graph":         {"engine/eval", "engine/providercall", "engine/plan", "engine/plan/action", "config", "addrs", "graphsolve", "providers"},
 	"engine/eval":          {"engine/providercall", "config", "addrs", "providers", "state"},
-	"engine/providercall":  {"engine/plan", "config", "addrs", "providers"},
-	"engine/plan":          {"engine/plan/plantest", "addrs", "state", "internal/jsontext"}, // plantest only in its external tests
+	"engine/providercall":  {"engine/plan", "engine/plan/action", "config", "addrs", "providers"},
+	"engine/plan":          {"engine/plan/action", "engine/plan/plantest", "addrs", "state", "internal/jsontext"}, // plantest only in its external tests
+	"engine/plan/action":   nil,                                                                                   // the one action vocabulary: a leaf, so the UIs may name actions too
 	// The plan's encodings, each the only reader and writer of its format
 	// (like state/statefile and state/statejson), and the plan builders
 	// tests share.
-	"engine/plan/planjson": {"engine/plan", "engine/plan/plantest", "addrs", "state", "internal/jsontext"},
-	"engine/plan/planfile": {"engine/plan", "engine/plan/planjson", "engine/plan/plantest", "addrs", "state"},
-	"engine/plan/plantest": {"engine/plan", "addrs", "state"},
+	"engine/plan/planjson": {"engine/plan", "engine/plan/action", "engine/plan/plantest", "addrs", "state", "internal/jsontext"},
+	"engine/plan/planfile": {"engine/plan", "engine/plan/action", "engine/plan/planjson", "engine/plan/plantest", "addrs", "state"},
+	"engine/plan/plantest": {"engine/plan", "engine/plan/action", "addrs", "state"},
 	"policy":               {"engine/plan", "addrs", "internal/jsontext", "internal/regokit"},
 	"config":               {"addrs", "internal/registryhttp", "internal/versionparse"},
 	"state":                {"addrs", "internal/jsontext"},

@@ -16,6 +16,7 @@ import (
 	"github.com/tenetplan/tenet/config"
 	"github.com/tenetplan/tenet/engine/plan"
 
+	"github.com/tenetplan/tenet/engine/plan/action"
 	"github.com/tenetplan/tenet/engine/plan/planfile"
 )
 
@@ -133,7 +134,7 @@ func planQuietly(ctx context.Context, g *globals, u *ui, f *planFlags) (*plan.Pl
 func showExplanations(u *ui, p *plan.Plan) {
 	var shown []*plan.ResourceInstanceChange
 	for _, c := range p.Changes {
-		if c.Action != plan.NoOp {
+		if c.Action != action.NoOp {
 			shown = append(shown, c)
 		}
 	}
@@ -145,15 +146,15 @@ func showExplanations(u *ui, p *plan.Plan) {
 }
 
 // actionNames are the rules' names for actions.
-var actionNames = map[plan.Action]string{
-	plan.NoOp:             "no-op",
-	plan.Create:           "create",
-	plan.Read:             "read",
-	plan.Update:           "update",
-	plan.DeleteThenCreate: "delete-then-create",
-	plan.CreateThenDelete: "create-then-delete",
-	plan.Delete:           "delete",
-	plan.Forget:           "forget",
+var actionNames = map[action.Action]string{
+	action.NoOp:             "no-op",
+	action.Create:           "create",
+	action.Read:             "read",
+	action.Update:           "update",
+	action.DeleteThenCreate: "delete-then-create",
+	action.CreateThenDelete: "create-then-delete",
+	action.Delete:           "delete",
+	action.Forget:           "forget",
 }
 
 // keyFacts are always shown, true or false; other facts only when set.

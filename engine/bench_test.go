@@ -12,6 +12,7 @@ import (
 	"github.com/tenetplan/tenet/config"
 	"github.com/tenetplan/tenet/engine"
 	"github.com/tenetplan/tenet/engine/plan"
+	"github.com/tenetplan/tenet/engine/plan/action"
 	"github.com/tenetplan/tenet/providers/builtin"
 	"github.com/tenetplan/tenet/rules"
 	"github.com/tenetplan/tenet/state"
@@ -225,7 +226,7 @@ func TestBenchShapesConverge(t *testing.T) {
 			p := f.plan(t, nil)
 			creates := 0
 			for _, c := range p.Changes {
-				if c.Action == plan.Create {
+				if c.Action == action.Create {
 					creates++
 				}
 			}
@@ -236,7 +237,7 @@ func TestBenchShapesConverge(t *testing.T) {
 			if p2 := f.plan(t, s); p2.HasChanges() {
 				var changed []string
 				for _, c := range p2.Changes {
-					if c.Action != plan.NoOp {
+					if c.Action != action.NoOp {
 						changed = append(changed, c.Addr.String()+" "+c.Action.String())
 					}
 				}

@@ -11,7 +11,7 @@ import (
 
 	"github.com/tenetplan/tenet/addrs"
 	"github.com/tenetplan/tenet/engine"
-	"github.com/tenetplan/tenet/engine/plan"
+	"github.com/tenetplan/tenet/engine/plan/action"
 	"github.com/tenetplan/tenet/providers"
 	"github.com/tenetplan/tenet/providers/providertest"
 	"github.com/tenetplan/tenet/state"
@@ -423,7 +423,7 @@ resource "test_thing" "a" {
 			h.mustApply(h.mustPlan(engine.PlanOpts{}))
 			h.setConfig(cfgFor("new"))
 			pl := h.mustPlan(engine.PlanOpts{})
-			if c := changeOf(t, pl, "test_thing.a"); c.Action != plan.CreateThenDelete {
+			if c := changeOf(t, pl, "test_thing.a"); c.Action != action.CreateThenDelete {
 				t.Fatalf("planned %s, want CreateThenDelete", c.Action)
 			}
 			p.ApplyResourceChangeFn = func(_ context.Context, req providers.ApplyResourceChangeRequest) providers.ApplyResourceChangeResponse {
@@ -459,7 +459,7 @@ resource "test_thing" "a" {
 			next := h.mustPlan(engine.PlanOpts{})
 			var deletes int
 			for _, c := range next.Changes {
-				if c.DeposedKey != state.NotDeposed && c.Action == plan.Delete {
+				if c.DeposedKey != state.NotDeposed && c.Action == action.Delete {
 					deletes++
 				}
 			}

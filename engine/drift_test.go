@@ -13,6 +13,7 @@ import (
 	"github.com/tenetplan/tenet/config"
 	"github.com/tenetplan/tenet/engine"
 	"github.com/tenetplan/tenet/engine/plan"
+	"github.com/tenetplan/tenet/engine/plan/action"
 	"github.com/tenetplan/tenet/providers"
 	"github.com/tenetplan/tenet/providers/builtin/local"
 )
@@ -30,11 +31,11 @@ resource "test_thing" "a" {
 	tests := []struct {
 		name      string
 		read      func(prior cty.Value) cty.Value
-		wantDrift plan.Action // 0: none
+		wantDrift action.Action // 0: none
 	}{
 		{"unchanged is no drift", func(prior cty.Value) cty.Value { return prior }, 0},
-		{"changed outside", func(prior cty.Value) cty.Value { return setAttr(prior, "size", cty.NumberIntVal(99)) }, plan.Update},
-		{"deleted outside", func(prior cty.Value) cty.Value { return cty.NullVal(prior.Type()) }, plan.Delete},
+		{"changed outside", func(prior cty.Value) cty.Value { return setAttr(prior, "size", cty.NumberIntVal(99)) }, action.Update},
+		{"deleted outside", func(prior cty.Value) cty.Value { return cty.NullVal(prior.Type()) }, action.Delete},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -43,7 +44,7 @@ resource "test_thing" "a" {
 			}
 			defer func() { p.ReadResourceFn = nil }()
 			pl := h.mustPlan(engine.PlanOpts{})
-			var got plan.Action
+			var got action.Action
 			for _, d := range pl.Drift {
 				if d.Addr.String() == "test_thing.a" {
 					got = d.Action
@@ -52,15 +53,15 @@ resource "test_thing" "a" {
 			if got != tt.wantDrift {
 				t.Errorf("drift %v, want %v", got, tt.wantDrift)
 			}
-			if tt.wantDrift == plan.Delete {
-				if c := changeOf(t, pl, "test_thing.a"); c.Action != plan.Create {
+			if tt.wantDrift == action.Delete {
+				if c := changeOf(t, pl, "test_thing.a"); c.Action != action.Create {
 					t.Errorf("object deleted outside planned %s, want create", c.Action)
 				}
 			}
 
 			ro := h.mustPlan(engine.PlanOpts{Mode: plan.RefreshOnlyMode})
 			for _, c := range ro.Changes {
-				if c.Action != plan.NoOp {
+				if c.Action != action.NoOp {
 					t.Errorf("refresh-only plan has a %s change for %s", c.Action, c.Addr)
 				}
 			}
@@ -118,11 +119,11 @@ resource "local_file" "f" {
 	tests := []struct {
 		name      string
 		tamper    func()
-		wantDrift plan.Action
+		wantDrift action.Action
 	}{
 		{"untouched", func() {}, 0},
-		{"edited", func() { os.WriteFile(file, []byte("changed\n"), 0o644) }, plan.Delete},
-		{"deleted", func() { os.Remove(file) }, plan.Delete},
+		{"edited", func() { os.WriteFile(file, []byte("changed\n"), 0o644) }, action.Delete},
+		{"deleted", func() { os.Remove(file) }, action.Delete},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -131,16 +132,16 @@ resource "local_file" "f" {
 			if diags.HasErrors() {
 				t.Fatal(diags.Error())
 			}
-			var drift plan.Action
+			var drift action.Action
 			for _, d := range pl.Drift {
 				drift = d.Action
 			}
 			if drift != tt.wantDrift {
 				t.Errorf("drift %v, want %v", drift, tt.wantDrift)
 			}
-			want := plan.NoOp
+			want := action.NoOp
 			if tt.wantDrift != 0 {
-				want = plan.Create
+				want = action.Create
 			}
 			if c := changeOf(t, pl, "local_file.f"); c.Action != want {
 				t.Errorf("planned %s, want %s", c.Action, want)

@@ -18,6 +18,7 @@ import (
 	"github.com/tenetplan/tenet/config"
 	"github.com/tenetplan/tenet/engine"
 	"github.com/tenetplan/tenet/engine/plan"
+	"github.com/tenetplan/tenet/engine/plan/action"
 	"github.com/tenetplan/tenet/providers"
 	"github.com/tenetplan/tenet/providers/providertest"
 	"github.com/tenetplan/tenet/rules"
@@ -277,7 +278,7 @@ resource "test_thing" "b" {
 		t.Errorf("second plan calls (-want +got):\n%s", diff)
 	}
 	for _, c := range pl.Changes {
-		if c.Action != plan.NoOp {
+		if c.Action != action.NoOp {
 			t.Errorf("%s: %s on an unchanged second run", c.Addr, c.Action)
 		}
 	}
@@ -324,7 +325,7 @@ func TestUpgradeResourceStateForOlderVersion(t *testing.T) {
 		t.Fatalf("upgrade calls = %+v, want one from version 1", upgrades)
 	}
 	c := changeOf(t, pl, "test_thing.a")
-	if c.Action != plan.NoOp {
+	if c.Action != action.NoOp {
 		t.Errorf("upgraded object planned %s, want no-op", c.Action)
 	}
 	if got := p.ReadCalls()[0].PriorState.GetAttr("name"); !got.RawEquals(cty.StringVal("alpha")) {
@@ -347,7 +348,7 @@ data "test_info" "later" {
 	if len(reads) != 1 || reads[0].Config.GetAttr("name").AsString() != "static" {
 		t.Fatalf("plan read %d data sources (%+v), want only the static one", len(reads), reads)
 	}
-	if c := changeOf(t, pl, "data.test_info.later"); c.Action != plan.Read {
+	if c := changeOf(t, pl, "data.test_info.later"); c.Action != action.Read {
 		t.Errorf("data.test_info.later planned %s, want read at apply", c.Action)
 	}
 	h.mustApply(pl)

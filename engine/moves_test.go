@@ -10,6 +10,7 @@ import (
 	"github.com/tenetplan/tenet/config"
 	"github.com/tenetplan/tenet/engine"
 	"github.com/tenetplan/tenet/engine/plan"
+	"github.com/tenetplan/tenet/engine/plan/action"
 )
 
 // setFiles loads a configuration of several files (modules included).
@@ -169,7 +170,7 @@ removed {
 			h.mustApply(p)
 			again := h.mustPlan(engine.PlanOpts{})
 			for _, c := range again.Changes {
-				if c.Action != plan.NoOp || c.Moved() {
+				if c.Action != action.NoOp || c.Moved() {
 					t.Errorf("second plan after apply still has %s %s", c.Addr, c.Action)
 				}
 			}

@@ -8,6 +8,7 @@ import (
 	"github.com/tenetplan/tenet/engine/graph"
 	"github.com/tenetplan/tenet/engine/nodes"
 	"github.com/tenetplan/tenet/engine/plan"
+	"github.com/tenetplan/tenet/engine/plan/action"
 	"github.com/tenetplan/tenet/engine/providercall"
 	"github.com/tenetplan/tenet/providers"
 	"github.com/tenetplan/tenet/providers/objchange"
@@ -25,7 +26,7 @@ func (w *applyWalker) checkFinalPlan(n *graph.Node, sch *providers.Schema, c *pl
 	if errs := objchange.AssertPlanValid(sch.Block, prior, config, final); len(errs) > 0 {
 		return providercall.InvalidPlanDiags(rng, provider, c.Addr, errs)
 	}
-	if c.Action == plan.Update {
+	if c.Action == action.Update {
 		var replace []cty.Path
 		for _, p := range resp.RequiresReplace {
 			if eval.PathChanged(prior, final, p) {
@@ -33,7 +34,7 @@ func (w *applyWalker) checkFinalPlan(n *graph.Node, sch *providers.Schema, c *pl
 			}
 		}
 		if len(replace) > 0 {
-			return hcl.Diagnostics{providercall.FinalActionDiag(rng, provider, c.Addr, c.Action, plan.DeleteThenCreate, replace)}
+			return hcl.Diagnostics{providercall.FinalActionDiag(rng, provider, c.Addr, c.Action, action.DeleteThenCreate, replace)}
 		}
 	}
 	if errs := objchange.AssertObjectCompatible(sch.Block, c.After, final); len(errs) > 0 {

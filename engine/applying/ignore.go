@@ -8,6 +8,7 @@ import (
 	"github.com/tenetplan/tenet/engine/graph"
 	"github.com/tenetplan/tenet/engine/ignorechanges"
 	"github.com/tenetplan/tenet/engine/plan"
+	"github.com/tenetplan/tenet/engine/plan/action"
 	"github.com/tenetplan/tenet/providers"
 	"github.com/tenetplan/tenet/rules"
 )
@@ -16,7 +17,7 @@ import (
 // at apply with the final configuration, so the final plan matches the
 // saved one.
 func (w *applyWalker) ignoreForApply(ctx context.Context, n *graph.Node, sch *providers.Schema, c *plan.ResourceInstanceChange, prior, config cty.Value) cty.Value {
-	if c.Action != plan.Update || prior.IsNull() || n.Res == nil || n.Res.Managed == nil || w.env.Rules == nil {
+	if c.Action != action.Update || prior.IsNull() || n.Res == nil || n.Res.Managed == nil || w.env.Rules == nil {
 		return config
 	}
 	mr := n.Res.Managed

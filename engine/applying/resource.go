@@ -13,6 +13,7 @@ import (
 	"github.com/tenetplan/tenet/engine/nodes"
 	"github.com/tenetplan/tenet/engine/phase"
 	"github.com/tenetplan/tenet/engine/plan"
+	"github.com/tenetplan/tenet/engine/plan/action"
 	"github.com/tenetplan/tenet/engine/providercall"
 	"github.com/tenetplan/tenet/providers"
 	"github.com/tenetplan/tenet/providers/objchange"
@@ -31,7 +32,7 @@ func (w *applyWalker) visitResource(ctx context.Context, n *graph.Node) hcl.Diag
 			continue
 		}
 		switch c.Action {
-		case plan.Create, plan.Update, plan.Read, plan.DeleteThenCreate, plan.CreateThenDelete:
+		case action.Create, action.Update, action.Read, action.DeleteThenCreate, action.CreateThenDelete:
 			todo = append(todo, c)
 		}
 	}
@@ -135,7 +136,7 @@ func (w *applyWalker) unchangedConditions(ctx context.Context, n *graph.Node, re
 	w.ev.Checks.Declare(nodes.ResourceCheckable(n))
 	var diags hcl.Diagnostics
 	for _, c := range w.ag.ByNode[n.Key] {
-		if c.DeposedKey != state.NotDeposed || c.Action != plan.NoOp {
+		if c.DeposedKey != state.NotDeposed || c.Action != action.NoOp {
 			continue
 		}
 		s := &eval.Scope{Ev: w.ev, Mod: c.Addr.Module, Cfg: n.Mod, Rep: reps[c.Addr.String()]}
@@ -188,7 +189,7 @@ func (w *applyWalker) applyInstance(ctx context.Context, n *graph.Node, p provid
 	if pre.HasErrors() {
 		return cty.NilVal, diags
 	}
-	if c.Action == plan.Read {
+	if c.Action == action.Read {
 		v, d := w.applyRead(ctx, n, p, sch, c, config, cfgSensitive)
 		diags = append(diags, d...)
 		if !d.HasErrors() {
@@ -202,7 +203,7 @@ func (w *applyWalker) applyInstance(ctx context.Context, n *graph.Node, p provid
 	}
 	prior := cty.NullVal(ty)
 	var priorPrivate []byte
-	if c.Action == plan.Update {
+	if c.Action == action.Update {
 		prior = c.Before
 		w.mu.Lock()
 		if ri := w.working.ResourceInstance(c.Addr); ri != nil && ri.Current != nil {
@@ -210,7 +211,7 @@ func (w *applyWalker) applyInstance(ctx context.Context, n *graph.Node, p provid
 		}
 		w.mu.Unlock()
 	}
-	if c.Action == plan.CreateThenDelete {
+	if c.Action == action.CreateThenDelete {
 		w.mu.Lock()
 		key := w.working.DeposeResourceInstanceObject(c.Addr)
 		w.deposedKeys[c.ChangeKey()] = key
@@ -232,14 +233,14 @@ func (w *applyWalker) applyInstance(ctx context.Context, n *graph.Node, p provid
 		w.restoreDeposed(c)
 		return cty.NilVal, append(diags, d...)
 	}
-	if c.Action == plan.Update && finalPlanIsNoOp(prior, presp.PlannedState) {
+	if c.Action == action.Update && finalPlanIsNoOp(prior, presp.PlannedState) {
 		sens := eval.MergePaths(cfgSensitive, eval.SchemaSensitivePaths(sch.Block, prior))
 		diags = append(diags, w.resourceConditions(s, n, c, n.Res.Postconditions, eval.MarkPaths(prior, sens), eval.ResourcePostconditionFailed)...)
 		return eval.MarkPaths(prior, sens), diags
 	}
 
 	hookAction := phase.HookCreate
-	if c.Action == plan.Update {
+	if c.Action == action.Update {
 		hookAction = phase.HookUpdate
 	}
 	idKey, idVal := eval.ObjectID(prior)
@@ -268,7 +269,7 @@ func (w *applyWalker) applyInstance(ctx context.Context, n *graph.Node, p provid
 		return fail(diags)
 	}
 	status := state.ObjectReady
-	if failed && c.Action != plan.Update {
+	if failed && c.Action != action.Update {
 		status = state.ObjectTainted
 	}
 	sens := eval.MergePaths(cfgSensitive, eval.SchemaSensitivePaths(sch.Block, newVal))
@@ -292,7 +293,7 @@ func (w *applyWalker) applyInstance(ctx context.Context, n *graph.Node, p provid
 // restoreDeposed puts back the object a failed create_before_destroy
 // replacement had deposed, if no new object took its place.
 func (w *applyWalker) restoreDeposed(c *plan.ResourceInstanceChange) {
-	if c.Action != plan.CreateThenDelete {
+	if c.Action != action.CreateThenDelete {
 		return
 	}
 	w.mu.Lock()
@@ -352,7 +353,7 @@ func (w *applyWalker) visitDestroy(ctx context.Context, resKey string) hcl.Diagn
 	var todo []*plan.ResourceInstanceChange
 	for _, c := range w.ag.ByNode[resKey] {
 		switch c.Action {
-		case plan.Delete, plan.Forget, plan.DeleteThenCreate, plan.CreateThenDelete:
+		case action.Delete, action.Forget, action.DeleteThenCreate, action.CreateThenDelete:
 			todo = append(todo, c)
 		}
 	}
@@ -371,7 +372,7 @@ func (w *applyWalker) visitDestroy(ctx context.Context, resKey string) hcl.Diagn
 
 func (w *applyWalker) destroyInstance(ctx context.Context, n *graph.Node, p providers.Interface, sch *providers.Schema, c *plan.ResourceInstanceChange) hcl.Diagnostics {
 	deposed := c.DeposedKey
-	if c.Action == plan.CreateThenDelete {
+	if c.Action == action.CreateThenDelete {
 		w.mu.Lock()
 		key, ok := w.deposedKeys[c.ChangeKey()]
 		w.mu.Unlock()
@@ -380,7 +381,7 @@ func (w *applyWalker) destroyInstance(ctx context.Context, n *graph.Node, p prov
 		}
 		deposed = key
 	}
-	if c.Action == plan.Forget {
+	if c.Action == action.Forget {
 		if w.env.Hooks != nil {
 			w.env.Hooks.PreApply(c.Addr, deposed, phase.HookForget, "", "")
 		}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/tenetplan/tenet/config"
 	"github.com/tenetplan/tenet/engine/plan"
+	"github.com/tenetplan/tenet/engine/plan/action"
 	"github.com/tenetplan/tenet/graphsolve"
 )
 
@@ -37,7 +38,7 @@ func BuildApply(cfg *config.Config, cg *Graph, p *plan.Plan) (*ApplyGraph, hcl.D
 		key := ResourceKey(c.Addr.Config())
 		ag.ByNode[key] = append(ag.ByNode[key], c)
 		if c.DeposedKey != "" {
-			if c.Action == plan.Delete || c.Action == plan.Forget {
+			if c.Action == action.Delete || c.Action == action.Forget {
 				destroys[key] = true
 				// A leftover of a create_before_destroy replacement goes
 				// after the instance's new object is made, as OpenTofu.
@@ -48,14 +49,14 @@ func BuildApply(cfg *config.Config, cg *Graph, p *plan.Plan) (*ApplyGraph, hcl.D
 			continue
 		}
 		switch c.Action {
-		case plan.Create, plan.Update, plan.Read:
+		case action.Create, action.Update, action.Read:
 			creates[key] = true
-		case plan.DeleteThenCreate:
+		case action.DeleteThenCreate:
 			creates[key], destroys[key], dtc[key] = true, true, true
-		case plan.CreateThenDelete:
+		case action.CreateThenDelete:
 			creates[key], destroys[key] = true, true
 			ag.cbdNodes[DestroyKey(key)] = true
-		case plan.Delete, plan.Forget:
+		case action.Delete, action.Forget:
 			destroys[key] = true
 			if c.CreateBeforeDestroy {
 				ag.cbdNodes[DestroyKey(key)] = true
@@ -174,7 +175,7 @@ func (ag *ApplyGraph) checksLast(creates, destroys map[string]bool) {
 	nested := map[string]bool{}
 	for key, cs := range ag.ByNode {
 		for _, c := range cs {
-			if c.Action == plan.Read && c.Reason == plan.ReasonReadBecauseCheckNested {
+			if c.Action == action.Read && c.Reason == plan.ReasonReadBecauseCheckNested {
 				nested[key] = true
 			}
 		}

@@ -3,8 +3,9 @@
 // of each change, and the outputs' changes.
 //
 // It also answers the questions callers ask of a finished plan: how the
-// actions and reasons are spelled in JSON and in the UIs, what the summary
-// line counts, and whether the plan is worth applying.
+// reasons are spelled in JSON and in the UIs (the actions' spellings are
+// plan/action's), what the summary line counts, and whether the plan is
+// worth applying.
 //
 // Encodings live in subpackages, the way state's do: plan/planjson writes
 // and reads the JSON plan of `show -json`, plan/planfile saved plan files.

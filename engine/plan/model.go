@@ -8,6 +8,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/tenetplan/tenet/addrs"
+	"github.com/tenetplan/tenet/engine/plan/action"
 	"github.com/tenetplan/tenet/state"
 )
 
@@ -19,23 +20,6 @@ const (
 	DestroyMode     Mode = 'D'
 	RefreshOnlyMode Mode = 'R'
 )
-
-// Action is what a change does to a resource instance object.
-type Action rune
-
-const (
-	NoOp             Action = 0
-	Create           Action = '+'
-	Read             Action = '←'
-	Update           Action = '~'
-	DeleteThenCreate Action = '∓'
-	CreateThenDelete Action = '±'
-	Delete           Action = '-'
-	Forget           Action = '.'
-)
-
-// IsReplace reports whether the action is one of the two replace orders.
-func (a Action) IsReplace() bool { return a == DeleteThenCreate || a == CreateThenDelete }
 
 // Reason says why an action other than the obvious one was chosen; it is
 // the JSON plan's action_reason string ("" for none).
@@ -139,7 +123,7 @@ type ResourceInstanceChange struct {
 	DeposedKey  state.DeposedKey
 	Provider    addrs.AbsProviderConfig
 
-	Action Action
+	Action action.Action
 	Reason Reason
 
 	// Before and After are the object before and after the change, of the
@@ -174,10 +158,15 @@ func (c *ResourceInstanceChange) ChangeKey() string {
 	return c.Addr.String()
 }
 
+// Moved reports whether the object had another address in the previous run.
+func (c *ResourceInstanceChange) Moved() bool {
+	return c.PrevRunAddr.Resource.Resource.Mode != 0 && !c.PrevRunAddr.Equal(c.Addr)
+}
+
 // OutputChange is the planned change of one root output value.
 type OutputChange struct {
 	Name          string
-	Action        Action
+	Action        action.Action
 	Before, After cty.Value // After may be unknown
 	Sensitive     bool      // the output is (or was) sensitive
 }

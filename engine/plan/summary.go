@@ -8,6 +8,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/tenetplan/tenet/addrs"
+	"github.com/tenetplan/tenet/engine/plan/action"
 	"github.com/tenetplan/tenet/state"
 )
 
@@ -26,18 +27,18 @@ func (p *Plan) Summary() Summary {
 			s.Import++
 		}
 		switch c.Action {
-		case Create:
+		case action.Create:
 			s.Add++
-		case Update:
+		case action.Update:
 			s.Change++
-		case DeleteThenCreate, CreateThenDelete:
+		case action.DeleteThenCreate, action.CreateThenDelete:
 			s.Add++
 			s.Destroy++
-		case Delete:
+		case action.Delete:
 			if c.Addr.Resource.Resource.Mode != addrs.DataResourceMode {
 				s.Destroy++
 			}
-		case Forget:
+		case action.Forget:
 			s.Forget++
 		}
 	}
@@ -49,12 +50,12 @@ func (p *Plan) Summary() Summary {
 // or a non-NoOp output change.
 func (p *Plan) HasChanges() bool {
 	for _, c := range p.Changes {
-		if c.Action != NoOp || c.Moved() || c.Importing != nil {
+		if c.Action != action.NoOp || c.Moved() || c.Importing != nil {
 			return true
 		}
 	}
 	for _, oc := range p.OutputChanges {
-		if oc.Action != NoOp {
+		if oc.Action != action.NoOp {
 			return true
 		}
 	}

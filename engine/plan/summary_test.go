@@ -1,72 +1,16 @@
 package plan_test
 
 import (
-	"github.com/tenetplan/tenet/engine/plan/plantest"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/zclconf/go-cty/cty"
 
-	"github.com/tenetplan/tenet/addrs"
-	"github.com/tenetplan/tenet/state"
-
 	"github.com/tenetplan/tenet/engine/plan"
+	"github.com/tenetplan/tenet/engine/plan/action"
+	"github.com/tenetplan/tenet/engine/plan/plantest"
+	"github.com/tenetplan/tenet/state"
 )
-
-func TestActionNames(t *testing.T) {
-	type names struct {
-		JSON     []string
-		Symbol   string
-		UIAction string
-	}
-	cases := map[plan.Action]names{
-		plan.NoOp:             {[]string{"no-op"}, "   ", "noop"},
-		plan.Create:           {[]string{"create"}, "  +", "create"},
-		plan.Read:             {[]string{"read"}, " <=", "read"},
-		plan.Update:           {[]string{"update"}, "  ~", "update"},
-		plan.DeleteThenCreate: {[]string{"delete", "create"}, "-/+", "replace"},
-		plan.CreateThenDelete: {[]string{"create", "delete"}, "+/-", "replace"},
-		plan.Delete:           {[]string{"delete"}, "  -", "delete"},
-		plan.Forget:           {[]string{"forget"}, "  .", "remove"},
-	}
-	for a, want := range cases {
-		t.Run(a.String(), func(t *testing.T) {
-			got := names{a.JSONActions(), a.Symbol(), a.UIAction()}
-			if diff := cmp.Diff(want, got); diff != "" {
-				t.Error(diff)
-			}
-		})
-	}
-	if plan.Action('?').Valid() || plan.Action('?').JSONActions() != nil {
-		t.Error("an undeclared action is accepted")
-	}
-}
-
-func TestChangeUIAction(t *testing.T) {
-	moved := plantest.Change(t, "terraform_data.b", plan.NoOp, cty.NilVal, cty.NilVal)
-	moved.PrevRunAddr = plantest.InstAddr(t, "terraform_data.a")
-	moved.Importing = &plan.Importing{ID: "x"}
-	imported := plantest.Change(t, "terraform_data.b", plan.NoOp, cty.NilVal, cty.NilVal)
-	imported.Importing = &plan.Importing{ID: "x"}
-	movedUpdate := plantest.Change(t, "terraform_data.b", plan.Update, cty.NilVal, cty.NilVal)
-	movedUpdate.PrevRunAddr = plantest.InstAddr(t, "terraform_data.a")
-	noPrev := plantest.Change(t, "terraform_data.b", plan.NoOp, cty.NilVal, cty.NilVal)
-	noPrev.PrevRunAddr = addrs.AbsResourceInstance{}
-	cases := map[string]struct {
-		c    *plan.ResourceInstanceChange
-		want string
-	}{
-		"move wins over import": {moved, "move"},
-		"import":                {imported, "import"},
-		"moved update":          {movedUpdate, "update"},
-		"no previous address":   {noPrev, "noop"},
-	}
-	for name, tc := range cases {
-		if got := tc.c.UIAction(); got != tc.want {
-			t.Errorf("%s: UIAction = %q, want %q", name, got, tc.want)
-		}
-	}
-}
 
 func TestReasonUIReason(t *testing.T) {
 	cases := map[plan.Reason]string{
@@ -87,18 +31,18 @@ func TestReasonUIReason(t *testing.T) {
 }
 
 func TestSummary(t *testing.T) {
-	imp := plantest.Change(t, "terraform_data.i", plan.NoOp, cty.NilVal, cty.NilVal)
+	imp := plantest.Change(t, "terraform_data.i", action.NoOp, cty.NilVal, cty.NilVal)
 	imp.Importing = &plan.Importing{ID: "i"}
 	p := &plan.Plan{Changes: []*plan.ResourceInstanceChange{
-		plantest.Change(t, "terraform_data.c", plan.Create, cty.NilVal, cty.NilVal),
-		plantest.Change(t, "terraform_data.u", plan.Update, cty.NilVal, cty.NilVal),
-		plantest.Change(t, "terraform_data.r1", plan.DeleteThenCreate, cty.NilVal, cty.NilVal),
-		plantest.Change(t, "terraform_data.r2", plan.CreateThenDelete, cty.NilVal, cty.NilVal),
-		plantest.Change(t, "terraform_data.d", plan.Delete, cty.NilVal, cty.NilVal),
-		plantest.Change(t, "data.terraform_remote_state.d", plan.Delete, cty.NilVal, cty.NilVal),
-		plantest.Change(t, "data.terraform_remote_state.r", plan.Read, cty.NilVal, cty.NilVal),
-		plantest.Change(t, "terraform_data.f", plan.Forget, cty.NilVal, cty.NilVal),
-		plantest.Change(t, "terraform_data.n", plan.NoOp, cty.NilVal, cty.NilVal),
+		plantest.Change(t, "terraform_data.c", action.Create, cty.NilVal, cty.NilVal),
+		plantest.Change(t, "terraform_data.u", action.Update, cty.NilVal, cty.NilVal),
+		plantest.Change(t, "terraform_data.r1", action.DeleteThenCreate, cty.NilVal, cty.NilVal),
+		plantest.Change(t, "terraform_data.r2", action.CreateThenDelete, cty.NilVal, cty.NilVal),
+		plantest.Change(t, "terraform_data.d", action.Delete, cty.NilVal, cty.NilVal),
+		plantest.Change(t, "data.terraform_remote_state.d", action.Delete, cty.NilVal, cty.NilVal),
+		plantest.Change(t, "data.terraform_remote_state.r", action.Read, cty.NilVal, cty.NilVal),
+		plantest.Change(t, "terraform_data.f", action.Forget, cty.NilVal, cty.NilVal),
+		plantest.Change(t, "terraform_data.n", action.NoOp, cty.NilVal, cty.NilVal),
 		imp,
 	}}
 	want := plan.Summary{Import: 1, Add: 3, Change: 1, Destroy: 3, Forget: 1}
@@ -108,10 +52,10 @@ func TestSummary(t *testing.T) {
 }
 
 func TestCanApply(t *testing.T) {
-	noop := plantest.Change(t, "terraform_data.a", plan.NoOp, cty.NilVal, cty.NilVal)
-	moved := plantest.Change(t, "terraform_data.b", plan.NoOp, cty.NilVal, cty.NilVal)
+	noop := plantest.Change(t, "terraform_data.a", action.NoOp, cty.NilVal, cty.NilVal)
+	moved := plantest.Change(t, "terraform_data.b", action.NoOp, cty.NilVal, cty.NilVal)
 	moved.PrevRunAddr = plantest.InstAddr(t, "terraform_data.a")
-	imported := plantest.Change(t, "terraform_data.b", plan.NoOp, cty.NilVal, cty.NilVal)
+	imported := plantest.Change(t, "terraform_data.b", action.NoOp, cty.NilVal, cty.NilVal)
 	imported.Importing = &plan.Importing{ID: "x"}
 
 	stateWith := func(attrs string) *state.State {
@@ -128,12 +72,12 @@ func TestCanApply(t *testing.T) {
 	}{
 		"empty":                  {&plan.Plan{}, false},
 		"only no-ops":            {&plan.Plan{Changes: []*plan.ResourceInstanceChange{noop}}, false},
-		"create":                 {&plan.Plan{Changes: []*plan.ResourceInstanceChange{plantest.Change(t, "terraform_data.a", plan.Create, cty.NilVal, cty.NilVal)}}, true},
-		"errored":                {&plan.Plan{Errored: true, Changes: []*plan.ResourceInstanceChange{plantest.Change(t, "terraform_data.a", plan.Create, cty.NilVal, cty.NilVal)}}, false},
+		"create":                 {&plan.Plan{Changes: []*plan.ResourceInstanceChange{plantest.Change(t, "terraform_data.a", action.Create, cty.NilVal, cty.NilVal)}}, true},
+		"errored":                {&plan.Plan{Errored: true, Changes: []*plan.ResourceInstanceChange{plantest.Change(t, "terraform_data.a", action.Create, cty.NilVal, cty.NilVal)}}, false},
 		"move only":              {&plan.Plan{Changes: []*plan.ResourceInstanceChange{moved}}, true},
 		"import only":            {&plan.Plan{Changes: []*plan.ResourceInstanceChange{imported}}, true},
-		"output change":          {&plan.Plan{OutputChanges: []*plan.OutputChange{{Name: "o", Action: plan.Create}}}, true},
-		"output no-op":           {&plan.Plan{OutputChanges: []*plan.OutputChange{{Name: "o", Action: plan.NoOp}}}, false},
+		"output change":          {&plan.Plan{OutputChanges: []*plan.OutputChange{{Name: "o", Action: action.Create}}}, true},
+		"output no-op":           {&plan.Plan{OutputChanges: []*plan.OutputChange{{Name: "o", Action: action.NoOp}}}, false},
 		"refresh-only same":      {&plan.Plan{Mode: plan.RefreshOnlyMode, PrevRunState: stateWith(`{"id":"a"}`), PriorState: stateWith(`{ "id": "a" }`)}, false},
 		"refresh-only drift":     {&plan.Plan{Mode: plan.RefreshOnlyMode, PrevRunState: stateWith(`{"id":"a"}`), PriorState: stateWith(`{"id":"b"}`)}, true},
 		"refresh-only data only": {&plan.Plan{Mode: plan.RefreshOnlyMode, PrevRunState: stateWith(`{"id":"a"}`), PriorState: withData}, false},
@@ -148,8 +92,8 @@ func TestCanApply(t *testing.T) {
 }
 
 func TestFindChange(t *testing.T) {
-	cur := plantest.Change(t, "terraform_data.a", plan.NoOp, cty.NilVal, cty.NilVal)
-	dep := plantest.Change(t, "terraform_data.a", plan.Delete, cty.NilVal, cty.NilVal)
+	cur := plantest.Change(t, "terraform_data.a", action.NoOp, cty.NilVal, cty.NilVal)
+	dep := plantest.Change(t, "terraform_data.a", action.Delete, cty.NilVal, cty.NilVal)
 	dep.DeposedKey = "00000001"
 	p := &plan.Plan{Changes: []*plan.ResourceInstanceChange{cur, dep}, OutputChanges: []*plan.OutputChange{{Name: "x"}}}
 	if got := p.FindChange(plantest.InstAddr(t, "terraform_data.a"), "00000001"); got != dep {

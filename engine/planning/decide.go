@@ -12,6 +12,7 @@ import (
 	"github.com/tenetplan/tenet/engine/nodes"
 	"github.com/tenetplan/tenet/engine/phase"
 	"github.com/tenetplan/tenet/engine/plan"
+	"github.com/tenetplan/tenet/engine/plan/action"
 	"github.com/tenetplan/tenet/engine/providercall"
 	"github.com/tenetplan/tenet/providers"
 	"github.com/tenetplan/tenet/providers/objchange"
@@ -119,15 +120,15 @@ func pathSteps(p cty.Path) []any {
 	return out
 }
 
-var actionByName = map[string]plan.Action{
-	rules.ActionNoOp:             plan.NoOp,
-	rules.ActionCreate:           plan.Create,
-	rules.ActionRead:             plan.Read,
-	rules.ActionUpdate:           plan.Update,
-	rules.ActionDeleteThenCreate: plan.DeleteThenCreate,
-	rules.ActionCreateThenDelete: plan.CreateThenDelete,
-	rules.ActionDelete:           plan.Delete,
-	rules.ActionForget:           plan.Forget,
+var actionByName = map[string]action.Action{
+	rules.ActionNoOp:             action.NoOp,
+	rules.ActionCreate:           action.Create,
+	rules.ActionRead:             action.Read,
+	rules.ActionUpdate:           action.Update,
+	rules.ActionDeleteThenCreate: action.DeleteThenCreate,
+	rules.ActionCreateThenDelete: action.CreateThenDelete,
+	rules.ActionDelete:           action.Delete,
+	rules.ActionForget:           action.Forget,
 }
 
 // applyDecision turns a rule decision into a recorded change and returns
@@ -148,13 +149,13 @@ func (w *planWalker) applyDecision(ctx context.Context, rn *resourceNode, it *in
 		}
 		return cty.NullVal(ty), nil
 	}
-	action, ok := actionByName[d.Action]
+	act, ok := actionByName[d.Action]
 	if !ok {
 		return cty.DynamicVal, hcl.Diagnostics{eval.Errorf(nodes.Range(n), "Invalid planning decision", "The planning rules chose the unknown action %q for %s.", d.Action, it.addr)}
 	}
 	c := &plan.ResourceInstanceChange{
 		Addr: it.addr, PrevRunAddr: it.addr, DeposedKey: it.deposed, Provider: rn.provAddr,
-		Action: action, Reason: plan.Reason(d.Reason), SchemaVersion: uint64(sch.Version),
+		Action: act, Reason: plan.Reason(d.Reason), SchemaVersion: uint64(sch.Version),
 		Before: it.prior, After: cty.NullVal(ty),
 	}
 	if it.importID != "" {
@@ -170,11 +171,11 @@ func (w *planWalker) applyDecision(ctx context.Context, rn *resourceNode, it *in
 	} else if it.priorSrc != nil {
 		c.CreateBeforeDestroy = it.priorSrc.CreateBeforeDestroy
 	}
-	switch action {
-	case plan.Create, plan.Update, plan.NoOp:
+	switch act {
+	case action.Create, action.Update, action.NoOp:
 		c.After = it.planned
 		c.Private = it.plannedPrivate
-	case plan.DeleteThenCreate, plan.CreateThenDelete:
+	case action.DeleteThenCreate, action.CreateThenDelete:
 		c.RequiredReplace = it.requiresReplace
 		if it.tainted {
 			c.After, c.Private = it.planned, it.plannedPrivate
@@ -195,7 +196,7 @@ func (w *planWalker) applyDecision(ctx context.Context, rn *resourceNode, it *in
 	}
 	w.recordChange(n.Key, c, d.Provenance)
 	w.recordExplanation(c, it)
-	if action == plan.Delete || action == plan.Forget {
+	if act == action.Delete || act == action.Forget {
 		return cty.NullVal(ty), diags
 	}
 	return eval.MarkPaths(c.After, c.AfterSensitivePaths), diags
@@ -213,7 +214,7 @@ func (w *planWalker) applyDataDecision(ctx context.Context, rn *resourceNode, it
 		}
 		if d.Action == rules.ActionDelete && w.opts.Mode == plan.DestroyMode {
 			w.recordChange(n.Key, &plan.ResourceInstanceChange{
-				Addr: it.addr, PrevRunAddr: it.addr, Provider: rn.provAddr, Action: plan.Delete,
+				Addr: it.addr, PrevRunAddr: it.addr, Provider: rn.provAddr, Action: action.Delete,
 				Before: it.prior, After: cty.NullVal(ty), SchemaVersion: uint64(sch.Version),
 			}, d.Provenance)
 		}
@@ -249,7 +250,7 @@ func (w *planWalker) readCheckNested(ctx context.Context, rn *resourceNode, it *
 // after (unmarked, sensitive at sens) and returns the value dependents see.
 func (w *planWalker) recordRead(rn *resourceNode, it *instPlan, d rules.Decision, after cty.Value, sens []cty.Path) cty.Value {
 	c := &plan.ResourceInstanceChange{
-		Addr: it.addr, PrevRunAddr: it.addr, Provider: rn.provAddr, Action: plan.Read,
+		Addr: it.addr, PrevRunAddr: it.addr, Provider: rn.provAddr, Action: action.Read,
 		Reason: plan.Reason(d.Reason), Before: cty.NullVal(eval.ImpliedType(rn.schema.Block)), After: after,
 		AfterSensitivePaths: sens, SchemaVersion: uint64(rn.schema.Version),
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/tenetplan/tenet/config"
 	"github.com/tenetplan/tenet/engine/eval"
 	"github.com/tenetplan/tenet/engine/plan"
+	"github.com/tenetplan/tenet/engine/plan/action"
 	"github.com/tenetplan/tenet/rules"
 	"github.com/tenetplan/tenet/state"
 )
@@ -519,7 +520,7 @@ func (w *planWalker) movedDrift(ctx context.Context, prior *state.State, m *move
 		v = cty.NullVal(sch.Block.ImpliedType())
 	}
 	return &plan.ResourceInstanceChange{
-		Addr: m.now, PrevRunAddr: m.orig, Provider: rs.ProviderConfig, Action: plan.NoOp,
+		Addr: m.now, PrevRunAddr: m.orig, Provider: rs.ProviderConfig, Action: action.NoOp,
 		Before: v, After: v, BeforeSensitivePaths: ri.Current.SensitivePaths, AfterSensitivePaths: ri.Current.SensitivePaths,
 		SchemaVersion: uint64(sch.Version),
 	}

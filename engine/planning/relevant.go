@@ -12,6 +12,7 @@ import (
 	"github.com/tenetplan/tenet/engine/plan"
 	"github.com/tenetplan/tenet/state"
 
+	"github.com/tenetplan/tenet/engine/plan/action"
 	"github.com/tenetplan/tenet/engine/plan/planjson"
 )
 
@@ -32,13 +33,13 @@ func (w *planWalker) relevantAttributes(changes []*plan.ResourceInstanceChange, 
 	}
 	ra := &relevance{w: w, prior: prior, visited: map[string]bool{}, refs: map[string][]*addrs.Reference{}, seen: map[string]bool{}}
 	for _, c := range changes {
-		if c.Action == plan.NoOp {
+		if c.Action == action.NoOp {
 			continue
 		}
 		ra.visit(c.Addr.Module, graph.ResourceKey(c.Addr.Config()))
 	}
 	for _, oc := range outputs {
-		if oc.Action == plan.NoOp {
+		if oc.Action == action.NoOp {
 			continue
 		}
 		ra.visit(addrs.RootModuleInstance, graph.ModKey(nil, "output", oc.Name))

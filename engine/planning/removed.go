@@ -8,6 +8,7 @@ import (
 	"github.com/tenetplan/tenet/addrs"
 	"github.com/tenetplan/tenet/config"
 	"github.com/tenetplan/tenet/engine/plan"
+	"github.com/tenetplan/tenet/engine/plan/action"
 	"github.com/tenetplan/tenet/rules"
 	"github.com/tenetplan/tenet/state"
 )
@@ -68,7 +69,7 @@ func (w *planWalker) removedTarget(addr addrs.AbsResourceInstance) *removedTarge
 func (w *planWalker) forgetWarnings() hcl.Diagnostics {
 	var diags hcl.Diagnostics
 	for _, c := range w.res.recordedChanges() {
-		if c.Action != plan.Forget || c.DeposedKey != state.NotDeposed {
+		if c.Action != action.Forget || c.DeposedKey != state.NotDeposed {
 			continue
 		}
 		// No source range: OpenTofu names none for this warning.

@@ -15,6 +15,7 @@ import (
 	"github.com/tenetplan/tenet/engine/ignorechanges"
 	"github.com/tenetplan/tenet/engine/nodes"
 	"github.com/tenetplan/tenet/engine/plan"
+	"github.com/tenetplan/tenet/engine/plan/action"
 	"github.com/tenetplan/tenet/engine/providercall"
 	"github.com/tenetplan/tenet/providers"
 	"github.com/tenetplan/tenet/providers/objchange"
@@ -471,12 +472,12 @@ func driftOf(rn *resourceNode, it *instPlan, newVal cty.Value) *plan.ResourceIns
 	if it.deposed != state.NotDeposed || rn.mode != addrs.ManagedResourceMode {
 		return nil
 	}
-	action := plan.Update
+	act := action.Update
 	if newVal.IsNull() {
-		action = plan.Delete
+		act = action.Delete
 	}
 	return &plan.ResourceInstanceChange{
-		Addr: it.addr, PrevRunAddr: it.addr, Provider: rn.provAddr, Action: action,
+		Addr: it.addr, PrevRunAddr: it.addr, Provider: rn.provAddr, Action: act,
 		Before: it.prior, After: newVal,
 		BeforeSensitivePaths: it.priorSensitive, AfterSensitivePaths: it.priorSensitive,
 		SchemaVersion: uint64(rn.schema.Version),

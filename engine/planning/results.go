@@ -5,6 +5,7 @@ import (
 
 	"github.com/tenetplan/tenet/addrs"
 	"github.com/tenetplan/tenet/engine/plan"
+	"github.com/tenetplan/tenet/engine/plan/action"
 	"github.com/tenetplan/tenet/rules"
 	"github.com/tenetplan/tenet/state"
 )
@@ -42,7 +43,7 @@ func (r *walkResults) addChange(nodeKey string, c *plan.ResourceInstanceChange, 
 	defer r.mu.Unlock()
 	r.changes = append(r.changes, c)
 	r.trig.note(c)
-	if c.Action != plan.NoOp {
+	if c.Action != action.NoOp {
 		r.changed[nodeKey] = true
 	}
 	if len(fired) > 0 {

@@ -13,6 +13,7 @@ import (
 	"github.com/tenetplan/tenet/engine/eval"
 	"github.com/tenetplan/tenet/engine/nodes"
 	"github.com/tenetplan/tenet/engine/plan"
+	"github.com/tenetplan/tenet/engine/plan/action"
 	"github.com/tenetplan/tenet/rules"
 	"github.com/tenetplan/tenet/state"
 )
@@ -55,15 +56,15 @@ func usesTriggers(cfg *config.Config) bool {
 	return false
 }
 
-var ruleActionNames = map[plan.Action]string{
-	plan.NoOp:             rules.ActionNoOp,
-	plan.Create:           rules.ActionCreate,
-	plan.Read:             rules.ActionRead,
-	plan.Update:           rules.ActionUpdate,
-	plan.DeleteThenCreate: rules.ActionDeleteThenCreate,
-	plan.CreateThenDelete: rules.ActionCreateThenDelete,
-	plan.Delete:           rules.ActionDelete,
-	plan.Forget:           rules.ActionForget,
+var ruleActionNames = map[action.Action]string{
+	action.NoOp:             rules.ActionNoOp,
+	action.Create:           rules.ActionCreate,
+	action.Read:             rules.ActionRead,
+	action.Update:           rules.ActionUpdate,
+	action.DeleteThenCreate: rules.ActionDeleteThenCreate,
+	action.CreateThenDelete: rules.ActionCreateThenDelete,
+	action.Delete:           rules.ActionDelete,
+	action.Forget:           rules.ActionForget,
 }
 
 // evalTriggers sets Triggered on the facts of the instances whose

@@ -9,6 +9,7 @@ import (
 	"github.com/tenetplan/tenet/engine/graph"
 	"github.com/tenetplan/tenet/engine/nodes"
 	"github.com/tenetplan/tenet/engine/plan"
+	"github.com/tenetplan/tenet/engine/plan/action"
 )
 
 // rootOutputChanges compares root outputs with the prior state.
@@ -30,7 +31,7 @@ func (w *planWalker) rootOutputChanges() []*plan.OutputChange {
 			if prev == nil {
 				continue
 			}
-			oc.Before, oc.After, oc.Action = prev.Value, cty.NullVal(cty.DynamicPseudoType), plan.Delete
+			oc.Before, oc.After, oc.Action = prev.Value, cty.NullVal(cty.DynamicPseudoType), action.Delete
 			oc.Sensitive = oc.Sensitive || prev.Sensitive
 			outputs = append(outputs, oc)
 			continue
@@ -38,19 +39,19 @@ func (w *planWalker) rootOutputChanges() []*plan.OutputChange {
 		switch {
 		case prev == nil:
 			oc.Before = cty.NullVal(cty.DynamicPseudoType)
-			oc.Action = plan.Create
+			oc.Action = action.Create
 			if after.IsNull() {
-				oc.Action = plan.NoOp
+				oc.Action = action.NoOp
 			}
 		default:
 			oc.Before = prev.Value
 			oc.Sensitive = oc.Sensitive || prev.Sensitive
 			if after.IsWhollyKnown() && prev.Value.Type().Equals(after.Type()) && prev.Value.RawEquals(after) && prev.Sensitive == (out.Sensitive || oc.Sensitive) {
-				oc.Action = plan.NoOp
+				oc.Action = action.NoOp
 			} else if after.IsWhollyKnown() && valuesEqual(prev.Value, after) && prev.Sensitive == oc.Sensitive {
-				oc.Action = plan.NoOp
+				oc.Action = action.NoOp
 			} else {
-				oc.Action = plan.Update
+				oc.Action = action.Update
 			}
 		}
 		outputs = append(outputs, oc)
@@ -59,7 +60,7 @@ func (w *planWalker) rootOutputChanges() []*plan.OutputChange {
 		if seen[name] {
 			continue
 		}
-		outputs = append(outputs, &plan.OutputChange{Name: name, Action: plan.Delete, Before: prev.Value, After: cty.NullVal(cty.DynamicPseudoType), Sensitive: prev.Sensitive})
+		outputs = append(outputs, &plan.OutputChange{Name: name, Action: action.Delete, Before: prev.Value, After: cty.NullVal(cty.DynamicPseudoType), Sensitive: prev.Sensitive})
 	}
 	return outputs
 }

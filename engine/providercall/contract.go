@@ -10,7 +10,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/tenetplan/tenet/addrs"
-	"github.com/tenetplan/tenet/engine/plan"
+	"github.com/tenetplan/tenet/engine/plan/action"
 )
 
 // ContractPath renders where inside an instance a provider broke the
@@ -116,7 +116,7 @@ func UnknownResultDiags(rng *hcl.Range, provider addrs.Provider, addr addrs.AbsR
 
 // FinalActionDiag reports a final plan whose action differs from the
 // approved one, for example an update that now requires replacement.
-func FinalActionDiag(rng *hcl.Range, provider addrs.Provider, addr addrs.AbsResourceInstance, planned, final plan.Action, paths []cty.Path) *hcl.Diagnostic {
+func FinalActionDiag(rng *hcl.Range, provider addrs.Provider, addr addrs.AbsResourceInstance, planned, final action.Action, paths []cty.Path) *hcl.Diagnostic {
 	because := ""
 	if len(paths) > 0 {
 		var ps []string

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"github.com/tenetplan/tenet/engine/plan/action"
 	"github.com/tenetplan/tenet/engine/plan/plantest"
 	"os"
 	"path/filepath"
@@ -75,7 +76,7 @@ func richPlan(t *testing.T) *plan.Plan {
 		Addr:                 addrs.Resource{Mode: addrs.ManagedResourceMode, Type: "aws_instance", Name: "web"}.Instance(addrs.StringKey("x")).Absolute(moduleAddr),
 		PrevRunAddr:          addrs.Resource{Mode: addrs.ManagedResourceMode, Type: "aws_instance", Name: "old"}.Instance(addrs.NoKey).Absolute(addrs.RootModuleInstance),
 		Provider:             awsProvider,
-		Action:               plan.CreateThenDelete,
+		Action:               action.CreateThenDelete,
 		Reason:               plan.ReasonReplaceByTriggers,
 		Before:               before,
 		After:                after,
@@ -92,11 +93,11 @@ func richPlan(t *testing.T) *plan.Plan {
 		PrevRunAddr: web.Addr,
 		DeposedKey:  "0a1b2c3d",
 		Provider:    awsProvider,
-		Action:      plan.Delete,
+		Action:      action.Delete,
 		Before:      before,
 		After:       cty.NullVal(objType),
 	}
-	read := plantest.Change(t, "data.terraform_remote_state.x[2]", plan.Read, cty.NullVal(cty.DynamicPseudoType), cty.DynamicVal)
+	read := plantest.Change(t, "data.terraform_remote_state.x[2]", action.Read, cty.NullVal(cty.DynamicPseudoType), cty.DynamicVal)
 	read.Reason = plan.ReasonReadBecauseConfigUnknown
 
 	prior := &state.State{
@@ -122,8 +123,8 @@ func richPlan(t *testing.T) *plan.Plan {
 		Mode:          plan.NormalMode,
 		Timestamp:     time.Date(2026, 11, 21, 10, 14, 29, 123, time.UTC),
 		Changes:       []*plan.ResourceInstanceChange{read, web, deposed},
-		Drift:         []*plan.ResourceInstanceChange{{Addr: web.Addr, PrevRunAddr: web.Addr, Provider: awsProvider, Action: plan.Update, Before: before, After: before}},
-		OutputChanges: []*plan.OutputChange{{Name: "ip", Action: plan.Update, Before: cty.StringVal("1"), After: cty.UnknownVal(cty.String), Sensitive: true}, {Name: "new", Action: plan.Create, After: cty.NumberIntVal(1)}},
+		Drift:         []*plan.ResourceInstanceChange{{Addr: web.Addr, PrevRunAddr: web.Addr, Provider: awsProvider, Action: action.Update, Before: before, After: before}},
+		OutputChanges: []*plan.OutputChange{{Name: "ip", Action: action.Update, Before: cty.StringVal("1"), After: cty.UnknownVal(cty.String), Sensitive: true}, {Name: "new", Action: action.Create, After: cty.NumberIntVal(1)}},
 		Variables: map[string]cty.Value{
 			"region": cty.StringVal("eu"),
 			"nums":   cty.TupleVal([]cty.Value{cty.NumberIntVal(1), cty.NullVal(cty.Number)}),
@@ -192,7 +193,7 @@ func TestPlanFileRoundTrip(t *testing.T) {
 
 func TestPlanFileKeepsNilApartFromEmpty(t *testing.T) {
 	p := &plan.Plan{
-		Changes:      []*plan.ResourceInstanceChange{plantest.Change(t, "terraform_data.a", plan.Create, cty.NullVal(plantest.TDType), cty.NullVal(plantest.TDType))},
+		Changes:      []*plan.ResourceInstanceChange{plantest.Change(t, "terraform_data.a", action.Create, cty.NullVal(plantest.TDType), cty.NullVal(plantest.TDType))},
 		PriorState:   &state.State{Modules: map[string]*state.Module{}},
 		PrevRunState: &state.State{Outputs: map[string]*state.OutputValue{}},
 	}
@@ -351,7 +352,7 @@ func BenchmarkPlanFileRoundTrip100k(b *testing.B) {
 
 // TestParseAction reads back every action's name as the file stores it.
 func TestParseAction(t *testing.T) {
-	for _, a := range []plan.Action{plan.NoOp, plan.Create, plan.Read, plan.Update, plan.DeleteThenCreate, plan.CreateThenDelete, plan.Delete, plan.Forget} {
+	for _, a := range []action.Action{action.NoOp, action.Create, action.Read, action.Update, action.DeleteThenCreate, action.CreateThenDelete, action.Delete, action.Forget} {
 		if parsed, err := parseAction(a.String()); err != nil || parsed != a {
 			t.Errorf("parseAction(%q) = %v, %v", a.String(), parsed, err)
 		}

@@ -15,6 +15,7 @@ import (
 	"github.com/tenetplan/tenet/state"
 
 	"github.com/tenetplan/tenet/engine/plan"
+	"github.com/tenetplan/tenet/engine/plan/action"
 )
 
 // fileMeta is tenet-plan.json. Values are record numbers in values.bin.
@@ -251,7 +252,7 @@ func (e *fileEncoder) plan(p *plan.Plan) (*fileMeta, error) {
 	}
 	for _, oc := range p.OutputChanges {
 		if !oc.Action.Valid() {
-			return nil, fmt.Errorf("output %q: invalid action %q", oc.Name, rune(oc.Action))
+			return nil, fmt.Errorf("output %q: invalid action %v", oc.Name, oc.Action)
 		}
 		fo := fileOutput{Name: oc.Name, Action: oc.Action.String(), Sensitive: oc.Sensitive}
 		if fo.Before, err = e.values.value(oc.Before); err != nil {
@@ -302,7 +303,7 @@ func (e *fileEncoder) changes(cs []*plan.ResourceInstanceChange) ([]fileChange, 
 
 func (e *fileEncoder) change(fc *fileChange, c *plan.ResourceInstanceChange) error {
 	if !c.Action.Valid() {
-		return fmt.Errorf("invalid action %q", rune(c.Action))
+		return fmt.Errorf("invalid action %v", c.Action)
 	}
 	if !c.Reason.Valid() {
 		return fmt.Errorf("invalid reason %q", c.Reason)
@@ -622,11 +623,10 @@ func (d *fileDecoder) path(fp filePath) (cty.Path, error) {
 	return out, nil
 }
 
-func parseAction(s string) (plan.Action, error) {
-	for _, a := range []plan.Action{plan.NoOp, plan.Create, plan.Read, plan.Update, plan.DeleteThenCreate, plan.CreateThenDelete, plan.Delete, plan.Forget} {
-		if a.String() == s {
-			return a, nil
-		}
+// parseAction reads an action as the file stores it: its Go name.
+func parseAction(s string) (action.Action, error) {
+	if a, ok := action.FromString(s); ok {
+		return a, nil
 	}
 	return 0, fmt.Errorf("unknown action %q", s)
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/tenetplan/tenet/state/statejson"
 
 	"github.com/tenetplan/tenet/engine/plan"
+	"github.com/tenetplan/tenet/engine/plan/action"
 )
 
 // FormatVersion is the format_version of the JSON plan.
@@ -81,13 +82,13 @@ func checkActions(p *plan.Plan) error {
 	for _, list := range [][]*plan.ResourceInstanceChange{p.Changes, p.Drift} {
 		for _, c := range list {
 			if !c.Action.Valid() {
-				return fmt.Errorf("change of %s has invalid action %q", c.ChangeKey(), rune(c.Action))
+				return fmt.Errorf("change of %s has invalid action %v", c.ChangeKey(), c.Action)
 			}
 		}
 	}
 	for _, oc := range p.OutputChanges {
 		if !oc.Action.Valid() {
-			return fmt.Errorf("change of output %q has invalid action %q", oc.Name, rune(oc.Action))
+			return fmt.Errorf("change of output %q has invalid action %v", oc.Name, oc.Action)
 		}
 	}
 	return nil
@@ -245,7 +246,7 @@ func marshalFullJSON(p *plan.Plan, types statejson.TypeLookup, want func(string)
 func marshalViewJSON(p *plan.Plan) []byte {
 	var shown []*plan.ResourceInstanceChange
 	for _, c := range jsonChanges(p.Changes) {
-		if c.Action != plan.NoOp || c.Moved() || c.Importing != nil {
+		if c.Action != action.NoOp || c.Moved() || c.Importing != nil {
 			shown = append(shown, c)
 		}
 	}
@@ -307,7 +308,7 @@ func jsonChanges(changes []*plan.ResourceInstanceChange) []*plan.ResourceInstanc
 }
 
 func isHiddenChange(c *plan.ResourceInstanceChange) bool {
-	return c.Action == plan.Delete && c.Addr.Resource.Resource.Mode == addrs.DataResourceMode
+	return c.Action == action.Delete && c.Addr.Resource.Resource.Mode == addrs.DataResourceMode
 }
 
 // jsonDrift is the drift worth showing: all of it in refresh-only mode
@@ -318,7 +319,7 @@ func jsonDrift(p *plan.Plan) []*plan.ResourceInstanceChange {
 	}
 	var out []*plan.ResourceInstanceChange
 	for _, c := range p.Drift {
-		if c.Action != plan.NoOp && !isHiddenChange(c) {
+		if c.Action != action.NoOp && !isHiddenChange(c) {
 			out = append(out, c)
 		}
 	}
@@ -521,7 +522,7 @@ func appendPlannedValues(b []byte, p *plan.Plan) []byte {
 	b = append(b, '{')
 	var outs []*plan.OutputChange
 	for _, oc := range p.OutputChanges {
-		if oc.Action != plan.Delete {
+		if oc.Action != action.Delete {
 			outs = append(outs, oc)
 		}
 	}
@@ -547,7 +548,7 @@ func appendPlannedValues(b []byte, p *plan.Plan) []byte {
 
 	tree := newModuleTree()
 	for _, c := range p.Changes {
-		if c.DeposedKey != state.NotDeposed || c.Action == plan.Delete {
+		if c.DeposedKey != state.NotDeposed || c.Action == action.Delete {
 			continue
 		}
 		m := tree.module(c.Addr.Module)

@@ -2,6 +2,7 @@ package planjson
 
 import (
 	"encoding/json"
+	"github.com/tenetplan/tenet/engine/plan/action"
 	"github.com/tenetplan/tenet/engine/plan/plantest"
 	"testing"
 	"time"
@@ -23,21 +24,21 @@ func decodeJSON(t *testing.T, b []byte) map[string]any {
 
 func TestMarshalJSONTopLevel(t *testing.T) {
 	tdObj := plantest.TD(cty.StringVal("x"), cty.StringVal("v"), cty.StringVal("v"), plantest.NullDyn)
-	dataDelete := plantest.Change(t, "data.terraform_remote_state.d", plan.Delete, cty.NullVal(plantest.TDType), cty.NullVal(plantest.TDType))
-	noopDrift := plantest.Change(t, "terraform_data.moved", plan.NoOp, tdObj, tdObj)
+	dataDelete := plantest.Change(t, "data.terraform_remote_state.d", action.Delete, cty.NullVal(plantest.TDType), cty.NullVal(plantest.TDType))
+	noopDrift := plantest.Change(t, "terraform_data.moved", action.NoOp, tdObj, tdObj)
 	noopDrift.PrevRunAddr = plantest.InstAddr(t, "terraform_data.old")
 	p := &plan.Plan{
 		Mode:      plan.DestroyMode,
 		Timestamp: time.Date(2026, 1, 2, 3, 4, 5, 999, time.FixedZone("X", 3600)),
 		Changes: []*plan.ResourceInstanceChange{
 			dataDelete,
-			plantest.Change(t, "terraform_data.a", plan.Delete, tdObj, cty.NullVal(plantest.TDType)),
+			plantest.Change(t, "terraform_data.a", action.Delete, tdObj, cty.NullVal(plantest.TDType)),
 		},
 		Drift: []*plan.ResourceInstanceChange{
 			noopDrift,
-			plantest.Change(t, "terraform_data.gone", plan.Delete, tdObj, cty.NullVal(plantest.TDType)),
+			plantest.Change(t, "terraform_data.gone", action.Delete, tdObj, cty.NullVal(plantest.TDType)),
 		},
-		OutputChanges: []*plan.OutputChange{{Name: "o", Action: plan.Delete, Before: cty.StringVal("v"), After: cty.NullVal(cty.String)}},
+		OutputChanges: []*plan.OutputChange{{Name: "o", Action: action.Delete, Before: cty.StringVal("v"), After: cty.NullVal(cty.String)}},
 		Variables:     map[string]cty.Value{"v": cty.StringVal("x")},
 		Provenance: map[string][]plan.RuleFired{
 			"terraform_data.a": {{RuleID: "destroy.mode", File: "rules/destroy.rego", Line: 3}},
@@ -95,7 +96,7 @@ func TestMarshalJSONTopLevel(t *testing.T) {
 
 func TestMarshalJSONRefreshOnlyShowsMoves(t *testing.T) {
 	v := plantest.TD(cty.StringVal("x"), cty.StringVal("v"), cty.StringVal("v"), plantest.NullDyn)
-	d := plantest.Change(t, "terraform_data.b", plan.NoOp, v, v)
+	d := plantest.Change(t, "terraform_data.b", action.NoOp, v, v)
 	d.PrevRunAddr = plantest.InstAddr(t, "terraform_data.a")
 	out, err := Marshal(&plan.Plan{Mode: plan.RefreshOnlyMode, Drift: []*plan.ResourceInstanceChange{d}}, nil)
 	if err != nil {
@@ -108,7 +109,7 @@ func TestMarshalJSONRefreshOnlyShowsMoves(t *testing.T) {
 }
 
 func TestMarshalJSONRejectsInvalidAction(t *testing.T) {
-	c := plantest.Change(t, "terraform_data.a", plan.Action('?'), cty.NilVal, cty.NilVal)
+	c := plantest.Change(t, "terraform_data.a", action.Forget+1, cty.NilVal, cty.NilVal)
 	if _, err := Marshal(&plan.Plan{Changes: []*plan.ResourceInstanceChange{c}}, nil); err == nil {
 		t.Fatal("no error for an undeclared action")
 	}

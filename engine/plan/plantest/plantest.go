@@ -15,6 +15,7 @@ import (
 
 	"github.com/tenetplan/tenet/addrs"
 	"github.com/tenetplan/tenet/engine/plan"
+	"github.com/tenetplan/tenet/engine/plan/action"
 	"github.com/tenetplan/tenet/state"
 )
 
@@ -61,7 +62,7 @@ func InstAddr(t testing.TB, s string) addrs.AbsResourceInstance {
 }
 
 // Change builds a managed or data change with the built-in provider.
-func Change(t testing.TB, addr string, action plan.Action, before, after cty.Value) *plan.ResourceInstanceChange {
+func Change(t testing.TB, addr string, action action.Action, before, after cty.Value) *plan.ResourceInstanceChange {
 	t.Helper()
 	a := InstAddr(t, addr)
 	return &plan.ResourceInstanceChange{Addr: a, PrevRunAddr: a, Provider: TerraformProvider, Action: action, Before: before, After: after}
@@ -195,7 +196,7 @@ func BigPlan(n int) *plan.Plan {
 		}
 		a, _ := parseInstance(addr)
 		p.Changes = append(p.Changes, &plan.ResourceInstanceChange{
-			Addr: a, PrevRunAddr: a, Provider: TerraformProvider, Action: plan.Create,
+			Addr: a, PrevRunAddr: a, Provider: TerraformProvider, Action: action.Create,
 			Before: cty.NullVal(TDType),
 			After: TD(UnkStr, cty.ObjectVal(map[string]cty.Value{
 				"name": cty.StringVal(addr), "n": cty.NumberIntVal(int64(i)), "l": cty.ListVal([]cty.Value{cty.StringVal("a"), UnkStr}),

@@ -11,6 +11,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/tenetplan/tenet/engine/plan"
+	"github.com/tenetplan/tenet/engine/plan/action"
 )
 
 // recordedDir is testdata/recorded next to this file, wherever the test
@@ -33,9 +34,9 @@ var RecordedPlans = []struct {
 		cType := cty.Object(map[string]cty.Type{"fixed": cty.String, "from_b": cty.DynamicPseudoType})
 		return &plan.Plan{
 			Changes: []*plan.ResourceInstanceChange{
-				Change(t, "terraform_data.a", plan.Create, cty.NullVal(TDType), TD(UnkStr, cty.StringVal("hello"), cty.DynamicVal, NullDyn)),
-				Change(t, "terraform_data.b", plan.Create, cty.NullVal(TDType), TD(UnkStr, cty.DynamicVal, cty.DynamicVal, NullDyn)),
-				Change(t, "terraform_data.c", plan.Create, cty.NullVal(TDType), TD(UnkStr,
+				Change(t, "terraform_data.a", action.Create, cty.NullVal(TDType), TD(UnkStr, cty.StringVal("hello"), cty.DynamicVal, NullDyn)),
+				Change(t, "terraform_data.b", action.Create, cty.NullVal(TDType), TD(UnkStr, cty.DynamicVal, cty.DynamicVal, NullDyn)),
+				Change(t, "terraform_data.c", action.Create, cty.NullVal(TDType), TD(UnkStr,
 					cty.ObjectVal(map[string]cty.Value{"fixed": cty.StringVal("k"), "from_b": cty.DynamicVal}),
 					cty.UnknownVal(cType), NullDyn)),
 			},
@@ -48,19 +49,19 @@ var RecordedPlans = []struct {
 	{"004-delete-no-resource-config", func(t *testing.T) *plan.Plan {
 		a := Known(t, `{"id":"a4a5418b-a6a4-e435-ea13-b39c304e221b","input":"a","output":"a","triggers_replace":null}`)
 		bb := Known(t, `{"id":"b6169763-fa08-b9bc-41aa-87ff580bbf3b","input":"b","output":"b","triggers_replace":null}`)
-		del := Change(t, "terraform_data.b", plan.Delete, bb, cty.NullVal(TDType))
+		del := Change(t, "terraform_data.b", action.Delete, bb, cty.NullVal(TDType))
 		del.Reason = plan.ReasonDeleteBecauseNoResourceConfig
-		return &plan.Plan{Changes: []*plan.ResourceInstanceChange{Change(t, "terraform_data.a", plan.NoOp, a, a), del}}
+		return &plan.Plan{Changes: []*plan.ResourceInstanceChange{Change(t, "terraform_data.a", action.NoOp, a, a), del}}
 	}},
 	{"006-delete-each-key", func(t *testing.T) *plan.Plan {
 		p := Known(t, `{"id":"b5dbb891-e7dc-beed-5b04-e5e39ad9f177","input":"p","output":"p","triggers_replace":null}`)
-		q := Change(t, `terraform_data.a["q"]`, plan.Delete, Known(t, `{"id":"64e91f42-8e13-c90a-361e-25d0e47cf1d4","input":"q","output":"q","triggers_replace":null}`), cty.NullVal(TDType))
-		r := Change(t, `terraform_data.a["r"]`, plan.Delete, Known(t, `{"id":"5f2e3236-2ade-ce02-a320-cdf01504f36b","input":"r","output":"r","triggers_replace":null}`), cty.NullVal(TDType))
+		q := Change(t, `terraform_data.a["q"]`, action.Delete, Known(t, `{"id":"64e91f42-8e13-c90a-361e-25d0e47cf1d4","input":"q","output":"q","triggers_replace":null}`), cty.NullVal(TDType))
+		r := Change(t, `terraform_data.a["r"]`, action.Delete, Known(t, `{"id":"5f2e3236-2ade-ce02-a320-cdf01504f36b","input":"r","output":"r","triggers_replace":null}`), cty.NullVal(TDType))
 		q.Reason, r.Reason = plan.ReasonDeleteBecauseEachKey, plan.ReasonDeleteBecauseEachKey
-		return &plan.Plan{Changes: []*plan.ResourceInstanceChange{Change(t, `terraform_data.a["p"]`, plan.NoOp, p, p), q, r}}
+		return &plan.Plan{Changes: []*plan.ResourceInstanceChange{Change(t, `terraform_data.a["p"]`, action.NoOp, p, p), q, r}}
 	}},
 	{"013-replace-cannot-update", func(t *testing.T) *plan.Plan {
-		c := Change(t, "terraform_data.a", plan.DeleteThenCreate,
+		c := Change(t, "terraform_data.a", action.DeleteThenCreate,
 			Known(t, `{"id":"084357f1-8833-a748-2e73-fa2a27ea6f6b","input":"v","output":"v","triggers_replace":"t1"}`),
 			TD(UnkStr, cty.StringVal("v"), cty.DynamicVal, cty.StringVal("t2")))
 		c.Reason = plan.ReasonReplaceBecauseCannotUpdate
@@ -77,18 +78,18 @@ var RecordedPlans = []struct {
 				"workspace": cty.NullVal(cty.String),
 			})
 		}
-		dep := Change(t, "data.terraform_remote_state.dep", plan.Read, cty.NullVal(remote(NullDyn).Type()), remote(NullDyn))
+		dep := Change(t, "data.terraform_remote_state.dep", action.Read, cty.NullVal(remote(NullDyn).Type()), remote(NullDyn))
 		dep.Reason = plan.ReasonReadBecauseDependencyPending
-		unk := Change(t, "data.terraform_remote_state.unknown_cfg", plan.Read, cty.NullVal(cty.DynamicPseudoType),
+		unk := Change(t, "data.terraform_remote_state.unknown_cfg", action.Read, cty.NullVal(cty.DynamicPseudoType),
 			remote(cty.ObjectVal(map[string]cty.Value{"w": UnkStr})))
 		unk.Reason = plan.ReasonReadBecauseConfigUnknown
 		return &plan.Plan{
 			Changes: []*plan.ResourceInstanceChange{dep, unk,
-				Change(t, "terraform_data.a", plan.Create, cty.NullVal(TDType), TD(UnkStr, cty.StringVal("v1"), cty.DynamicVal, NullDyn)),
+				Change(t, "terraform_data.a", action.Create, cty.NullVal(TDType), TD(UnkStr, cty.StringVal("v1"), cty.DynamicVal, NullDyn)),
 			},
 			OutputChanges: []*plan.OutputChange{
-				{Name: "static_v", Action: plan.Create, Before: NullDyn, After: cty.StringVal("from-remote")},
-				{Name: "dep_v", Action: plan.Create, Before: NullDyn, After: cty.DynamicVal},
+				{Name: "static_v", Action: action.Create, Before: NullDyn, After: cty.StringVal("from-remote")},
+				{Name: "dep_v", Action: action.Create, Before: NullDyn, After: cty.DynamicVal},
 			},
 			RelevantAttributes: []plan.ResourceAttr{
 				{Resource: "data.terraform_remote_state.dep", Attr: AttrPath("outputs", "v")},
@@ -98,7 +99,7 @@ var RecordedPlans = []struct {
 		}
 	}},
 	{"061-moved-rename-and-update", func(t *testing.T) *plan.Plan {
-		c := Change(t, "terraform_data.b", plan.Update,
+		c := Change(t, "terraform_data.b", action.Update,
 			Known(t, `{"id":"239aabee-be61-151f-cf72-fb97647106a9","input":"v1","output":"v1","triggers_replace":null}`),
 			TD(cty.StringVal("239aabee-be61-151f-cf72-fb97647106a9"), cty.StringVal("v2"), cty.DynamicVal, NullDyn))
 		c.PrevRunAddr = InstAddr(t, "terraform_data.a")
@@ -106,18 +107,18 @@ var RecordedPlans = []struct {
 	}},
 	{"073-moved-refresh-only", func(t *testing.T) *plan.Plan {
 		v := Known(t, `{"id":"b75d929b-1449-649d-2496-a2da5cc48b5d","input":"v1","output":"v1","triggers_replace":null}`)
-		d := Change(t, "terraform_data.b", plan.NoOp, v, v)
+		d := Change(t, "terraform_data.b", action.NoOp, v, v)
 		d.PrevRunAddr = InstAddr(t, "terraform_data.a")
 		return &plan.Plan{Mode: plan.RefreshOnlyMode, Drift: []*plan.ResourceInstanceChange{d}}
 	}},
 	{"080-removed-forget", func(t *testing.T) *plan.Plan {
-		f := Change(t, "terraform_data.a", plan.Forget, Known(t, `{"id":"65d5efd4-ceca-4995-4b06-1b731f20805b","input":"a","output":"a","triggers_replace":null}`), cty.NullVal(TDType))
+		f := Change(t, "terraform_data.a", action.Forget, Known(t, `{"id":"65d5efd4-ceca-4995-4b06-1b731f20805b","input":"a","output":"a","triggers_replace":null}`), cty.NullVal(TDType))
 		f.Reason = plan.ReasonDeleteBecauseNoResourceConfig
 		k := Known(t, `{"id":"41b2ff37-4fd3-39ee-05fb-e482c309bb77","input":"k","output":"k","triggers_replace":null}`)
-		return &plan.Plan{Changes: []*plan.ResourceInstanceChange{f, Change(t, "terraform_data.keep", plan.NoOp, k, k)}}
+		return &plan.Plan{Changes: []*plan.ResourceInstanceChange{f, Change(t, "terraform_data.keep", action.NoOp, k, k)}}
 	}},
 	{"085-import-terraform-data", func(t *testing.T) *plan.Plan {
-		c := Change(t, "terraform_data.a", plan.Update,
+		c := Change(t, "terraform_data.a", action.Update,
 			TD(cty.StringVal("imported-1"), NullDyn, NullDyn, NullDyn),
 			TD(cty.StringVal("imported-1"), cty.StringVal("x"), cty.DynamicVal, NullDyn))
 		c.Importing = &plan.Importing{ID: "imported-1"}
@@ -127,11 +128,11 @@ var RecordedPlans = []struct {
 		tuple := cty.Tuple([]cty.Type{cty.String, cty.String})
 		return &plan.Plan{
 			Changes: []*plan.ResourceInstanceChange{
-				Change(t, "terraform_data.root", plan.Create, cty.NullVal(TDType), TD(UnkStr, cty.TupleVal([]cty.Value{UnkStr, UnkStr}), cty.UnknownVal(tuple), NullDyn)),
-				Change(t, "module.m[0].terraform_data.r", plan.Create, cty.NullVal(TDType), TD(UnkStr, cty.StringVal("m-0"), cty.DynamicVal, NullDyn)),
-				Change(t, "module.m[1].terraform_data.r", plan.Create, cty.NullVal(TDType), TD(UnkStr, cty.StringVal("m-1"), cty.DynamicVal, NullDyn)),
+				Change(t, "terraform_data.root", action.Create, cty.NullVal(TDType), TD(UnkStr, cty.TupleVal([]cty.Value{UnkStr, UnkStr}), cty.UnknownVal(tuple), NullDyn)),
+				Change(t, "module.m[0].terraform_data.r", action.Create, cty.NullVal(TDType), TD(UnkStr, cty.StringVal("m-0"), cty.DynamicVal, NullDyn)),
+				Change(t, "module.m[1].terraform_data.r", action.Create, cty.NullVal(TDType), TD(UnkStr, cty.StringVal("m-1"), cty.DynamicVal, NullDyn)),
 			},
-			OutputChanges: []*plan.OutputChange{{Name: "outs", Action: plan.Create, Before: NullDyn, After: cty.TupleVal([]cty.Value{cty.DynamicVal, cty.DynamicVal})}},
+			OutputChanges: []*plan.OutputChange{{Name: "outs", Action: action.Create, Before: NullDyn, After: cty.TupleVal([]cty.Value{cty.DynamicVal, cty.DynamicVal})}},
 			RelevantAttributes: []plan.ResourceAttr{
 				{Resource: "module.m.terraform_data.r", Attr: AttrPath("output")},
 				{Resource: "module.m[0].terraform_data.r", Attr: AttrPath("output")},
@@ -142,11 +143,11 @@ var RecordedPlans = []struct {
 	{"111-module-for-each-outputs", func(t *testing.T) *plan.Plan {
 		return &plan.Plan{
 			Changes: []*plan.ResourceInstanceChange{
-				Change(t, "terraform_data.root", plan.Create, cty.NullVal(TDType), TD(UnkStr, cty.DynamicVal, cty.DynamicVal, NullDyn)),
-				Change(t, `module.m["x"].terraform_data.r`, plan.Create, cty.NullVal(TDType), TD(UnkStr, cty.StringVal("m-x"), cty.DynamicVal, NullDyn)),
-				Change(t, `module.m["y"].terraform_data.r`, plan.Create, cty.NullVal(TDType), TD(UnkStr, cty.StringVal("m-y"), cty.DynamicVal, NullDyn)),
+				Change(t, "terraform_data.root", action.Create, cty.NullVal(TDType), TD(UnkStr, cty.DynamicVal, cty.DynamicVal, NullDyn)),
+				Change(t, `module.m["x"].terraform_data.r`, action.Create, cty.NullVal(TDType), TD(UnkStr, cty.StringVal("m-x"), cty.DynamicVal, NullDyn)),
+				Change(t, `module.m["y"].terraform_data.r`, action.Create, cty.NullVal(TDType), TD(UnkStr, cty.StringVal("m-y"), cty.DynamicVal, NullDyn)),
 			},
-			OutputChanges: []*plan.OutputChange{{Name: "outs", Action: plan.Create, Before: NullDyn,
+			OutputChanges: []*plan.OutputChange{{Name: "outs", Action: action.Create, Before: NullDyn,
 				After: cty.ObjectVal(map[string]cty.Value{"x": cty.DynamicVal, "y": cty.DynamicVal})}},
 			RelevantAttributes: []plan.ResourceAttr{
 				{Resource: "module.m.terraform_data.r", Attr: AttrPath("output")},
@@ -158,10 +159,10 @@ var RecordedPlans = []struct {
 	{"116-nested-module-count", func(t *testing.T) *plan.Plan {
 		return &plan.Plan{
 			Changes: []*plan.ResourceInstanceChange{
-				Change(t, "module.outer.module.inner[0].terraform_data.r", plan.Create, cty.NullVal(TDType), TD(UnkStr, cty.StringVal("m-inner-0"), cty.DynamicVal, NullDyn)),
-				Change(t, "module.outer.module.inner[1].terraform_data.r", plan.Create, cty.NullVal(TDType), TD(UnkStr, cty.StringVal("m-inner-1"), cty.DynamicVal, NullDyn)),
+				Change(t, "module.outer.module.inner[0].terraform_data.r", action.Create, cty.NullVal(TDType), TD(UnkStr, cty.StringVal("m-inner-0"), cty.DynamicVal, NullDyn)),
+				Change(t, "module.outer.module.inner[1].terraform_data.r", action.Create, cty.NullVal(TDType), TD(UnkStr, cty.StringVal("m-inner-1"), cty.DynamicVal, NullDyn)),
 			},
-			OutputChanges: []*plan.OutputChange{{Name: "outs", Action: plan.Create, Before: NullDyn, After: cty.TupleVal([]cty.Value{cty.DynamicVal, cty.DynamicVal})}},
+			OutputChanges: []*plan.OutputChange{{Name: "outs", Action: action.Create, Before: NullDyn, After: cty.TupleVal([]cty.Value{cty.DynamicVal, cty.DynamicVal})}},
 			RelevantAttributes: []plan.ResourceAttr{
 				{Resource: "module.outer.module.inner.terraform_data.r", Attr: AttrPath("output")},
 				{Resource: "module.outer.module.inner[0].terraform_data.r", Attr: AttrPath("output")},
@@ -170,7 +171,7 @@ var RecordedPlans = []struct {
 		}
 	}},
 	{"133-unknown-propagation-nested", func(t *testing.T) *plan.Plan {
-		a := Change(t, "terraform_data.a", plan.Update,
+		a := Change(t, "terraform_data.a", action.Update,
 			Known(t, `{"id":"486aa03e-c598-a463-c796-f9ac2c965f3c","input":"v1","output":"v1","triggers_replace":null}`),
 			TD(cty.StringVal("486aa03e-c598-a463-c796-f9ac2c965f3c"), cty.StringVal("v2"), cty.DynamicVal, NullDyn))
 		input := cty.ObjectVal(map[string]cty.Value{
@@ -178,7 +179,7 @@ var RecordedPlans = []struct {
 			"lit":  cty.StringVal("k"),
 			"ref":  UnkStr,
 		})
-		b := Change(t, "terraform_data.b", plan.Update,
+		b := Change(t, "terraform_data.b", action.Update,
 			Known(t, `{"id":"380c186d-1913-8a8e-c9e0-4ba03ccbe00e","input":{"list":["x","v1"],"lit":"k","ref":"v1"},"output":{"list":["x","v1"],"lit":"k","ref":"v1"},"triggers_replace":null}`),
 			TD(cty.StringVal("380c186d-1913-8a8e-c9e0-4ba03ccbe00e"), input, cty.UnknownVal(input.Type()), NullDyn))
 		return &plan.Plan{
@@ -191,13 +192,13 @@ var RecordedPlans = []struct {
 			return TD(cty.StringVal(id), cty.StringVal(in), cty.StringVal(in), NullDyn)
 		}
 		a := obj("aaaaaaaa-0000-0000-0000-000000000002", "v")
-		aDeposed := Change(t, "terraform_data.a", plan.Delete, obj("aaaaaaaa-0000-0000-0000-000000000001", "v"), cty.NullVal(TDType))
+		aDeposed := Change(t, "terraform_data.a", action.Delete, obj("aaaaaaaa-0000-0000-0000-000000000001", "v"), cty.NullVal(TDType))
 		aDeposed.DeposedKey = "0000000a"
-		gone := Change(t, "terraform_data.gone", plan.Delete, obj("bbbbbbbb-0000-0000-0000-000000000002", "g"), cty.NullVal(TDType))
+		gone := Change(t, "terraform_data.gone", action.Delete, obj("bbbbbbbb-0000-0000-0000-000000000002", "g"), cty.NullVal(TDType))
 		gone.Reason = plan.ReasonDeleteBecauseNoResourceConfig
-		goneDeposed := Change(t, "terraform_data.gone", plan.Delete, obj("bbbbbbbb-0000-0000-0000-000000000001", "g"), cty.NullVal(TDType))
+		goneDeposed := Change(t, "terraform_data.gone", action.Delete, obj("bbbbbbbb-0000-0000-0000-000000000001", "g"), cty.NullVal(TDType))
 		goneDeposed.DeposedKey = "0000000b"
-		return &plan.Plan{Changes: []*plan.ResourceInstanceChange{Change(t, "terraform_data.a", plan.NoOp, a, a), aDeposed, gone, goneDeposed}}
+		return &plan.Plan{Changes: []*plan.ResourceInstanceChange{Change(t, "terraform_data.a", action.NoOp, a, a), aDeposed, gone, goneDeposed}}
 	}},
 }
 
