@@ -145,18 +145,6 @@ func showExplanations(u *ui, p *plan.Plan) {
 	writeExplanations(u.out, p, shown)
 }
 
-// actionNames are the rules' names for actions.
-var actionNames = map[action.Action]string{
-	action.NoOp:             "no-op",
-	action.Create:           "create",
-	action.Read:             "read",
-	action.Update:           "update",
-	action.DeleteThenCreate: "delete-then-create",
-	action.CreateThenDelete: "create-then-delete",
-	action.Delete:           "delete",
-	action.Forget:           "forget",
-}
-
 // keyFacts are always shown, true or false; other facts only when set.
 var keyFacts = []string{"has_config", "has_prior", "tainted", "planned_equals_prior", "requires_replace", "force_replace", "triggered"}
 
@@ -170,7 +158,7 @@ func writeExplanations(w io.Writer, p *plan.Plan, changes []*plan.ResourceInstan
 		if !c.PrevRunAddr.Equal(c.Addr) {
 			fmt.Fprintf(w, "  moved from: %s\n", c.PrevRunAddr)
 		}
-		fmt.Fprintf(w, "  action: %s\n", actionNames[c.Action])
+		fmt.Fprintf(w, "  action: %s\n", c.Action.RuleName())
 		reason := string(c.Reason)
 		if reason == "" {
 			reason = "(none)"
@@ -275,7 +263,7 @@ func writeExplanationsJSON(w io.Writer, p *plan.Plan, changes []*plan.ResourceIn
 	out := make([]explanationJSON, 0, len(changes))
 	for _, c := range changes {
 		e := explanationJSON{
-			Address: c.Addr.String(), Deposed: string(c.DeposedKey), Action: actionNames[c.Action], Reason: string(c.Reason),
+			Address: c.Addr.String(), Deposed: string(c.DeposedKey), Action: c.Action.RuleName(), Reason: string(c.Reason),
 			Rules: p.Provenance[c.ChangeKey()], Facts: p.Facts[c.ChangeKey()],
 		}
 		if !c.PrevRunAddr.Equal(c.Addr) {

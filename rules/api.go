@@ -119,22 +119,17 @@ type Orphan struct {
 // Removed describes the removed block that covers an instance.
 type Removed struct{ Destroy bool }
 
-// Actions a [Decision] may carry.
-const (
-	ActionNone             = "" // no change recorded (data read now, refresh-only, orphan already gone)
-	ActionNoOp             = "no-op"
-	ActionCreate           = "create"
-	ActionRead             = "read"
-	ActionUpdate           = "update"
-	ActionDeleteThenCreate = "delete-then-create"
-	ActionCreateThenDelete = "create-then-delete"
-	ActionDelete           = "delete"
-	ActionForget           = "forget"
-)
+// ActionNone is the [Decision] action for no change recorded (data read
+// now, refresh-only, orphan already gone). Every other action is named as
+// the Rego rules write it ("no-op", "create", "read", "update",
+// "delete-then-create", "create-then-delete", "delete", "forget"), which
+// engine/plan/action's Action reads and writes (FromRuleName, RuleName):
+// this package, a leaf, does not import it.
+const ActionNone = ""
 
 // Decision is what the rules decided for one instance.
 type Decision struct {
-	Action string // one of the Action constants
+	Action string // ActionNone, or an action's rule name
 	Reason string // JSON-plan action_reason, or ""
 	// Provenance lists the rules that decided this; the first chose the action.
 	// The slice may be shared between decisions: do not modify it.

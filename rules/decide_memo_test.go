@@ -142,7 +142,7 @@ force_replace contains [i, "by name"] if {
 `})
 	run := Run{Mode: ModeNormal}
 	base := benchInstances(1)[0]
-	for _, tc := range []struct{ name, want string }{{"b", ActionNoOp}, {"a", ActionDeleteThenCreate}} {
+	for _, tc := range []struct{ name, want string }{{"b", "no-op"}, {"a", "delete-then-create"}} {
 		t.Run(tc.name, func(t *testing.T) {
 			in := base
 			in.Name = tc.name

@@ -64,7 +64,7 @@ func FuzzPreventDestroyFailsClosed(f *testing.F) {
 			return // the plan stops
 		}
 		if errs || adds {
-			if got[0].Action != ActionDelete || len(got[0].Errors) == 0 {
+			if got[0].Action != "delete" || len(got[0].Errors) == 0 {
 				t.Fatalf("rule\n%s\nerrors (%v) or adds an element (%v), yet the destroy goes through: %+v", src, errs, adds, got[0])
 			}
 		}

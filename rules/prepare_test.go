@@ -74,23 +74,23 @@ func TestTriggers(t *testing.T) {
 	}{
 		{
 			name: "update of the referenced instance fires",
-			refs: []TriggerRef{{Ref: "a.x", Actions: []string{ActionUpdate}}},
+			refs: []TriggerRef{{Ref: "a.x", Actions: []string{"update"}}},
 			want: Trigger{Triggered: true, Ref: "a.x", Provenance: []Fired{e.fired("tenet.triggers.object_changed")}},
 		},
 		{
 			name: "create never fires",
-			refs: []TriggerRef{{Ref: "a.x", Actions: []string{ActionCreate}}},
+			refs: []TriggerRef{{Ref: "a.x", Actions: []string{"create"}}},
 		},
 		{
 			name: "unchanged attribute of an updated object does not fire",
-			refs: []TriggerRef{{Ref: "a.x.id", Actions: []string{ActionUpdate}, HasPath: true}},
+			refs: []TriggerRef{{Ref: "a.x.id", Actions: []string{"update"}, HasPath: true}},
 		},
 		{
 			name: "the first firing reference is reported",
 			refs: []TriggerRef{
-				{Ref: "a.x", Actions: []string{ActionNoOp}},
-				{Ref: "a.y.id", Actions: []string{ActionDeleteThenCreate}, HasPath: true, PathChanged: true},
-				{Ref: "a.z", Actions: []string{ActionUpdate}},
+				{Ref: "a.x", Actions: []string{"no-op"}},
+				{Ref: "a.y.id", Actions: []string{"delete-then-create"}, HasPath: true, PathChanged: true},
+				{Ref: "a.z", Actions: []string{"update"}},
 			},
 			want: Trigger{Triggered: true, Ref: "a.y.id", Provenance: []Fired{e.fired("tenet.triggers.attribute_changed")}},
 		},

@@ -268,7 +268,7 @@ func TestStageModules(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got[0].Action != ActionDeleteThenCreate {
+		if got[0].Action != "delete-then-create" {
 			t.Errorf("files %v: action %q, want the forced replace", files, got[0].Action)
 		}
 	}

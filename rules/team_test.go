@@ -66,7 +66,7 @@ force_replace contains [i, sprintf("db at %s", [input.run.timestamp])] if {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got[0].Action != ActionDeleteThenCreate || got[1].Action != ActionNoOp {
+	if got[0].Action != "delete-then-create" || got[1].Action != "no-op" {
 		t.Fatalf("actions = %s, %s; want delete-then-create, no-op", got[0].Action, got[1].Action)
 	}
 	team := got[0].Provenance[1]

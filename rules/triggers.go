@@ -18,7 +18,7 @@ type TriggerInstance struct {
 // TriggerRef is one replace_triggered_by reference of an instance.
 type TriggerRef struct {
 	Ref         string   // as resolved for the instance, e.g. `terraform_data.a["y"].output`
-	Actions     []string // actions (Action constants) of the referenced current objects' changes
+	Actions     []string // actions (rule names) of the referenced current objects' changes
 	HasPath     bool     // an attribute path follows the resource (instance)
 	PathChanged bool     // the value at the path differs between before and after
 }

@@ -120,17 +120,6 @@ func pathSteps(p cty.Path) []any {
 	return out
 }
 
-var actionByName = map[string]action.Action{
-	rules.ActionNoOp:             action.NoOp,
-	rules.ActionCreate:           action.Create,
-	rules.ActionRead:             action.Read,
-	rules.ActionUpdate:           action.Update,
-	rules.ActionDeleteThenCreate: action.DeleteThenCreate,
-	rules.ActionCreateThenDelete: action.CreateThenDelete,
-	rules.ActionDelete:           action.Delete,
-	rules.ActionForget:           action.Forget,
-}
-
 // applyDecision turns a rule decision into a recorded change and returns
 // the value downstream expressions see for the instance.
 func (w *planWalker) applyDecision(ctx context.Context, rn *resourceNode, it *instPlan, d rules.Decision) (cty.Value, hcl.Diagnostics) {
@@ -149,7 +138,7 @@ func (w *planWalker) applyDecision(ctx context.Context, rn *resourceNode, it *in
 		}
 		return cty.NullVal(ty), nil
 	}
-	act, ok := actionByName[d.Action]
+	act, ok := action.FromRuleName(d.Action)
 	if !ok {
 		return cty.DynamicVal, hcl.Diagnostics{eval.Errorf(nodes.Range(n), "Invalid planning decision", "The planning rules chose the unknown action %q for %s.", d.Action, it.addr)}
 	}
@@ -207,12 +196,13 @@ func (w *planWalker) applyDataDecision(ctx context.Context, rn *resourceNode, it
 	n := rn.n
 	sch := rn.schema
 	ty := eval.ImpliedType(sch.Block)
+	act, _ := action.FromRuleName(d.Action) // NoOp for rules.ActionNone
 	if !it.hasConfig {
 		// Orphaned data instances leave the state silently.
 		if it.deposed == state.NotDeposed {
 			w.res.setPrior(it.addr, state.NotDeposed, nil, rn.provAddr, nil)
 		}
-		if d.Action == rules.ActionDelete && w.opts.Mode == plan.DestroyMode {
+		if act == action.Delete && w.opts.Mode == plan.DestroyMode {
 			w.recordChange(n.Key, &plan.ResourceInstanceChange{
 				Addr: it.addr, PrevRunAddr: it.addr, Provider: rn.provAddr, Action: action.Delete,
 				Before: it.prior, After: cty.NullVal(ty), SchemaVersion: uint64(sch.Version),
@@ -221,9 +211,9 @@ func (w *planWalker) applyDataDecision(ctx context.Context, rn *resourceNode, it
 		return cty.NullVal(ty), nil
 	}
 	switch {
-	case d.Action == rules.ActionRead && plan.Reason(d.Reason) == plan.ReasonReadBecauseCheckNested:
+	case act == action.Read && plan.Reason(d.Reason) == plan.ReasonReadBecauseCheckNested:
 		return w.readCheckNested(ctx, rn, it, d)
-	case d.Action == rules.ActionRead:
+	case act == action.Read:
 		return w.recordRead(rn, it, d, objchange.PlannedDataResourceObject(sch.Block, it.config), it.configSensitive), nil
 	case d.Action == rules.ActionNone:
 		if w.opts.Mode == plan.DestroyMode {

@@ -13,7 +13,6 @@ import (
 	"github.com/tenetplan/tenet/engine/eval"
 	"github.com/tenetplan/tenet/engine/nodes"
 	"github.com/tenetplan/tenet/engine/plan"
-	"github.com/tenetplan/tenet/engine/plan/action"
 	"github.com/tenetplan/tenet/rules"
 	"github.com/tenetplan/tenet/state"
 )
@@ -54,17 +53,6 @@ func usesTriggers(cfg *config.Config) bool {
 		}
 	}
 	return false
-}
-
-var ruleActionNames = map[action.Action]string{
-	action.NoOp:             rules.ActionNoOp,
-	action.Create:           rules.ActionCreate,
-	action.Read:             rules.ActionRead,
-	action.Update:           rules.ActionUpdate,
-	action.DeleteThenCreate: rules.ActionDeleteThenCreate,
-	action.CreateThenDelete: rules.ActionCreateThenDelete,
-	action.Delete:           rules.ActionDelete,
-	action.Forget:           rules.ActionForget,
 }
 
 // evalTriggers sets Triggered on the facts of the instances whose
@@ -163,13 +151,13 @@ func (w *planWalker) triggerRef(s *eval.Scope, expr hcl.Expression, cache map[st
 	out.Ref = name + addrs.TraversalString(ref.Remaining)
 	if len(ref.Remaining) == 0 {
 		for _, c := range changes {
-			out.Actions = append(out.Actions, ruleActionNames[c.Action])
+			out.Actions = append(out.Actions, c.Action.RuleName())
 		}
 		return out, diags
 	}
 	c := changes[0]
 	out.HasPath = true
-	out.Actions = []string{ruleActionNames[c.Action]}
+	out.Actions = []string{c.Action.RuleName()}
 	out.PathChanged = traversalDiffers(c.Before, c.After, ref.Remaining)
 	return out, diags
 }
