@@ -20,7 +20,7 @@ const modulePath = "github.com/tenetplan/tenet"
 var layerImports = map[string][]string{
 	"main":      {"cli", "internal/gcstart"},
 	"cli":       {"cli/views", "engine", "engine/plan", "engine/plan/action", "engine/plan/planjson", "engine/plan/planfile", "policy", "config", "state", "providers", "rules", "graphsolve", "addrs", "internal/jsontext", "internal/registryhttp"},
-	"cli/views": {"engine/plan/planjson", "engine/plan/plantest", "config", "state", "providers", "addrs", "internal/jsontext"},                                                                                                                    // rendering only: the plan as its JSON document, never the engine
+	"cli/views": {"engine/plan/action", "engine/plan/planjson", "engine/plan/plantest", "config", "state", "providers", "addrs", "internal/jsontext"},                                                                                              // rendering only: the plan as its JSON document, never the engine
 	"engine":    {"engine/planning", "engine/applying", "engine/validating", "engine/phase", "engine/graph", "engine/providercall", "config", "addrs", "providers", "rules", "state", "engine/plan", "engine/plan/action", "engine/plan/planfile"}, // the facade: delegates to the phases
 	// The engine's phases, each importing only the ones below it: the
 	// facade, engine, over the three walks (planning, applying,

@@ -9,14 +9,15 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/tenetplan/tenet/cli/views"
+	"github.com/tenetplan/tenet/engine/plan/action"
 )
 
 // diffNode is the computed difference of one value: what happened to it and
 // how to draw it. Computing the whole tree first lets a parent know its
 // children's actions (to hide unchanged ones and pad keys) before printing.
 type diffNode struct {
-	act     views.Action // views.ActNoOp, views.ActCreate, views.ActUpdate or views.ActDelete
-	replace bool         // the path is in replace_paths
+	act     action.Action // action.NoOp, action.Create, action.Update or action.Delete
+	replace bool          // the path is in replace_paths
 	r       nodeRenderer
 	// before and after are the values a primitiveRenderer draws; kept
 	// here, the renderer needs no allocation of its own.
@@ -45,16 +46,16 @@ type blockEntry struct {
 	node     *diffNode
 }
 
-func nullAction(c valueChange) views.Action {
+func nullAction(c valueChange) action.Action {
 	switch {
 	case c.beforeNull() && c.afterNull():
-		return views.ActNoOp
+		return action.NoOp
 	case c.beforeNull():
-		return views.ActCreate
+		return action.Create
 	case c.afterNull():
-		return views.ActDelete
+		return action.Delete
 	}
-	return views.ActNoOp
+	return action.NoOp
 }
 
 // diffBlock computes the diff of a block body; schema nil means the
@@ -64,9 +65,9 @@ func diffBlock(c valueChange, schema *blockInfo) *diffNode {
 		return &diffNode{replace: c.forcesReplace(), act: sensitiveAction(c), r: sensitiveBlockRenderer{}}
 	}
 	if c.afterUnknown() {
-		n := &diffNode{replace: c.forcesReplace(), act: views.ActUpdate, r: unknownRenderer{}}
+		n := &diffNode{replace: c.forcesReplace(), act: action.Update, r: unknownRenderer{}}
 		if c.beforeNull() {
-			n.act = views.ActCreate
+			n.act = action.Create
 		}
 		return n
 	}
@@ -85,7 +86,7 @@ func diffBlock(c valueChange, schema *blockInfo) *diffNode {
 				continue
 			}
 			cn := diffAttribute(child, cty.DynamicPseudoType)
-			changed = changed || cn.act != views.ActNoOp
+			changed = changed || cn.act != action.NoOp
 			br.attrs = append(br.attrs, namedNode{key: attributeKey(name), node: cn, important: isImportant(name)})
 		}
 	} else {
@@ -107,14 +108,14 @@ func diffBlock(c valueChange, schema *blockInfo) *diffNode {
 			}
 			cn := &nodes[i]
 			fillAttribute(cn, child, a.ty)
-			changed = changed || cn.act != views.ActNoOp
+			changed = changed || cn.act != action.NoOp
 			br.attrs = append(br.attrs, namedNode{key: a.key, node: cn, important: a.important})
 		}
 		for i := range schema.blocks {
 			b := &schema.blocks[i]
 			entries := diffNestedBlocks(c.attr(b.name), b)
 			for _, e := range entries {
-				changed = changed || e.node.act != views.ActNoOp
+				changed = changed || e.node.act != action.NoOp
 			}
 			if len(entries) > 0 {
 				br.groups = append(br.groups, entries)
@@ -122,8 +123,8 @@ func diffBlock(c valueChange, schema *blockInfo) *diffNode {
 		}
 	}
 	n.act = nullAction(c)
-	if n.act == views.ActNoOp && changed {
-		n.act = views.ActUpdate
+	if n.act == action.NoOp && changed {
+		n.act = action.Update
 	}
 	n.r = br
 	return n
@@ -183,10 +184,10 @@ func fillAttribute(n *diffNode, c valueChange, ty cty.Type) *diffNode {
 		return n
 	}
 	if c.afterUnknown() {
-		n.act = views.ActUpdate
+		n.act = action.Update
 		ur := unknownRenderer{}
 		if c.beforeNull() {
-			n.act = views.ActCreate
+			n.act = action.Create
 		} else {
 			before := c
 			before.after, before.unknown, before.afterSensitive = nil, nil, nil
@@ -203,7 +204,7 @@ func fillAttribute(n *diffNode, c valueChange, ty cty.Type) *diffNode {
 			before, after := c, c
 			before.after, before.unknown, before.afterSensitive = nil, nil, nil
 			after.before, after.beforeSensitive = nil, nil
-			n.act = views.ActUpdate
+			n.act = action.Update
 			n.r = typeChangeRenderer{
 				before: diffAttribute(before, cty.DynamicPseudoType),
 				after:  diffAttribute(after, cty.DynamicPseudoType),
@@ -240,24 +241,24 @@ func fillAttribute(n *diffNode, c valueChange, ty cty.Type) *diffNode {
 	return n
 }
 
-func primitiveAction(c valueChange) views.Action {
-	if a := nullAction(c); a != views.ActNoOp || c.bothNull() {
+func primitiveAction(c valueChange) action.Action {
+	if a := nullAction(c); a != action.NoOp || c.bothNull() {
 		return a
 	}
 	if jsonEqual(c.before, c.after) {
-		return views.ActNoOp
+		return action.NoOp
 	}
-	return views.ActUpdate
+	return action.Update
 }
 
-func sensitiveAction(c valueChange) views.Action {
-	if a := nullAction(c); a != views.ActNoOp || c.bothNull() {
+func sensitiveAction(c valueChange) action.Action {
+	if a := nullAction(c); a != action.NoOp || c.bothNull() {
 		return a
 	}
 	if c.afterUnknown() || !jsonEqual(c.before, c.after) || (c.beforeSensitive == true) != (c.afterSensitive == true) {
-		return views.ActUpdate
+		return action.Update
 	}
-	return views.ActNoOp
+	return action.NoOp
 }
 
 func diffMapOrObject(c valueChange, n *diffNode, typeOf func(string) cty.Type, isMap bool) *diffNode {
@@ -276,13 +277,13 @@ func diffMapOrObject(c valueChange, n *diffNode, typeOf func(string) cty.Type, i
 			// A map element that appears or disappears is added or removed
 			// even when its value is null.
 			switch {
-			case !hasMember(c.before, key) && cn.act == views.ActNoOp:
-				cn.act = views.ActCreate
-			case !hasMember(c.after, key) && member(c.unknown, key) == nil && cn.act == views.ActNoOp:
-				cn.act = views.ActDelete
+			case !hasMember(c.before, key) && cn.act == action.NoOp:
+				cn.act = action.Create
+			case !hasMember(c.after, key) && member(c.unknown, key) == nil && cn.act == action.NoOp:
+				cn.act = action.Delete
 			}
 		}
-		changed = changed || cn.act != views.ActNoOp
+		changed = changed || cn.act != action.NoOp
 		display := attributeKey(key)
 		if isMap {
 			display = views.QuoteString(key)
@@ -290,8 +291,8 @@ func diffMapOrObject(c valueChange, n *diffNode, typeOf func(string) cty.Type, i
 		or.attrs = append(or.attrs, namedNode{key: display, node: cn, important: !isMap && isImportant(key)})
 	}
 	n.act = nullAction(c)
-	if n.act == views.ActNoOp && changed {
-		n.act = views.ActUpdate
+	if n.act == action.NoOp && changed {
+		n.act = action.Update
 	}
 	n.r = or
 	return n
@@ -320,12 +321,12 @@ func diffSequence(c valueChange, ty cty.Type, n *diffNode) *diffNode {
 		}
 		cn := diffAttribute(c.elem(op.bi, op.ai), elemType(idx))
 		cn.act = elementAction(op, cn.act)
-		changed = changed || cn.act != views.ActNoOp
+		changed = changed || cn.act != action.NoOp
 		lr.elems = append(lr.elems, cn)
 	}
 	n.act = nullAction(c)
-	if n.act == views.ActNoOp && changed {
-		n.act = views.ActUpdate
+	if n.act == action.NoOp && changed {
+		n.act = action.Update
 	}
 	n.r = lr
 	return n
@@ -337,12 +338,12 @@ func diffSet(c valueChange, ty cty.Type, n *diffNode) *diffNode {
 	for _, op := range setOps(c.before, c.after, c.unknown) {
 		cn := diffAttribute(c.elem(op.bi, op.ai), ty.ElementType())
 		cn.act = elementAction(op, cn.act)
-		changed = changed || cn.act != views.ActNoOp
+		changed = changed || cn.act != action.NoOp
 		lr.elems = append(lr.elems, cn)
 	}
 	n.act = nullAction(c)
-	if n.act == views.ActNoOp && changed {
-		n.act = views.ActUpdate
+	if n.act == action.NoOp && changed {
+		n.act = action.Update
 	}
 	n.r = lr
 	return n
@@ -350,12 +351,12 @@ func diffSet(c valueChange, ty cty.Type, n *diffNode) *diffNode {
 
 // elementAction makes an element that exists on only one side an addition
 // or a removal even when its value is null.
-func elementAction(op seqOp, a views.Action) views.Action {
+func elementAction(op seqOp, a action.Action) action.Action {
 	switch {
 	case op.bi < 0:
-		return views.ActCreate
+		return action.Create
 	case op.ai < 0:
-		return views.ActDelete
+		return action.Delete
 	}
 	return a
 }

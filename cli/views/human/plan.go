@@ -11,6 +11,7 @@ import (
 
 	"github.com/tenetplan/tenet/providers"
 
+	"github.com/tenetplan/tenet/engine/plan/action"
 	"github.com/tenetplan/tenet/engine/plan/planjson"
 
 	"github.com/tenetplan/tenet/cli/views"
@@ -98,7 +99,7 @@ func (r *planRenderer) cut() {
 // shownChange is a resource change that will be drawn.
 type shownChange struct {
 	rc  *planjson.ResourceChange
-	act views.Action
+	act action.Action
 }
 
 func (r *planRenderer) schemaFor(rc *planjson.ResourceChange) *blockInfo {
@@ -114,30 +115,30 @@ func (r *planRenderer) schemaFor(rc *planjson.ResourceChange) *blockInfo {
 func (r *planRenderer) render() error {
 	p := r.p
 	changes := make([]shownChange, 0, len(r.doc.ResourceChanges))
-	var counts [views.ActForget + 1]int
+	var counts [action.Forget + 1]int
 	imports, forgets := 0, 0
 	anyAction := false
 	for i := range r.doc.ResourceChanges {
 		rc := r.doc.ResourceChanges[i]
-		act, err := views.ParseActions(rc.Change.Actions)
+		act, err := action.FromJSONActions(rc.Change.Actions)
 		if err != nil {
 			return fmt.Errorf("%s: %w", rc.Address, err)
 		}
-		if act == views.ActNoOp && !rc.Moved() && !rc.Importing() {
+		if act == action.NoOp && !rc.Moved() && !rc.Importing() {
 			continue
 		}
-		if act == views.ActDelete && rc.Mode == "data" {
+		if act == action.Delete && rc.Mode == "data" {
 			continue
 		}
 		changes = append(changes, shownChange{rc: rc, act: act})
 		if rc.Importing() {
 			imports++
 		}
-		if act != views.ActNoOp {
+		if act != action.NoOp {
 			anyAction = true
 			counts[act]++
 		}
-		if act == views.ActForget {
+		if act == action.Forget {
 			forgets++
 		}
 	}
@@ -171,16 +172,16 @@ func (r *planRenderer) render() error {
 		p.WriteString(views.WordWrap("tenet used the selected providers to generate the following execution plan. Resource actions are indicated with the following symbols:", r.opts.Width-1))
 		p.WriteString("\n")
 		legend := []struct {
-			acts []views.Action
+			acts []action.Action
 			text string
 		}{
-			{[]views.Action{views.ActCreate}, "create"},
-			{[]views.Action{views.ActUpdate}, "update in-place"},
-			{[]views.Action{views.ActDelete}, "destroy"},
-			{[]views.Action{views.ActDeleteThenCreate}, "destroy and then create replacement"},
-			{[]views.Action{views.ActCreateThenDelete}, "create replacement and then destroy"},
-			{[]views.Action{views.ActRead}, "read (data resources)"},
-			{[]views.Action{views.ActForget}, "forget"},
+			{[]action.Action{action.Create}, "create"},
+			{[]action.Action{action.Update}, "update in-place"},
+			{[]action.Action{action.Delete}, "destroy"},
+			{[]action.Action{action.DeleteThenCreate}, "destroy and then create replacement"},
+			{[]action.Action{action.CreateThenDelete}, "create replacement and then destroy"},
+			{[]action.Action{action.Read}, "read (data resources)"},
+			{[]action.Action{action.Forget}, "forget"},
 		}
 		for _, l := range legend {
 			if counts[l.acts[0]] > 0 {
@@ -199,9 +200,9 @@ func (r *planRenderer) render() error {
 			p.WriteString("tenet will perform the following actions:\n")
 		}
 		r.renderChanges(changes)
-		add := counts[views.ActCreate] + counts[views.ActDeleteThenCreate] + counts[views.ActCreateThenDelete]
-		change := counts[views.ActUpdate]
-		destroy := counts[views.ActDelete] + counts[views.ActDeleteThenCreate] + counts[views.ActCreateThenDelete]
+		add := counts[action.Create] + counts[action.DeleteThenCreate] + counts[action.CreateThenDelete]
+		change := counts[action.Update]
+		destroy := counts[action.Delete] + counts[action.DeleteThenCreate] + counts[action.CreateThenDelete]
 		p.WriteString("\n")
 		p.WriteString(p.bold("Plan:"))
 		p.WriteString(" ")
@@ -285,13 +286,13 @@ func (r *planRenderer) renderDrift(planEmpty bool) (bool, error) {
 	}
 	type driftItem struct {
 		rc   *planjson.ResourceChange
-		act  views.Action
+		act  action.Action
 		node *diffNode
 	}
 	var items []driftItem
 	for i := range r.doc.ResourceDrift {
 		rc := r.doc.ResourceDrift[i]
-		act, err := views.ParseActions(rc.Change.Actions)
+		act, err := action.FromJSONActions(rc.Change.Actions)
 		if err != nil {
 			return false, fmt.Errorf("%s: %w", rc.Address, err)
 		}
@@ -307,10 +308,10 @@ func (r *planRenderer) renderDrift(planEmpty bool) (bool, error) {
 			}
 		}
 		node := diffBlock(vc, r.schemaFor(rc))
-		if node.act == views.ActNoOp && act != views.ActDelete {
-			act = views.ActNoOp
+		if node.act == action.NoOp && act != action.Delete {
+			act = action.NoOp
 		}
-		if act == views.ActNoOp && (!refreshOnly || !rc.Moved()) {
+		if act == action.NoOp && (!refreshOnly || !rc.Moved()) {
 			continue
 		}
 		items = append(items, driftItem{rc: rc, act: act, node: node})
@@ -350,18 +351,18 @@ func valueChangeOf(rc *planjson.ResourceChange) valueChange {
 	}
 }
 
-func (r *planRenderer) renderResource(rc *planjson.ResourceChange, act views.Action, drift bool) {
+func (r *planRenderer) renderResource(rc *planjson.ResourceChange, act action.Action, drift bool) {
 	node := diffBlock(valueChangeOf(rc), r.schemaFor(rc))
 	r.writeResource(rc, act, node, drift)
 }
 
-func (r *planRenderer) writeResource(rc *planjson.ResourceChange, act views.Action, node *diffNode, drift bool) {
+func (r *planRenderer) writeResource(rc *planjson.ResourceChange, act action.Action, node *diffNode, drift bool) {
 	p := r.p
 	r.writeResourceComment(rc, act, drift)
 	sym := p.symbolField(act)
 	// A forgotten object's body is drawn without symbol columns.
-	p.hideSymbols = act == views.ActForget
-	p.noNullSuffix = act == views.ActForget
+	p.hideSymbols = act == action.Forget
+	p.noNullSuffix = act == action.Forget
 	p.showUnchanged = rc.Importing()
 	p.WriteString(sym[:len(sym)-1])
 	p.WriteString(" ")
@@ -403,7 +404,7 @@ func (p *printer) writeBold(parts ...string) {
 
 // writeResourceComment writes the "# addr will be …" heading with its
 // notes.
-func (r *planRenderer) writeResourceComment(rc *planjson.ResourceChange, act views.Action, drift bool) {
+func (r *planRenderer) writeResourceComment(rc *planjson.ResourceChange, act action.Action, drift bool) {
 	p := r.p
 	addr := rc.Address
 	if rc.Deposed != "" {
@@ -423,9 +424,9 @@ func (r *planRenderer) writeResourceComment(rc *planjson.ResourceChange, act vie
 	}
 	printedMoved, printedImported := false, false
 	switch act {
-	case views.ActCreate:
+	case action.Create:
 		head("will be created")
-	case views.ActRead:
+	case action.Read:
 		head("will be read during apply")
 		switch rc.ActionReason {
 		case "read_because_config_unknown":
@@ -435,13 +436,13 @@ func (r *planRenderer) writeResourceComment(rc *planjson.ResourceChange, act vie
 		case "read_because_check_nested":
 			note("(config will be reloaded to verify a check block)")
 		}
-	case views.ActUpdate:
+	case action.Update:
 		if drift {
 			head("has changed")
 		} else {
 			head("will be updated in-place")
 		}
-	case views.ActDeleteThenCreate, views.ActCreateThenDelete:
+	case action.DeleteThenCreate, action.CreateThenDelete:
 		switch rc.ActionReason {
 		case "replace_because_tainted":
 			head("is tainted, so it must be replaced")
@@ -452,7 +453,7 @@ func (r *planRenderer) writeResourceComment(rc *planjson.ResourceChange, act vie
 		default:
 			head("must be replaced")
 		}
-	case views.ActDelete:
+	case action.Delete:
 		if drift {
 			head("has been deleted")
 			break
@@ -464,9 +465,9 @@ func (r *planRenderer) writeResourceComment(rc *planjson.ResourceChange, act vie
 		if rc.Deposed != "" {
 			note("(left over from a partially-failed replacement of this instance)")
 		}
-	case views.ActForget:
+	case action.Forget:
 		head("will be removed from the tenet state but will not be destroyed")
-	case views.ActNoOp:
+	case action.NoOp:
 		if rc.Moved() {
 			p.WriteString("  ")
 			p.writeBold("# ", rc.PreviousAddress)
@@ -489,7 +490,7 @@ func (r *planRenderer) writeResourceComment(rc *planjson.ResourceChange, act vie
 	}
 	if rc.Importing() && !printedImported {
 		note("(imported from " + strconv.Quote(rc.Change.Importing.ID) + ")")
-		if act == views.ActDelete || act.IsReplace() {
+		if act == action.Delete || act.IsReplace() {
 			note(p.paint(views.ANSIYellow, "Warning: this will destroy the imported resource"))
 		}
 	}
@@ -552,17 +553,17 @@ func (r *planRenderer) outputChanges() ([]outputChange, error) {
 	anyShown := false
 	for _, name := range names {
 		ch := r.doc.OutputChanges[name]
-		act, err := views.ParseActions(ch.Actions)
+		act, err := action.FromJSONActions(ch.Actions)
 		if err != nil {
 			return nil, fmt.Errorf("output %s: %w", name, err)
 		}
 		vc := valueChange{before: ch.Before, after: ch.After, unknown: ch.AfterUnknown,
 			beforeSensitive: ch.BeforeSensitive, afterSensitive: ch.AfterSensitive}
 		node := diffAttribute(vc, ctyDynamic)
-		if act != views.ActNoOp && node.act == views.ActNoOp {
+		if act != action.NoOp && node.act == action.NoOp {
 			node.act = act
 		}
-		oc := outputChange{name: name, key: attributeKey(name), node: node, display: act != views.ActNoOp}
+		oc := outputChange{name: name, key: attributeKey(name), node: node, display: act != action.NoOp}
 		anyShown = anyShown || oc.display
 		out = append(out, oc)
 	}

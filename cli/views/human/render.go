@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/tenetplan/tenet/cli/views"
+	"github.com/tenetplan/tenet/engine/plan/action"
 )
 
 const (
@@ -44,7 +45,7 @@ func (p *printer) indent(level int) {
 }
 
 // symbolField is the four-column symbol of an action, with colour.
-func (p *printer) symbolField(a views.Action) string {
+func (p *printer) symbolField(a action.Action) string {
 	if p.hideSymbols {
 		return "" // as OpenTofu draws a forgotten object
 	}
@@ -61,24 +62,24 @@ func (p *printer) symbolField(a views.Action) string {
 // as drawing them is done for every line.
 var plainSymbols, colorSymbols = symbolFields(false), symbolFields(true)
 
-func symbolFields(color bool) [views.ActForget + 1]string {
+func symbolFields(color bool) [action.Forget + 1]string {
 	p := printer{color: color}
-	var out [views.ActForget + 1]string
+	var out [action.Forget + 1]string
 	for a := range out {
-		switch views.Action(a) {
-		case views.ActCreate:
+		switch action.Action(a) {
+		case action.Create:
 			out[a] = "  " + p.paint(views.ANSIGreen, "+") + " "
-		case views.ActUpdate:
+		case action.Update:
 			out[a] = "  " + p.paint(views.ANSIYellow, "~") + " "
-		case views.ActDelete:
+		case action.Delete:
 			out[a] = "  " + p.paint(views.ANSIRed, "-") + " "
-		case views.ActDeleteThenCreate:
+		case action.DeleteThenCreate:
 			out[a] = p.paint(views.ANSIRed, "-") + "/" + p.paint(views.ANSIGreen, "+") + " "
-		case views.ActCreateThenDelete:
+		case action.CreateThenDelete:
 			out[a] = p.paint(views.ANSIGreen, "+") + "/" + p.paint(views.ANSIRed, "-") + " "
-		case views.ActRead:
+		case action.Read:
 			out[a] = " " + p.paint(views.ANSICyan, "<=") + " "
-		case views.ActForget:
+		case action.Forget:
 			out[a] = "  " + p.paint(views.ANSIRed, ".") + " "
 		default:
 			out[a] = "    "
@@ -88,7 +89,7 @@ func symbolFields(color bool) [views.ActForget + 1]string {
 }
 
 // linePrefix starts a line at level with the symbol of a.
-func (p *printer) linePrefix(level int, a views.Action) {
+func (p *printer) linePrefix(level int, a action.Action) {
 	p.indent(level)
 	p.WriteString(p.symbolField(a))
 }
@@ -105,7 +106,7 @@ func (p *printer) forces(n *diffNode) {
 func (p *printer) opening(n *diffNode, empty bool, brackets string) bool {
 	if empty {
 		p.WriteString(brackets)
-		if n.act == views.ActDelete && !p.noNullSuffix {
+		if n.act == action.Delete && !p.noNullSuffix {
 			p.WriteString(" -> null")
 		}
 		p.forces(n)
@@ -128,9 +129,9 @@ func keyWidth(attrs []namedNode) int {
 
 // closing ends a multi-line value opened at level.
 func (p *printer) closing(level int, n *diffNode, brace string) {
-	p.linePrefix(level, views.ActNoOp)
+	p.linePrefix(level, action.NoOp)
 	p.WriteString(brace)
-	if n.act == views.ActDelete && !p.noNullSuffix {
+	if n.act == action.Delete && !p.noNullSuffix {
 		p.WriteString(" -> null")
 	}
 }
@@ -139,7 +140,7 @@ func (p *printer) hiddenNote(level int, count int, noun string) {
 	if count == 0 {
 		return
 	}
-	p.linePrefix(level, views.ActNoOp)
+	p.linePrefix(level, action.NoOp)
 	p.WriteString("# (")
 	p.WriteString(strconv.Itoa(count))
 	p.WriteString(" unchanged ")
@@ -151,7 +152,7 @@ func (p *printer) hiddenNote(level int, count int, noun string) {
 }
 
 func (p *printer) shows(n *diffNode, important bool) bool {
-	return n.act != views.ActNoOp || important || p.showUnchanged
+	return n.act != action.NoOp || important || p.showUnchanged
 }
 
 // formatPrimitive renders a JSON primitive in HCL-like syntax.
@@ -201,14 +202,14 @@ type primitiveRenderer struct{}
 
 func (primitiveRenderer) writeValue(p *printer, n *diffNode, level int) {
 	switch n.act {
-	case views.ActCreate:
+	case action.Create:
 		p.writePrimitive(n.after)
-	case views.ActDelete:
+	case action.Delete:
 		p.writePrimitive(n.before)
 		if !p.noNullSuffix {
 			p.WriteString(" -> null")
 		}
-	case views.ActUpdate:
+	case action.Update:
 		p.writePrimitive(n.before)
 		p.WriteString(" -> ")
 		p.writePrimitive(n.after)
@@ -234,7 +235,7 @@ func (r sensitiveRenderer) warning() string {
 
 func (r sensitiveRenderer) writeValue(p *printer, n *diffNode, level int) {
 	p.WriteString(views.SensitiveText)
-	if n.act == views.ActDelete && !p.noNullSuffix {
+	if n.act == action.Delete && !p.noNullSuffix {
 		p.WriteString(" -> null")
 	}
 	p.forces(n)
@@ -249,7 +250,7 @@ func (r unknownRenderer) writeValue(p *printer, n *diffNode, level int) {
 		saved := p.noNullSuffix
 		p.noNullSuffix = true
 		before := *r.before
-		before.act = views.ActDelete
+		before.act = action.Delete
 		before.replace = false
 		before.r.writeValue(p, &before, level)
 		p.noNullSuffix = saved
@@ -275,7 +276,7 @@ func (r typeChangeRenderer) writeValue(p *printer, n *diffNode, level int) {
 type heredocRenderer struct{ before, after any }
 
 func (r heredocRenderer) writeValue(p *printer, n *diffNode, level int) {
-	if n.act == views.ActUpdate {
+	if n.act == action.Update {
 		if _, ok := r.before.(string); !ok {
 			p.WriteString(formatPrimitive(r.before))
 			p.WriteString(" -> ")
@@ -290,9 +291,9 @@ func (r heredocRenderer) writeValue(p *printer, n *diffNode, level int) {
 		}
 	}
 	switch n.act {
-	case views.ActUpdate:
+	case action.Update:
 		r.writeLines(p, n, level, splitLines(r.before), splitLines(r.after))
-	case views.ActDelete:
+	case action.Delete:
 		r.writeLines(p, n, level, splitLines(r.before), nil)
 		if !p.noNullSuffix {
 			p.WriteString(" -> null")
@@ -306,7 +307,7 @@ func (r heredocRenderer) writeLines(p *printer, n *diffNode, level int, before, 
 	p.WriteString("<<-EOT")
 	p.forces(n)
 	p.WriteString("\n")
-	line := func(a views.Action, s string) {
+	line := func(a action.Action, s string) {
 		p.linePrefix(level+1, a)
 		p.WriteString(s)
 		p.WriteString("\n")
@@ -314,26 +315,26 @@ func (r heredocRenderer) writeLines(p *printer, n *diffNode, level int, before, 
 	switch {
 	case before == nil:
 		for _, s := range after {
-			line(views.ActNoOp, s)
+			line(action.NoOp, s)
 		}
 	case after == nil:
 		for _, s := range before {
-			line(views.ActNoOp, s)
+			line(action.NoOp, s)
 		}
 	default:
 		bs, as := toAny(before), toAny(after)
 		for _, op := range sequenceOps(bs, as, nil, false) {
 			switch {
 			case op.bi < 0:
-				line(views.ActCreate, after[op.ai])
+				line(action.Create, after[op.ai])
 			case op.ai < 0:
-				line(views.ActDelete, before[op.bi])
+				line(action.Delete, before[op.bi])
 			default:
-				line(views.ActNoOp, after[op.ai])
+				line(action.NoOp, after[op.ai])
 			}
 		}
 	}
-	p.linePrefix(level, views.ActNoOp)
+	p.linePrefix(level, action.NoOp)
 	p.WriteString("EOT")
 }
 
@@ -365,7 +366,7 @@ func (r *objectRenderer) writeValue(p *printer, n *diffNode, level int) {
 	saved := p.noNullSuffix
 	// An object's members are drawn without "-> null" (their "-" says
 	// it); a map's elements have it unless the map itself goes away.
-	p.noNullSuffix = saved || n.act == views.ActDelete || !r.isMap
+	p.noNullSuffix = saved || n.act == action.Delete || !r.isMap
 	hidden := 0
 	for _, a := range r.attrs {
 		important := !r.isMap && a.important
@@ -396,7 +397,7 @@ func writeNamedShowing(p *printer, level int, a namedNode, width int, all bool) 
 // writeNamed writes `sym key = value` at level.
 func writeNamed(p *printer, level int, a namedNode, width int) {
 	if sr, ok := a.node.r.(sensitiveRenderer); ok && sr.warning() != "" {
-		p.linePrefix(level, views.ActNoOp)
+		p.linePrefix(level, action.NoOp)
 		p.WriteString(p.paint(views.ANSIYellow, sr.warning()))
 		p.WriteString("\n")
 	}
@@ -427,8 +428,8 @@ func (r *listRenderer) writeValue(p *printer, n *diffNode, level int) {
 	hidden := 0
 	for i, e := range r.elems {
 		show := p.shows(e, false)
-		if !show && !r.set && n.act == views.ActUpdate {
-			show = (i > 0 && r.elems[i-1].act != views.ActNoOp) || (i+1 < len(r.elems) && r.elems[i+1].act != views.ActNoOp)
+		if !show && !r.set && n.act == action.Update {
+			show = (i > 0 && r.elems[i-1].act != action.NoOp) || (i+1 < len(r.elems) && r.elems[i+1].act != action.NoOp)
 		}
 		if !show {
 			hidden++
@@ -439,7 +440,7 @@ func (r *listRenderer) writeValue(p *printer, n *diffNode, level int) {
 		p.linePrefix(level+1, e.act)
 		// An unchanged element shown for context is shown whole.
 		savedShow := p.showUnchanged
-		p.showUnchanged = savedShow || e.act == views.ActNoOp
+		p.showUnchanged = savedShow || e.act == action.NoOp
 		e.r.writeValue(p, e, level+1)
 		p.showUnchanged = savedShow
 		p.WriteString(",\n")
@@ -460,7 +461,7 @@ func (r *blockRenderer) writeValue(p *printer, n *diffNode, level int) {
 		p.WriteString("{")
 		p.forces(n)
 		p.WriteString("\n")
-		p.linePrefix(level, views.ActNoOp)
+		p.linePrefix(level, action.NoOp)
 		p.WriteString("}")
 		return
 	}
@@ -505,7 +506,7 @@ func (r *blockRenderer) writeValue(p *printer, n *diffNode, level int) {
 		p.hiddenNote(level+1, hiddenBlocks, "block")
 	}
 	// A block's own symbol already says it goes away: no "-> null".
-	p.linePrefix(level, views.ActNoOp)
+	p.linePrefix(level, action.NoOp)
 	p.WriteString("}")
 }
 
@@ -515,7 +516,7 @@ func (sensitiveBlockRenderer) writeValue(p *printer, n *diffNode, level int) {
 	p.WriteString("{")
 	p.forces(n)
 	p.WriteString("\n")
-	p.linePrefix(level+1, views.ActNoOp)
+	p.linePrefix(level+1, action.NoOp)
 	p.WriteString("# (this block holds sensitive values, so its contents are not shown)\n")
 	p.closing(level, n, "}")
 }
@@ -529,8 +530,8 @@ func (r jsonRenderer) writeValue(p *printer, n *diffNode, level int) {
 	p.forces(n)
 	p.WriteString("\n")
 	// The content's own symbol shows only for a change inside it.
-	sym := views.ActNoOp
-	if n.act == views.ActUpdate {
+	sym := action.NoOp
+	if n.act == action.Update {
 		sym = r.inner.act
 	}
 	p.linePrefix(level+1, sym)
@@ -539,9 +540,9 @@ func (r jsonRenderer) writeValue(p *printer, n *diffNode, level int) {
 	r.inner.r.writeValue(p, r.inner, level+1)
 	p.noNullSuffix = saved
 	p.WriteString("\n")
-	p.linePrefix(level, views.ActNoOp)
+	p.linePrefix(level, action.NoOp)
 	p.WriteString(")")
-	if n.act == views.ActDelete && !p.noNullSuffix {
+	if n.act == action.Delete && !p.noNullSuffix {
 		p.WriteString(" -> null")
 	}
 }

@@ -3,6 +3,7 @@ package jsonui
 import (
 	"fmt"
 
+	"github.com/tenetplan/tenet/engine/plan/action"
 	"github.com/tenetplan/tenet/engine/plan/planjson"
 
 	"github.com/tenetplan/tenet/cli/views"
@@ -26,7 +27,7 @@ func uiReason(reason string) string {
 
 // changeMessageOf builds the planned_change / resource_drift payload; a
 // no-op that moves or imports is reported as "move" or "import".
-func changeMessageOf(rc *planjson.ResourceChange, act views.Action) ChangeMessage {
+func changeMessageOf(rc *planjson.ResourceChange, act action.Action) ChangeMessage {
 	m := ChangeMessage{
 		Resource:        NewResourceAddr(rc.Address),
 		Action:          act.UIName(),
@@ -40,7 +41,7 @@ func changeMessageOf(rc *planjson.ResourceChange, act views.Action) ChangeMessag
 	if rc.Importing() {
 		m.Importing = &ImportingField{ID: rc.Change.Importing.ID}
 	}
-	if act == views.ActNoOp {
+	if act == action.NoOp {
 		switch {
 		case rc.Moved():
 			m.Action = "move"
@@ -64,24 +65,24 @@ func EmitPlan(v *JSONView, planJSON []byte, mode string) error {
 	}
 	for i := range doc.ResourceDrift {
 		rc := doc.ResourceDrift[i]
-		act, err := views.ParseActions(rc.Change.Actions)
+		act, err := action.FromJSONActions(rc.Change.Actions)
 		if err != nil {
 			return fmt.Errorf("%s: %w", rc.Address, err)
 		}
-		if act != views.ActNoOp || mode == views.ModeRefreshOnly {
+		if act != action.NoOp || mode == views.ModeRefreshOnly {
 			v.ResourceDrift(changeMessageOf(rc, act))
 		}
 	}
 	for i := range doc.ResourceChanges {
 		rc := doc.ResourceChanges[i]
-		act, err := views.ParseActions(rc.Change.Actions)
+		act, err := action.FromJSONActions(rc.Change.Actions)
 		if err != nil {
 			return fmt.Errorf("%s: %w", rc.Address, err)
 		}
-		if act == views.ActDelete && rc.Mode == "data" {
+		if act == action.Delete && rc.Mode == "data" {
 			continue
 		}
-		if act != views.ActNoOp || rc.Moved() || rc.Importing() {
+		if act != action.NoOp || rc.Moved() || rc.Importing() {
 			v.PlannedChange(changeMessageOf(rc, act))
 		}
 	}
@@ -93,7 +94,7 @@ func EmitPlan(v *JSONView, planJSON []byte, mode string) error {
 	if len(doc.OutputChanges) > 0 {
 		outs := make(map[string]OutputMessage, len(doc.OutputChanges))
 		for name, ch := range doc.OutputChanges {
-			act, err := views.ParseActions(ch.Actions)
+			act, err := action.FromJSONActions(ch.Actions)
 			if err != nil {
 				return fmt.Errorf("output %s: %w", name, err)
 			}
@@ -108,24 +109,24 @@ func summarize(doc *planjson.Document) (views.ChangeSummary, error) {
 	sum := views.ChangeSummary{Operation: views.OperationPlan}
 	for i := range doc.ResourceChanges {
 		rc := doc.ResourceChanges[i]
-		act, err := views.ParseActions(rc.Change.Actions)
+		act, err := action.FromJSONActions(rc.Change.Actions)
 		if err != nil {
 			return sum, fmt.Errorf("%s: %w", rc.Address, err)
 		}
-		if act == views.ActDelete && rc.Mode == "data" {
+		if act == action.Delete && rc.Mode == "data" {
 			continue
 		}
 		switch act {
-		case views.ActCreate:
+		case action.Create:
 			sum.Add++
-		case views.ActUpdate:
+		case action.Update:
 			sum.Change++
-		case views.ActDelete:
+		case action.Delete:
 			sum.Remove++
-		case views.ActDeleteThenCreate, views.ActCreateThenDelete:
+		case action.DeleteThenCreate, action.CreateThenDelete:
 			sum.Add++
 			sum.Remove++
-		case views.ActForget:
+		case action.Forget:
 			sum.Forget++
 		}
 		if rc.Importing() {
