@@ -33,7 +33,7 @@ var layerImports = map[string][]string{
 	"engine/planning":      {"engine/phase", "engine/ignorechanges", "engine/nodes", "engine/graph", "engine/eval", "engine/providercall", "config", "addrs", "graphsolve", "providers", "state", "rules", "engine/plan", "engine/plan/action", "engine/plan/planjson"},
 	"engine/applying":      {"engine/phase", "engine/ignorechanges", "engine/nodes", "engine/graph", "engine/eval", "engine/providercall", "config", "addrs", "graphsolve", "providers", "state", "rules", "engine/plan", "engine/plan/action"},
 	"engine/validating":    {"engine/phase", "engine/nodes", "engine/graph", "engine/eval", "engine/providercall", "config", "addrs"},
-	"engine/phase":         {"engine/graph", "engine/eval", "engine/plan", "config", "addrs", "providers", "rules", "state"},
+	"engine/phase":         {"engine/graph", "engine/eval", "engine/plan", "engine/plan/action", "config", "addrs", "providers", "rules", "state"},
 	"engine/ignorechanges": {"config", "addrs", "providers", "rules"},
 	"engine/nodes":         {"engine/graph", "engine/eval", "engine/providercall", "config", "addrs", "providers"},
 	"engine/graph":         {"engine/eval", "engine/providercall", "engine/plan", "engine/plan/action", "config", "addrs", "graphsolve", "providers"},

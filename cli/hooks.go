@@ -9,14 +9,15 @@ import (
 	"github.com/tenetplan/tenet/cli/views/human"
 	"github.com/tenetplan/tenet/engine"
 	"github.com/tenetplan/tenet/engine/plan"
+	"github.com/tenetplan/tenet/engine/plan/action"
 	"github.com/tenetplan/tenet/state"
 )
 
 // progress is what both the human and the JSON views show of an apply.
 type progress interface {
-	ApplyStart(addr, action, idKey, idValue string)
-	ApplyComplete(addr, action, idKey, idValue string, elapsed time.Duration)
-	ApplyErrored(addr, action string, elapsed time.Duration)
+	ApplyStart(addr string, act action.Action, idKey, idValue string)
+	ApplyComplete(addr string, act action.Action, idKey, idValue string, elapsed time.Duration)
+	ApplyErrored(addr string, act action.Action, elapsed time.Duration)
 	RefreshStart(addr, idKey, idValue string)
 	RefreshComplete(addr, idKey, idValue string)
 }
@@ -32,18 +33,18 @@ type hookAdapter struct {
 
 var _ engine.Hooks = (*hookAdapter)(nil)
 
-func (h *hookAdapter) PreApply(addr addrs.AbsResourceInstance, deposed state.DeposedKey, action engine.HookAction, idKey, idValue string) {
+func (h *hookAdapter) PreApply(addr addrs.AbsResourceInstance, deposed state.DeposedKey, act action.Action, idKey, idValue string) {
 	if h.p != nil {
-		h.p.ApplyStart(h.startAddr(addr, deposed), string(action), idKey, idValue)
+		h.p.ApplyStart(h.startAddr(addr, deposed), act, idKey, idValue)
 	}
 }
 
-func (h *hookAdapter) PostApply(addr addrs.AbsResourceInstance, deposed state.DeposedKey, action engine.HookAction, idKey, idValue string, elapsed time.Duration, failed bool) {
+func (h *hookAdapter) PostApply(addr addrs.AbsResourceInstance, deposed state.DeposedKey, act action.Action, idKey, idValue string, elapsed time.Duration, failed bool) {
 	if h.p != nil {
 		if failed {
-			h.p.ApplyErrored(addr.String(), string(action), elapsed)
+			h.p.ApplyErrored(addr.String(), act, elapsed)
 		} else {
-			h.p.ApplyComplete(addr.String(), string(action), idKey, idValue, elapsed)
+			h.p.ApplyComplete(addr.String(), act, idKey, idValue, elapsed)
 		}
 	}
 	if failed {
@@ -51,14 +52,14 @@ func (h *hookAdapter) PostApply(addr addrs.AbsResourceInstance, deposed state.De
 	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	switch action {
-	case engine.HookCreate:
+	switch act {
+	case action.Create:
 		h.summary.Add++
-	case engine.HookUpdate:
+	case action.Update:
 		h.summary.Change++
-	case engine.HookDelete:
+	case action.Delete:
 		h.summary.Remove++
-	case engine.HookForget:
+	case action.Forget:
 		h.summary.Forget++
 	}
 }

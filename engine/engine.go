@@ -43,12 +43,7 @@ type (
 	ImportHooks = phase.ImportHooks
 	// NoHooks ignores every event.
 	NoHooks = phase.NoHooks
-	// HookAction is what an apply hook reports on.
-	HookAction = phase.HookAction
 )
-
-// What an apply hook reports on.
-const HookCreate, HookUpdate, HookDelete, HookRead, HookForget = phase.HookCreate, phase.HookUpdate, phase.HookDelete, phase.HookRead, phase.HookForget
 
 // env is what each phase is given of the engine.
 func (e *Engine) env() phase.Env {

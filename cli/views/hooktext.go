@@ -2,7 +2,10 @@ package views
 
 import (
 	"fmt"
+	"strings"
 	"time"
+
+	"github.com/tenetplan/tenet/engine/plan/action"
 )
 
 // The progress lines of apply and refresh, which the human UI prints and
@@ -21,72 +24,33 @@ func formatElapsed(d time.Duration) string {
 	return d.Truncate(time.Second).String()
 }
 
-// ApplyStartText is the line when applying the action starts.
-func ApplyStartText(action, idKey, idValue string) string {
-	switch action {
-	case HookCreate:
-		return "Creating..."
-	case HookUpdate:
-		return "Modifying..." + IDSuffix(idKey, idValue)
-	case HookDelete:
-		return "Destroying..." + IDSuffix(idKey, idValue)
-	case HookRead:
-		return "Reading..." // as OpenTofu: no id for a data source read
-	case HookForget:
-		return "Removing..." + IDSuffix(idKey, idValue)
+// ApplyStartText is the line when an operation doing act starts.
+func ApplyStartText(act action.Action, idKey, idValue string) string {
+	verb := act.ProgressVerb()
+	s := strings.ToUpper(verb[:1]) + verb[1:] + "..."
+	if act == action.Create || act == action.Read { // as OpenTofu: no id for a create or a data source read
+		return s
 	}
-	return "Applying..." + IDSuffix(idKey, idValue)
+	return s + IDSuffix(idKey, idValue)
 }
 
-func progressVerb(action string) string {
-	switch action {
-	case HookCreate:
-		return "creating"
-	case HookUpdate:
-		return "modifying"
-	case HookDelete:
-		return "destroying"
-	case HookRead:
-		return "reading"
-	case HookForget:
-		return "removing"
-	}
-	return "applying"
+// ApplyProgressText is the line while the operation is still running.
+func ApplyProgressText(act action.Action, elapsed time.Duration) string {
+	return fmt.Sprintf("Still %s... [%s elapsed]", act.ProgressVerb(), formatElapsed(elapsed))
 }
 
-// ApplyProgressText is the line while the action is still running.
-func ApplyProgressText(action string, elapsed time.Duration) string {
-	return fmt.Sprintf("Still %s... [%s elapsed]", progressVerb(action), formatElapsed(elapsed))
-}
-
-func completionNoun(action string) string {
-	switch action {
-	case HookCreate:
-		return "Creation"
-	case HookUpdate:
-		return "Modifications"
-	case HookDelete:
-		return "Destruction"
-	case HookRead:
-		return "Read"
-	case HookForget:
-		return "Removal"
-	}
-	return "Apply"
-}
-
-// ApplyCompleteText is the line when the action completed.
-func ApplyCompleteText(action, idKey, idValue string, elapsed time.Duration) string {
-	s := fmt.Sprintf("%s complete after %s", completionNoun(action), formatElapsed(elapsed))
-	if action != HookDelete && action != HookForget {
+// ApplyCompleteText is the line when the operation completed.
+func ApplyCompleteText(act action.Action, idKey, idValue string, elapsed time.Duration) string {
+	s := fmt.Sprintf("%s complete after %s", act.CompletionNoun(), formatElapsed(elapsed))
+	if act != action.Delete && act != action.Forget {
 		s += IDSuffix(idKey, idValue)
 	}
 	return s
 }
 
-// ApplyErroredText is the line when the action failed.
-func ApplyErroredText(action string, elapsed time.Duration) string {
-	return fmt.Sprintf("%s errored after %s", completionNoun(action), formatElapsed(elapsed))
+// ApplyErroredText is the line when the operation failed.
+func ApplyErroredText(act action.Action, elapsed time.Duration) string {
+	return fmt.Sprintf("%s errored after %s", act.CompletionNoun(), formatElapsed(elapsed))
 }
 
 // RefreshStartText is the line when reading an object starts.

@@ -52,15 +52,6 @@ func applyCounts(s ChangeSummary) string {
 	return out
 }
 
-// Hook actions, as the engine's apply hooks and the JSON UI spell them.
-const (
-	HookCreate = "create"
-	HookUpdate = "update"
-	HookDelete = "delete"
-	HookRead   = "read"
-	HookForget = "remove"
-)
-
 // PlanSummaryLine is the counts of the plan summary line, after "Plan: ".
 func PlanSummaryLine(imports, add, change, destroy, forget int) string {
 	var b strings.Builder

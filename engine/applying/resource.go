@@ -11,7 +11,6 @@ import (
 	"github.com/tenetplan/tenet/engine/eval"
 	"github.com/tenetplan/tenet/engine/graph"
 	"github.com/tenetplan/tenet/engine/nodes"
-	"github.com/tenetplan/tenet/engine/phase"
 	"github.com/tenetplan/tenet/engine/plan"
 	"github.com/tenetplan/tenet/engine/plan/action"
 	"github.com/tenetplan/tenet/engine/providercall"
@@ -239,9 +238,9 @@ func (w *applyWalker) applyInstance(ctx context.Context, n *graph.Node, p provid
 		return eval.MarkPaths(prior, sens), diags
 	}
 
-	hookAction := phase.HookCreate
+	hookAction := action.Create
 	if c.Action == action.Update {
-		hookAction = phase.HookUpdate
+		hookAction = action.Update
 	}
 	idKey, idVal := eval.ObjectID(prior)
 	if w.env.Hooks != nil {
@@ -310,7 +309,7 @@ func (w *applyWalker) restoreDeposed(c *plan.ResourceInstanceChange) {
 // applyRead reads a data source whose read was deferred to apply.
 func (w *applyWalker) applyRead(ctx context.Context, n *graph.Node, p providers.Interface, sch *providers.Schema, c *plan.ResourceInstanceChange, config cty.Value, cfgSensitive []cty.Path) (cty.Value, hcl.Diagnostics) {
 	if w.env.Hooks != nil {
-		w.env.Hooks.PreApply(c.Addr, state.NotDeposed, phase.HookRead, "", "")
+		w.env.Hooks.PreApply(c.Addr, state.NotDeposed, action.Read, "", "")
 	}
 	start := time.Now()
 	resp := p.ReadDataSource(ctx, providers.ReadDataSourceRequest{TypeName: c.Addr.Resource.Resource.Type, Config: config})
@@ -330,7 +329,7 @@ func (w *applyWalker) applyRead(ctx context.Context, n *graph.Node, p providers.
 	}
 	if w.env.Hooks != nil {
 		k, id := eval.ObjectID(v)
-		w.env.Hooks.PostApply(c.Addr, state.NotDeposed, phase.HookRead, k, id, time.Since(start), diags.HasErrors())
+		w.env.Hooks.PostApply(c.Addr, state.NotDeposed, action.Read, k, id, time.Since(start), diags.HasErrors())
 	}
 	if diags.HasErrors() {
 		return cty.NilVal, diags
@@ -383,11 +382,11 @@ func (w *applyWalker) destroyInstance(ctx context.Context, n *graph.Node, p prov
 	}
 	if c.Action == action.Forget {
 		if w.env.Hooks != nil {
-			w.env.Hooks.PreApply(c.Addr, deposed, phase.HookForget, "", "")
+			w.env.Hooks.PreApply(c.Addr, deposed, action.Forget, "", "")
 		}
 		w.record(c.Addr, deposed, nil, c.Provider)
 		if w.env.Hooks != nil {
-			w.env.Hooks.PostApply(c.Addr, deposed, phase.HookForget, "", "", 0, false)
+			w.env.Hooks.PostApply(c.Addr, deposed, action.Forget, "", "", 0, false)
 		}
 		return nil
 	}
@@ -413,7 +412,7 @@ func (w *applyWalker) destroyInstance(ctx context.Context, n *graph.Node, p prov
 	w.mu.Unlock()
 	idKey, idVal := eval.ObjectID(prior)
 	if w.env.Hooks != nil {
-		w.env.Hooks.PreApply(c.Addr, deposed, phase.HookDelete, idKey, idVal)
+		w.env.Hooks.PreApply(c.Addr, deposed, action.Delete, idKey, idVal)
 	}
 	start := time.Now()
 	resp := p.ApplyResourceChange(ctx, providers.ApplyResourceChangeRequest{
@@ -430,7 +429,7 @@ func (w *applyWalker) destroyInstance(ctx context.Context, n *graph.Node, p prov
 			"After deleting %s, provider %q returned a non-null object. This is a bug in the provider.", c.Addr, c.Provider.Provider))
 	}
 	if w.env.Hooks != nil {
-		w.env.Hooks.PostApply(c.Addr, deposed, phase.HookDelete, "", "", time.Since(start), diags.HasErrors())
+		w.env.Hooks.PostApply(c.Addr, deposed, action.Delete, "", "", time.Since(start), diags.HasErrors())
 	}
 	if diags.HasErrors() {
 		return diags

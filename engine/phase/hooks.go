@@ -5,25 +5,18 @@ import (
 
 	"github.com/tenetplan/tenet/addrs"
 	"github.com/tenetplan/tenet/engine/plan"
+	"github.com/tenetplan/tenet/engine/plan/action"
 	"github.com/tenetplan/tenet/state"
-)
-
-// HookAction is what an apply hook reports on.
-type HookAction string
-
-const (
-	HookCreate HookAction = "create"
-	HookUpdate HookAction = "update"
-	HookDelete HookAction = "delete"
-	HookRead   HookAction = "read"
-	HookForget HookAction = "remove"
 )
 
 // Hooks lets the CLI show progress. Methods are called from many
 // goroutines at once; implementations must serialise their own output.
 type Hooks interface {
-	PreApply(addr addrs.AbsResourceInstance, deposed state.DeposedKey, action HookAction, idKey, idValue string)
-	PostApply(addr addrs.AbsResourceInstance, deposed state.DeposedKey, action HookAction, idKey, idValue string, elapsed time.Duration, failed bool)
+	// PreApply and PostApply report an operation on an object: act is
+	// Create, Update, Delete, Read or Forget (a replace is reported as its
+	// delete and its create).
+	PreApply(addr addrs.AbsResourceInstance, deposed state.DeposedKey, act action.Action, idKey, idValue string)
+	PostApply(addr addrs.AbsResourceInstance, deposed state.DeposedKey, act action.Action, idKey, idValue string, elapsed time.Duration, failed bool)
 	PreRefresh(addr addrs.AbsResourceInstance, deposed state.DeposedKey, idKey, idValue string)
 	PostRefresh(addr addrs.AbsResourceInstance, deposed state.DeposedKey, idKey, idValue string)
 	// PlannedChange is called once per change as planning decides it.
@@ -44,8 +37,8 @@ type ImportHooks interface {
 // NoHooks ignores every event.
 type NoHooks struct{}
 
-func (NoHooks) PreApply(addrs.AbsResourceInstance, state.DeposedKey, HookAction, string, string) {}
-func (NoHooks) PostApply(addrs.AbsResourceInstance, state.DeposedKey, HookAction, string, string, time.Duration, bool) {
+func (NoHooks) PreApply(addrs.AbsResourceInstance, state.DeposedKey, action.Action, string, string) {}
+func (NoHooks) PostApply(addrs.AbsResourceInstance, state.DeposedKey, action.Action, string, string, time.Duration, bool) {
 }
 func (NoHooks) PreRefresh(addrs.AbsResourceInstance, state.DeposedKey, string, string)  {}
 func (NoHooks) PostRefresh(addrs.AbsResourceInstance, state.DeposedKey, string, string) {}

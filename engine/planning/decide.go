@@ -10,7 +10,6 @@ import (
 	"github.com/tenetplan/tenet/engine/eval"
 	"github.com/tenetplan/tenet/engine/graph"
 	"github.com/tenetplan/tenet/engine/nodes"
-	"github.com/tenetplan/tenet/engine/phase"
 	"github.com/tenetplan/tenet/engine/plan"
 	"github.com/tenetplan/tenet/engine/plan/action"
 	"github.com/tenetplan/tenet/engine/providercall"
@@ -264,13 +263,13 @@ func (w *planWalker) readDataNow(ctx context.Context, rn *resourceNode, it *inst
 		return cty.DynamicVal, diags
 	}
 	if w.env.Hooks != nil {
-		w.env.Hooks.PreApply(it.addr, state.NotDeposed, phase.HookRead, "", "")
+		w.env.Hooks.PreApply(it.addr, state.NotDeposed, action.Read, "", "")
 	}
 	resp := rn.provider.ReadDataSource(ctx, providers.ReadDataSourceRequest{TypeName: rn.typ, Config: it.config})
 	diags = append(diags, providercall.Diags(resp.Diagnostics, n.Res.Config, it.addr.String())...)
 	if w.env.Hooks != nil {
 		idKey, idVal := eval.ObjectID(resp.State)
-		w.env.Hooks.PostApply(it.addr, state.NotDeposed, phase.HookRead, idKey, idVal, 0, resp.Diagnostics.HasErrors())
+		w.env.Hooks.PostApply(it.addr, state.NotDeposed, action.Read, idKey, idVal, 0, resp.Diagnostics.HasErrors())
 	}
 	if resp.Diagnostics.HasErrors() {
 		return cty.DynamicVal, diags

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/tenetplan/tenet/cli/views"
+	"github.com/tenetplan/tenet/engine/plan/action"
 )
 
 // HumanHooks writes apply progress for people: `addr: Creating...`,
@@ -40,36 +41,36 @@ func (h *HumanHooks) line(addr, text string) {
 }
 
 // ApplyStart writes `addr: Creating...` (or Modifying/Destroying... with the id).
-func (h *HumanHooks) ApplyStart(addr, action, idKey, idValue string) {
-	h.line(addr, views.ApplyStartText(action, idKey, idValue))
+func (h *HumanHooks) ApplyStart(addr string, act action.Action, idKey, idValue string) {
+	h.line(addr, views.ApplyStartText(act, idKey, idValue))
 }
 
 // ApplyProgress writes `addr: Still creating... [10s elapsed]`.
-func (h *HumanHooks) ApplyProgress(addr, action string, elapsed time.Duration) {
-	h.line(addr, views.ApplyProgressText(action, elapsed))
+func (h *HumanHooks) ApplyProgress(addr string, act action.Action, elapsed time.Duration) {
+	h.line(addr, views.ApplyProgressText(act, elapsed))
 }
 
 // ApplyComplete writes `addr: Creation complete after 1s [id=…]` and counts
 // the operation.
-func (h *HumanHooks) ApplyComplete(addr, action, idKey, idValue string, elapsed time.Duration) {
+func (h *HumanHooks) ApplyComplete(addr string, act action.Action, idKey, idValue string, elapsed time.Duration) {
 	h.mu.Lock()
-	switch action {
-	case views.HookCreate:
+	switch act {
+	case action.Create:
 		h.added++
-	case views.HookUpdate:
+	case action.Update:
 		h.changed++
-	case views.HookDelete:
+	case action.Delete:
 		h.destroyed++
-	case views.HookForget:
+	case action.Forget:
 		h.forgotten++
 	}
 	h.mu.Unlock()
-	h.line(addr, views.ApplyCompleteText(action, idKey, idValue, elapsed))
+	h.line(addr, views.ApplyCompleteText(act, idKey, idValue, elapsed))
 }
 
 // ApplyErrored writes nothing: as in OpenTofu, the human view leaves a
 // failed operation to the diagnostics that follow.
-func (h *HumanHooks) ApplyErrored(addr, action string, elapsed time.Duration) {}
+func (h *HumanHooks) ApplyErrored(addr string, act action.Action, elapsed time.Duration) {}
 
 // RefreshStart writes `addr: Refreshing state... [id=…]`.
 func (h *HumanHooks) RefreshStart(addr, idKey, idValue string) {

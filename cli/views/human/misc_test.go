@@ -9,22 +9,23 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/tenetplan/tenet/cli/views"
+	"github.com/tenetplan/tenet/engine/plan/action"
 )
 
 func TestHumanHooks(t *testing.T) {
 	var buf bytes.Buffer
 	h := NewHumanHooks(&buf, false)
-	h.ApplyStart("terraform_data.a", views.HookCreate, "", "")
-	h.ApplyProgress("terraform_data.a", views.HookCreate, 10*time.Second)
-	h.ApplyComplete("terraform_data.a", views.HookCreate, "id", "x1", time.Second)
-	h.ApplyStart("terraform_data.b", views.HookDelete, "id", "x2")
-	h.ApplyComplete("terraform_data.b", views.HookDelete, "id", "x2", 0)
-	h.ApplyStart("terraform_data.c", views.HookUpdate, "id", "x3")
-	h.ApplyComplete("terraform_data.c", views.HookUpdate, "id", "x3", 65*time.Second)
-	h.ApplyStart("terraform_data.d", views.HookCreate, "", "")
+	h.ApplyStart("terraform_data.a", action.Create, "", "")
+	h.ApplyProgress("terraform_data.a", action.Create, 10*time.Second)
+	h.ApplyComplete("terraform_data.a", action.Create, "id", "x1", time.Second)
+	h.ApplyStart("terraform_data.b", action.Delete, "id", "x2")
+	h.ApplyComplete("terraform_data.b", action.Delete, "id", "x2", 0)
+	h.ApplyStart("terraform_data.c", action.Update, "id", "x3")
+	h.ApplyComplete("terraform_data.c", action.Update, "id", "x3", 65*time.Second)
+	h.ApplyStart("terraform_data.d", action.Create, "", "")
 	// No line for a failure: OpenTofu's human view leaves it to the
 	// diagnostics.
-	h.ApplyErrored("terraform_data.d", views.HookCreate, 2*time.Second)
+	h.ApplyErrored("terraform_data.d", action.Create, 2*time.Second)
 	if err := WriteApplySummary(&buf, h.Summary(views.OperationApply), false); err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/tenetplan/tenet/cli/views"
+	"github.com/tenetplan/tenet/engine/plan/action"
 )
 
 // UIVersion is the version of the machine-readable UI message schema.
@@ -166,35 +167,35 @@ func seconds(d time.Duration) *int64 {
 
 // ApplyStart reports that an operation on addr started; idKey/idValue name
 // the object's identifying attribute when it has a prior object.
-func (v *JSONView) ApplyStart(addr, action, idKey, idValue string) {
-	if action == views.HookForget {
+func (v *JSONView) ApplyStart(addr string, act action.Action, idKey, idValue string) {
+	if act == action.Forget {
 		return // forgetting touches no remote object; OpenTofu's stream has no hooks for it
 	}
-	h := hookMessage{Resource: NewResourceAddr(addr), Action: action, IDKey: idKey, IDValue: idValue}
-	v.emit("info", addr+": "+views.ApplyStartText(action, idKey, idValue), "apply_start", "hook", h, nil)
+	h := hookMessage{Resource: NewResourceAddr(addr), Action: act.UIName(), IDKey: idKey, IDValue: idValue}
+	v.emit("info", addr+": "+views.ApplyStartText(act, idKey, idValue), "apply_start", "hook", h, nil)
 }
 
 // ApplyProgress reports an operation still running.
-func (v *JSONView) ApplyProgress(addr, action string, elapsed time.Duration) {
-	h := hookMessage{Resource: NewResourceAddr(addr), Action: action, ElapsedSeconds: seconds(elapsed)}
-	v.emit("info", addr+": "+views.ApplyProgressText(action, elapsed), "apply_progress", "hook", h, nil)
+func (v *JSONView) ApplyProgress(addr string, act action.Action, elapsed time.Duration) {
+	h := hookMessage{Resource: NewResourceAddr(addr), Action: act.UIName(), ElapsedSeconds: seconds(elapsed)}
+	v.emit("info", addr+": "+views.ApplyProgressText(act, elapsed), "apply_progress", "hook", h, nil)
 }
 
 // ApplyComplete reports a finished operation.
-func (v *JSONView) ApplyComplete(addr, action, idKey, idValue string, elapsed time.Duration) {
-	if action == views.HookForget {
+func (v *JSONView) ApplyComplete(addr string, act action.Action, idKey, idValue string, elapsed time.Duration) {
+	if act == action.Forget {
 		return
 	}
-	h := hookMessage{Resource: NewResourceAddr(addr), Action: action, IDKey: idKey, IDValue: idValue, ElapsedSeconds: seconds(elapsed)}
-	v.emit("info", addr+": "+views.ApplyCompleteText(action, idKey, idValue, elapsed), "apply_complete", "hook", h, nil)
+	h := hookMessage{Resource: NewResourceAddr(addr), Action: act.UIName(), IDKey: idKey, IDValue: idValue, ElapsedSeconds: seconds(elapsed)}
+	v.emit("info", addr+": "+views.ApplyCompleteText(act, idKey, idValue, elapsed), "apply_complete", "hook", h, nil)
 }
 
 // ApplyErrored reports a failed operation; the diagnostics follow
 // separately.
-func (v *JSONView) ApplyErrored(addr, action string, elapsed time.Duration) {
-	h := hookMessage{Resource: NewResourceAddr(addr), Action: action, ElapsedSeconds: seconds(elapsed)}
+func (v *JSONView) ApplyErrored(addr string, act action.Action, elapsed time.Duration) {
+	h := hookMessage{Resource: NewResourceAddr(addr), Action: act.UIName(), ElapsedSeconds: seconds(elapsed)}
 	// At level info, as OpenTofu: the error is the diagnostic that follows.
-	v.emit("info", addr+": "+views.ApplyErroredText(action, elapsed), "apply_errored", "hook", h, nil)
+	v.emit("info", addr+": "+views.ApplyErroredText(act, elapsed), "apply_errored", "hook", h, nil)
 }
 
 // RefreshStart reports that reading the object at addr started.

@@ -13,6 +13,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/tenetplan/tenet/cli/views"
+	"github.com/tenetplan/tenet/engine/plan/action"
 )
 
 var fixedTime = time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC)
@@ -52,27 +53,27 @@ func TestJSONViewHooks(t *testing.T) {
 		emit func(v *JSONView)
 		want map[string]any
 	}{
-		{"apply_start create", func(v *JSONView) { v.ApplyStart(`module.m[0].terraform_data.a["k"]`, views.HookCreate, "", "") }, map[string]any{
+		{"apply_start create", func(v *JSONView) { v.ApplyStart(`module.m[0].terraform_data.a["k"]`, action.Create, "", "") }, map[string]any{
 			"@level": "info", "@message": `module.m[0].terraform_data.a["k"]: Creating...`, "type": "apply_start",
 			"hook": map[string]any{"action": "create", "resource": map[string]any{
 				"addr": `module.m[0].terraform_data.a["k"]`, "module": "module.m[0]", "resource": `terraform_data.a["k"]`,
 				"implied_provider": "terraform", "resource_type": "terraform_data", "resource_name": "a", "resource_key": "k"}}}},
-		{"apply_start delete with id", func(v *JSONView) { v.ApplyStart("terraform_data.a[1]", views.HookDelete, "id", "abc") }, map[string]any{
+		{"apply_start delete with id", func(v *JSONView) { v.ApplyStart("terraform_data.a[1]", action.Delete, "id", "abc") }, map[string]any{
 			"@level": "info", "@message": "terraform_data.a[1]: Destroying... [id=abc]", "type": "apply_start",
 			"hook": map[string]any{"action": "delete", "id_key": "id", "id_value": "abc", "resource": map[string]any{
 				"addr": "terraform_data.a[1]", "module": "", "resource": "terraform_data.a[1]",
 				"implied_provider": "terraform", "resource_type": "terraform_data", "resource_name": "a", "resource_key": 1.0}}}},
-		{"apply_complete", func(v *JSONView) { v.ApplyComplete("data.x_y.z", views.HookRead, "id", "1", 2500*time.Millisecond) }, map[string]any{
+		{"apply_complete", func(v *JSONView) { v.ApplyComplete("data.x_y.z", action.Read, "id", "1", 2500*time.Millisecond) }, map[string]any{
 			"@level": "info", "@message": "data.x_y.z: Read complete after 2s [id=1]", "type": "apply_complete",
 			"hook": map[string]any{"action": "read", "id_key": "id", "id_value": "1", "elapsed_seconds": 2.0, "resource": map[string]any{
 				"addr": "data.x_y.z", "module": "", "resource": "data.x_y.z",
 				"implied_provider": "x", "resource_type": "x_y", "resource_name": "z", "resource_key": nil}}}},
-		{"apply_errored", func(v *JSONView) { v.ApplyErrored("a_b.c", views.HookUpdate, time.Second) }, map[string]any{
+		{"apply_errored", func(v *JSONView) { v.ApplyErrored("a_b.c", action.Update, time.Second) }, map[string]any{
 			"@level": "info", "@message": "a_b.c: Modifications errored after 1s", "type": "apply_errored",
 			"hook": map[string]any{"action": "update", "elapsed_seconds": 1.0, "resource": map[string]any{
 				"addr": "a_b.c", "module": "", "resource": "a_b.c",
 				"implied_provider": "a", "resource_type": "a_b", "resource_name": "c", "resource_key": nil}}}},
-		{"apply_progress", func(v *JSONView) { v.ApplyProgress("a_b.c", views.HookCreate, 10*time.Second) }, map[string]any{
+		{"apply_progress", func(v *JSONView) { v.ApplyProgress("a_b.c", action.Create, 10*time.Second) }, map[string]any{
 			"@level": "info", "@message": "a_b.c: Still creating... [10s elapsed]", "type": "apply_progress",
 			"hook": map[string]any{"action": "create", "elapsed_seconds": 10.0, "resource": map[string]any{
 				"addr": "a_b.c", "module": "", "resource": "a_b.c",
@@ -100,8 +101,8 @@ func TestJSONViewConcurrentWritesStayWhole(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			v.ApplyStart("terraform_data.a", views.HookCreate, "", "")
-			v.ApplyComplete("terraform_data.a", views.HookCreate, "id", "x", 0)
+			v.ApplyStart("terraform_data.a", action.Create, "", "")
+			v.ApplyComplete("terraform_data.a", action.Create, "id", "x", 0)
 		}()
 	}
 	wg.Wait()
