@@ -8,7 +8,6 @@ import (
 	"github.com/tenetplan/tenet/cli/views"
 	"github.com/tenetplan/tenet/cli/views/human"
 	"github.com/tenetplan/tenet/engine"
-	"github.com/tenetplan/tenet/engine/plan"
 	"github.com/tenetplan/tenet/engine/plan/action"
 	"github.com/tenetplan/tenet/state"
 )
@@ -85,8 +84,6 @@ func (h *hookAdapter) PostRefresh(addr addrs.AbsResourceInstance, deposed state.
 		h.p.RefreshComplete(addr.String(), idKey, idValue)
 	}
 }
-
-func (h *hookAdapter) PlannedChange(*plan.ResourceInstanceChange) {}
 
 // importProgress is what a view shows of imports (the human view does).
 type importProgress interface {

@@ -4,7 +4,6 @@ import (
 	"time"
 
 	"github.com/tenetplan/tenet/addrs"
-	"github.com/tenetplan/tenet/engine/plan"
 	"github.com/tenetplan/tenet/engine/plan/action"
 	"github.com/tenetplan/tenet/state"
 )
@@ -19,8 +18,6 @@ type Hooks interface {
 	PostApply(addr addrs.AbsResourceInstance, deposed state.DeposedKey, act action.Action, idKey, idValue string, elapsed time.Duration, failed bool)
 	PreRefresh(addr addrs.AbsResourceInstance, deposed state.DeposedKey, idKey, idValue string)
 	PostRefresh(addr addrs.AbsResourceInstance, deposed state.DeposedKey, idKey, idValue string)
-	// PlannedChange is called once per change as planning decides it.
-	PlannedChange(c *plan.ResourceInstanceChange)
 }
 
 // ImportHooks is implemented by Hooks that also show imports: PrepareImport
@@ -42,4 +39,3 @@ func (NoHooks) PostApply(addrs.AbsResourceInstance, state.DeposedKey, action.Act
 }
 func (NoHooks) PreRefresh(addrs.AbsResourceInstance, state.DeposedKey, string, string)  {}
 func (NoHooks) PostRefresh(addrs.AbsResourceInstance, state.DeposedKey, string, string) {}
-func (NoHooks) PlannedChange(*plan.ResourceInstanceChange)                              {}

@@ -182,7 +182,7 @@ func (w *planWalker) applyDecision(ctx context.Context, rn *resourceNode, it *in
 	if !c.After.IsNull() {
 		c.AfterSensitivePaths = eval.MergePaths(it.configSensitive, eval.SchemaSensitivePaths(sch.Block, c.After))
 	}
-	w.recordChange(n.Key, c, d.Provenance)
+	w.res.addChange(n.Key, c, d.Provenance)
 	w.recordExplanation(c, it)
 	if act == action.Delete || act == action.Forget {
 		return cty.NullVal(ty), diags
@@ -202,7 +202,7 @@ func (w *planWalker) applyDataDecision(ctx context.Context, rn *resourceNode, it
 			w.res.setPrior(it.addr, state.NotDeposed, nil, rn.provAddr, nil)
 		}
 		if act == action.Delete && w.opts.Mode == plan.DestroyMode {
-			w.recordChange(n.Key, &plan.ResourceInstanceChange{
+			w.res.addChange(n.Key, &plan.ResourceInstanceChange{
 				Addr: it.addr, PrevRunAddr: it.addr, Provider: rn.provAddr, Action: action.Delete,
 				Before: it.prior, After: cty.NullVal(ty), SchemaVersion: uint64(sch.Version),
 			}, d.Provenance)
@@ -243,7 +243,7 @@ func (w *planWalker) recordRead(rn *resourceNode, it *instPlan, d rules.Decision
 		Reason: plan.Reason(d.Reason), Before: cty.NullVal(eval.ImpliedType(rn.schema.Block)), After: after,
 		AfterSensitivePaths: sens, SchemaVersion: uint64(rn.schema.Version),
 	}
-	w.recordChange(rn.n.Key, c, d.Provenance)
+	w.res.addChange(rn.n.Key, c, d.Provenance)
 	w.recordExplanation(c, it)
 	return eval.MarkPaths(after, sens)
 }

@@ -320,14 +320,6 @@ func (w *planWalker) assemble(outputs []*plan.OutputChange, errored bool) *plan.
 	return p
 }
 
-// recordChange records a change and tells the hooks.
-func (w *planWalker) recordChange(nodeKey string, c *plan.ResourceInstanceChange, fired []rules.Fired) {
-	w.res.addChange(nodeKey, c, fired)
-	if w.env.Hooks != nil {
-		w.env.Hooks.PlannedChange(c)
-	}
-}
-
 // rulesFailed reports a failed rules evaluation. A team rule that could not
 // be evaluated is reported at the rule itself (file and line), since that is
 // what the user must fix; other failures at the block being planned.
