@@ -1,8 +1,11 @@
 package planjson
 
 import (
+	"slices"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/tenetplan/tenet/engine/plan/action"
 )
 
 // fieldSet notes which fields of one object were seen, so a repeated one
@@ -302,7 +305,16 @@ func (d *docDecoder) actions() []string {
 	return out
 }
 
-var singleActions = [][]string{{"create"}, {"update"}, {"delete"}, {"no-op"}, {"read"}, {"forget"}}
+// singleActions are the one-action lists, spelled by package action; copies,
+// so that a document's reader cannot change what plans are written with.
+var singleActions = func() (out [][]string) {
+	for a := range action.Forget + 1 {
+		if list := a.JSONActions(); len(list) == 1 {
+			out = append(out, slices.Clone(list))
+		}
+	}
+	return out
+}()
 
 func (d *docDecoder) replacePaths() [][]any {
 	if d.null() {
