@@ -314,7 +314,7 @@ func TestBadRuleFiles(t *testing.T) {
 		{"pure net builtin", "package acme\n\nx if {\n\tnet.cidr_contains(\"10.0.0.0/8\", \"10.1.2.3\")\n}\n", "Forbidden built-in function in rule", 4},
 		{"opa.runtime", "package acme\n\nx := opa.runtime().env\n", "Forbidden built-in function in rule", 3},
 		{"time.now_ns", "package acme\n\nx := time.now_ns()\n", "Forbidden built-in function in rule", 3},
-		{"redefines a default rule", "package tenet.decide\n\ntable.noop_unchanged := {}\n", "Team rule redefines a default rule", 3},
+		{"redefines a default rule", "package tenet.decide\n\ndecision.noop_unchanged := {}\n", "Team rule redefines a default rule", 3},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

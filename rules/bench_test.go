@@ -127,3 +127,41 @@ force_replace contains [i, "input changed"] if {
 		})
 	}
 }
+
+// BenchmarkDecideEvaluated evaluates the decision table for whole chunks,
+// the memo off: what a batch of distinct instances costs the rules.
+func BenchmarkDecideEvaluated(b *testing.B) {
+	for _, n := range []int{1, 100, 500} {
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			e := newTestEngine(b, nil)
+			e.memo.enabled = false
+			batch := benchInstances(n)
+			run := Run{Mode: ModeNormal, Timestamp: time.Unix(0, 0)}
+			ctx := context.Background()
+			b.ReportAllocs()
+			cpu0 := cpuTime()
+			for b.Loop() {
+				if _, err := e.Decide(ctx, run, batch); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64((cpuTime()-cpu0).Nanoseconds())/float64(b.N)/float64(n), "cpu-ns/instance")
+		})
+	}
+}
+
+// BenchmarkCompileDecide measures the fixed cost of a run: parsing and
+// compiling the default decide rules and preparing their query.
+func BenchmarkCompileDecide(b *testing.B) {
+	ctx := context.Background()
+	b.ReportAllocs()
+	for b.Loop() {
+		c, err := compileDefaultFiles("decide")
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := prepareQuery(ctx, c, defaultStages[0].query); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

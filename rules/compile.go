@@ -65,7 +65,7 @@ type defaultStage struct {
 // with ignore_changes, triggers only with replace_triggered_by: those
 // compile on demand.
 var defaultStages = []defaultStage{
-	{"decide", "data.tenet.decide.result", func(e *Engine) **query { return &e.decide }, false},
+	{"decide", decideQuery, func(e *Engine) **query { return &e.decide }, false},
 	{"cbd", "data.tenet.cbd.forced", func(e *Engine) **query { return &e.cbd }, false},
 	{"prepare", "data.tenet.prepare.result", func(e *Engine) **query { return &e.prepareQ }, true},
 	{"triggers", "data.tenet.triggers.result", func(e *Engine) **query { return &e.triggersQ }, true},
@@ -234,7 +234,7 @@ var stageQueries = []struct {
 	path  string
 	dest  func(e *Engine) **query
 }{
-	{"decide", "data.tenet.decide.result", func(e *Engine) **query { return &e.decide }},
+	{"decide", decideQuery, func(e *Engine) **query { return &e.decide }},
 	{"decide", teamDecideQuery, func(e *Engine) **query { return &e.teamDecide }},
 	{"decide", decideWithTeamQuery, func(e *Engine) **query { return &e.decideWithTeam }},
 	{"cbd", "data.tenet.cbd.forced", func(e *Engine) **query { return &e.cbd }},

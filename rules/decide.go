@@ -9,6 +9,10 @@ import (
 	"github.com/open-policy-agent/opa/v1/rego"
 )
 
+// decideQuery reads what the decide rules decide for a chunk of instances
+// (evaluator/decide.rego).
+const decideQuery = "data.tenet.evaluator.decide.result"
+
 // Chunk bounds for Decide: one Eval has a fixed cost of tens of microseconds,
 // so chunks must be large enough to amortise it, and small enough that the
 // evaluator's per-query state stays cheap and both cores get work.
@@ -186,6 +190,9 @@ func (e *Engine) decideChunk(ctx context.Context, ts time.Time, run *ast.Term, b
 		ast.Item(keyRun, run),
 		ast.Item(keyInstances, ast.ArrayTerm(terms...)),
 	)
+	if e.checkAll {
+		input.Insert(keyCheckAll, ast.InternedTerm(true))
+	}
 	rs, err := e.evalStage(ctx, e.decide, input, ts)
 	if err != nil {
 		return evalError("decision", err)
@@ -208,44 +215,50 @@ func (e *Engine) decodeResult(rs rego.ResultSet, batch []Instance, out []Decisio
 	return e.decodeIndexed(res, out)
 }
 
-// decodeDecisions reads the rules' decisions, one [i, row, action, reason]
-// per instance; the rules leave them out, and list the instances at fault
-// in conflicts, when an instance is decided by no row or by several.
+// decodeDecisions reads the rules' decisions, [i, [row, action, reason]]
+// for each instance; when an instance has none or several, the rules'
+// conflicts name the rows at fault.
 func (e *Engine) decodeDecisions(res ast.Object, batch []Instance, out []Decision) error {
-	if conflicts, ok := valueAt(res, keyConflicts).(*ast.Array); ok && conflicts.Len() > 0 {
+	if conflicts, ok := valueAt(res, keyConflicts).(ast.Set); ok && conflicts.Len() > 0 {
 		return e.conflictError(conflicts, batch)
 	}
-	decisions, ok := valueAt(res, keyDecisions).(*ast.Array)
+	decisions, ok := valueAt(res, keyDecisions).(ast.Set)
 	if !ok || decisions.Len() != len(out) {
 		return fmt.Errorf("decision rules returned %v, want one decision per instance", valueAt(res, keyDecisions))
 	}
-	for k := range decisions.Len() {
-		d, ok := decisions.Elem(k).Value.(*ast.Array)
-		if !ok || d.Len() != 4 {
-			return fmt.Errorf("decision %v is not [index, row, action, reason]", decisions.Elem(k))
+	return decisions.Iter(func(el *ast.Term) error {
+		pair, ok := el.Value.(*ast.Array)
+		var d *ast.Array
+		if ok && pair.Len() == 2 {
+			d, ok = pair.Elem(1).Value.(*ast.Array)
 		}
-		num, _ := d.Elem(0).Value.(ast.Number)
+		if !ok || d.Len() != 3 {
+			return fmt.Errorf("decision %v is not [index, [row, action, reason]]", el)
+		}
+		num, _ := pair.Elem(0).Value.(ast.Number)
 		i, ok := num.Int()
 		if !ok || i < 0 || i >= len(out) || out[i].Provenance != nil {
-			return fmt.Errorf("decision %v has no valid instance index", decisions.Elem(k))
+			return fmt.Errorf("decision %v has no valid instance index", el)
 		}
-		out[i].Provenance = e.singleFired(str(d.Elem(1)))
-		out[i].Action, out[i].Reason = str(d.Elem(2)), str(d.Elem(3))
-	}
-	return nil
+		out[i].Provenance = e.singleFired(str(d.Elem(0)))
+		out[i].Action, out[i].Reason = str(d.Elem(1)), str(d.Elem(2))
+		return nil
+	})
 }
 
 // conflictError reports the first instance decided by no row or by
 // several.
-func (e *Engine) conflictError(conflicts *ast.Array, batch []Instance) error {
-	c, ok := conflicts.Elem(0).Value.(*ast.Array)
+func (e *Engine) conflictError(conflicts ast.Set, batch []Instance) error {
+	first := conflicts.Sorted().Elem(0)
+	c, ok := first.Value.(*ast.Array)
 	if !ok || c.Len() != 2 {
-		return fmt.Errorf("decision conflict %v is not [index, rows]", conflicts.Elem(0))
+		return fmt.Errorf("decision conflict %v is not [index, rows]", first)
 	}
-	i, ok := c.Elem(0).Value.(ast.Number).Int()
+	num, _ := c.Elem(0).Value.(ast.Number)
+	i, ok := num.Int()
 	names, _ := c.Elem(1).Value.(*ast.Array)
 	if !ok || i < 0 || i >= len(batch) || names == nil {
-		return fmt.Errorf("decision conflict %v has no valid instance index", conflicts.Elem(0))
+		return fmt.Errorf("decision conflict %v has no valid instance index", first)
 	}
 	if names.Len() == 0 {
 		return fmt.Errorf("%s: no rule decides its action", batch[i].Address)
@@ -306,6 +319,7 @@ var (
 	keyInstances = ast.InternedTerm("instances")
 	keyDecisions = ast.InternedTerm("decisions")
 	keyConflicts = ast.InternedTerm("conflicts")
+	keyCheckAll  = ast.InternedTerm("check_all")
 	keyFired     = ast.InternedTerm("fired")
 	keyErrors    = ast.InternedTerm("errors")
 	keyWarnings  = ast.InternedTerm("warnings")

@@ -23,7 +23,7 @@ const (
 	// defined by team files only, and undefined ones add nothing).
 	teamDecideQuery = `{"force_replace": {e | some e in data.tenet.decide.force_replace},` +
 		` "prevent_destroy": {e | some e in data.tenet.decide.prevent_destroy}}`
-	decideWithTeamQuery = "data.tenet.decide.result" +
+	decideWithTeamQuery = decideQuery +
 		" with data.tenet.decide.force_replace as input.team.force_replace" +
 		" with data.tenet.decide.prevent_destroy as input.team.prevent_destroy"
 )
@@ -190,6 +190,9 @@ func (e *Engine) decideChunkWithTeam(ctx context.Context, ts time.Time, run *ast
 			ast.Item(keyPreventDestroy, ast.SetTerm(pd...)),
 		)),
 	)
+	if e.checkAll {
+		input.Insert(keyCheckAll, ast.InternedTerm(true))
+	}
 	rs, err := e.evalStage(ctx, e.decideWithTeam, input, ts)
 	if err != nil {
 		return evalError("decision", err)

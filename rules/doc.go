@@ -12,11 +12,14 @@
 //     planning/cbd.rego is create_before_destroy infection. Every rule
 //     that can decide something carries `# METADATA` with
 //     `custom: {id: ...}`, its id's only spelling: the decision rules name
-//     the row or rule that decided (table.NAME, NAME), and provenance (id,
-//     file, line, title) is resolved by name from the compiled annotations
-//     at load, never from a table in Go. The whole decision (one row per
-//     instance, replace lowered, reasons overridden) is made in Rego; Go
-//     only reads it.
+//     the row or rule that decided (decision.NAME, NAME), and provenance
+//     (id, file, line, title) is resolved by name from the compiled
+//     annotations at load, never from a table in Go. The whole decision
+//     (one row per instance, replace lowered, reasons overridden) is made
+//     in Rego; Go only reads it. decide.rego is written about one
+//     instance; at load it is rewritten into rules over a chunk of
+//     instances that cost what hand-written ones would (chunk_form.go),
+//     and evaluator/decide.rego, not part of the rules, reads them.
 //   - Team rule files (Options.Team): parsed, sandboxed and compiled with the
 //     defaults once, in [New]. A file that fails to parse or compile, calls a
 //     built-in that reaches the network, the environment, the clock or
@@ -31,8 +34,10 @@
 //     stage methods: batches are evaluated in chunks on all cores
 //     (chunks.go), single decisions are remembered by the instance's facts
 //     (decide_memo.go; off in the differential tests through
-//     Engine.memo.enabled), and instances no team rule can select are left
-//     out (guards.go). None of this is part of the rules' contract: a
+//     Engine.memo.enabled), instances no team rule can select are left
+//     out (guards.go), and a chunk is checked for conflicting rows only
+//     when some instance lacks exactly one decision (Engine.checkAll
+//     checks every chunk). None of this is part of the rules' contract: a
 //     stage's result is the same with any chunking, memo or guards.
 //   - [RunTests] runs Rego unit tests (*_test.rego) for `tenet rules test`.
 //

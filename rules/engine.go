@@ -18,7 +18,10 @@ import (
 	"github.com/tenetplan/tenet/internal/regokit"
 )
 
-//go:embed planning/*.rego
+// The default rules, and the evaluator's own rules that read them
+// (evaluator/, not part of the rules contract).
+//
+//go:embed planning/*.rego evaluator/*.rego
 var defaultRules embed.FS
 
 // defaultDir is how default rule files are named in provenance and
@@ -75,6 +78,10 @@ type Engine struct {
 
 	// memo remembers single-instance decisions (decide_memo.go).
 	memo decideMemo
+	// checkAll: the decide rules look for conflicts in every chunk, not
+	// only in one where an instance has no decision or several
+	// (evaluator/decide.rego); for the reference evaluator.
+	checkAll bool
 
 	// guards leave out of the team stages the instances no team rule can
 	// add an element for (guards.go); nil guards evaluate every instance.
@@ -244,33 +251,48 @@ func parseDefaults() ([]*ast.Module, hcl.Diagnostics) {
 }
 
 // parseDefaultFiles parses the embedded default rule files (tests
-// excluded) whose names keep accepts.
+// excluded) and the evaluator's files whose names keep accepts.
 func parseDefaultFiles(keep func(name string) bool) ([]*ast.Module, hcl.Diagnostics) {
 	var mods []*ast.Module
 	var diags hcl.Diagnostics
-	entries, _ := fs.ReadDir(defaultRules, "planning")
-	for _, ent := range entries {
-		name := ent.Name()
-		if !isRuleFile(name) || !keep(name) {
-			continue
+	for _, dir := range []string{"planning", "evaluator"} {
+		entries, _ := fs.ReadDir(defaultRules, dir)
+		for _, ent := range entries {
+			name := ent.Name()
+			if !isRuleFile(name) || !keep(name) {
+				continue
+			}
+			src, err := defaultRules.ReadFile(dir + "/" + name)
+			if err != nil {
+				diags = append(diags, internalDiag(err))
+				continue
+			}
+			m, err := parseDefaultModule(path.Join(defaultDir, dir, name), src)
+			if err != nil {
+				diags = append(diags, astErrorDiags("Invalid rule file", err)...)
+				continue
+			}
+			mods = append(mods, m)
 		}
-		src, err := defaultRules.ReadFile("planning/" + name)
-		if err != nil {
-			diags = append(diags, internalDiag(err))
-			continue
-		}
-		m, err := parseModule(path.Join(defaultDir, "planning", name), src)
-		if err != nil {
-			diags = append(diags, astErrorDiags("Invalid rule file", err)...)
-			continue
-		}
-		mods = append(mods, m)
 	}
 	return mods, diags
 }
 
 func isRuleFile(name string) bool {
 	return strings.HasSuffix(name, ".rego") && !strings.HasSuffix(name, "_test.rego")
+}
+
+// parseDefaultModule parses a default rule file, rewriting rules written
+// about one instance into the form the evaluator queries (chunk_form.go).
+func parseDefaultModule(filename string, src []byte) (*ast.Module, error) {
+	m, err := parseModule(filename, src)
+	if err != nil || !chunkFormPackages[m.Package.Path.String()] {
+		return m, err
+	}
+	if err := chunkForm(m); err != nil {
+		return nil, fmt.Errorf("%s: %w", filename, err)
+	}
+	return m, nil
 }
 
 func parseModule(filename string, src []byte) (*ast.Module, error) {
@@ -378,7 +400,7 @@ func (e *Engine) indexProvenance(c *ast.Compiler, team []*teamRule) {
 
 // indexDecideNames makes the default decide rules' provenance reachable by
 // rule name: the decision rules name the row, or the rule, that decided
-// (table.NAME or NAME), and their ids are written in METADATA only.
+// (decision.NAME or NAME), and their ids are written in METADATA only.
 func (e *Engine) indexDecideNames(c *ast.Compiler) {
 	for _, ref := range c.GetAnnotationSet().Flatten() {
 		a := ref.Annotations

@@ -86,7 +86,7 @@ func defaultTestModules() (map[string]*ast.Module, error) {
 			return nil, err
 		}
 		name := path.Join(defaultDir, "planning", ent.Name())
-		m, err := parseModule(name, src)
+		m, err := parseDefaultModule(name, src)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", name, err)
 		}

@@ -25,7 +25,7 @@ func TestTeamRuleLoadingErrors(t *testing.T) {
 		{"opa.runtime nested", "package acme\n\nenv := object.get(opa.runtime(), \"env\", {})\n", "Forbidden built-in function in rule", 3},
 		{"net lookup", "package acme\n\nips := net.lookup_ip_addr(\"example.com\")\n", "Forbidden built-in function in rule", 3},
 		{"unsafe var", "package acme\n\nx if {\n\ty > 1\n}\n", "Invalid rule", 4},
-		{"redefines default rule", "package tenet.decide\n\ntable.noop_unchanged := {}\n", "Team rule redefines a default rule", 3},
+		{"redefines default rule", "package tenet.decide\n\ndecision.noop_unchanged := {}\n", "Team rule redefines a default rule", 3},
 		{"extension point as complete rule", "package tenet.decide\n\nforce_replace := {}\n", "Invalid extension rule", 3},
 	}
 	for _, tt := range tests {

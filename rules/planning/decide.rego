@@ -1,45 +1,38 @@
 # METADATA
 # title: Action selection for resource instance objects
 # description: |
-#   The "decide" stage. The engine sends a chunk of resource instance objects
-#   (input.instances) plus the run (input.run: mode, timestamp) and reads
-#   `result`: one decision per instance in input order, plus errors and extra
-#   provenance keyed by the instance's index in input.instances.
+#   The "decide" stage. Every rule below is about one resource instance
+#   object, input.instance, in the plan input.run (mode, timestamp): which
+#   row of the decision table decides it, so its action and reason, which
+#   other rules fired for it and which errors it raises.
 #
-#   Every row of the decision table below is a rule table.NAME holding the
-#   action, the reason and the indices of the instances it decides; the
-#   annotation above it gives its id. Rows are mutually exclusive and
-#   together cover every instance (decisions checks both). Rows are written as
-#   comprehensions over the chunk instead of functions called per instance
-#   because a Rego function call costs microseconds while one more condition
-#   in a comprehension costs a fraction of one.
+#   A row is a rule decision.NAME := {"action": ..., "reason": ...} whose
+#   body says when the row decides the instance; the annotation above it
+#   gives its id. Rows are mutually exclusive and together cover every
+#   instance: precedence is written into their conditions (a row that
+#   yields to another requires the other's condition to be false), and an
+#   instance decided by no row or by several stops the plan (conflicts).
+#   decisions, conflicts, fired and errors are what the plan reads.
+#
+#   The extension points force_replace and prevent_destroy are defined by
+#   team rule files only. Each element a team rule adds for the instance is
+#   seen here as {"value": <the rule's message>, "rule": <handle of the
+#   team rule>}; undefined, they add nothing.
 package tenet.decide
 
 # ---------------------------------------------------------------------------
-# Entry point queried by the engine.
+# The instance's decision.
 # ---------------------------------------------------------------------------
 
-# decisions holds [i, row, action, reason] for every instance, where row
-# names the table row (the evaluator reads its id from the annotation of
-# the row); fired and errors name rules the same way, or carry a team
-# rule's element. When some instance is decided by no row or by several,
-# decisions is empty and conflicts lists [i, rows] for each such instance.
-result := {
-	"decisions": decisions,
-	"conflicts": conflicts,
-	"fired": fired,
-	"errors": errors,
+# decisions holds [row, action, reason]: the row that decides the instance
+# (the evaluator reads its id from the row's annotation), the row's action
+# with a replace lowered to the order it happens in, and the row's reason
+# unless overrides gives another.
+decisions contains [name, action, reason] if {
+	some name, row in decision
+	action := object.get(lowered, [row.action, input.instance.lifecycle.create_before_destroy], row.action)
+	reason := object.get(overrides, "reason", row.reason)
 }
-
-# The row's action, with a replace lowered to the order it happens in, and
-# the row's reason unless reason_override has one for the instance.
-decided := [[i, name, action, reason] |
-	some name, row in table
-	some i in row.indices
-	cbd := input.instances[i].lifecycle.create_before_destroy
-	action := object.get(lowered, [row.action, cbd], row.action)
-	reason := object.get(reason_override, i, row.reason)
-]
 
 # A replace creates the new object first only under create_before_destroy
 # (configured, forced by a dependent, or recorded in state).
@@ -48,45 +41,15 @@ lowered := {"replace": {
 	true: "create-then-delete",
 }}
 
-# Each instance is decided by exactly one row: the rows hold as many
-# indices as there are instances, and every instance is among them.
-exactly_one if {
-	count(decided) == count(input.instances)
-	count({d[0] | some d in decided}) == count(input.instances)
+# Each instance is decided by exactly one row: conflicts holds the rows of
+# an instance decided by none or by several.
+conflicts contains rows if {
+	rows := [name | some name, _ in decision]
+	count(rows) != 1
 }
 
-decisions := decided if exactly_one
-
-else := []
-
-conflicts := [[i, names] |
-	not exactly_one
-	some i, _ in input.instances
-	names := [name | some name, row in table; i in row.indices]
-	count(names) != 1
-]
-
-# ---------------------------------------------------------------------------
-# Extension points, defined by team rule files only (so the defaults read
-# them by their full name: undefined, they add nothing). A team rule adds
-# elements [i, message], where i is the index of the instance in
-# input.instances; its head is rewritten at load time so that each element
-# the defaults see is {"value": [i, message], "rule": <handle of the team
-# rule>}. The defaults read "value" with object.get, so that their type
-# checks do not depend on what team rules add (the evaluator checks each
-# element's shape and reports a malformed one naming its rule).
-#
-# data.tenet.decide.force_replace: instance i must be replaced. A managed
-# instance with configuration and a usable prior object is then replaced
-# exactly as with -replace (reason replace_by_request). Tainted objects stay
-# replace_because_tainted; instances without a prior object are still
-# created.
-#
-# data.tenet.decide.prevent_destroy: instance i must not be destroyed. If its
-# action deletes or replaces the current object, the plan gets "Instance
-# cannot be destroyed" with the message. Never applies to forget or to
-# deposed objects.
-# ---------------------------------------------------------------------------
+# What rules other than the rows change in the decision: nothing by default.
+default overrides := {}
 
 # ---------------------------------------------------------------------------
 # Plan modes.
@@ -100,99 +63,71 @@ destroy_mode if input.run.mode == "destroy"
 # title: Refresh-only plans change no resources
 # custom:
 #   id: tenet.decide.refresh_only
-table.refresh_only := {
-	"action": "",
-	"reason": "",
-	"indices": [i |
-		input.run.mode == "refresh-only"
-		some i, _ in input.instances
-	],
-}
+decision.refresh_only := {"action": "", "reason": ""} if input.run.mode == "refresh-only"
 
 # METADATA
 # title: Destroy mode removes data instances from state
 # description: The delete is hidden from plan output by the engine.
 # custom:
 #   id: tenet.decide.destroy_data
-table.destroy_data := {
-	"action": "delete",
-	"reason": "",
-	"indices": [i |
-		destroy_mode
-		some i, inst in input.instances
-		inst.mode == "data"
-	],
+decision.destroy_data := {"action": "delete", "reason": ""} if {
+	destroy_mode
+	input.instance.mode == "data"
 }
 
 # METADATA
 # title: Destroy mode deletes every existing managed object
 # custom:
 #   id: tenet.decide.destroy_delete
-table.destroy_delete := {
-	"action": "delete",
-	"reason": "",
-	"indices": [i |
-		destroy_mode
-		some i, inst in input.instances
-		inst.mode == "managed"
-		inst.has_prior
-	],
+decision.destroy_delete := {"action": "delete", "reason": ""} if {
+	destroy_mode
+	input.instance.mode == "managed"
+	input.instance.has_prior
 }
 
 # METADATA
 # title: Destroy mode has nothing to do for an object that is already gone
 # custom:
 #   id: tenet.decide.destroy_gone
-table.destroy_gone := {
-	"action": "no-op",
-	"reason": "",
-	"indices": [i |
-		destroy_mode
-		some i, inst in input.instances
-		inst.mode == "managed"
-		inst.has_prior == false
-	],
+decision.destroy_gone := {"action": "no-op", "reason": ""} if {
+	destroy_mode
+	input.instance.mode == "managed"
+	input.instance.has_prior == false
 }
 
 # ---------------------------------------------------------------------------
-# Normal mode: what kind of object each instance is.
+# Normal mode: what kind of object the instance is.
 # ---------------------------------------------------------------------------
 
-data_sources := [i |
+data_source if {
 	normal_mode
-	some i, inst in input.instances
-	inst.mode == "data"
-]
-
-deposed := [i |
-	normal_mode
-	some i, inst in input.instances
-	inst.mode == "managed"
-	inst.deposed != ""
-]
-
-# Current managed objects with and without configuration.
-configured := [i |
-	normal_mode
-	some i, inst in input.instances
-	inst.has_config
-	inst.mode == "managed"
-	inst.deposed == ""
-]
-
-orphans := [i |
-	normal_mode
-	some i, inst in input.instances
-	inst.has_config == false
-	inst.mode == "managed"
-	inst.deposed == ""
-]
-
-# Objects a removed block with destroy = false takes out of state.
-kept_by_removed := {i |
-	some i, inst in input.instances
-	inst.removed.destroy == false
+	input.instance.mode == "data"
 }
+
+# An object left over from a failed create_before_destroy replace.
+deposed if {
+	normal_mode
+	input.instance.mode == "managed"
+	input.instance.deposed != ""
+}
+
+# The current managed object, with configuration or without (an orphan).
+configured if {
+	normal_mode
+	input.instance.mode == "managed"
+	input.instance.deposed == ""
+	input.instance.has_config
+}
+
+orphan if {
+	normal_mode
+	input.instance.mode == "managed"
+	input.instance.deposed == ""
+	input.instance.has_config == false
+}
+
+# A removed block with destroy = false takes the object out of state.
+kept_by_removed if input.instance.removed.destroy == false
 
 # ---------------------------------------------------------------------------
 # Data sources.
@@ -202,13 +137,9 @@ kept_by_removed := {i |
 # title: A data instance without configuration is dropped from state silently
 # custom:
 #   id: tenet.decide.data_orphan
-table.data_orphan := {
-	"action": "",
-	"reason": "",
-	"indices": [i |
-		some i in data_sources
-		input.instances[i].has_config == false
-	],
+decision.data_orphan := {"action": "", "reason": ""} if {
+	data_source
+	input.instance.has_config == false
 }
 
 # METADATA
@@ -216,31 +147,21 @@ table.data_orphan := {
 # description: Takes precedence over a pending dependency.
 # custom:
 #   id: tenet.decide.read_because_config_unknown
-table.read_because_config_unknown := {
-	"action": "read",
-	"reason": "read_because_config_unknown",
-	"indices": [i |
-		some i in data_sources
-		inst := input.instances[i]
-		inst.has_config
-		inst.config_known == false
-	],
+decision.read_because_config_unknown := {"action": "read", "reason": "read_because_config_unknown"} if {
+	data_source
+	input.instance.has_config
+	input.instance.config_known == false
 }
 
 # METADATA
 # title: A data source that depends on a pending managed change is read during apply
 # custom:
 #   id: tenet.decide.read_because_dependency_pending
-table.read_because_dependency_pending := {
-	"action": "read",
-	"reason": "read_because_dependency_pending",
-	"indices": [i |
-		some i in data_sources
-		inst := input.instances[i]
-		inst.has_config
-		inst.config_known
-		inst.dependency_pending
-	],
+decision.read_because_dependency_pending := {"action": "read", "reason": "read_because_dependency_pending"} if {
+	data_source
+	input.instance.has_config
+	input.instance.config_known
+	input.instance.dependency_pending
 }
 
 # METADATA
@@ -251,17 +172,12 @@ table.read_because_dependency_pending := {
 #   apply reads it again and the check verifies what apply leaves behind.
 # custom:
 #   id: tenet.decide.read_because_check_nested
-table.read_because_check_nested := {
-	"action": "read",
-	"reason": "read_because_check_nested",
-	"indices": [i |
-		some i in data_sources
-		inst := input.instances[i]
-		inst.has_config
-		inst.config_known
-		inst.dependency_pending == false
-		inst.in_check
-	],
+decision.read_because_check_nested := {"action": "read", "reason": "read_because_check_nested"} if {
+	data_source
+	input.instance.has_config
+	input.instance.config_known
+	input.instance.dependency_pending == false
+	input.instance.in_check
 }
 
 # METADATA
@@ -269,85 +185,63 @@ table.read_because_check_nested := {
 # description: No change is recorded; the engine reads it during the plan.
 # custom:
 #   id: tenet.decide.read_now
-table.read_now := {
-	"action": "",
-	"reason": "",
-	"indices": [i |
-		some i in data_sources
-		inst := input.instances[i]
-		inst.has_config
-		inst.config_known
-		inst.dependency_pending == false
-		inst.in_check == false
-	],
+decision.read_now := {"action": "", "reason": ""} if {
+	data_source
+	input.instance.has_config
+	input.instance.config_known
+	input.instance.dependency_pending == false
+	input.instance.in_check == false
 }
 
 # ---------------------------------------------------------------------------
-# Deposed objects (left over from a failed create_before_destroy replace).
-# No action_reason; never protected by prevent_destroy.
+# Deposed objects. No action_reason; never protected by prevent_destroy.
 # ---------------------------------------------------------------------------
 
 # METADATA
 # title: A deposed object that no longer exists needs nothing
 # custom:
 #   id: tenet.decide.deposed_gone
-table.deposed_gone := {
-	"action": "no-op",
-	"reason": "",
-	"indices": [i |
-		some i in deposed
-		input.instances[i].has_prior == false
-	],
+decision.deposed_gone := {"action": "no-op", "reason": ""} if {
+	deposed
+	input.instance.has_prior == false
 }
 
 # METADATA
 # title: A deposed object covered by a removed block with destroy = false is forgotten
 # custom:
 #   id: tenet.decide.deposed_forget
-table.deposed_forget := {
-	"action": "forget",
-	"reason": "",
-	"indices": [i |
-		some i in deposed
-		input.instances[i].has_prior
-		i in kept_by_removed
-	],
+decision.deposed_forget := {"action": "forget", "reason": ""} if {
+	deposed
+	input.instance.has_prior
+	kept_by_removed
 }
 
 # METADATA
 # title: A deposed object is deleted
 # custom:
 #   id: tenet.decide.deposed_delete
-table.deposed_delete := {
-	"action": "delete",
-	"reason": "",
-	"indices": [i |
-		some i in deposed
-		input.instances[i].has_prior
-		not i in kept_by_removed
-	],
+decision.deposed_delete := {"action": "delete", "reason": ""} if {
+	deposed
+	input.instance.has_prior
+	not kept_by_removed
 }
 
 # ---------------------------------------------------------------------------
 # Orphans: current managed objects without configuration.
 # ---------------------------------------------------------------------------
 
-orphans_present := [i |
-	some i in orphans
-	input.instances[i].has_prior
-]
-
 # METADATA
 # title: An orphan whose object no longer exists needs no change
 # custom:
 #   id: tenet.decide.orphan_gone
-table.orphan_gone := {
-	"action": "",
-	"reason": "",
-	"indices": [i |
-		some i in orphans
-		input.instances[i].has_prior == false
-	],
+decision.orphan_gone := {"action": "", "reason": ""} if {
+	orphan
+	input.instance.has_prior == false
+}
+
+orphan_present if {
+	orphan
+	input.instance.has_prior
 }
 
 # METADATA
@@ -355,105 +249,87 @@ table.orphan_gone := {
 # description: The object leaves state; the remote object is kept.
 # custom:
 #   id: tenet.decide.forget_removed
-table.forget_removed := {
-	"action": "forget",
-	"reason": "",
-	"indices": [i |
-		some i in orphans_present
-		i in kept_by_removed
-	],
+decision.forget_removed := {"action": "forget", "reason": ""} if {
+	orphan_present
+	kept_by_removed
 }
 
 # METADATA
 # title: An orphan is deleted
 # custom:
 #   id: tenet.decide.delete_orphan
-table.delete_orphan := {
-	"action": "delete",
-	"reason": "",
-	"indices": [i |
-		some i in orphans_present
-		not i in kept_by_removed
-	],
+decision.delete_orphan := {"action": "delete", "reason": ""} if {
+	orphan_present
+	not kept_by_removed
 }
 
 # Why an orphan has no configuration, checked in this order: no resource
 # block (moved away or not), no module instance, wrong kind of key, key no
 # longer in the expansion. The reason is set for forget as well as delete.
-orphan_reasons := {i: r |
-	some r, indices in {
-		"delete_because_no_move_target": no_move_target,
-		"delete_because_no_resource_config": no_resource_config,
-		"delete_because_no_module": no_module,
-		"delete_because_wrong_repetition": wrong_repetition,
-		"delete_because_count_index": count_index,
-		"delete_because_each_key": each_key,
-	}
-	some i in indices
+overrides := {"reason": orphan_reason}
+
+orphan_reason := "delete_because_no_move_target" if {
+	orphan_present
+	input.instance.orphan.resource_in_config == false
+	input.instance.orphan.moved
 }
 
-no_move_target := [i |
-	some i in orphans_present
-	o := input.instances[i].orphan
-	o.resource_in_config == false
-	o.moved
-]
-
-no_resource_config := [i |
-	some i in orphans_present
-	o := input.instances[i].orphan
-	o.resource_in_config == false
-	o.moved == false
-]
-
-# Orphans whose resource block still exists (prevent_destroy still applies).
-block_exists := [i |
-	some i in orphans_present
-	input.instances[i].orphan.resource_in_config
-]
-
-no_module := [i |
-	some i in block_exists
-	input.instances[i].orphan.module_declared == false
-]
-
-in_declared_module := [i |
-	some i in block_exists
-	input.instances[i].orphan.module_declared
-]
-
-wrong_repetition := {i |
-	some i in in_declared_module
-	inst := input.instances[i]
-	is_null(inst.key)
-	inst.orphan.repetition != "none"
-} | {i |
-	some i in in_declared_module
-	inst := input.instances[i]
-	is_number(inst.key)
-	inst.orphan.repetition != "count"
-} | {i |
-	some i in in_declared_module
-	inst := input.instances[i]
-	is_string(inst.key)
-	inst.orphan.repetition != "for_each"
+orphan_reason := "delete_because_no_resource_config" if {
+	orphan_present
+	input.instance.orphan.resource_in_config == false
+	input.instance.orphan.moved == false
 }
 
-count_index := [i |
-	some i in in_declared_module
-	not i in wrong_repetition
-	inst := input.instances[i]
-	inst.orphan.in_expansion == false
-	is_number(inst.key)
-]
+orphan_reason := "delete_because_no_module" if {
+	block_exists
+	input.instance.orphan.module_declared == false
+}
 
-each_key := [i |
-	some i in in_declared_module
-	not i in wrong_repetition
-	inst := input.instances[i]
-	inst.orphan.in_expansion == false
-	is_string(inst.key)
-]
+orphan_reason := "delete_because_wrong_repetition" if wrong_repetition
+
+orphan_reason := "delete_because_count_index" if {
+	in_declared_module
+	not wrong_repetition
+	input.instance.orphan.in_expansion == false
+	is_number(input.instance.key)
+}
+
+orphan_reason := "delete_because_each_key" if {
+	in_declared_module
+	not wrong_repetition
+	input.instance.orphan.in_expansion == false
+	is_string(input.instance.key)
+}
+
+# The orphan's resource block still exists (prevent_destroy still applies).
+block_exists if {
+	orphan_present
+	input.instance.orphan.resource_in_config
+}
+
+in_declared_module if {
+	block_exists
+	input.instance.orphan.module_declared
+}
+
+# The key is not of the kind the resource's count or for_each gives.
+wrong_repetition if {
+	in_declared_module
+	is_null(input.instance.key)
+	input.instance.orphan.repetition != "none"
+}
+
+wrong_repetition if {
+	in_declared_module
+	is_number(input.instance.key)
+	input.instance.orphan.repetition != "count"
+}
+
+wrong_repetition if {
+	in_declared_module
+	is_string(input.instance.key)
+	input.instance.orphan.repetition != "for_each"
+}
 
 # ---------------------------------------------------------------------------
 # Managed instances with configuration.
@@ -464,127 +340,87 @@ each_key := [i |
 # description: The tainted prior counts as absent; this wins over -replace.
 # custom:
 #   id: tenet.decide.replace_because_tainted
-table.replace_because_tainted := {
-	"action": "replace",
-	"reason": "replace_because_tainted",
-	"indices": [i |
-		some i in configured
-		input.instances[i].tainted
-	],
+decision.replace_because_tainted := {"action": "replace", "reason": "replace_because_tainted"} if {
+	configured
+	input.instance.tainted
 }
 
 # METADATA
 # title: An instance without a prior object is created
 # custom:
 #   id: tenet.decide.create_no_prior
-table.create_no_prior := {
-	"action": "create",
-	"reason": "",
-	"indices": [i |
-		some i in configured
-		inst := input.instances[i]
-		inst.tainted == false
-		inst.has_prior == false
-	],
+decision.create_no_prior := {"action": "create", "reason": ""} if {
+	configured
+	input.instance.tainted == false
+	input.instance.has_prior == false
 }
 
-# Configured instances with a usable (present, untainted) prior object.
-with_prior := [i |
-	some i in configured
-	inst := input.instances[i]
-	inst.tainted == false
-	inst.has_prior
-]
-
-# Instances team force_replace rules name.
-team_forced := {i |
-	some f in data.tenet.decide.force_replace
-	v := object.get(f, "value", null)
-	i := v[0]
+# A usable (present, untainted) prior object.
+with_prior if {
+	configured
+	input.instance.tainted == false
+	input.instance.has_prior
 }
 
-# With a prior object and not forced to be replaced by anyone.
-unforced := not_flagged if {
-	count(team_forced) == 0
-} else := [i |
-	some i in not_flagged
-	not i in team_forced
-]
-
-not_flagged := [i |
-	some i in with_prior
-	inst := input.instances[i]
-	inst.force_replace == false
-	inst.triggered == false
-]
-
-# METADATA
-# title: Nothing to do when the planned object equals the prior one
-# custom:
-#   id: tenet.decide.noop_unchanged
-table.noop_unchanged := {
-	"action": "no-op",
-	"reason": "",
-	"indices": [i |
-		some i in unforced
-		input.instances[i].planned_equals_prior
-	],
+# -replace names the instance, a replace_triggered_by reference fired, or a
+# team force_replace rule names it.
+replace_requested if {
+	with_prior
+	input.instance.force_replace
 }
+
+replace_requested if {
+	with_prior
+	input.instance.triggered
+}
+
+replace_requested if {
+	team_forced
+	with_prior
+}
+
+team_forced if some _ in data.tenet.decide.force_replace
 
 # METADATA
 # title: An instance named by -replace, a replace_triggered_by reference or a team force_replace rule is replaced
 # custom:
 #   id: tenet.decide.replace_by_request
-table.replace_by_request := {
-	"action": "replace",
-	"reason": "replace_by_request",
-	"indices": {i |
-		some i in with_prior
-		input.instances[i].force_replace
-	} | {i |
-		some i in with_prior
-		input.instances[i].triggered
-	} | {i |
-		some i in team_forced
-		i in with_prior
-	},
+decision.replace_by_request := {"action": "replace", "reason": "replace_by_request"} if replace_requested
+
+# A prior object, and nobody asks for a replacement.
+unforced if {
+	with_prior
+	not replace_requested
+}
+
+# METADATA
+# title: Nothing to do when the planned object equals the prior one
+# custom:
+#   id: tenet.decide.noop_unchanged
+decision.noop_unchanged := {"action": "no-op", "reason": ""} if {
+	unforced
+	input.instance.planned_equals_prior
 }
 
 # METADATA
 # title: An instance is replaced when the provider cannot update a changed attribute
 # custom:
 #   id: tenet.decide.replace_because_cannot_update
-table.replace_because_cannot_update := {
-	"action": "replace",
-	"reason": "replace_because_cannot_update",
-	"indices": [i |
-		some i in unforced
-		inst := input.instances[i]
-		inst.planned_equals_prior == false
-		count(inst.requires_replace) > 0
-	],
+decision.replace_because_cannot_update := {"action": "replace", "reason": "replace_because_cannot_update"} if {
+	unforced
+	input.instance.planned_equals_prior == false
+	count(input.instance.requires_replace) > 0
 }
 
 # METADATA
 # title: Any other change is an update in place
 # custom:
 #   id: tenet.decide.update_in_place
-table.update_in_place := {
-	"action": "update",
-	"reason": "",
-	"indices": [i |
-		some i in unforced
-		inst := input.instances[i]
-		inst.planned_equals_prior == false
-		count(inst.requires_replace) == 0
-	],
+decision.update_in_place := {"action": "update", "reason": ""} if {
+	unforced
+	input.instance.planned_equals_prior == false
+	count(input.instance.requires_replace) == 0
 }
-
-# ---------------------------------------------------------------------------
-# Reasons that do not come from the row.
-# ---------------------------------------------------------------------------
-
-reason_override := object.union(orphan_reasons, {i: "replace_by_triggers" | some i in reason_replace_by_triggers})
 
 # METADATA
 # title: A fired replace_triggered_by sets the reason replace_by_triggers
@@ -594,43 +430,33 @@ reason_override := object.union(orphan_reasons, {i: "replace_by_triggers" | some
 #   triggered instance is always created or replaced.
 # custom:
 #   id: tenet.decide.reason_replace_by_triggers
-reason_replace_by_triggers := [i |
-	some i in configured
-	input.instances[i].triggered
-]
-
-# fired holds [i, rule] for rules that contributed to i's decision besides
-# the row that chose its action, a rule named as in decisions.
-fired contains [i, "reason_replace_by_triggers"] if {
-	some i in reason_replace_by_triggers
+reason_replace_by_triggers if {
+	configured
+	input.instance.triggered
 }
 
-fired contains [i, f] if {
+overrides := {"reason": "replace_by_triggers"} if reason_replace_by_triggers
+
+# fired holds the rules that contributed to the decision besides the row
+# that chose the action: a rule named as in decisions, or a team element.
+fired contains "reason_replace_by_triggers" if reason_replace_by_triggers
+
+fired contains f if {
 	some f in data.tenet.decide.force_replace
-	v := object.get(f, "value", null)
-	i := v[0]
-	i in table.replace_by_request.indices
+	decision.replace_by_request
 }
 
 # ---------------------------------------------------------------------------
-# prevent_destroy. errors holds [i, finding], the finding's rule named as in
-# decisions.
+# prevent_destroy. errors holds findings, their rule named as in decisions.
 # ---------------------------------------------------------------------------
 
-destroying := {i |
-	some row in table
+# The action deletes or replaces the current object of a managed instance.
+destroys_current if {
+	some row in decision
 	row.action in {"delete", "replace"}
-	some i in row.indices
+	input.instance.mode == "managed"
+	input.instance.deposed == ""
 }
-
-# The resource block (so its lifecycle settings) still applies: the instance
-# is configured, it only lost its key or module instance, or this is a
-# destroy plan. Called only for protected instances, so a function is cheap.
-block_applies(inst) if inst.has_config
-
-block_applies(inst) if inst.orphan.resource_in_config
-
-block_applies(_) if destroy_mode
 
 # METADATA
 # title: lifecycle.prevent_destroy forbids deleting or replacing the object
@@ -640,56 +466,47 @@ block_applies(_) if destroy_mode
 #   mode. Does not apply to forget, deposed objects or data sources.
 # custom:
 #   id: tenet.decide.prevent_destroy
-lifecycle_prevent_destroy contains i if {
-	some i in destroying
-	inst := input.instances[i]
-	inst.lifecycle.prevent_destroy
-	inst.mode == "managed"
-	inst.deposed == ""
-	block_applies(inst)
+lifecycle_prevent_destroy if {
+	destroys_current
+	input.instance.lifecycle.prevent_destroy
+	not block_removed
 }
 
-errors contains [i, {
+# Outside destroy mode, the instance's resource block is gone: it has no
+# configuration, not even for another key or module instance, so its
+# lifecycle settings no longer apply.
+block_removed if {
+	not destroy_mode
+	destroys_current
+	input.instance.has_config == false
+	input.instance.orphan.resource_in_config == false
+}
+
+errors contains {
 	"rule": "lifecycle_prevent_destroy",
 	"summary": "Instance cannot be destroyed",
 	"detail": sprintf(
 		"Resource %s has lifecycle.prevent_destroy set, but the plan calls for this resource to be destroyed. To avoid this error and continue with the plan, either disable lifecycle.prevent_destroy or reduce the scope of the plan using the -target flag.",
-		[input.instances[i].address],
+		[input.instance.address],
 	),
-}] if {
-	some i in lifecycle_prevent_destroy
-}
+} if lifecycle_prevent_destroy
 
-fired contains [i, "lifecycle_prevent_destroy"] if {
-	some i in lifecycle_prevent_destroy
-}
+fired contains "lifecycle_prevent_destroy" if lifecycle_prevent_destroy
 
-# Team prevent_destroy elements only matter for destroyed instances: when
-# none is destroyed (most plans), the extension point is never evaluated.
-fired contains [i, p] if {
-	count(destroying) > 0
+# Team prevent_destroy elements only matter for destroyed objects.
+fired contains p if {
 	some p in data.tenet.decide.prevent_destroy
-	v := object.get(p, "value", null)
-	i := v[0]
-	i in destroying
-	input.instances[i].mode == "managed"
-	input.instances[i].deposed == ""
+	destroys_current
 }
 
-errors contains [i, {
+errors contains {
 	"rule": p.rule,
 	"summary": "Instance cannot be destroyed",
 	"detail": sprintf(
 		"Resource %s is protected by a team rule: %v. This plan would destroy it. To continue, change the rule or limit the plan with -target so that it leaves this resource alone.",
-		[inst.address, v[1]],
+		[input.instance.address, p.value],
 	),
-}] if {
-	count(destroying) > 0
+} if {
 	some p in data.tenet.decide.prevent_destroy
-	v := object.get(p, "value", null)
-	i := v[0]
-	i in destroying
-	inst := input.instances[i]
-	inst.mode == "managed"
-	inst.deposed == ""
+	destroys_current
 }
