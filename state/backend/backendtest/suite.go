@@ -70,21 +70,40 @@ func WantError(t testing.TB, what string, diags hcl.Diagnostics, want string) {
 	t.Fatalf("%s: error %q does not mention %q", what, diags.Error(), want)
 }
 
-// ReadConfig reads a backend's configuration from vals, with env as the
-// whole environment. With wantErr set it wants an error mentioning that
-// and reports ok false; otherwise it wants no errors and returns the
-// configuration and the (warning) diagnostics.
-func ReadConfig[C any](t *testing.T, from func(*backend.Settings) (C, hcl.Diagnostics), vals map[string]cty.Value, env map[string]string, wantErr string) (cfg C, diags hcl.Diagnostics, ok bool) {
-	t.Helper()
-	s := backend.NewSettings(vals)
-	s.Getenv = func(k string) string { return env[k] }
-	cfg, diags = from(s)
-	if wantErr != "" {
-		WantError(t, "config", diags, wantErr)
-		return cfg, diags, false
+// SettingsCase is one reading of a backend's configuration: its
+// arguments and, as the whole environment, Env. It wants the
+// configuration Want (and, with Warning set, a warning whose detail
+// mentions it), or with Err set an error mentioning that.
+type SettingsCase[C any] struct {
+	Name    string
+	Vals    map[string]cty.Value
+	Env     map[string]string
+	Want    C
+	Err     string
+	Warning string
+}
+
+// CheckSettings runs each case, as a subtest, through the backend's
+// configuration reader from.
+func CheckSettings[C any](t *testing.T, from func(*backend.Settings) (C, hcl.Diagnostics), cases []SettingsCase[C]) {
+	for _, tc := range cases {
+		t.Run(tc.Name, func(t *testing.T) {
+			s := backend.NewSettings(tc.Vals)
+			s.Getenv = func(k string) string { return tc.Env[k] }
+			got, diags := from(s)
+			if tc.Err != "" {
+				WantError(t, "config", diags, tc.Err)
+				return
+			}
+			NoErrors(t, "config", diags)
+			if tc.Warning != "" && (len(diags) == 0 || !strings.Contains(diags[0].Detail, tc.Warning)) {
+				t.Errorf("want a warning mentioning %q, got %v", tc.Warning, diags)
+			}
+			if diff := cmp.Diff(tc.Want, got); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+		})
 	}
-	NoErrors(t, "config", diags)
-	return cfg, diags, true
 }
 
 // Run runs the suite.

@@ -97,50 +97,34 @@ func TestSuite(t *testing.T) {
 }
 
 func TestSettings(t *testing.T) {
-	tests := []struct {
-		name string
-		vals map[string]cty.Value
-		env  map[string]string
-		want Config
-		err  string
-	}{
+	tests := []backendtest.SettingsCase[Config]{
 		{
-			name: "defaults",
-			want: Config{SchemaName: "terraform_remote_state", TableName: "states", IndexName: "states_by_name"},
+			Name: "defaults",
+			Want: Config{SchemaName: "terraform_remote_state", TableName: "states", IndexName: "states_by_name"},
 		},
 		{
-			name: "environment",
-			env:  map[string]string{"PG_CONN_STR": "postgres://h/db", "PG_SCHEMA_NAME": "s", "PG_SKIP_SCHEMA_CREATION": "true", "PG_SKIP_INDEX_CREATION": "1"},
-			want: Config{ConnStr: "postgres://h/db", SchemaName: "s", TableName: "states", IndexName: "states_by_name", SkipSchemaCreation: true, SkipIndexCreation: true},
+			Name: "environment",
+			Env:  map[string]string{"PG_CONN_STR": "postgres://h/db", "PG_SCHEMA_NAME": "s", "PG_SKIP_SCHEMA_CREATION": "true", "PG_SKIP_INDEX_CREATION": "1"},
+			Want: Config{ConnStr: "postgres://h/db", SchemaName: "s", TableName: "states", IndexName: "states_by_name", SkipSchemaCreation: true, SkipIndexCreation: true},
 		},
 		{
-			name: "settings win over environment",
-			vals: map[string]cty.Value{"conn_str": cty.StringVal("postgres://a/b"), "skip_table_creation": cty.True, "table_name": cty.StringVal("t")},
-			env:  map[string]string{"PG_CONN_STR": "postgres://h/db"},
-			want: Config{ConnStr: "postgres://a/b", SchemaName: "terraform_remote_state", TableName: "t", IndexName: "states_by_name", SkipTableCreation: true},
+			Name: "settings win over environment",
+			Vals: map[string]cty.Value{"conn_str": cty.StringVal("postgres://a/b"), "skip_table_creation": cty.True, "table_name": cty.StringVal("t")},
+			Env:  map[string]string{"PG_CONN_STR": "postgres://h/db"},
+			Want: Config{ConnStr: "postgres://a/b", SchemaName: "terraform_remote_state", TableName: "t", IndexName: "states_by_name", SkipTableCreation: true},
 		},
 		{
-			name: "unknown argument",
-			vals: map[string]cty.Value{"conn_string": cty.StringVal("x")},
-			err:  `no argument named "conn_string"`,
+			Name: "unknown argument",
+			Vals: map[string]cty.Value{"conn_string": cty.StringVal("x")},
+			Err:  `no argument named "conn_string"`,
 		},
 		{
-			name: "bad boolean in environment",
-			env:  map[string]string{"PG_SKIP_TABLE_CREATION": "maybe"},
-			err:  "PG_SKIP_TABLE_CREATION must be true or false",
+			Name: "bad boolean in environment",
+			Env:  map[string]string{"PG_SKIP_TABLE_CREATION": "maybe"},
+			Err:  "PG_SKIP_TABLE_CREATION must be true or false",
 		},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			got, _, ok := backendtest.ReadConfig(t, ConfigFrom, tt.vals, tt.env, tt.err)
-			if !ok {
-				return
-			}
-			if got != tt.want {
-				t.Errorf("config = %+v, want %+v", got, tt.want)
-			}
-		})
-	}
+	backendtest.CheckSettings(t, ConfigFrom, tests)
 }
 
 // TestOpenTofuLayout checks the objects OpenTofu's pg backend expects,
