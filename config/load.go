@@ -5,9 +5,11 @@ import (
 	"encoding/hex"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -54,7 +56,7 @@ func (c *Config) Modules() []*Module {
 	var walk func(m *Module)
 	walk = func(m *Module) {
 		out = append(out, m)
-		for _, name := range sortedKeys(m.Children) {
+		for _, name := range slices.Sorted(maps.Keys(m.Children)) {
 			walk(m.Children[name])
 		}
 	}
@@ -173,7 +175,7 @@ func (l *loader) loadModule(dir string, p addrs.Module, parent *Module, call *Mo
 	}
 	diags = append(diags, m.validate()...)
 
-	for _, name := range sortedKeys(m.ModuleCalls) {
+	for _, name := range slices.Sorted(maps.Keys(m.ModuleCalls)) {
 		mc := m.ModuleCalls[name]
 		childDir, ok, d := l.childDir(dir, p.Child(name), mc)
 		diags = append(diags, d...)
@@ -350,20 +352,11 @@ func isOverrideFile(name string) bool {
 	return base == "override" || strings.HasSuffix(base, "_override")
 }
 
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
-}
-
 // checkModuleInputs matches a call's arguments with the variables the
 // called module declares.
 func checkModuleInputs(mc *ModuleCall, child *Module) hcl.Diagnostics {
 	attrs, diags := mc.Config.JustAttributes()
-	for _, name := range sortedKeys(attrs) {
+	for _, name := range slices.Sorted(maps.Keys(attrs)) {
 		if _, ok := child.Variables[name]; !ok {
 			diags = append(diags, &hcl.Diagnostic{
 				Severity: hcl.DiagError,
@@ -373,7 +366,7 @@ func checkModuleInputs(mc *ModuleCall, child *Module) hcl.Diagnostics {
 			})
 		}
 	}
-	for _, name := range sortedKeys(child.Variables) {
+	for _, name := range slices.Sorted(maps.Keys(child.Variables)) {
 		if _, ok := attrs[name]; !ok && child.Variables[name].Required() {
 			diags = append(diags, &hcl.Diagnostic{
 				Severity: hcl.DiagError,

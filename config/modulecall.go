@@ -2,6 +2,8 @@ package config
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/gohcl"
@@ -230,7 +232,7 @@ func (m *Module) decodeTerraformBlock(block *hcl.Block, override bool) hcl.Diagn
 
 func (m *Module) decodeRequiredProviders(block *hcl.Block, override bool) hcl.Diagnostics {
 	attrs, diags := block.Body.JustAttributes()
-	for _, name := range sortedKeys(attrs) {
+	for _, name := range slices.Sorted(maps.Keys(attrs)) {
 		attr := attrs[name]
 		rp := &RequiredProvider{Name: name, DeclRange: attr.Range}
 		diags = append(diags, checkName("Invalid provider local name", "provider local name", name, attr.NameRange)...)
