@@ -99,20 +99,8 @@ func decodeModuleBlock(block *hcl.Block) (*ModuleCall, hcl.Diagnostics) {
 	if attr, ok := content.Attributes["version"]; ok {
 		diags = append(diags, gohcl.DecodeExpression(attr.Expr, nil, &mc.Version)...)
 	}
-	if attr, ok := content.Attributes["count"]; ok {
-		mc.Count = attr.Expr
-	}
-	if attr, ok := content.Attributes["for_each"]; ok {
-		mc.ForEach = attr.Expr
-		if mc.Count != nil {
-			diags = append(diags, &hcl.Diagnostic{
-				Severity: hcl.DiagError,
-				Summary:  `Invalid combination of "count" and "for_each"`,
-				Detail:   `The "count" and "for_each" meta-arguments are mutually-exclusive; a module call may use only one of them.`,
-				Subject:  attr.NameRange.Ptr(),
-			})
-		}
-	}
+	mc.Count, mc.ForEach, d = decodeRepetition(content, "module call")
+	diags = append(diags, d...)
 	if attr, ok := content.Attributes["depends_on"]; ok {
 		deps, d := decodeDependsOn(attr)
 		diags = append(diags, d...)
