@@ -43,10 +43,7 @@ type Provider struct {
 
 // Key is "name" or "name.alias", the key of Module.ProviderConfigs.
 func (p *Provider) Key() string {
-	if p.Alias == "" {
-		return p.Name
-	}
-	return p.Name + "." + p.Alias
+	return ProviderConfigRef{Name: p.Name, Alias: p.Alias}.String()
 }
 
 // RequiredProvider is one entry of required_providers.
