@@ -22,6 +22,18 @@ func (m ResourceMode) String() string {
 	return "invalid"
 }
 
+// ParseResourceMode reads a mode as String spells it; any other string
+// is InvalidResourceMode.
+func ParseResourceMode(s string) ResourceMode {
+	switch s {
+	case "managed":
+		return ManagedResourceMode
+	case "data":
+		return DataResourceMode
+	}
+	return InvalidResourceMode
+}
+
 // Resource is a resource block's address relative to its module.
 type Resource struct {
 	Mode ResourceMode
