@@ -256,14 +256,8 @@ func writeResource(buf *bytes.Buffer, e entry, types TypeLookup) error {
 			deps[i] = d.String()
 		}
 		slices.Sort(deps)
-		buf.WriteString(`,"depends_on":[`)
-		for i, d := range deps {
-			if i > 0 {
-				buf.WriteByte(',')
-			}
-			writeString(buf, d)
-		}
-		buf.WriteByte(']')
+		buf.WriteString(`,"depends_on":`)
+		buf.Write(jsontext.AppendQuoteArray(buf.AvailableBuffer(), deps))
 	}
 	if e.obj.Status == state.ObjectTainted {
 		buf.WriteString(`,"tainted":true`)
