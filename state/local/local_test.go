@@ -11,27 +11,18 @@ import (
 
 	"github.com/zclconf/go-cty/cty"
 
-	"github.com/tenetplan/tenet/addrs"
 	"github.com/tenetplan/tenet/addrs/addrstest"
 	"github.com/tenetplan/tenet/state"
 	"github.com/tenetplan/tenet/state/statefile"
+	"github.com/tenetplan/tenet/state/statetest"
 )
 
-var prov = addrs.AbsProviderConfig{Provider: addrs.NewBuiltInProvider("terraform")}
-
-var inst = addrstest.Instance
-
-func obj(id string) *state.ObjectSrc {
-	return &state.ObjectSrc{AttrsJSON: []byte(`{"id":"` + id + `"}`), Status: state.ObjectReady}
-}
-
-func stateWith(t testing.TB, ids ...string) *state.State {
-	s := state.NewState()
-	for _, id := range ids {
-		s.SetResourceInstanceCurrent(inst(t, "terraform_data."+id), obj(id), prov)
-	}
-	return s
-}
+var (
+	prov      = statetest.Provider
+	inst      = addrstest.Instance
+	obj       = statetest.Object
+	stateWith = statetest.With
+)
 
 func readFile(t *testing.T, path string) *statefile.File {
 	t.Helper()

@@ -10,10 +10,9 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 
-	"github.com/tenetplan/tenet/addrs"
-	"github.com/tenetplan/tenet/state"
 	"github.com/tenetplan/tenet/state/backend"
 	"github.com/tenetplan/tenet/state/statefile"
+	"github.com/tenetplan/tenet/state/statetest"
 )
 
 // Harness is what the suite needs from a backend's test.
@@ -30,21 +29,6 @@ type Harness struct {
 	RawPut func(t *testing.T, workspace string, data []byte)
 	// NoWorkspaces is set for backends with only the default workspace.
 	NoWorkspaces bool
-}
-
-// StateWith is a state holding one terraform_data instance per id.
-func StateWith(t testing.TB, ids ...string) *state.State {
-	t.Helper()
-	s := state.NewState()
-	prov := addrs.AbsProviderConfig{Provider: addrs.NewBuiltInProvider("terraform")}
-	for _, id := range ids {
-		a, diags := addrs.ParseAbsResourceInstanceStr("terraform_data." + id)
-		if diags.HasErrors() {
-			t.Fatal(diags.Error())
-		}
-		s.SetResourceInstanceCurrent(a, &state.ObjectSrc{AttrsJSON: []byte(`{"id":"` + id + `"}`), Status: state.ObjectReady}, prov)
-	}
-	return s
 }
 
 // NoErrors fails the test when diags has errors.
@@ -137,7 +121,7 @@ func roundTrip(t *testing.T, h Harness) {
 	var lineage string
 	for _, step := range steps {
 		t.Run(step.name, func(t *testing.T) {
-			want := StateWith(t, step.ids...)
+			want := statetest.With(t, step.ids...)
 			NoErrors(t, "write", m.Write(ctx, want))
 			// Read through a second, independent configuration.
 			m2, diags := backend.Open(ctx, h.New(t), backend.DefaultWorkspace, backend.Options{})
@@ -195,7 +179,7 @@ func workspaces(t *testing.T, h Harness) {
 	NoErrors(t, "create dev again", b.CreateWorkspace(ctx, "dev"))
 	m, diags := backend.Open(ctx, b, "prod", backend.Options{})
 	NoErrors(t, "open prod", diags)
-	NoErrors(t, "write prod", m.Write(ctx, StateWith(t, "p")))
+	NoErrors(t, "write prod", m.Write(ctx, statetest.With(t, "p")))
 	if raw := h.RawGet(t, "prod"); !strings.Contains(string(raw), `"terraform_data"`) {
 		t.Fatalf("prod's state is not stored where OpenTofu keeps it: %q", raw)
 	}
@@ -277,7 +261,7 @@ func lockExclusion(t *testing.T, h Harness) {
 				t.Errorf("conflict message does not show the holder's ID: %s", diags.Error())
 			}
 			// The holder can still write while locked.
-			NoErrors(t, "write under lock", m1.Write(ctx, StateWith(t, "locked")))
+			NoErrors(t, "write under lock", m1.Write(ctx, statetest.With(t, "locked")))
 			NoErrors(t, "unlock 1", m1.Unlock(ctx, id))
 			id2, diags := m2.Lock(ctx, backend.NewLockInfo("OperationTypePlan"))
 			NoErrors(t, "lock 2 after 1 let go", diags)
@@ -309,11 +293,11 @@ func corruptState(t *testing.T, h Harness) {
 			NoErrors(t, "open", diags)
 			_, diags = m.Read(ctx)
 			WantError(t, "read", diags, "corrupt")
-			WantError(t, "write after failed read", m.Write(ctx, StateWith(t, "x")), "will not overwrite")
+			WantError(t, "write after failed read", m.Write(ctx, statetest.With(t, "x")), "will not overwrite")
 			// A manager that never read refuses too.
 			m2, diags := backend.Open(ctx, h.New(t), ws, backend.Options{})
 			NoErrors(t, "open 2", diags)
-			WantError(t, "write without read", m2.Write(ctx, StateWith(t, "x")), "will not overwrite")
+			WantError(t, "write without read", m2.Write(ctx, statetest.With(t, "x")), "will not overwrite")
 			if got := string(h.RawGet(t, ws)); got != tt.data {
 				t.Errorf("stored data changed to %q", got)
 			}

@@ -19,6 +19,7 @@ import (
 
 	"github.com/tenetplan/tenet/state/backend"
 	"github.com/tenetplan/tenet/state/backend/backendtest"
+	"github.com/tenetplan/tenet/state/statetest"
 )
 
 // server is a GitLab-style state server: GET/update on /state, lock and
@@ -179,7 +180,7 @@ func TestProtocol(t *testing.T) {
 			info := backend.NewLockInfo("OperationTypeApply")
 			id, diags := m.Lock(ctx, info)
 			backendtest.NoErrors(t, "lock", diags)
-			backendtest.NoErrors(t, "write", m.Write(ctx, backendtest.StateWith(t, "a")))
+			backendtest.NoErrors(t, "write", m.Write(ctx, statetest.With(t, "a")))
 			backendtest.NoErrors(t, "unlock", m.Unlock(ctx, id))
 
 			s.mu.Lock()
@@ -274,12 +275,12 @@ func TestDiagnostics(t *testing.T) {
 		ts := start(t, s)
 		m, diags := backend.Open(ctx, newBackend(t, config(ts.URL, s)), backend.DefaultWorkspace, backend.Options{})
 		backendtest.NoErrors(t, "open", diags)
-		backendtest.NoErrors(t, "write", m.Write(ctx, backendtest.StateWith(t, "a")))
+		backendtest.NoErrors(t, "write", m.Write(ctx, statetest.With(t, "a")))
 		s.mu.Lock()
 		before := bytes.Clone(s.state)
 		s.failPut = true
 		s.mu.Unlock()
-		backendtest.WantError(t, "failing write", m.Write(ctx, backendtest.StateWith(t, "b")), "500")
+		backendtest.WantError(t, "failing write", m.Write(ctx, statetest.With(t, "b")), "500")
 		s.mu.Lock()
 		defer s.mu.Unlock()
 		if !bytes.Equal(before, s.state) {
@@ -294,7 +295,7 @@ func TestDiagnostics(t *testing.T) {
 		s.lock, s.lockID = backend.MarshalLockInfo(&other), other.ID
 		m, diags := backend.Open(ctx, newBackend(t, config(ts.URL, s)), backend.DefaultWorkspace, backend.Options{})
 		backendtest.NoErrors(t, "open", diags)
-		diags = m.Write(ctx, backendtest.StateWith(t, "b"))
+		diags = m.Write(ctx, statetest.With(t, "b"))
 		backendtest.WantError(t, "write", diags, other.ID)
 	})
 

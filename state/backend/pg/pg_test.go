@@ -18,6 +18,7 @@ import (
 
 	"github.com/tenetplan/tenet/state/backend"
 	"github.com/tenetplan/tenet/state/backend/backendtest"
+	"github.com/tenetplan/tenet/state/statetest"
 )
 
 // connStr is the test server from TENET_TEST_PG_CONN (scripts/services.sh
@@ -167,7 +168,7 @@ WHERE table_schema = $1 AND table_name = 'states' ORDER BY ordinal_position`, sc
 	// holds the lock OpenTofu's try fails, and the other way round.
 	m, diags := backend.Open(ctx, b, backend.DefaultWorkspace, backend.Options{})
 	backendtest.NoErrors(t, "open", diags)
-	backendtest.NoErrors(t, "write", m.Write(ctx, backendtest.StateWith(t, "a")))
+	backendtest.NoErrors(t, "write", m.Write(ctx, statetest.With(t, "a")))
 	var id int64
 	if err := raw.QueryRow(ctx, "SELECT id FROM "+pgx.Identifier{schema, "states"}.Sanitize()+" WHERE name = 'default'").Scan(&id); err != nil {
 		t.Fatal(err)
@@ -261,7 +262,7 @@ func TestConnectionDiagnostics(t *testing.T) {
 		backendtest.WantError(t, "list", diags, "state table is missing")
 		m, diags := backend.Open(context.Background(), b, "default", backend.Options{})
 		backendtest.NoErrors(t, "open", diags)
-		backendtest.WantError(t, "write", m.Write(context.Background(), backendtest.StateWith(t, "a")), "skip_schema_creation")
+		backendtest.WantError(t, "write", m.Write(context.Background(), statetest.With(t, "a")), "skip_schema_creation")
 	})
 }
 
@@ -278,7 +279,7 @@ func TestLostLockRefusesWrite(t *testing.T) {
 			m, diags := backend.Open(ctx, b, backend.DefaultWorkspace, backend.Options{})
 			backendtest.NoErrors(t, "open", diags)
 			if stored {
-				backendtest.NoErrors(t, "write", m.Write(ctx, backendtest.StateWith(t, "a")))
+				backendtest.NoErrors(t, "write", m.Write(ctx, statetest.With(t, "a")))
 			}
 			before := h.RawGet(t, backend.DefaultWorkspace)
 			info := backend.NewLockInfo("OperationTypeApply")
@@ -292,7 +293,7 @@ func TestLostLockRefusesWrite(t *testing.T) {
 				t.Fatalf("terminating the lock session: %d sessions, %v", n, err)
 			}
 			time.Sleep(100 * time.Millisecond)
-			backendtest.WantError(t, "write after the lock was lost", m.Write(ctx, backendtest.StateWith(t, "b")), "State lock lost")
+			backendtest.WantError(t, "write after the lock was lost", m.Write(ctx, statetest.With(t, "b")), "State lock lost")
 			if after := h.RawGet(t, backend.DefaultWorkspace); string(after) != string(before) || (after == nil) != (before == nil) {
 				t.Errorf("stored state changed by a write that failed: %.60q, was %.60q", after, before)
 			}
@@ -314,7 +315,7 @@ func TestLockBetweenProcesses(t *testing.T) {
 	b := newBackend(t, Config{ConnStr: conn, SchemaName: schema, TableName: "states", IndexName: "states_by_name"})
 	m, diags := backend.Open(ctx, b, backend.DefaultWorkspace, backend.Options{})
 	backendtest.NoErrors(t, "open", diags)
-	backendtest.NoErrors(t, "write", m.Write(ctx, backendtest.StateWith(t, "a")))
+	backendtest.NoErrors(t, "write", m.Write(ctx, statetest.With(t, "a")))
 
 	cmd := exec.Command(os.Args[0], "-test.run=^TestLockBetweenProcesses$")
 	cmd.Env = append(os.Environ(), "TENET_PG_LOCK_CHILD=1", "TENET_PG_LOCK_SCHEMA="+schema)
@@ -389,7 +390,7 @@ func TestLockWithinOneProcess(t *testing.T) {
 		m1, _ := backend.Open(ctx, b, backend.DefaultWorkspace, backend.Options{})
 		m2, _ := backend.Open(ctx, b, backend.DefaultWorkspace, backend.Options{})
 		if round == 0 {
-			backendtest.NoErrors(t, "write", m1.Write(ctx, backendtest.StateWith(t, "a")))
+			backendtest.NoErrors(t, "write", m1.Write(ctx, statetest.With(t, "a")))
 		}
 		id, diags := m1.Lock(ctx, backend.NewLockInfo("OperationTypeApply"))
 		backendtest.NoErrors(t, "lock 1", diags)

@@ -22,6 +22,7 @@ import (
 
 	"github.com/tenetplan/tenet/state/backend"
 	"github.com/tenetplan/tenet/state/backend/backendtest"
+	"github.com/tenetplan/tenet/state/statetest"
 )
 
 // server is the S3-compatible test server from TENET_TEST_S3_* (printed by
@@ -221,7 +222,7 @@ func TestDiagnostics(t *testing.T) {
 			backendtest.NoErrors(t, "open", diags)
 			_, diags = m.Read(ctx)
 			backendtest.WantError(t, "read", diags, tt.want)
-			backendtest.WantError(t, "write", m.Write(ctx, backendtest.StateWith(t, "a")), tt.want)
+			backendtest.WantError(t, "write", m.Write(ctx, statetest.With(t, "a")), tt.want)
 			if strings.Contains(diags.Error(), "wrong-secret") {
 				t.Errorf("message shows the secret: %s", diags.Error())
 			}
