@@ -72,12 +72,18 @@ func checkSameAsCty(t *testing.T, buf []byte, ty cty.Type) {
 }
 
 func FuzzUnmarshalAttrs(f *testing.F) {
-	for _, s := range []string{
+	fuzzAttrs(f, []string{
 		`{"id":"a1","input":{"value":"x-1","type":"string"},"output":null}`,
 		`{"l":["a"],"s":[1],"m":{"k":"v"},"t":["x",true],"o":{"x":"y"},"n":1e2}`,
 		`{"value":{"a":[1]},"type":["object",{"a":["list","number"]}]}`,
 		`"a\u0041"`,
-	} {
+	}, checkSameAsCty)
+}
+
+// fuzzAttrs fuzzes check with JSON inputs, each read as one of
+// objjsonTypes, seeded with every seed as every type.
+func fuzzAttrs(f *testing.F, seeds []string, check func(t *testing.T, buf []byte, ty cty.Type)) {
+	for _, s := range seeds {
 		for i := range objjsonTypes {
 			f.Add([]byte(s), i)
 		}
@@ -86,6 +92,6 @@ func FuzzUnmarshalAttrs(f *testing.F) {
 		if which < 0 {
 			which = -which
 		}
-		checkSameAsCty(t, buf, objjsonTypes[which%len(objjsonTypes)])
+		check(t, buf, objjsonTypes[which%len(objjsonTypes)])
 	})
 }
