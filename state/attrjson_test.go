@@ -57,18 +57,27 @@ func checkSameAsCty(t *testing.T, buf []byte, ty cty.Type) {
 	t.Helper()
 	want, wantErr := ctyjson.Unmarshal(buf, ty)
 	got, gotErr := UnmarshalAttrs(buf, ty)
-	if (wantErr == nil) != (gotErr == nil) {
-		t.Fatalf("error mismatch for %q: go-cty %v, fast %v", buf, wantErr, gotErr)
-	}
-	if wantErr != nil {
-		if wantErr.Error() != gotErr.Error() {
-			t.Fatalf("errors differ for %q: go-cty %v, fast %v", buf, wantErr, gotErr)
-		}
+	if !bothSucceeded(t, string(buf), wantErr, gotErr) {
 		return
 	}
 	if !got.RawEquals(want) {
 		t.Fatalf("values differ for %q:\n go-cty %#v\n fast   %#v", buf, want, got)
 	}
+}
+
+// bothSucceeded fails t unless go-cty's error (wantErr) and the fast
+// path's (gotErr) are both nil or say the same; it reports whether both
+// are nil, so that the results are there to compare. input is what was
+// given, formatted only on failure.
+func bothSucceeded(t *testing.T, input any, wantErr, gotErr error) bool {
+	t.Helper()
+	if (wantErr == nil) != (gotErr == nil) {
+		t.Fatalf("error mismatch for %#v: go-cty %v, fast %v", input, wantErr, gotErr)
+	}
+	if wantErr != nil && wantErr.Error() != gotErr.Error() {
+		t.Fatalf("errors differ for %#v: go-cty %v, fast %v", input, wantErr, gotErr)
+	}
+	return wantErr == nil
 }
 
 func FuzzUnmarshalAttrs(f *testing.F) {

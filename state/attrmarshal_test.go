@@ -65,13 +65,7 @@ func checkMarshalSameAsCty(t *testing.T, v cty.Value, ty cty.Type) {
 	t.Helper()
 	want, wantErr := ctyjson.Marshal(v, ty)
 	got, gotErr := MarshalAttrs(v, ty)
-	if (wantErr == nil) != (gotErr == nil) {
-		t.Fatalf("error mismatch for %#v: go-cty %v, fast %v", v, wantErr, gotErr)
-	}
-	if wantErr != nil {
-		if wantErr.Error() != gotErr.Error() {
-			t.Fatalf("errors differ: go-cty %v, fast %v", wantErr, gotErr)
-		}
+	if !bothSucceeded(t, v, wantErr, gotErr) {
 		return
 	}
 	if string(got) != string(want) {
