@@ -106,27 +106,23 @@ func (c *Config) validateRemoved() hcl.Diagnostics {
 	for _, m := range c.Modules() {
 		for _, rm := range m.Removed {
 			target := append(append(addrs.Module{}, m.Path...), rm.From.Module...)
+			kind, still := "module", "called"
+			var exists bool
 			if rm.From.Resource != nil {
+				kind, still = "resource", "declared"
 				mod := c.Descendant(target)
-				if mod == nil || mod.ManagedResources[rm.From.Resource.String()] == nil {
-					continue
-				}
-				diags = append(diags, &hcl.Diagnostic{
-					Severity: hcl.DiagError,
-					Summary:  "Removed resource block still exists",
-					Detail:   fmt.Sprintf("This removed block targets %s, which is still declared in the configuration. Remove the resource block, or remove this removed block.", rm.From),
-					Subject:  rm.From.SourceRange.Ptr(),
-				})
-				continue
+				exists = mod != nil && mod.ManagedResources[rm.From.Resource.String()] != nil
+			} else {
+				parent := c.Descendant(target.Parent())
+				exists = parent != nil && parent.ModuleCalls[target[len(target)-1]] != nil
 			}
-			parent := c.Descendant(target.Parent())
-			if parent == nil || parent.ModuleCalls[target[len(target)-1]] == nil {
+			if !exists {
 				continue
 			}
 			diags = append(diags, &hcl.Diagnostic{
 				Severity: hcl.DiagError,
-				Summary:  "Removed module block still exists",
-				Detail:   fmt.Sprintf("This removed block targets %s, which is still called in the configuration. Remove the module block, or remove this removed block.", rm.From),
+				Summary:  fmt.Sprintf("Removed %s block still exists", kind),
+				Detail:   fmt.Sprintf("This removed block targets %s, which is still %s in the configuration. Remove the %s block, or remove this removed block.", rm.From, still, kind),
 				Subject:  rm.From.SourceRange.Ptr(),
 			})
 		}
