@@ -33,7 +33,6 @@ type benchCase struct {
 
 func benchCases() []benchCase {
 	nullDyn := cty.NullVal(cty.DynamicPseudoType)
-	nullS := cty.NullVal(cty.String)
 	unkID := cty.UnknownVal(cty.String).RefineNotNull()
 	in := cty.StringVal("hello")
 	ds := dataSchema()
@@ -42,7 +41,6 @@ func benchCases() []benchCase {
 	dataFinal := dataObject(cty.StringVal("0b8d5bb6-5e64-4b5f-bd5b-7c5f4dc9a8a4"), in, in, nullDyn)
 
 	ns := testSchema()
-	s := cty.StringVal
 	nestedConfig := object(map[string]cty.Value{
 		"name": s("a"), "tags": cty.MapVal(map[string]cty.Value{"k": s("v")}),
 		"disks":  cty.ListVal([]cty.Value{inner(s("d0"), nullS), inner(s("d1"), nullS)}),
@@ -61,7 +59,6 @@ func benchCases() []benchCase {
 		"set":    cty.SetVal([]cty.Value{inner(s("s0"), s("u6")), inner(s("s1"), s("u7"))}),
 		"map":    cty.MapVal(map[string]cty.Value{"a": inner(s("m0"), s("u8"))}),
 	})
-	unk := cty.UnknownVal(cty.String)
 	nestedPlanned := object(map[string]cty.Value{
 		"id": unk, "mode": unk,
 		"name": s("a"), "tags": cty.MapVal(map[string]cty.Value{"k": s("v")}),
