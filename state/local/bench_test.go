@@ -27,13 +27,7 @@ func flatState(n int, suffix string) *state.State {
 
 func writeFlat(b *testing.B, n int) string {
 	path := filepath.Join(b.TempDir(), "terraform.tfstate")
-	data, err := statefile.Marshal(&statefile.File{Serial: 1, Lineage: "l", State: flatState(n, "")})
-	if err != nil {
-		b.Fatal(err)
-	}
-	if err := os.WriteFile(path, data, 0o600); err != nil {
-		b.Fatal(err)
-	}
+	writeFile(b, path, &statefile.File{Serial: 1, Lineage: "l", State: flatState(n, "")})
 	return path
 }
 

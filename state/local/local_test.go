@@ -37,6 +37,20 @@ func readFile(t *testing.T, path string) *statefile.File {
 	return f
 }
 
+// writeFile writes f to path as a state file, behind the manager's back,
+// and returns the bytes written.
+func writeFile(t testing.TB, path string, f *statefile.File) []byte {
+	t.Helper()
+	data, err := statefile.Marshal(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
+
 func TestSerialLineageAndBackup(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "terraform.tfstate")
@@ -373,8 +387,7 @@ func TestStaleJournalIgnored(t *testing.T) {
 	// Another tool writes the state meanwhile (new serial).
 	f := readFile(t, path)
 	f.Serial++
-	out, _ := statefile.Marshal(f)
-	os.WriteFile(path, out, 0o600)
+	writeFile(t, path, f)
 	got, err := Open(path, Options{}).Read()
 	if err != nil {
 		t.Fatal(err)
