@@ -56,13 +56,7 @@ func BenchmarkFinish100k(b *testing.B) {
 			b.Fatal(err)
 		}
 		m := Open(path, Options{})
-		if _, err := m.Read(); err != nil {
-			b.Fatal(err)
-		}
-		j, err := m.Journal()
-		if err != nil {
-			b.Fatal(err)
-		}
+		j := startJournal(b, m)
 		b.StartTimer()
 		if err := j.Finish(final); err != nil {
 			b.Fatal(err)

@@ -51,6 +51,20 @@ func writeFile(t testing.TB, path string, f *statefile.File) []byte {
 	return data
 }
 
+// startJournal reads m's state, as an apply does first, and starts its
+// journal.
+func startJournal(t testing.TB, m *Manager) *Journal {
+	t.Helper()
+	if _, err := m.Read(); err != nil {
+		t.Fatal(err)
+	}
+	j, err := m.Journal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return j
+}
+
 func TestSerialLineageAndBackup(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "terraform.tfstate")
