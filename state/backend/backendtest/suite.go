@@ -54,6 +54,16 @@ func WantError(t testing.TB, what string, diags hcl.Diagnostics, want string) {
 	t.Fatalf("%s: error %q does not mention %q", what, diags.Error(), want)
 }
 
+// Configure configures a backend with new, its package's New, wanting no
+// errors, and closes it when the test ends.
+func Configure[C any, B interface{ Close() error }](t testing.TB, new func(context.Context, C) (B, hcl.Diagnostics), cfg C) B {
+	t.Helper()
+	b, diags := new(context.Background(), cfg)
+	NoErrors(t, "configure", diags)
+	t.Cleanup(func() { b.Close() })
+	return b
+}
+
 // SettingsCase is one reading of a backend's configuration: its
 // arguments and, as the whole environment, Env. It wants the
 // configuration Want (and, with Warning set, a warning whose detail

@@ -133,13 +133,7 @@ func config(url string, s *server) Config {
 	}
 }
 
-func newBackend(t *testing.T, cfg Config) *Backend {
-	t.Helper()
-	b, diags := New(context.Background(), cfg)
-	backendtest.NoErrors(t, "configure http", diags)
-	t.Cleanup(func() { b.Close() })
-	return b
-}
+func newBackend(t *testing.T, cfg Config) *Backend { return backendtest.Configure(t, New, cfg) }
 
 func TestSuite(t *testing.T) {
 	s := &server{user: "ann", password: "pw"}

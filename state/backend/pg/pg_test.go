@@ -57,13 +57,7 @@ func rawConn(t *testing.T) *pgx.Conn {
 	return conn
 }
 
-func newBackend(t *testing.T, cfg Config) *Backend {
-	t.Helper()
-	b, diags := New(context.Background(), cfg)
-	backendtest.NoErrors(t, "configure pg", diags)
-	t.Cleanup(func() { b.Close() })
-	return b
-}
+func newBackend(t *testing.T, cfg Config) *Backend { return backendtest.Configure(t, New, cfg) }
 
 func harness(t *testing.T) backendtest.Harness {
 	conn := connStr(t)

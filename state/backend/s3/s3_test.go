@@ -61,12 +61,7 @@ func randomKey(t *testing.T) string {
 	return "tenet-test-" + hex.EncodeToString(b[:]) + ".tfstate"
 }
 
-func newBackend(t *testing.T, cfg Config) *Backend {
-	t.Helper()
-	b, diags := New(context.Background(), cfg)
-	backendtest.NoErrors(t, "configure s3", diags)
-	return b
-}
+func newBackend(t *testing.T, cfg Config) *Backend { return backendtest.Configure(t, New, cfg) }
 
 func (s server) get(t *testing.T, key string) []byte {
 	t.Helper()
