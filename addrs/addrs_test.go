@@ -96,6 +96,19 @@ func TestProviderConfigRoundTrip(t *testing.T) {
 	}
 }
 
+func TestResourceModeRoundTrip(t *testing.T) {
+	for _, m := range []ResourceMode{ManagedResourceMode, DataResourceMode} {
+		if got := ParseResourceMode(m.String()); got != m {
+			t.Errorf("%s parses as %v", m, got)
+		}
+	}
+	for _, s := range []string{"", "invalid", "Managed", "resource"} {
+		if got := ParseResourceMode(s); got != InvalidResourceMode {
+			t.Errorf("%q parses as %v, want InvalidResourceMode", s, got)
+		}
+	}
+}
+
 func FuzzParseTarget(f *testing.F) {
 	for _, s := range []string{"a.b", `module.m[0].a.b["k"]`, "data.x.y[3]", "module.x"} {
 		f.Add(s)

@@ -1,6 +1,9 @@
 package addrs
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // Module is the static path of a module in the configuration tree, without
 // instance keys: ["network", "subnets"] is module.network.module.subnets.
@@ -36,23 +39,16 @@ func (m Module) Child(name string) Module {
 }
 
 // Parent returns the path of the module that calls m (root for root).
-func (m Module) Parent() Module {
-	if len(m) == 0 {
-		return m
-	}
-	return m[:len(m)-1]
-}
+func (m Module) Parent() Module { return parentPath(m) }
 
-func (m Module) Equal(o Module) bool {
-	if len(m) != len(o) {
-		return false
+func (m Module) Equal(o Module) bool { return slices.Equal(m, o) }
+
+// parentPath is a module path without its last step (root for root).
+func parentPath[S ~[]E, E any](path S) S {
+	if len(path) == 0 {
+		return path
 	}
-	for i := range m {
-		if m[i] != o[i] {
-			return false
-		}
-	}
-	return true
+	return path[:len(path)-1]
 }
 
 // ModuleInstanceStep is one `module.NAME[KEY]` step of a module instance path.
@@ -113,24 +109,10 @@ func (m ModuleInstance) Child(name string, key InstanceKey) ModuleInstance {
 }
 
 // Parent returns the calling module instance.
-func (m ModuleInstance) Parent() ModuleInstance {
-	if len(m) == 0 {
-		return m
-	}
-	return m[:len(m)-1]
-}
+func (m ModuleInstance) Parent() ModuleInstance { return parentPath(m) }
 
-func (m ModuleInstance) Equal(o ModuleInstance) bool {
-	if len(m) != len(o) {
-		return false
-	}
-	for i := range m {
-		if m[i].Name != o[i].Name || m[i].Key != o[i].Key {
-			return false
-		}
-	}
-	return true
-}
+// Equal compares name and key step by step.
+func (m ModuleInstance) Equal(o ModuleInstance) bool { return slices.Equal(m, o) }
 
 // IsAncestorOf reports whether o is m or lies below m.
 func (m ModuleInstance) IsAncestorOf(o ModuleInstance) bool {

@@ -22,6 +22,18 @@ func (m ResourceMode) String() string {
 	return "invalid"
 }
 
+// ParseResourceMode reads a mode as String spells it; any other string
+// is InvalidResourceMode.
+func ParseResourceMode(s string) ResourceMode {
+	switch s {
+	case "managed":
+		return ManagedResourceMode
+	case "data":
+		return DataResourceMode
+	}
+	return InvalidResourceMode
+}
+
 // Resource is a resource block's address relative to its module.
 type Resource struct {
 	Mode ResourceMode
@@ -95,12 +107,7 @@ type ConfigResource struct {
 	Resource Resource
 }
 
-func (r ConfigResource) String() string {
-	if len(r.Module) == 0 {
-		return r.Resource.String()
-	}
-	return r.Module.String() + "." + r.Resource.String()
-}
+func (r ConfigResource) String() string { return inModule(r.Module.String(), r.Resource.String()) }
 
 func (r ConfigResource) Equal(o ConfigResource) bool {
 	return r.Resource == o.Resource && r.Module.Equal(o.Module)
@@ -112,11 +119,15 @@ type AbsResource struct {
 	Resource Resource
 }
 
-func (r AbsResource) String() string {
-	if len(r.Module) == 0 {
-		return r.Resource.String()
+func (r AbsResource) String() string { return inModule(r.Module.String(), r.Resource.String()) }
+
+// inModule prefixes an address within a module with the module's path
+// ("" for root).
+func inModule(module, addr string) string {
+	if module == "" {
+		return addr
 	}
-	return r.Module.String() + "." + r.Resource.String()
+	return module + "." + addr
 }
 
 // Instance returns the address of one instance of r.

@@ -1,6 +1,8 @@
 package config
 
 import (
+	"maps"
+	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -222,6 +224,6 @@ module "n" {
 	}
 	attrs, diags := mc.Config.JustAttributes()
 	if diags.HasErrors() || len(attrs) != 1 || attrs["x"] == nil {
-		t.Errorf("inputs should be just x, got %v %v", sortedKeys(attrs), diags)
+		t.Errorf("inputs should be just x, got %v %v", slices.Sorted(maps.Keys(attrs)), diags)
 	}
 }

@@ -3,6 +3,8 @@ package config
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 
@@ -163,7 +165,7 @@ func marshalProviderConfigs(m *Module, pcs map[string]*jsonProviderConfig) {
 			pc.parentKey = findSourceProviderKey(providerKey(local, m.Parent), pc.FullName, pcs)
 		}
 	}
-	for _, key := range sortedKeys(m.ProviderConfigs) {
+	for _, key := range slices.Sorted(maps.Keys(m.ProviderConfigs)) {
 		p := m.ProviderConfigs[key]
 		pc := &jsonProviderConfig{
 			Name:              p.Name,
@@ -178,7 +180,7 @@ func marshalProviderConfigs(m *Module, pcs map[string]*jsonProviderConfig) {
 		}
 		pcs[providerKey(key, m)] = pc
 	}
-	for _, local := range sortedKeys(m.RequiredProviders) {
+	for _, local := range slices.Sorted(maps.Keys(m.RequiredProviders)) {
 		rp := m.RequiredProviders[local]
 		for _, alias := range rp.ConfigurationAliases {
 			key := providerKey(alias.String(), m)
@@ -196,7 +198,7 @@ func marshalProviderConfigs(m *Module, pcs map[string]*jsonProviderConfig) {
 		pcs[key] = pc
 	}
 	for _, set := range []map[string]*Resource{m.ManagedResources, m.DataResources} {
-		for _, rk := range sortedKeys(set) {
+		for _, rk := range slices.Sorted(maps.Keys(set)) {
 			r := set[rk]
 			provider, ref := m.ProviderForResource(r)
 			key := providerKey(ref.String(), m)
@@ -208,7 +210,7 @@ func marshalProviderConfigs(m *Module, pcs map[string]*jsonProviderConfig) {
 			pcs[key] = pc
 		}
 	}
-	for _, name := range sortedKeys(m.ModuleCalls) {
+	for _, name := range slices.Sorted(maps.Keys(m.ModuleCalls)) {
 		child := m.Children[name]
 		if child == nil {
 			continue
@@ -317,7 +319,7 @@ func marshalModule(m *Module, opts JSONOptions) (jsonModule, error) {
 
 func marshalResources(m *Module, set map[string]*Resource, opts JSONOptions) ([]jsonResource, error) {
 	out := make([]jsonResource, 0, len(set))
-	for _, key := range sortedKeys(set) {
+	for _, key := range slices.Sorted(maps.Keys(set)) {
 		r := set[key]
 		provider, ref := m.ProviderForResource(r)
 		jr := jsonResource{
@@ -360,7 +362,7 @@ func marshalModuleInputs(body hcl.Body, child *Module) map[string]any {
 		return nil
 	}
 	schema := &hcl.BodySchema{}
-	for _, name := range sortedKeys(child.Variables) {
+	for _, name := range slices.Sorted(maps.Keys(child.Variables)) {
 		schema.Attributes = append(schema.Attributes, hcl.AttributeSchema{Name: name})
 	}
 	content, _, _ := body.PartialContent(schema)

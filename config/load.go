@@ -5,9 +5,11 @@ import (
 	"encoding/hex"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -54,7 +56,7 @@ func (c *Config) Modules() []*Module {
 	var walk func(m *Module)
 	walk = func(m *Module) {
 		out = append(out, m)
-		for _, name := range sortedKeys(m.Children) {
+		for _, name := range slices.Sorted(maps.Keys(m.Children)) {
 			walk(m.Children[name])
 		}
 	}
@@ -104,27 +106,23 @@ func (c *Config) validateRemoved() hcl.Diagnostics {
 	for _, m := range c.Modules() {
 		for _, rm := range m.Removed {
 			target := append(append(addrs.Module{}, m.Path...), rm.From.Module...)
+			kind, still := "module", "called"
+			var exists bool
 			if rm.From.Resource != nil {
+				kind, still = "resource", "declared"
 				mod := c.Descendant(target)
-				if mod == nil || mod.ManagedResources[rm.From.Resource.String()] == nil {
-					continue
-				}
-				diags = append(diags, &hcl.Diagnostic{
-					Severity: hcl.DiagError,
-					Summary:  "Removed resource block still exists",
-					Detail:   fmt.Sprintf("This removed block targets %s, which is still declared in the configuration. Remove the resource block, or remove this removed block.", rm.From),
-					Subject:  rm.From.SourceRange.Ptr(),
-				})
-				continue
+				exists = mod != nil && mod.ManagedResources[rm.From.Resource.String()] != nil
+			} else {
+				parent := c.Descendant(target.Parent())
+				exists = parent != nil && parent.ModuleCalls[target[len(target)-1]] != nil
 			}
-			parent := c.Descendant(target.Parent())
-			if parent == nil || parent.ModuleCalls[target[len(target)-1]] == nil {
+			if !exists {
 				continue
 			}
 			diags = append(diags, &hcl.Diagnostic{
 				Severity: hcl.DiagError,
-				Summary:  "Removed module block still exists",
-				Detail:   fmt.Sprintf("This removed block targets %s, which is still called in the configuration. Remove the module block, or remove this removed block.", rm.From),
+				Summary:  fmt.Sprintf("Removed %s block still exists", kind),
+				Detail:   fmt.Sprintf("This removed block targets %s, which is still %s in the configuration. Remove the %s block, or remove this removed block.", rm.From, still, kind),
 				Subject:  rm.From.SourceRange.Ptr(),
 			})
 		}
@@ -173,7 +171,7 @@ func (l *loader) loadModule(dir string, p addrs.Module, parent *Module, call *Mo
 	}
 	diags = append(diags, m.validate()...)
 
-	for _, name := range sortedKeys(m.ModuleCalls) {
+	for _, name := range slices.Sorted(maps.Keys(m.ModuleCalls)) {
 		mc := m.ModuleCalls[name]
 		childDir, ok, d := l.childDir(dir, p.Child(name), mc)
 		diags = append(diags, d...)
@@ -350,20 +348,11 @@ func isOverrideFile(name string) bool {
 	return base == "override" || strings.HasSuffix(base, "_override")
 }
 
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
-}
-
 // checkModuleInputs matches a call's arguments with the variables the
 // called module declares.
 func checkModuleInputs(mc *ModuleCall, child *Module) hcl.Diagnostics {
 	attrs, diags := mc.Config.JustAttributes()
-	for _, name := range sortedKeys(attrs) {
+	for _, name := range slices.Sorted(maps.Keys(attrs)) {
 		if _, ok := child.Variables[name]; !ok {
 			diags = append(diags, &hcl.Diagnostic{
 				Severity: hcl.DiagError,
@@ -373,7 +362,7 @@ func checkModuleInputs(mc *ModuleCall, child *Module) hcl.Diagnostics {
 			})
 		}
 	}
-	for _, name := range sortedKeys(child.Variables) {
+	for _, name := range slices.Sorted(maps.Keys(child.Variables)) {
 		if _, ok := attrs[name]; !ok && child.Variables[name].Required() {
 			diags = append(diags, &hcl.Diagnostic{
 				Severity: hcl.DiagError,

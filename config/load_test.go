@@ -1,8 +1,10 @@
 package config
 
 import (
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -96,7 +98,7 @@ resource "terraform_data" "r" { input = var.i }`,
 		t.Errorf("Descendant of an unknown call should be nil")
 	}
 	if _, ok := cfg.Files["inner/main.tf"]; !ok {
-		t.Errorf("Files lacks inner/main.tf: %v", sortedKeys(cfg.Files))
+		t.Errorf("Files lacks inner/main.tf: %v", slices.Sorted(maps.Keys(cfg.Files)))
 	}
 }
 

@@ -2,6 +2,8 @@ package config
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
@@ -228,7 +230,7 @@ func (m *Module) addResource(r *Resource) hcl.Diagnostics {
 // validate runs the module-wide checks that need every file decoded.
 func (m *Module) validate() hcl.Diagnostics {
 	var diags hcl.Diagnostics
-	for _, name := range sortedKeys(m.ModuleCalls) {
+	for _, name := range slices.Sorted(maps.Keys(m.ModuleCalls)) {
 		mc := m.ModuleCalls[name]
 		for _, pp := range mc.Providers {
 			if _, ok := m.ProviderConfigs[pp.InParent.String()]; !ok && pp.InParent.Alias != "" {

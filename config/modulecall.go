@@ -2,6 +2,8 @@ package config
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/gohcl"
@@ -41,10 +43,7 @@ type Provider struct {
 
 // Key is "name" or "name.alias", the key of Module.ProviderConfigs.
 func (p *Provider) Key() string {
-	if p.Alias == "" {
-		return p.Name
-	}
-	return p.Name + "." + p.Alias
+	return ProviderConfigRef{Name: p.Name, Alias: p.Alias}.String()
 }
 
 // RequiredProvider is one entry of required_providers.
@@ -97,20 +96,8 @@ func decodeModuleBlock(block *hcl.Block) (*ModuleCall, hcl.Diagnostics) {
 	if attr, ok := content.Attributes["version"]; ok {
 		diags = append(diags, gohcl.DecodeExpression(attr.Expr, nil, &mc.Version)...)
 	}
-	if attr, ok := content.Attributes["count"]; ok {
-		mc.Count = attr.Expr
-	}
-	if attr, ok := content.Attributes["for_each"]; ok {
-		mc.ForEach = attr.Expr
-		if mc.Count != nil {
-			diags = append(diags, &hcl.Diagnostic{
-				Severity: hcl.DiagError,
-				Summary:  `Invalid combination of "count" and "for_each"`,
-				Detail:   `The "count" and "for_each" meta-arguments are mutually-exclusive; a module call may use only one of them.`,
-				Subject:  attr.NameRange.Ptr(),
-			})
-		}
-	}
+	mc.Count, mc.ForEach, d = decodeRepetition(content, "module call")
+	diags = append(diags, d...)
 	if attr, ok := content.Attributes["depends_on"]; ok {
 		deps, d := decodeDependsOn(attr)
 		diags = append(diags, d...)
@@ -230,7 +217,7 @@ func (m *Module) decodeTerraformBlock(block *hcl.Block, override bool) hcl.Diagn
 
 func (m *Module) decodeRequiredProviders(block *hcl.Block, override bool) hcl.Diagnostics {
 	attrs, diags := block.Body.JustAttributes()
-	for _, name := range sortedKeys(attrs) {
+	for _, name := range slices.Sorted(maps.Keys(attrs)) {
 		attr := attrs[name]
 		rp := &RequiredProvider{Name: name, DeclRange: attr.Range}
 		diags = append(diags, checkName("Invalid provider local name", "provider local name", name, attr.NameRange)...)

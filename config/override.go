@@ -2,6 +2,8 @@ package config
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 
 	"github.com/hashicorp/hcl/v2"
 )
@@ -17,7 +19,7 @@ func (m *Module) overrideBlock(block *hcl.Block) hcl.Diagnostics {
 		return m.decodeTerraformBlock(block, true)
 	case "locals":
 		attrs, diags := block.Body.JustAttributes()
-		for _, name := range sortedKeys(attrs) {
+		for _, name := range slices.Sorted(maps.Keys(attrs)) {
 			attr := attrs[name]
 			if _, ok := m.Locals[name]; !ok {
 				diags = append(diags, missingBase("local value", name, attr.NameRange))

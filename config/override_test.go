@@ -1,6 +1,8 @@
 package config
 
 import (
+	"maps"
+	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -65,7 +67,7 @@ resource "terraform_data" "a" {
 		t.Errorf("body references (-want +got):\n%s", diff)
 	}
 	attrs, _ := r.Config.JustAttributes()
-	if diff := cmp.Diff([]string{"input", "triggers_replace"}, sortedKeys(attrs)); diff != "" {
+	if diff := cmp.Diff([]string{"input", "triggers_replace"}, slices.Sorted(maps.Keys(attrs))); diff != "" {
 		t.Errorf("merged body attributes (-want +got):\n%s", diff)
 	}
 	if o := m.Outputs["o"]; !o.Sensitive || o.Expr == nil {

@@ -235,20 +235,18 @@ func decodeRemovedBlock(block *hcl.Block) (*Removed, hcl.Diagnostics) {
 			if p == nil {
 				continue
 			}
-			if from.Resource == nil {
-				diags = append(diags, &hcl.Diagnostic{
-					Severity: hcl.DiagError,
-					Summary:  "Invalid provisioner block",
-					Detail:   "Provisioners are only allowed in removed blocks that target a resource, not a module.",
-					Subject:  b.DefRange.Ptr(),
-				})
-				continue
+			var invalid string
+			switch {
+			case from.Resource == nil:
+				invalid = "Provisioners are only allowed in removed blocks that target a resource, not a module."
+			case p.When != "destroy":
+				invalid = "Provisioners in a removed block must set when = destroy."
 			}
-			if p.When != "destroy" {
+			if invalid != "" {
 				diags = append(diags, &hcl.Diagnostic{
 					Severity: hcl.DiagError,
 					Summary:  "Invalid provisioner block",
-					Detail:   "Provisioners in a removed block must set when = destroy.",
+					Detail:   invalid,
 					Subject:  b.DefRange.Ptr(),
 				})
 				continue

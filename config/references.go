@@ -1,6 +1,9 @@
 package config
 
 import (
+	"maps"
+	"slices"
+
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 
@@ -37,7 +40,7 @@ func bodyTraversals(travs []hcl.Traversal, body hcl.Body, top bool) []hcl.Traver
 		// JustAttributes respects the attributes PartialContent hid; it
 		// complains about blocks, which we walk ourselves.
 		attrs, _ := b.JustAttributes()
-		for _, name := range sortedKeys(attrs) {
+		for _, name := range slices.Sorted(maps.Keys(attrs)) {
 			travs = append(travs, attrs[name].Expr.Variables()...)
 		}
 		for _, blk := range b.Blocks {
@@ -50,12 +53,12 @@ func bodyTraversals(travs []hcl.Traversal, body hcl.Body, top bool) []hcl.Traver
 		// Override arguments and block types hide the primary's.
 		overAttrs, _ := b.over.JustAttributes()
 		baseAttrs, _ := b.base.JustAttributes()
-		for _, name := range sortedKeys(baseAttrs) {
+		for _, name := range slices.Sorted(maps.Keys(baseAttrs)) {
 			if _, hidden := overAttrs[name]; !hidden {
 				travs = append(travs, baseAttrs[name].Expr.Variables()...)
 			}
 		}
-		for _, name := range sortedKeys(overAttrs) {
+		for _, name := range slices.Sorted(maps.Keys(overAttrs)) {
 			travs = append(travs, overAttrs[name].Expr.Variables()...)
 		}
 		overSyntax, ok1 := b.over.(*hclsyntax.Body)
@@ -80,7 +83,7 @@ func bodyTraversals(travs []hcl.Traversal, body hcl.Body, top bool) []hcl.Traver
 		// JSON: nested blocks look like attributes holding objects, and
 		// their expressions' Variables cover the nested strings.
 		attrs, _ := body.JustAttributes()
-		for _, name := range sortedKeys(attrs) {
+		for _, name := range slices.Sorted(maps.Keys(attrs)) {
 			travs = append(travs, attrs[name].Expr.Variables()...)
 		}
 	}
@@ -99,7 +102,7 @@ func appendBlockTraversals(travs []hcl.Traversal, b *hclsyntax.Block, iterators 
 	}
 	if b.Type == "dynamic" && len(b.Labels) == 1 {
 		iterator := b.Labels[0]
-		for _, name := range sortedKeys(b.Body.Attributes) {
+		for _, name := range slices.Sorted(maps.Keys(b.Body.Attributes)) {
 			attr := b.Body.Attributes[name]
 			switch name {
 			case "iterator":
@@ -125,7 +128,7 @@ func appendBlockTraversals(travs []hcl.Traversal, b *hclsyntax.Block, iterators 
 }
 
 func appendBodyTraversals(travs []hcl.Traversal, body *hclsyntax.Body, iterators []string) []hcl.Traversal {
-	for _, name := range sortedKeys(body.Attributes) {
+	for _, name := range slices.Sorted(maps.Keys(body.Attributes)) {
 		for _, t := range body.Attributes[name].Expr.Variables() {
 			if !rootedAt(t, iterators) {
 				travs = append(travs, t)

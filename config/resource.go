@@ -85,6 +85,26 @@ func (r ProviderConfigRef) String() string {
 	return r.Name + "." + r.Alias
 }
 
+// decodeRepetition reads the count and for_each meta-arguments of a what
+// (resource, data source, module call), which may use only one of them.
+func decodeRepetition(content *hcl.BodyContent, what string) (count, forEach hcl.Expression, diags hcl.Diagnostics) {
+	if attr, ok := content.Attributes["count"]; ok {
+		count = attr.Expr
+	}
+	if attr, ok := content.Attributes["for_each"]; ok {
+		forEach = attr.Expr
+		if count != nil {
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  `Invalid combination of "count" and "for_each"`,
+				Detail:   fmt.Sprintf(`The "count" and "for_each" meta-arguments are mutually-exclusive; a %s may use only one of them.`, what),
+				Subject:  attr.NameRange.Ptr(),
+			})
+		}
+	}
+	return count, forEach, diags
+}
+
 var resourceSchema = &hcl.BodySchema{
 	Attributes: []hcl.AttributeSchema{
 		{Name: "count"},
@@ -141,20 +161,8 @@ func decodeResourceBlock(block *hcl.Block) (*Resource, hcl.Diagnostics) {
 	diags = append(diags, d...)
 	r.Config = remain
 
-	if attr, ok := content.Attributes["count"]; ok {
-		r.Count = attr.Expr
-	}
-	if attr, ok := content.Attributes["for_each"]; ok {
-		r.ForEach = attr.Expr
-		if r.Count != nil {
-			diags = append(diags, &hcl.Diagnostic{
-				Severity: hcl.DiagError,
-				Summary:  `Invalid combination of "count" and "for_each"`,
-				Detail:   fmt.Sprintf(`The "count" and "for_each" meta-arguments are mutually-exclusive; a %s may use only one of them.`, what),
-				Subject:  attr.NameRange.Ptr(),
-			})
-		}
-	}
+	r.Count, r.ForEach, d = decodeRepetition(content, what)
+	diags = append(diags, d...)
 	if attr, ok := content.Attributes["provider"]; ok {
 		ref, d := decodeProviderConfigRef(attr.Expr, "provider")
 		diags = append(diags, d...)

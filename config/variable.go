@@ -2,6 +2,8 @@ package config
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/ext/typeexpr"
@@ -226,7 +228,7 @@ func decodeCheckRule(block *hcl.Block) (*CheckRule, hcl.Diagnostics) {
 func decodeLocalsBlock(block *hcl.Block) ([]*Local, hcl.Diagnostics) {
 	attrs, diags := block.Body.JustAttributes()
 	out := make([]*Local, 0, len(attrs))
-	for _, name := range sortedKeys(attrs) {
+	for _, name := range slices.Sorted(maps.Keys(attrs)) {
 		attr := attrs[name]
 		diags = append(diags, checkName("Invalid local value name", "local value name", name, attr.NameRange)...)
 		out = append(out, &Local{Name: name, Expr: attr.Expr, DeclRange: attr.Range})

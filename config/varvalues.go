@@ -3,9 +3,11 @@ package config
 import (
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -183,7 +185,7 @@ func (c *collector) loadFile(read func() ([]byte, error), filename string) {
 	}
 	attrs, diags := f.Body.JustAttributes()
 	c.diags = append(c.diags, diags...)
-	for _, name := range sortedKeys(attrs) {
+	for _, name := range slices.Sorted(maps.Keys(attrs)) {
 		attr := attrs[name]
 		if _, declared := c.root.Variables[name]; !declared {
 			c.diags = append(c.diags, &hcl.Diagnostic{

@@ -31,18 +31,24 @@ func ParseFormat(s string) (Format, bool) {
 func Write(w io.Writer, r *Report, f Format, color bool) error {
 	switch f {
 	case FormatJSON:
-		b, err := json.MarshalIndent(r, "", "  ")
-		if err != nil {
-			return err
-		}
-		_, err = w.Write(append(b, '\n'))
-		return err
+		return writeJSON(w, r)
 	case FormatJUnit:
 		return WriteJUnit(w, r)
 	case FormatSARIF:
 		return WriteSARIF(w, r)
 	}
 	return WriteHuman(w, r, color)
+}
+
+// writeJSON writes v as indented JSON and a newline: the json format of
+// policy and test reports, and SARIF's.
+func writeJSON(w io.Writer, v any) error {
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(append(b, '\n'))
+	return err
 }
 
 // WriteHuman renders r for a terminal: one block per policy that did not
@@ -354,10 +360,5 @@ func WriteSARIF(w io.Writer, r *Report) error {
 		}
 	}
 	log := sarifLog{Schema: "https://json.schemastore.org/sarif-2.1.0.json", Version: "2.1.0", Runs: []sarifRun{run}}
-	b, err := json.MarshalIndent(log, "", "  ")
-	if err != nil {
-		return err
-	}
-	_, err = w.Write(append(b, '\n'))
-	return err
+	return writeJSON(w, log)
 }

@@ -335,21 +335,33 @@ func (p *jsonParser) object(depth int, sh *inputShape) (*ast.Term, error) {
 			}
 			p.addMember(base, &index, p.stringTerm(k), v)
 		}
-		p.skipSpace()
-		if p.pos >= len(p.src) {
-			return nil, errSlowPath
+		more, err := p.next('}')
+		if err != nil {
+			return nil, err
 		}
-		switch p.src[p.pos] {
-		case ',':
-			p.pos++
-			p.skipSpace()
-			continue
-		case '}':
-			p.pos++
+		if !more {
 			return p.term(ast.NewObject(p.members[base:]...)), nil
 		}
-		return nil, errSlowPath
 	}
+}
+
+// next steps over the comma or the closing bracket after a member or
+// element, and the space around them; more says it was a comma.
+func (p *jsonParser) next(closing byte) (more bool, err error) {
+	p.skipSpace()
+	if p.pos >= len(p.src) {
+		return false, errSlowPath
+	}
+	switch p.src[p.pos] {
+	case ',':
+		p.pos++
+		p.skipSpace()
+		return true, nil
+	case closing:
+		p.pos++
+		return false, nil
+	}
+	return false, errSlowPath
 }
 
 // addMember appends a member, replacing an earlier one of the same key
@@ -405,22 +417,15 @@ func (p *jsonParser) array(depth int, sh *inputShape) (*ast.Term, error) {
 			return nil, err
 		}
 		p.elems = append(p.elems, v)
-		p.skipSpace()
-		if p.pos >= len(p.src) {
-			return nil, errSlowPath
+		more, err := p.next(']')
+		if err != nil {
+			return nil, err
 		}
-		switch p.src[p.pos] {
-		case ',':
-			p.pos++
-			p.skipSpace()
-			continue
-		case ']':
-			p.pos++
+		if !more {
 			elems := make([]*ast.Term, len(p.elems)-base)
 			copy(elems, p.elems[base:])
 			return p.term(ast.NewArray(elems...)), nil
 		}
-		return nil, errSlowPath
 	}
 }
 

@@ -2,7 +2,6 @@ package policy
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"sort"
@@ -127,12 +126,7 @@ func coverageOf(cov *cover.Cover, modules map[string]*ast.Module) *CoverageRepor
 func WriteTestReport(w io.Writer, t *TestReport, f Format) error {
 	switch f {
 	case FormatJSON:
-		b, err := json.MarshalIndent(t, "", "  ")
-		if err != nil {
-			return err
-		}
-		_, err = w.Write(append(b, '\n'))
-		return err
+		return writeJSON(w, t)
 	case FormatJUnit:
 		return writeTestJUnit(w, t)
 	case FormatSARIF:

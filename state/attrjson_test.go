@@ -57,13 +57,7 @@ func checkSameAsCty(t *testing.T, buf []byte, ty cty.Type) {
 	t.Helper()
 	want, wantErr := ctyjson.Unmarshal(buf, ty)
 	got, gotErr := UnmarshalAttrs(buf, ty)
-	if (wantErr == nil) != (gotErr == nil) {
-		t.Fatalf("error mismatch for %q: go-cty %v, fast %v", buf, wantErr, gotErr)
-	}
-	if wantErr != nil {
-		if wantErr.Error() != gotErr.Error() {
-			t.Fatalf("errors differ for %q: go-cty %v, fast %v", buf, wantErr, gotErr)
-		}
+	if !bothSucceeded(t, string(buf), wantErr, gotErr) {
 		return
 	}
 	if !got.RawEquals(want) {
@@ -71,13 +65,34 @@ func checkSameAsCty(t *testing.T, buf []byte, ty cty.Type) {
 	}
 }
 
+// bothSucceeded fails t unless go-cty's error (wantErr) and the fast
+// path's (gotErr) are both nil or say the same; it reports whether both
+// are nil, so that the results are there to compare. input is what was
+// given, formatted only on failure.
+func bothSucceeded(t *testing.T, input any, wantErr, gotErr error) bool {
+	t.Helper()
+	if (wantErr == nil) != (gotErr == nil) {
+		t.Fatalf("error mismatch for %#v: go-cty %v, fast %v", input, wantErr, gotErr)
+	}
+	if wantErr != nil && wantErr.Error() != gotErr.Error() {
+		t.Fatalf("errors differ for %#v: go-cty %v, fast %v", input, wantErr, gotErr)
+	}
+	return wantErr == nil
+}
+
 func FuzzUnmarshalAttrs(f *testing.F) {
-	for _, s := range []string{
+	fuzzAttrs(f, []string{
 		`{"id":"a1","input":{"value":"x-1","type":"string"},"output":null}`,
 		`{"l":["a"],"s":[1],"m":{"k":"v"},"t":["x",true],"o":{"x":"y"},"n":1e2}`,
 		`{"value":{"a":[1]},"type":["object",{"a":["list","number"]}]}`,
 		`"a\u0041"`,
-	} {
+	}, checkSameAsCty)
+}
+
+// fuzzAttrs fuzzes check with JSON inputs, each read as one of
+// objjsonTypes, seeded with every seed as every type.
+func fuzzAttrs(f *testing.F, seeds []string, check func(t *testing.T, buf []byte, ty cty.Type)) {
+	for _, s := range seeds {
 		for i := range objjsonTypes {
 			f.Add([]byte(s), i)
 		}
@@ -86,6 +101,6 @@ func FuzzUnmarshalAttrs(f *testing.F) {
 		if which < 0 {
 			which = -which
 		}
-		checkSameAsCty(t, buf, objjsonTypes[which%len(objjsonTypes)])
+		check(t, buf, objjsonTypes[which%len(objjsonTypes)])
 	})
 }

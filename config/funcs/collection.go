@@ -16,6 +16,29 @@ func refineNotNull(b *cty.RefinementBuilder) *cty.RefinementBuilder {
 	return b.NotNull()
 }
 
+// stringFunc is a function of one string (the parameter named param) to
+// a string that is never null: impl's result, or its error.
+func stringFunc(description, param string, impl func(string) (string, error)) function.Function {
+	return function.New(&function.Spec{
+		Description:  description,
+		Params:       []function.Parameter{{Name: param, Type: cty.String}},
+		Type:         function.StaticReturnType(cty.String),
+		RefineResult: refineNotNull,
+		Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
+			out, err := impl(args[0].AsString())
+			if err != nil {
+				return cty.NilVal, err
+			}
+			return cty.StringVal(out), nil
+		},
+	})
+}
+
+// cannotFail adapts a string function without errors to stringFunc.
+func cannotFail(f func(string) string) func(string) (string, error) {
+	return func(s string) (string, error) { return f(s), nil }
+}
+
 // lengthFunc counts characters of a string, elements of a collection or
 // tuple, or attributes of an object. Tuples and objects have a known length
 // even when their contents are not known, because the type says it.

@@ -31,15 +31,9 @@ func encodeBase64(b []byte) string { return base64.StdEncoding.EncodeToString(b)
 
 // makeStringHashFunc hashes the UTF-8 bytes of a string.
 func makeStringHashFunc(hash hashFunc, encode func([]byte) string) function.Function {
-	return function.New(&function.Spec{
-		Description:  "Hashes the UTF-8 bytes of the given string.",
-		Params:       []function.Parameter{{Name: "str", Type: cty.String}},
-		Type:         function.StaticReturnType(cty.String),
-		RefineResult: refineNotNull,
-		Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
-			return cty.StringVal(encode(hash([]byte(args[0].AsString())))), nil
-		},
-	})
+	return stringFunc("Hashes the UTF-8 bytes of the given string.", "str", cannotFail(func(s string) string {
+		return encode(hash([]byte(s)))
+	}))
 }
 
 // uuidFunc is impure: Table wraps it to return unknown when planning.

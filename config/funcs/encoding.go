@@ -13,15 +13,9 @@ import (
 	"golang.org/x/text/encoding/ianaindex"
 )
 
-var base64EncodeFunc = function.New(&function.Spec{
-	Description:  "Encodes the UTF-8 bytes of a string as Base64.",
-	Params:       []function.Parameter{{Name: "str", Type: cty.String}},
-	Type:         function.StaticReturnType(cty.String),
-	RefineResult: refineNotNull,
-	Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
-		return cty.StringVal(base64.StdEncoding.EncodeToString([]byte(args[0].AsString()))), nil
-	},
-})
+var base64EncodeFunc = stringFunc("Encodes the UTF-8 bytes of a string as Base64.", "str", cannotFail(func(s string) string {
+	return base64.StdEncoding.EncodeToString([]byte(s))
+}))
 
 var base64DecodeFunc = function.New(&function.Spec{
 	Description:  "Decodes a Base64 string whose bytes are UTF-8 text.",
@@ -40,22 +34,16 @@ var base64DecodeFunc = function.New(&function.Spec{
 	}),
 })
 
-var base64GzipFunc = function.New(&function.Spec{
-	Description:  "Compresses a string with gzip and encodes the result as Base64.",
-	Params:       []function.Parameter{{Name: "str", Type: cty.String}},
-	Type:         function.StaticReturnType(cty.String),
-	RefineResult: refineNotNull,
-	Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
-		var buf bytes.Buffer
-		w := gzip.NewWriter(&buf)
-		if _, err := w.Write([]byte(args[0].AsString())); err != nil {
-			return cty.NilVal, fmt.Errorf("failed to write gzip raw data: %w", err)
-		}
-		if err := w.Close(); err != nil {
-			return cty.NilVal, fmt.Errorf("failed to close gzip writer: %w", err)
-		}
-		return cty.StringVal(base64.StdEncoding.EncodeToString(buf.Bytes())), nil
-	},
+var base64GzipFunc = stringFunc("Compresses a string with gzip and encodes the result as Base64.", "str", func(s string) (string, error) {
+	var buf bytes.Buffer
+	w := gzip.NewWriter(&buf)
+	if _, err := w.Write([]byte(s)); err != nil {
+		return "", fmt.Errorf("failed to write gzip raw data: %w", err)
+	}
+	if err := w.Close(); err != nil {
+		return "", fmt.Errorf("failed to close gzip writer: %w", err)
+	}
+	return base64.StdEncoding.EncodeToString(buf.Bytes()), nil
 })
 
 var base64GunzipFunc = function.New(&function.Spec{

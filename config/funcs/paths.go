@@ -6,43 +6,14 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/function"
 )
 
-var dirNameFunc = function.New(&function.Spec{
-	Description:  "Returns the path without its last element.",
-	Params:       []function.Parameter{{Name: "path", Type: cty.String}},
-	Type:         function.StaticReturnType(cty.String),
-	RefineResult: refineNotNull,
-	Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
-		return cty.StringVal(filepath.Dir(args[0].AsString())), nil
-	},
-})
+var dirNameFunc = stringFunc("Returns the path without its last element.", "path", cannotFail(filepath.Dir))
 
-var baseNameFunc = function.New(&function.Spec{
-	Description:  "Returns the last element of the path.",
-	Params:       []function.Parameter{{Name: "path", Type: cty.String}},
-	Type:         function.StaticReturnType(cty.String),
-	RefineResult: refineNotNull,
-	Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
-		return cty.StringVal(filepath.Base(args[0].AsString())), nil
-	},
-})
+var baseNameFunc = stringFunc("Returns the last element of the path.", "path", cannotFail(filepath.Base))
 
-var pathExpandFunc = function.New(&function.Spec{
-	Description:  "Replaces a leading ~ with the current user's home directory.",
-	Params:       []function.Parameter{{Name: "path", Type: cty.String}},
-	Type:         function.StaticReturnType(cty.String),
-	RefineResult: refineNotNull,
-	Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
-		p, err := expandHome(args[0].AsString())
-		if err != nil {
-			return cty.NilVal, err
-		}
-		return cty.StringVal(p), nil
-	},
-})
+var pathExpandFunc = stringFunc("Replaces a leading ~ with the current user's home directory.", "path", expandHome)
 
 // expandHome expands "~" and "~/..." only: "~user" forms are refused
 // because they need a user database lookup.
@@ -64,21 +35,11 @@ func expandHome(p string) (string, error) {
 }
 
 func makeAbsPathFunc(r fileReader) function.Function {
-	return function.New(&function.Spec{
-		Description:  "Converts a path relative to the working directory into an absolute path.",
-		Params:       []function.Parameter{{Name: "path", Type: cty.String}},
-		Type:         function.StaticReturnType(cty.String),
-		RefineResult: refineNotNull,
-		Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
-			p := args[0].AsString()
-			if !filepath.IsAbs(p) && r.hostDir != "" {
-				p = filepath.Join(r.hostDir, p)
-			}
-			abs, err := filepath.Abs(p)
-			if err != nil {
-				return cty.NilVal, err
-			}
-			return cty.StringVal(filepath.ToSlash(abs)), nil
-		},
+	return stringFunc("Converts a path relative to the working directory into an absolute path.", "path", func(p string) (string, error) {
+		if !filepath.IsAbs(p) && r.hostDir != "" {
+			p = filepath.Join(r.hostDir, p)
+		}
+		abs, err := filepath.Abs(p)
+		return filepath.ToSlash(abs), err
 	})
 }

@@ -89,28 +89,14 @@ var strContainsFunc = function.New(&function.Spec{
 })
 
 // urlEncodeFunc applies query-string escaping (spaces become "+").
-var urlEncodeFunc = function.New(&function.Spec{
-	Description:  "Applies URL query encoding to the given string.",
-	Params:       []function.Parameter{{Name: "str", Type: cty.String}},
-	Type:         function.StaticReturnType(cty.String),
-	RefineResult: refineNotNull,
-	Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
-		return cty.StringVal(url.QueryEscape(args[0].AsString())), nil
-	},
-})
+var urlEncodeFunc = stringFunc("Applies URL query encoding to the given string.", "str", cannotFail(url.QueryEscape))
 
-var urlDecodeFunc = function.New(&function.Spec{
-	Description:  "Decodes a URL query-encoded string.",
-	Params:       []function.Parameter{{Name: "str", Type: cty.String}},
-	Type:         function.StaticReturnType(cty.String),
-	RefineResult: refineNotNull,
-	Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
-		out, err := url.QueryUnescape(args[0].AsString())
-		if err != nil {
-			return cty.NilVal, fmt.Errorf("failed to decode URL %q: %w", args[0].AsString(), err)
-		}
-		return cty.StringVal(out), nil
-	},
+var urlDecodeFunc = stringFunc("Decodes a URL query-encoded string.", "str", func(s string) (string, error) {
+	out, err := url.QueryUnescape(s)
+	if err != nil {
+		return "", fmt.Errorf("failed to decode URL %q: %w", s, err)
+	}
+	return out, nil
 })
 
 var errNotUTF8 = errors.New("the result of decoding the provided string is not valid UTF-8")

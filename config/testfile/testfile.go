@@ -74,12 +74,7 @@ type Provider struct {
 }
 
 // Key is the provider's name with its alias, as in "aws.east".
-func (p *Provider) Key() string {
-	if p.Alias == "" {
-		return p.Name
-	}
-	return p.Name + "." + p.Alias
-}
+func (p *Provider) Key() string { return providerKey(p.Name, p.Alias) }
 
 // MockProvider is a `mock_provider` block: a provider whose resources and
 // data sources are answered with generated values instead of calls.
@@ -92,11 +87,14 @@ type MockProvider struct {
 }
 
 // Key is the provider's name with its alias, as in "aws.east".
-func (p *MockProvider) Key() string {
-	if p.Alias == "" {
-		return p.Name
+func (p *MockProvider) Key() string { return providerKey(p.Name, p.Alias) }
+
+// providerKey is "name" or "name.alias", as configurations key providers.
+func providerKey(name, alias string) string {
+	if alias == "" {
+		return name
 	}
-	return p.Name + "." + p.Alias
+	return name + "." + alias
 }
 
 // MockResource is a `mock_resource` or `mock_data` block of a mock

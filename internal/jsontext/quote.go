@@ -69,3 +69,17 @@ func AppendQuote[S ~string | ~[]byte](dst []byte, s S) []byte {
 	dst = append(dst, s[start:]...)
 	return append(dst, '"')
 }
+
+// AppendQuoteArray appends ss as a JSON array of strings, each written
+// as AppendQuote writes it, with no spaces, as encoding/json writes a
+// []string.
+func AppendQuoteArray(dst []byte, ss []string) []byte {
+	dst = append(dst, '[')
+	for i, s := range ss {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = AppendQuote(dst, s)
+	}
+	return append(dst, ']')
+}

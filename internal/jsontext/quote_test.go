@@ -29,6 +29,18 @@ func TestAppendQuoteMatchesEncodingJSON(t *testing.T) {
 	}
 }
 
+func TestAppendQuoteArrayMatchesEncodingJSON(t *testing.T) {
+	for _, ss := range [][]string{{}, {"a"}, {"a", "<b>", "", "\u2028"}} {
+		want, err := json.Marshal(ss)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := AppendQuoteArray([]byte("x"), ss); string(got) != "x"+string(want) {
+			t.Errorf("AppendQuoteArray(%q) = %s, encoding/json writes %s", ss, got[1:], want)
+		}
+	}
+}
+
 func FuzzAppendQuote(f *testing.F) {
 	for _, s := range []string{"a", "<&>", "\u2028", "\xff", "\x00\"\\"} {
 		f.Add(s)

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -144,7 +145,7 @@ func (c *Config) loadFile(filename string, src []byte) hcl.Diagnostics {
 	content, more := f.Body.Content(topSchema)
 	diags = append(diags, unknownAsWarnings(withoutEmptyJSONBlocks(more, filename), "the CLI configuration")...)
 
-	for _, name := range sortedKeys(content.Attributes) {
+	for _, name := range slices.Sorted(maps.Keys(content.Attributes)) {
 		a := content.Attributes[name]
 		switch name {
 		case "plugin_cache_dir":
@@ -306,7 +307,7 @@ func decodeHost(b *hcl.Block) (map[string]string, hcl.Diagnostics) {
 func decodeCredentials(b *hcl.Block) (string, hcl.Diagnostics) {
 	attrs, diags := b.Body.JustAttributes()
 	token := ""
-	for _, name := range sortedKeys(attrs) {
+	for _, name := range slices.Sorted(maps.Keys(attrs)) {
 		a := attrs[name]
 		if name != "token" {
 			diags = append(diags, &hcl.Diagnostic{
@@ -450,14 +451,4 @@ func DecodeTokenHost(enc string) (string, bool) {
 func EncodeTokenHost(host string) string {
 	s := strings.ReplaceAll(host, "-", "__")
 	return strings.ReplaceAll(s, ".", "_")
-}
-
-// sortedKeys is used for deterministic output.
-func sortedKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	slices.Sort(out)
-	return out
 }

@@ -204,44 +204,43 @@ func TestParseDiagnostics(t *testing.T) {
 }
 
 func TestLoadLocations(t *testing.T) {
-	t.Run("TF_CLI_CONFIG_FILE wins", func(t *testing.T) {
-		env := testEnv(t, nil)
-		path := filepath.Join(env.Home, "custom.tfrc")
-		write(t, path, `plugin_cache_dir = "/from-env"`)
-		write(t, filepath.Join(env.Home, ".tofurc"), `plugin_cache_dir = "/from-tofurc"`)
-		env.Getenv = func(k string) string { return map[string]string{"TF_CLI_CONFIG_FILE": path}[k] }
-		cfg, diags := Load(env)
-		if diags.HasErrors() || cfg.PluginCacheDir != "/from-env" {
-			t.Fatalf("%q %v", cfg.PluginCacheDir, diags)
-		}
-	})
-	t.Run("legacy TERRAFORM_CONFIG", func(t *testing.T) {
-		env := testEnv(t, nil)
-		path := filepath.Join(env.Home, "legacy.rc")
-		write(t, path, `plugin_cache_dir = "/legacy"`)
-		env.Getenv = func(k string) string { return map[string]string{"TERRAFORM_CONFIG": path}[k] }
-		cfg, _ := Load(env)
-		if cfg.PluginCacheDir != "/legacy" {
-			t.Fatalf("got %q", cfg.PluginCacheDir)
-		}
-	})
-	t.Run("tofurc before terraformrc", func(t *testing.T) {
-		env := testEnv(t, nil)
-		write(t, filepath.Join(env.Home, ".terraformrc"), `plugin_cache_dir = "/terraformrc"`)
-		write(t, filepath.Join(env.Home, ".tofurc"), `plugin_cache_dir = "/tofurc"`)
-		cfg, _ := Load(env)
-		if cfg.PluginCacheDir != "/tofurc" {
-			t.Fatalf("got %q", cfg.PluginCacheDir)
-		}
-	})
-	t.Run("terraformrc alone", func(t *testing.T) {
-		env := testEnv(t, nil)
-		write(t, filepath.Join(env.Home, ".terraformrc"), `plugin_cache_dir = "/terraformrc"`)
-		cfg, _ := Load(env)
-		if cfg.PluginCacheDir != "/terraformrc" {
-			t.Fatalf("got %q", cfg.PluginCacheDir)
-		}
-	})
+	// Which file's plugin_cache_dir wins.
+	cacheDirs := []struct {
+		name  string
+		files map[string]string // contents by name under the home directory
+		env   map[string]string // file names under the home directory
+		want  string
+	}{
+		{"TF_CLI_CONFIG_FILE wins",
+			map[string]string{"custom.tfrc": `plugin_cache_dir = "/from-env"`, ".tofurc": `plugin_cache_dir = "/from-tofurc"`},
+			map[string]string{"TF_CLI_CONFIG_FILE": "custom.tfrc"}, "/from-env"},
+		{"legacy TERRAFORM_CONFIG",
+			map[string]string{"legacy.rc": `plugin_cache_dir = "/legacy"`},
+			map[string]string{"TERRAFORM_CONFIG": "legacy.rc"}, "/legacy"},
+		{"tofurc before terraformrc",
+			map[string]string{".terraformrc": `plugin_cache_dir = "/terraformrc"`, ".tofurc": `plugin_cache_dir = "/tofurc"`},
+			nil, "/tofurc"},
+		{"terraformrc alone",
+			map[string]string{".terraformrc": `plugin_cache_dir = "/terraformrc"`},
+			nil, "/terraformrc"},
+	}
+	for _, tc := range cacheDirs {
+		t.Run(tc.name, func(t *testing.T) {
+			env := testEnv(t, nil)
+			for name, src := range tc.files {
+				write(t, filepath.Join(env.Home, name), src)
+			}
+			vars := map[string]string{}
+			for k, name := range tc.env {
+				vars[k] = filepath.Join(env.Home, name)
+			}
+			env.Getenv = func(k string) string { return vars[k] }
+			cfg, diags := Load(env)
+			if diags.HasErrors() || cfg.PluginCacheDir != tc.want {
+				t.Fatalf("plugin_cache_dir %q (%v), want %q", cfg.PluginCacheDir, diags, tc.want)
+			}
+		})
+	}
 	t.Run("xdg tofurc and tfrc files", func(t *testing.T) {
 		env := testEnv(t, nil)
 		xdg := filepath.Join(env.Home, "xdg")

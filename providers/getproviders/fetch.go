@@ -195,11 +195,17 @@ func extractFile(f *zip.File, target string) error {
 	if f.Mode()&0o111 != 0 {
 		perm = 0o755
 	}
-	out, err := os.OpenFile(target, os.O_CREATE|os.O_EXCL|os.O_WRONLY, perm)
+	return writeFrom(target, os.O_EXCL, perm, rc)
+}
+
+// writeFrom creates target (opened with the extra flag, such as O_EXCL)
+// with perm and copies r into it.
+func writeFrom(target string, flag int, perm os.FileMode, r io.Reader) error {
+	out, err := os.OpenFile(target, os.O_CREATE|os.O_WRONLY|flag, perm)
 	if err != nil {
 		return err
 	}
-	if _, err := io.Copy(out, rc); err != nil {
+	if _, err := io.Copy(out, r); err != nil {
 		out.Close()
 		return err
 	}
@@ -228,14 +234,6 @@ func copyDir(src, dst string) error {
 			return err
 		}
 		defer in.Close()
-		out, err := os.OpenFile(target, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, fi.Mode().Perm())
-		if err != nil {
-			return err
-		}
-		if _, err := io.Copy(out, in); err != nil {
-			out.Close()
-			return err
-		}
-		return out.Close()
+		return writeFrom(target, os.O_TRUNC, fi.Mode().Perm(), in)
 	})
 }

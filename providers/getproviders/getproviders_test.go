@@ -4,6 +4,7 @@ import (
 	"archive/zip"
 	"bytes"
 	"crypto/sha256"
+	"fmt"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -37,28 +38,10 @@ func TestConstraints(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.in, func(t *testing.T) {
-			c, err := ParseConstraints(tc.in)
-			if tc.wantErr {
-				if err == nil {
-					t.Fatal("no error")
-				}
-				return
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got := c.String(); got != tc.canon {
-				t.Fatalf("String %q, want %q", got, tc.canon)
-			}
-			for _, v := range tc.allow {
-				if !c.Allows(mustVersion(t, v)) {
-					t.Errorf("%s not allowed", v)
-				}
-			}
-			for _, v := range tc.deny {
-				if c.Allows(mustVersion(t, v)) {
-					t.Errorf("%s allowed", v)
-				}
+			allows := func(c Constraints, v string) bool { return c.Allows(mustVersion(t, v)) }
+			c, ok := checkAccepts(t, tc.in, ParseConstraints, tc.wantErr, allows, tc.allow, tc.deny)
+			if got := c.String(); ok && got != tc.canon {
+				t.Errorf("String %q, want %q", got, tc.canon)
 			}
 		})
 	}
@@ -66,6 +49,34 @@ func TestConstraints(t *testing.T) {
 	if merged.String() != ">= 1.0, < 3.0" {
 		t.Fatalf("merged %q", merged)
 	}
+}
+
+// checkAccepts parses in, which must fail when wantErr is set; otherwise
+// what it parses to must accept every one of yes and none of no. ok says
+// there is a parsed value to check further.
+func checkAccepts[T fmt.Stringer](t *testing.T, in string, parse func(string) (T, error), wantErr bool, accepts func(T, string) bool, yes, no []string) (parsed T, ok bool) {
+	t.Helper()
+	parsed, err := parse(in)
+	if wantErr {
+		if err == nil {
+			t.Fatal("no error")
+		}
+		return parsed, false
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range yes {
+		if !accepts(parsed, s) {
+			t.Errorf("%s does not accept %s", parsed, s)
+		}
+	}
+	for _, s := range no {
+		if accepts(parsed, s) {
+			t.Errorf("%s accepts %s", parsed, s)
+		}
+	}
+	return parsed, true
 }
 
 func mustVersion(t *testing.T, s string) Version {
@@ -223,26 +234,8 @@ func TestProviderPatterns(t *testing.T) {
 	}
 	for in, tc := range tests {
 		t.Run(in, func(t *testing.T) {
-			pat, err := ParseProviderPattern(in)
-			if tc.wantErr {
-				if err == nil {
-					t.Fatal("no error")
-				}
-				return
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, s := range tc.match {
-				if !pat.Matches(addrs.MustParseProviderSource(s)) {
-					t.Errorf("%s does not match %s", pat, s)
-				}
-			}
-			for _, s := range tc.nomatch {
-				if pat.Matches(addrs.MustParseProviderSource(s)) {
-					t.Errorf("%s matches %s", pat, s)
-				}
-			}
+			matches := func(p ProviderPattern, s string) bool { return p.Matches(addrs.MustParseProviderSource(s)) }
+			checkAccepts(t, in, ParseProviderPattern, tc.wantErr, matches, tc.match, tc.nomatch)
 		})
 	}
 }

@@ -1,6 +1,7 @@
 package objchange
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/zclconf/go-cty/cty"
@@ -32,7 +33,6 @@ type benchCase struct {
 
 func benchCases() []benchCase {
 	nullDyn := cty.NullVal(cty.DynamicPseudoType)
-	nullS := cty.NullVal(cty.String)
 	unkID := cty.UnknownVal(cty.String).RefineNotNull()
 	in := cty.StringVal("hello")
 	ds := dataSchema()
@@ -41,7 +41,6 @@ func benchCases() []benchCase {
 	dataFinal := dataObject(cty.StringVal("0b8d5bb6-5e64-4b5f-bd5b-7c5f4dc9a8a4"), in, in, nullDyn)
 
 	ns := testSchema()
-	s := cty.StringVal
 	nestedConfig := object(map[string]cty.Value{
 		"name": s("a"), "tags": cty.MapVal(map[string]cty.Value{"k": s("v")}),
 		"disks":  cty.ListVal([]cty.Value{inner(s("d0"), nullS), inner(s("d1"), nullS)}),
@@ -60,7 +59,6 @@ func benchCases() []benchCase {
 		"set":    cty.SetVal([]cty.Value{inner(s("s0"), s("u6")), inner(s("s1"), s("u7"))}),
 		"map":    cty.MapVal(map[string]cty.Value{"a": inner(s("m0"), s("u8"))}),
 	})
-	unk := cty.UnknownVal(cty.String)
 	nestedPlanned := object(map[string]cty.Value{
 		"id": unk, "mode": unk,
 		"name": s("a"), "tags": cty.MapVal(map[string]cty.Value{"k": s("v")}),
@@ -79,124 +77,55 @@ func benchCases() []benchCase {
 	}
 }
 
-// Each benchmark runs the reference (pre-optimisation) walk and the
-// current one side by side, so one run compares them on the same machine.
-
-func BenchmarkProposedNew(b *testing.B) {
-	for _, c := range benchCases() {
-		b.Run(c.name+"/ref", func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
-				refProposedNew(c.schema, c.prior, c.config)
-			}
-		})
-		b.Run(c.name+"/new", func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
-				ProposedNew(c.schema, c.prior, c.config)
-			}
-		})
-	}
-}
-
-func BenchmarkAssertPlanValid(b *testing.B) {
-	for _, c := range benchCases() {
-		b.Run(c.name+"/ref", func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
-				refAssertPlanValid(c.schema, c.prior, c.config, c.planned)
-			}
-		})
-		b.Run(c.name+"/new", func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
-				AssertPlanValid(c.schema, c.prior, c.config, c.planned)
-			}
-		})
-	}
-}
-
-func BenchmarkAssertObjectCompatible(b *testing.B) {
-	for _, c := range benchCases() {
-		b.Run(c.name+"/ref", func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
-				refAssertObjectCompatible(c.schema, c.planned, c.final)
-			}
-		})
-		b.Run(c.name+"/new", func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
-				AssertObjectCompatible(c.schema, c.planned, c.final)
-			}
-		})
-	}
-}
-
-func BenchmarkAssertObjectConforms(b *testing.B) {
-	for _, c := range benchCases() {
-		b.Run(c.name+"/ref", func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
-				refAssertObjectConforms(c.schema, c.planned)
-			}
-		})
-		b.Run(c.name+"/new", func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
-				AssertObjectConforms(c.schema, c.planned)
-			}
-		})
-	}
-}
-
-func BenchmarkUnknownPaths(b *testing.B) {
-	for _, c := range benchCases() {
-		b.Run(c.name+"/ref", func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
-				refUnknownPaths(c.planned)
-				refUnknownPaths(c.final)
-			}
-		})
-		b.Run(c.name+"/new", func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
-				UnknownPaths(c.planned)
-				UnknownPaths(c.final)
-			}
-		})
-	}
-}
-
-func BenchmarkSchemaHelpers(b *testing.B) {
-	for _, c := range benchCases()[:3:3] {
-		if c.name == "data/nochange" {
-			continue
+// BenchmarkWalks runs the reference (pre-optimisation) version of each
+// walk and the current one side by side, so one run compares them on the
+// same machine.
+func BenchmarkWalks(b *testing.B) {
+	all := benchCases()
+	// The schema helpers need one case per schema: the creating ones.
+	var creates []benchCase
+	for _, c := range all {
+		if strings.HasSuffix(c.name, "/create") {
+			creates = append(creates, c)
 		}
-		b.Run(c.name+"/ImpliedType/ref", func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
-				refBlockImpliedType(c.schema)
+	}
+	walks := []struct {
+		name         string
+		cases        []benchCase
+		ref, current func(c benchCase)
+	}{
+		{"ProposedNew", all,
+			func(c benchCase) { refProposedNew(c.schema, c.prior, c.config) },
+			func(c benchCase) { ProposedNew(c.schema, c.prior, c.config) }},
+		{"AssertPlanValid", all,
+			func(c benchCase) { refAssertPlanValid(c.schema, c.prior, c.config, c.planned) },
+			func(c benchCase) { AssertPlanValid(c.schema, c.prior, c.config, c.planned) }},
+		{"AssertObjectCompatible", all,
+			func(c benchCase) { refAssertObjectCompatible(c.schema, c.planned, c.final) },
+			func(c benchCase) { AssertObjectCompatible(c.schema, c.planned, c.final) }},
+		{"AssertObjectConforms", all,
+			func(c benchCase) { refAssertObjectConforms(c.schema, c.planned) },
+			func(c benchCase) { AssertObjectConforms(c.schema, c.planned) }},
+		{"UnknownPaths", all,
+			func(c benchCase) { refUnknownPaths(c.planned); refUnknownPaths(c.final) },
+			func(c benchCase) { UnknownPaths(c.planned); UnknownPaths(c.final) }},
+		{"ImpliedType", creates,
+			func(c benchCase) { refBlockImpliedType(c.schema) },
+			func(c benchCase) { c.schema.ImpliedType() }},
+		{"EmptyValue", creates,
+			func(c benchCase) { refBlockEmptyValue(c.schema) },
+			func(c benchCase) { c.schema.EmptyValue() }},
+	}
+	for _, w := range walks {
+		for _, c := range w.cases {
+			for side, run := range [2]func(c benchCase){w.ref, w.current} {
+				b.Run(w.name+"/"+c.name+"/"+[2]string{"ref", "new"}[side], func(b *testing.B) {
+					b.ReportAllocs()
+					for b.Loop() {
+						run(c)
+					}
+				})
 			}
-		})
-		b.Run(c.name+"/ImpliedType/new", func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
-				c.schema.ImpliedType()
-			}
-		})
-		b.Run(c.name+"/EmptyValue/ref", func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
-				refBlockEmptyValue(c.schema)
-			}
-		})
-		b.Run(c.name+"/EmptyValue/new", func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
-				c.schema.EmptyValue()
-			}
-		})
+		}
 	}
 }

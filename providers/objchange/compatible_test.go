@@ -8,17 +8,6 @@ import (
 )
 
 func TestAssertObjectCompatible(t *testing.T) {
-	s := cty.StringVal
-	nullS := cty.NullVal(cty.String)
-	unk := cty.UnknownVal(cty.String)
-	schemaTy := testSchema().ImpliedType()
-	with := func(extra map[string]cty.Value) cty.Value {
-		m := map[string]cty.Value{"name": s("a")}
-		for k, v := range extra {
-			m[k] = v
-		}
-		return object(m)
-	}
 	tests := []struct {
 		name            string
 		planned, actual cty.Value
@@ -26,131 +15,131 @@ func TestAssertObjectCompatible(t *testing.T) {
 	}{
 		{
 			name:    "unknowns filled in",
-			planned: with(map[string]cty.Value{"id": unk, "mode": unk}),
-			actual:  with(map[string]cty.Value{"id": s("i-1"), "mode": s("auto")}),
+			planned: objectWith(map[string]cty.Value{"id": unk, "mode": unk}),
+			actual:  objectWith(map[string]cty.Value{"id": s("i-1"), "mode": s("auto")}),
 		},
 		{
 			name:    "final plan may keep unknowns unknown",
-			planned: with(map[string]cty.Value{"id": unk}),
-			actual:  with(map[string]cty.Value{"id": unk}),
+			planned: objectWith(map[string]cty.Value{"id": unk}),
+			actual:  objectWith(map[string]cty.Value{"id": unk}),
 		},
 		{
 			name:    "known value changed",
-			planned: with(map[string]cty.Value{"mode": s("auto")}),
-			actual:  with(map[string]cty.Value{"mode": s("manual")}),
+			planned: objectWith(map[string]cty.Value{"mode": s("auto")}),
+			actual:  objectWith(map[string]cty.Value{"mode": s("manual")}),
 			want:    []string{`.mode: was "auto", but now "manual"`},
 		},
 		{
 			name:    "known value became unknown",
-			planned: with(map[string]cty.Value{"mode": s("auto")}),
-			actual:  with(map[string]cty.Value{"mode": unk}),
+			planned: objectWith(map[string]cty.Value{"mode": s("auto")}),
+			actual:  objectWith(map[string]cty.Value{"mode": unk}),
 			want:    []string{`.mode: was "auto", but now unknown`},
 		},
 		{
 			name:    "sensitive value changed is reported without values",
-			planned: with(map[string]cty.Value{"secret": s("a")}),
-			actual:  with(map[string]cty.Value{"secret": s("b")}),
+			planned: objectWith(map[string]cty.Value{"secret": s("a")}),
+			actual:  objectWith(map[string]cty.Value{"secret": s("b")}),
 			want:    []string{`.secret: inconsistent values for sensitive attribute`},
 		},
 		{
 			name:    "null became set",
-			planned: with(nil),
-			actual:  with(map[string]cty.Value{"mode": s("x")}),
+			planned: objectWith(nil),
+			actual:  objectWith(map[string]cty.Value{"mode": s("x")}),
 			want:    []string{`.mode: was null, but now "x"`},
 		},
 		{
 			name:    "refined not-null unknown became null",
-			planned: with(map[string]cty.Value{"id": unk.RefineNotNull()}),
-			actual:  with(nil),
+			planned: objectWith(map[string]cty.Value{"id": unk.RefineNotNull()}),
+			actual:  objectWith(nil),
 			want:    []string{`.id: final value null does not conform to planning placeholder: value must not be null`},
 		},
 		{
 			name:    "refined prefix violated",
-			planned: with(map[string]cty.Value{"id": unk.Refine().StringPrefix("i-").NewValue()}),
-			actual:  with(map[string]cty.Value{"id": s("x-1")}),
+			planned: objectWith(map[string]cty.Value{"id": unk.Refine().StringPrefix("i-").NewValue()}),
+			actual:  objectWith(map[string]cty.Value{"id": s("x-1")}),
 			want:    []string{`.id: final value "x-1" does not conform to planning placeholder: value must start with "i-"`},
 		},
 		{
 			name:    "map key appeared and vanished",
-			planned: with(map[string]cty.Value{"tags": cty.MapVal(map[string]cty.Value{"a": s("1")})}),
-			actual:  with(map[string]cty.Value{"tags": cty.MapVal(map[string]cty.Value{"b": s("1")})}),
+			planned: objectWith(map[string]cty.Value{"tags": cty.MapVal(map[string]cty.Value{"a": s("1")})}),
+			actual:  objectWith(map[string]cty.Value{"tags": cty.MapVal(map[string]cty.Value{"b": s("1")})}),
 			want:    []string{`.tags: element "a" has vanished`, `.tags: new element "b" has appeared`},
 		},
 		{
 			name:    "object absent but now present",
 			planned: cty.NullVal(schemaTy),
-			actual:  with(nil),
+			actual:  objectWith(nil),
 			want:    []string{`: was absent, but now present`},
 		},
 		{
 			name:    "single block vanished",
-			planned: with(map[string]cty.Value{"single": inner(s("x"), unk)}),
-			actual:  with(nil),
+			planned: objectWith(map[string]cty.Value{"single": inner(s("x"), unk)}),
+			actual:  objectWith(nil),
 			want:    []string{`.single: was present, but now absent`},
 		},
 		{
 			name:    "list block count changed",
-			planned: with(map[string]cty.Value{"list": cty.ListVal([]cty.Value{inner(s("x"), unk)})}),
-			actual:  with(map[string]cty.Value{"list": cty.ListValEmpty(innerTy)}),
+			planned: objectWith(map[string]cty.Value{"list": cty.ListVal([]cty.Value{inner(s("x"), unk)})}),
+			actual:  objectWith(map[string]cty.Value{"list": cty.ListValEmpty(innerTy)}),
 			want:    []string{`.list: block count changed from 1 to 0`},
 		},
 		{
 			name:    "list block element computed filled",
-			planned: with(map[string]cty.Value{"list": cty.ListVal([]cty.Value{inner(s("x"), unk)})}),
-			actual:  with(map[string]cty.Value{"list": cty.ListVal([]cty.Value{inner(s("x"), s("u"))})}),
+			planned: objectWith(map[string]cty.Value{"list": cty.ListVal([]cty.Value{inner(s("x"), unk)})}),
+			actual:  objectWith(map[string]cty.Value{"list": cty.ListVal([]cty.Value{inner(s("x"), s("u"))})}),
 		},
 		{
 			name:    "group block attribute changed",
-			planned: with(map[string]cty.Value{"group": inner(s("x"), s("u"))}),
-			actual:  with(map[string]cty.Value{"group": inner(s("y"), s("u"))}),
+			planned: objectWith(map[string]cty.Value{"group": inner(s("x"), s("u"))}),
+			actual:  objectWith(map[string]cty.Value{"group": inner(s("y"), s("u"))}),
 			want:    []string{`.group.name: was "x", but now "y"`},
 		},
 		{
 			name:    "map block key appeared",
-			planned: with(map[string]cty.Value{"map": cty.MapValEmpty(innerTy)}),
-			actual:  with(map[string]cty.Value{"map": cty.MapVal(map[string]cty.Value{"k": inner(s("x"), s("u"))})}),
+			planned: objectWith(map[string]cty.Value{"map": cty.MapValEmpty(innerTy)}),
+			actual:  objectWith(map[string]cty.Value{"map": cty.MapVal(map[string]cty.Value{"k": inner(s("x"), s("u"))})}),
 			want:    []string{`.map: new block key "k" has appeared`},
 		},
 		{
 			name: "set block unknowns collapse",
-			planned: with(map[string]cty.Value{"set": cty.SetVal([]cty.Value{
+			planned: objectWith(map[string]cty.Value{"set": cty.SetVal([]cty.Value{
 				inner(s("x"), unk), inner(s("y"), unk),
 			})}),
-			actual: with(map[string]cty.Value{"set": cty.SetVal([]cty.Value{
+			actual: objectWith(map[string]cty.Value{"set": cty.SetVal([]cty.Value{
 				inner(s("x"), s("1")), inner(s("y"), s("2")),
 			})}),
 		},
 		{
 			name:    "set block grew",
-			planned: with(map[string]cty.Value{"set": cty.SetVal([]cty.Value{inner(s("x"), unk)})}),
-			actual: with(map[string]cty.Value{"set": cty.SetVal([]cty.Value{
+			planned: objectWith(map[string]cty.Value{"set": cty.SetVal([]cty.Value{inner(s("x"), unk)})}),
+			actual: objectWith(map[string]cty.Value{"set": cty.SetVal([]cty.Value{
 				inner(s("x"), s("1")), inner(s("y"), s("2")),
 			})}),
 			want: []string{`.set: block set length grew from 1 to 2`},
 		},
 		{
 			name:    "set block element not from plan",
-			planned: with(map[string]cty.Value{"set": cty.SetVal([]cty.Value{inner(s("x"), unk)})}),
-			actual:  with(map[string]cty.Value{"set": cty.SetVal([]cty.Value{inner(s("z"), s("1"))})}),
+			planned: objectWith(map[string]cty.Value{"set": cty.SetVal([]cty.Value{inner(s("x"), unk)})}),
+			actual:  objectWith(map[string]cty.Value{"set": cty.SetVal([]cty.Value{inner(s("z"), s("1"))})}),
 			want: []string{
 				`.set: block set has an element that no planned element could have produced`,
 			},
 		},
 		{
 			name:    "nested type element computed filled",
-			planned: with(map[string]cty.Value{"disks": cty.ListVal([]cty.Value{inner(s("d"), unk)})}),
-			actual:  with(map[string]cty.Value{"disks": cty.ListVal([]cty.Value{inner(s("d"), s("u"))})}),
+			planned: objectWith(map[string]cty.Value{"disks": cty.ListVal([]cty.Value{inner(s("d"), unk)})}),
+			actual:  objectWith(map[string]cty.Value{"disks": cty.ListVal([]cty.Value{inner(s("d"), s("u"))})}),
 		},
 		{
 			name:    "nested type element changed",
-			planned: with(map[string]cty.Value{"disks": cty.ListVal([]cty.Value{inner(s("d"), s("u"))})}),
-			actual:  with(map[string]cty.Value{"disks": cty.ListVal([]cty.Value{inner(s("d"), s("v"))})}),
+			planned: objectWith(map[string]cty.Value{"disks": cty.ListVal([]cty.Value{inner(s("d"), s("u"))})}),
+			actual:  objectWith(map[string]cty.Value{"disks": cty.ListVal([]cty.Value{inner(s("d"), s("v"))})}),
 			want:    []string{`.disks[0].uid: was "u", but now "v"`},
 		},
 		{
 			name:    "nested type unknown list filled with anything",
-			planned: with(map[string]cty.Value{"disks": cty.UnknownVal(cty.List(innerTy))}),
-			actual:  with(map[string]cty.Value{"disks": cty.ListVal([]cty.Value{inner(nullS, s("v"))})}),
+			planned: objectWith(map[string]cty.Value{"disks": cty.UnknownVal(cty.List(innerTy))}),
+			actual:  objectWith(map[string]cty.Value{"disks": cty.ListVal([]cty.Value{inner(nullS, s("v"))})}),
 		},
 	}
 	for _, tt := range tests {

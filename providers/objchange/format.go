@@ -1,7 +1,8 @@
 package objchange
 
 import (
-	"sort"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -48,13 +49,8 @@ func writeValue(b *strings.Builder, v cty.Value) {
 		b.WriteByte(']')
 	case ty.IsMapType() || ty.IsObjectType():
 		m := v.AsValueMap()
-		keys := make([]string, 0, len(m))
-		for k := range m {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
 		b.WriteByte('{')
-		for i, k := range keys {
+		for i, k := range slices.Sorted(maps.Keys(m)) {
 			if i > 0 {
 				b.WriteString(", ")
 			}

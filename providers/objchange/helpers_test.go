@@ -2,6 +2,7 @@ package objchange
 
 import (
 	"fmt"
+	"maps"
 	"sort"
 	"strings"
 
@@ -69,6 +70,21 @@ func testSchema() *providers.Block {
 			"map":    {Nesting: providers.NestingMap, Block: inner},
 		},
 	}
+}
+
+// Shorthands of the table tests.
+var (
+	s        = cty.StringVal
+	nullS    = cty.NullVal(cty.String)
+	unk      = cty.UnknownVal(cty.String)
+	schemaTy = testSchema().ImpliedType()
+)
+
+// objectWith is a testSchema object named "a" with extra attributes.
+func objectWith(extra map[string]cty.Value) cty.Value {
+	m := map[string]cty.Value{"name": s("a")}
+	maps.Copy(m, extra)
+	return object(m)
 }
 
 var innerTy = cty.Object(map[string]cty.Type{"name": cty.String, "uid": cty.String})

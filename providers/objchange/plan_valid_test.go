@@ -8,21 +8,6 @@ import (
 )
 
 func TestAssertPlanValid(t *testing.T) {
-	s := cty.StringVal
-	nullS := cty.NullVal(cty.String)
-	unk := cty.UnknownVal(cty.String)
-	schemaTy := testSchema().ImpliedType()
-	base := map[string]cty.Value{"name": s("a")}
-	with := func(extra map[string]cty.Value) cty.Value {
-		m := map[string]cty.Value{}
-		for k, v := range base {
-			m[k] = v
-		}
-		for k, v := range extra {
-			m[k] = v
-		}
-		return object(m)
-	}
 	tests := []struct {
 		name                   string
 		prior, config, planned cty.Value
@@ -31,88 +16,88 @@ func TestAssertPlanValid(t *testing.T) {
 		{
 			name:    "create with computed unknowns is valid",
 			prior:   cty.NullVal(schemaTy),
-			config:  with(nil),
-			planned: with(map[string]cty.Value{"id": unk, "mode": unk}),
+			config:  objectWith(nil),
+			planned: objectWith(map[string]cty.Value{"id": unk, "mode": unk}),
 		},
 		{
 			name:    "refined unknown matches plain unknown config",
 			prior:   cty.NullVal(schemaTy),
-			config:  with(map[string]cty.Value{"secret": unk}),
-			planned: with(map[string]cty.Value{"secret": unk.RefineNotNull()}),
+			config:  objectWith(map[string]cty.Value{"secret": unk}),
+			planned: objectWith(map[string]cty.Value{"secret": unk.RefineNotNull()}),
 		},
 		{
 			name:    "provider keeps prior value instead of config: allowed",
-			prior:   with(map[string]cty.Value{"name": s("A")}),
-			config:  with(nil),
-			planned: with(map[string]cty.Value{"name": s("A")}),
+			prior:   objectWith(map[string]cty.Value{"name": s("A")}),
+			config:  objectWith(nil),
+			planned: objectWith(map[string]cty.Value{"name": s("A")}),
 		},
 		{
 			name:    "provider changes a configured value",
 			prior:   cty.NullVal(schemaTy),
-			config:  with(nil),
-			planned: with(map[string]cty.Value{"name": s("b")}),
+			config:  objectWith(nil),
+			planned: objectWith(map[string]cty.Value{"name": s("b")}),
 			want:    []string{`.name: planned value "b" does not match config value "a"`},
 		},
 		{
 			name:    "provider changes a configured value with a prior",
-			prior:   with(map[string]cty.Value{"name": s("old")}),
-			config:  with(nil),
-			planned: with(map[string]cty.Value{"name": s("b")}),
+			prior:   objectWith(map[string]cty.Value{"name": s("old")}),
+			config:  objectWith(nil),
+			planned: objectWith(map[string]cty.Value{"name": s("b")}),
 			want:    []string{`.name: planned value "b" does not match config value "a" nor prior value "old"`},
 		},
 		{
 			name:    "sensitive values never printed",
 			prior:   cty.NullVal(schemaTy),
-			config:  with(map[string]cty.Value{"secret": s("hunter2")}),
-			planned: with(map[string]cty.Value{"secret": s("other")}),
+			config:  objectWith(map[string]cty.Value{"secret": s("hunter2")}),
+			planned: objectWith(map[string]cty.Value{"secret": s("other")}),
 			want:    []string{`.secret: sensitive planned value does not match config value`},
 		},
 		{
 			name:    "value for non-computed attribute not in config",
 			prior:   cty.NullVal(schemaTy),
-			config:  with(nil),
-			planned: with(map[string]cty.Value{"tags": cty.MapValEmpty(cty.String)}),
+			config:  objectWith(nil),
+			planned: objectWith(map[string]cty.Value{"tags": cty.MapValEmpty(cty.String)}),
 			want:    []string{`.tags: planned value {} for a non-computed attribute`},
 		},
 		{
 			name:    "unknown planned for configured value",
 			prior:   cty.NullVal(schemaTy),
-			config:  with(nil),
-			planned: with(map[string]cty.Value{"name": unk}),
+			config:  objectWith(nil),
+			planned: objectWith(map[string]cty.Value{"name": unk}),
 			want:    []string{`.name: planned value (known after apply) does not match config value "a"`},
 		},
 		{
 			name:    "list block count must match",
 			prior:   cty.NullVal(schemaTy),
-			config:  with(map[string]cty.Value{"list": cty.ListVal([]cty.Value{inner(s("x"), nullS)})}),
-			planned: with(map[string]cty.Value{"list": cty.ListValEmpty(innerTy)}),
+			config:  objectWith(map[string]cty.Value{"list": cty.ListVal([]cty.Value{inner(s("x"), nullS)})}),
+			planned: objectWith(map[string]cty.Value{"list": cty.ListValEmpty(innerTy)}),
 			want:    []string{`.list: block count in plan (0) disagrees with count in config (1)`},
 		},
 		{
 			name:    "list block element computed attribute may be set",
 			prior:   cty.NullVal(schemaTy),
-			config:  with(map[string]cty.Value{"list": cty.ListVal([]cty.Value{inner(s("x"), nullS)})}),
-			planned: with(map[string]cty.Value{"list": cty.ListVal([]cty.Value{inner(s("x"), unk)})}),
+			config:  objectWith(map[string]cty.Value{"list": cty.ListVal([]cty.Value{inner(s("x"), nullS)})}),
+			planned: objectWith(map[string]cty.Value{"list": cty.ListVal([]cty.Value{inner(s("x"), unk)})}),
 		},
 		{
 			name:    "list block element configured attribute changed",
 			prior:   cty.NullVal(schemaTy),
-			config:  with(map[string]cty.Value{"list": cty.ListVal([]cty.Value{inner(s("x"), nullS)})}),
-			planned: with(map[string]cty.Value{"list": cty.ListVal([]cty.Value{inner(s("y"), nullS)})}),
+			config:  objectWith(map[string]cty.Value{"list": cty.ListVal([]cty.Value{inner(s("x"), nullS)})}),
+			planned: objectWith(map[string]cty.Value{"list": cty.ListVal([]cty.Value{inner(s("y"), nullS)})}),
 			want:    []string{`.list[0].name: planned value "y" does not match config value "x"`},
 		},
 		{
 			name:    "list block element unknown",
 			prior:   cty.NullVal(schemaTy),
-			config:  with(map[string]cty.Value{"list": cty.ListVal([]cty.Value{inner(s("x"), nullS)})}),
-			planned: with(map[string]cty.Value{"list": cty.ListVal([]cty.Value{cty.UnknownVal(innerTy)})}),
+			config:  objectWith(map[string]cty.Value{"list": cty.ListVal([]cty.Value{inner(s("x"), nullS)})}),
+			planned: objectWith(map[string]cty.Value{"list": cty.ListVal([]cty.Value{cty.UnknownVal(innerTy)})}),
 			want:    []string{`.list[0]: planned an unknown value for a nested block`},
 		},
 		{
 			name:    "map block keys must match",
 			prior:   cty.NullVal(schemaTy),
-			config:  with(map[string]cty.Value{"map": cty.MapVal(map[string]cty.Value{"a": inner(s("x"), nullS)})}),
-			planned: with(map[string]cty.Value{"map": cty.MapVal(map[string]cty.Value{"b": inner(s("x"), nullS)})}),
+			config:  objectWith(map[string]cty.Value{"map": cty.MapVal(map[string]cty.Value{"a": inner(s("x"), nullS)})}),
+			planned: objectWith(map[string]cty.Value{"map": cty.MapVal(map[string]cty.Value{"b": inner(s("x"), nullS)})}),
 			want: []string{
 				`.map["a"]: block key "a" is configured but missing from the plan`,
 				`.map["b"]: block key "b" is planned but not configured`,
@@ -121,43 +106,43 @@ func TestAssertPlanValid(t *testing.T) {
 		{
 			name:    "single block planned absent",
 			prior:   cty.NullVal(schemaTy),
-			config:  with(map[string]cty.Value{"single": inner(s("x"), nullS)}),
-			planned: with(nil),
+			config:  objectWith(map[string]cty.Value{"single": inner(s("x"), nullS)}),
+			planned: objectWith(nil),
 			want:    []string{`.single: planned for absence but config wants existence`},
 		},
 		{
 			name:    "set block elements must not be unknown",
 			prior:   cty.NullVal(schemaTy),
-			config:  with(map[string]cty.Value{"set": cty.SetVal([]cty.Value{inner(s("x"), nullS)})}),
-			planned: with(map[string]cty.Value{"set": cty.SetVal([]cty.Value{cty.UnknownVal(innerTy)})}),
+			config:  objectWith(map[string]cty.Value{"set": cty.SetVal([]cty.Value{inner(s("x"), nullS)})}),
+			planned: objectWith(map[string]cty.Value{"set": cty.SetVal([]cty.Value{cty.UnknownVal(innerTy)})}),
 			want:    []string{`.set: planned an unknown value for a nested block`},
 		},
 		{
 			name:    "unknown dynamic block config must stay unknown",
 			prior:   cty.NullVal(schemaTy),
-			config:  with(map[string]cty.Value{"list": cty.UnknownVal(cty.List(innerTy))}),
-			planned: with(map[string]cty.Value{"list": cty.ListValEmpty(innerTy)}),
+			config:  objectWith(map[string]cty.Value{"list": cty.UnknownVal(cty.List(innerTy))}),
+			planned: objectWith(map[string]cty.Value{"list": cty.ListValEmpty(innerTy)}),
 			want:    []string{`.list: planned a value for blocks whose configuration is unknown`},
 		},
 		{
 			name:    "nested type list length must match config",
 			prior:   cty.NullVal(schemaTy),
-			config:  with(map[string]cty.Value{"disks": cty.ListVal([]cty.Value{inner(s("d"), nullS)})}),
-			planned: with(map[string]cty.Value{"disks": cty.ListVal([]cty.Value{inner(s("d"), unk), inner(s("e"), unk)})}),
+			config:  objectWith(map[string]cty.Value{"disks": cty.ListVal([]cty.Value{inner(s("d"), nullS)})}),
+			planned: objectWith(map[string]cty.Value{"disks": cty.ListVal([]cty.Value{inner(s("d"), unk), inner(s("e"), unk)})}),
 			want:    []string{`.disks: count in plan (2) disagrees with count in config (1)`},
 		},
 		{
 			name:    "nested type element configured value changed",
 			prior:   cty.NullVal(schemaTy),
-			config:  with(map[string]cty.Value{"disks": cty.ListVal([]cty.Value{inner(s("d"), nullS)})}),
-			planned: with(map[string]cty.Value{"disks": cty.ListVal([]cty.Value{inner(s("x"), unk)})}),
+			config:  objectWith(map[string]cty.Value{"disks": cty.ListVal([]cty.Value{inner(s("d"), nullS)})}),
+			planned: objectWith(map[string]cty.Value{"disks": cty.ListVal([]cty.Value{inner(s("x"), unk)})}),
 			want:    []string{`.disks[0].name: planned value "x" does not match config value "d"`},
 		},
 		{
 			name:    "nested type unknown when configured",
 			prior:   cty.NullVal(schemaTy),
-			config:  with(map[string]cty.Value{"disks": cty.ListVal([]cty.Value{inner(s("d"), nullS)})}),
-			planned: with(map[string]cty.Value{"disks": cty.UnknownVal(cty.List(innerTy))}),
+			config:  objectWith(map[string]cty.Value{"disks": cty.ListVal([]cty.Value{inner(s("d"), nullS)})}),
+			planned: objectWith(map[string]cty.Value{"disks": cty.UnknownVal(cty.List(innerTy))}),
 			want:    []string{`.disks: planned an unknown value for a configured attribute`},
 		},
 	}

@@ -8,9 +8,6 @@ import (
 )
 
 func TestProposedNew(t *testing.T) {
-	s := cty.StringVal
-	nullS := cty.NullVal(cty.String)
-	schemaTy := testSchema().ImpliedType()
 	tests := []struct {
 		name          string
 		prior, config cty.Value
@@ -143,9 +140,6 @@ func TestProposedNew(t *testing.T) {
 }
 
 func TestPlannedDataResourceObject(t *testing.T) {
-	s := cty.StringVal
-	nullS := cty.NullVal(cty.String)
-	unk := cty.UnknownVal(cty.String)
 	config := object(map[string]cty.Value{
 		"name":   s("a"),
 		"single": inner(s("x"), nullS),

@@ -110,14 +110,8 @@ func TestParseReattachProviders(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			got, err := ParseReattachProviders(tt.in)
-			if tt.wantErr != "" {
-				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
-					t.Fatalf("error = %v, want one containing %q", err, tt.wantErr)
-				}
+			if !errorAsWanted(t, err, tt.wantErr) {
 				return
-			}
-			if err != nil {
-				t.Fatal(err)
 			}
 			if d := cmp.Diff(tt.want, got, cmp.Comparer(func(a, b net.Addr) bool { return a.Network() == b.Network() && a.String() == b.String() })); d != "" {
 				t.Errorf("(-want +got):\n%s", d)
@@ -326,18 +320,28 @@ func TestDecodeDynamic(t *testing.T) {
 				setBytes(dv, "json", tt.json)
 			}
 			got, err := decodeDynamic(getMsg(resp, "new_state"), ty)
-			if tt.wantErr != "" {
-				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
-					t.Fatalf("error = %v, want one containing %q", err, tt.wantErr)
-				}
+			if !errorAsWanted(t, err, tt.wantErr) {
 				return
-			}
-			if err != nil {
-				t.Fatal(err)
 			}
 			if !got.RawEquals(tt.want) {
 				t.Errorf("got %#v, want %#v", got, tt.want)
 			}
 		})
 	}
+}
+
+// errorAsWanted fails t unless err contains want, or is nil when want is
+// ""; it reports whether err is nil, so that there is a result to check.
+func errorAsWanted(t *testing.T, err error, want string) bool {
+	t.Helper()
+	if want != "" {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Fatalf("error = %v, want one containing %q", err, want)
+		}
+		return false
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return true
 }

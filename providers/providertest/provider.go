@@ -133,44 +133,42 @@ func (p *Provider) GetProviderSchema(ctx context.Context) providers.GetProviderS
 	return p.Schema
 }
 
-func (p *Provider) ValidateProviderConfig(ctx context.Context, req providers.ValidateProviderConfigRequest) providers.ValidateProviderConfigResponse {
-	p.record("ValidateProviderConfig", req)
-	if p.ValidateProviderConfigFn != nil {
-		return p.ValidateProviderConfigFn(ctx, req)
+// answer records a call, then answers it with the test's hook when it set
+// one, otherwise with fallback (nil: the zero response).
+func answer[Req, Resp any](ctx context.Context, p *Provider, method string, req Req, hook func(context.Context, Req) Resp, fallback func(Req) Resp) Resp {
+	p.record(method, req)
+	switch {
+	case hook != nil:
+		return hook(ctx, req)
+	case fallback != nil:
+		return fallback(req)
 	}
-	return providers.ValidateProviderConfigResponse{}
+	var zero Resp
+	return zero
+}
+
+func (p *Provider) ValidateProviderConfig(ctx context.Context, req providers.ValidateProviderConfigRequest) providers.ValidateProviderConfigResponse {
+	return answer(ctx, p, "ValidateProviderConfig", req, p.ValidateProviderConfigFn, nil)
 }
 
 func (p *Provider) ValidateResourceConfig(ctx context.Context, req providers.ValidateResourceConfigRequest) providers.ValidateResourceConfigResponse {
-	p.record("ValidateResourceConfig", req)
-	if p.ValidateResourceConfigFn != nil {
-		return p.ValidateResourceConfigFn(ctx, req)
-	}
-	return providers.ValidateResourceConfigResponse{}
+	return answer(ctx, p, "ValidateResourceConfig", req, p.ValidateResourceConfigFn, nil)
 }
 
 func (p *Provider) ValidateDataResourceConfig(ctx context.Context, req providers.ValidateDataResourceConfigRequest) providers.ValidateDataResourceConfigResponse {
-	p.record("ValidateDataResourceConfig", req)
-	if p.ValidateDataResourceConfigFn != nil {
-		return p.ValidateDataResourceConfigFn(ctx, req)
-	}
-	return providers.ValidateDataResourceConfigResponse{}
+	return answer(ctx, p, "ValidateDataResourceConfig", req, p.ValidateDataResourceConfigFn, nil)
 }
 
 func (p *Provider) ConfigureProvider(ctx context.Context, req providers.ConfigureProviderRequest) providers.ConfigureProviderResponse {
-	p.record("ConfigureProvider", req)
-	if p.ConfigureProviderFn != nil {
-		return p.ConfigureProviderFn(ctx, req)
-	}
-	return providers.ConfigureProviderResponse{}
+	return answer(ctx, p, "ConfigureProvider", req, p.ConfigureProviderFn, nil)
 }
 
 // UpgradeResourceState by default decodes the JSON with the current schema.
 func (p *Provider) UpgradeResourceState(ctx context.Context, req providers.UpgradeResourceStateRequest) providers.UpgradeResourceStateResponse {
-	p.record("UpgradeResourceState", req)
-	if p.UpgradeResourceStateFn != nil {
-		return p.UpgradeResourceStateFn(ctx, req)
-	}
+	return answer(ctx, p, "UpgradeResourceState", req, p.UpgradeResourceStateFn, p.decodeState)
+}
+
+func (p *Provider) decodeState(req providers.UpgradeResourceStateRequest) providers.UpgradeResourceStateResponse {
 	schema, diags := p.resourceSchema(req.TypeName)
 	if schema == nil {
 		return providers.UpgradeResourceStateResponse{Diagnostics: diags}
@@ -184,46 +182,34 @@ func (p *Provider) UpgradeResourceState(ctx context.Context, req providers.Upgra
 
 // ReadResource by default reports the object unchanged.
 func (p *Provider) ReadResource(ctx context.Context, req providers.ReadResourceRequest) providers.ReadResourceResponse {
-	p.record("ReadResource", req)
-	if p.ReadResourceFn != nil {
-		return p.ReadResourceFn(ctx, req)
-	}
-	return providers.ReadResourceResponse{NewState: req.PriorState, Private: req.Private}
+	return answer(ctx, p, "ReadResource", req, p.ReadResourceFn, func(req providers.ReadResourceRequest) providers.ReadResourceResponse {
+		return providers.ReadResourceResponse{NewState: req.PriorState, Private: req.Private}
+	})
 }
 
 func (p *Provider) PlanResourceChange(ctx context.Context, req providers.PlanResourceChangeRequest) providers.PlanResourceChangeResponse {
-	p.record("PlanResourceChange", req)
-	if p.PlanResourceChangeFn != nil {
-		return p.PlanResourceChangeFn(ctx, req)
-	}
-	return p.DefaultPlan(req)
+	return answer(ctx, p, "PlanResourceChange", req, p.PlanResourceChangeFn, p.DefaultPlan)
 }
 
 func (p *Provider) ApplyResourceChange(ctx context.Context, req providers.ApplyResourceChangeRequest) providers.ApplyResourceChangeResponse {
-	p.record("ApplyResourceChange", req)
-	if p.ApplyResourceChangeFn != nil {
-		return p.ApplyResourceChangeFn(ctx, req)
-	}
-	return p.DefaultApply(req)
+	return answer(ctx, p, "ApplyResourceChange", req, p.ApplyResourceChangeFn, p.DefaultApply)
 }
 
 func (p *Provider) ImportResourceState(ctx context.Context, req providers.ImportResourceStateRequest) providers.ImportResourceStateResponse {
-	p.record("ImportResourceState", req)
-	if p.ImportResourceStateFn != nil {
-		return p.ImportResourceStateFn(ctx, req)
-	}
-	var diags providers.Diagnostics
-	return providers.ImportResourceStateResponse{Diagnostics: diags.Errorf(nil, "Resource import not supported",
-		"The fake provider imports only when the test sets ImportResourceStateFn.")}
+	return answer(ctx, p, "ImportResourceState", req, p.ImportResourceStateFn, func(providers.ImportResourceStateRequest) providers.ImportResourceStateResponse {
+		var diags providers.Diagnostics
+		return providers.ImportResourceStateResponse{Diagnostics: diags.Errorf(nil, "Resource import not supported",
+			"The fake provider imports only when the test sets ImportResourceStateFn.")}
+	})
 }
 
 // ReadDataSource by default returns the configuration with every computed
 // attribute left null in it filled in.
 func (p *Provider) ReadDataSource(ctx context.Context, req providers.ReadDataSourceRequest) providers.ReadDataSourceResponse {
-	p.record("ReadDataSource", req)
-	if p.ReadDataSourceFn != nil {
-		return p.ReadDataSourceFn(ctx, req)
-	}
+	return answer(ctx, p, "ReadDataSource", req, p.ReadDataSourceFn, p.readData)
+}
+
+func (p *Provider) readData(req providers.ReadDataSourceRequest) providers.ReadDataSourceResponse {
 	schema, ok := p.Schema.DataSources[req.TypeName]
 	if !ok {
 		var diags providers.Diagnostics
@@ -234,13 +220,11 @@ func (p *Provider) ReadDataSource(ctx context.Context, req providers.ReadDataSou
 }
 
 func (p *Provider) MoveResourceState(ctx context.Context, req providers.MoveResourceStateRequest) providers.MoveResourceStateResponse {
-	p.record("MoveResourceState", req)
-	if p.MoveResourceStateFn != nil {
-		return p.MoveResourceStateFn(ctx, req)
-	}
-	var diags providers.Diagnostics
-	return providers.MoveResourceStateResponse{Diagnostics: diags.Errorf(nil, "Move resource state not supported",
-		"The fake provider moves state only when the test sets MoveResourceStateFn.")}
+	return answer(ctx, p, "MoveResourceState", req, p.MoveResourceStateFn, func(providers.MoveResourceStateRequest) providers.MoveResourceStateResponse {
+		var diags providers.Diagnostics
+		return providers.MoveResourceStateResponse{Diagnostics: diags.Errorf(nil, "Move resource state not supported",
+			"The fake provider moves state only when the test sets MoveResourceStateFn.")}
+	})
 }
 
 // GetFunctions returns the functions of Schema.
@@ -250,11 +234,9 @@ func (p *Provider) GetFunctions(ctx context.Context) providers.GetFunctionsRespo
 }
 
 func (p *Provider) CallFunction(ctx context.Context, req providers.CallFunctionRequest) providers.CallFunctionResponse {
-	p.record("CallFunction", req)
-	if p.CallFunctionFn != nil {
-		return p.CallFunctionFn(ctx, req)
-	}
-	return providers.CallFunctionResponse{Err: &providers.FunctionError{Text: fmt.Sprintf("the fake provider has no function %q", req.Name)}}
+	return answer(ctx, p, "CallFunction", req, p.CallFunctionFn, func(req providers.CallFunctionRequest) providers.CallFunctionResponse {
+		return providers.CallFunctionResponse{Err: &providers.FunctionError{Text: fmt.Sprintf("the fake provider has no function %q", req.Name)}}
+	})
 }
 
 func (p *Provider) StopProvider(ctx context.Context) providers.StopProviderResponse {

@@ -87,6 +87,14 @@ func (s *Settings) fail(name, detail string) {
 	s.diags = append(s.diags, d)
 }
 
+// failEnv reports that environment variable e holds v where it must
+// hold what want says.
+func (s *Settings) failEnv(e, v, want string) {
+	s.diags = append(s.diags, &hcl.Diagnostic{Severity: hcl.DiagError,
+		Summary: fmt.Sprintf("Invalid value in environment variable %s", e),
+		Detail:  fmt.Sprintf("%s must be %s, not %q.", e, want, v)})
+}
+
 // String returns the argument, else the first set environment variable,
 // else def.
 func (s *Settings) String(name, def string, envs ...string) string {
@@ -107,9 +115,7 @@ func (s *Settings) Bool(name string, def bool, envs ...string) bool {
 	if e, v, ok := s.env(envs); ok {
 		b, err := strconv.ParseBool(v)
 		if err != nil {
-			s.diags = append(s.diags, &hcl.Diagnostic{Severity: hcl.DiagError,
-				Summary: fmt.Sprintf("Invalid value in environment variable %s", e),
-				Detail:  fmt.Sprintf("%s must be true or false, not %q.", e, v)})
+			s.failEnv(e, v, "true or false")
 			return def
 		}
 		return b
@@ -130,9 +136,7 @@ func (s *Settings) Int(name string, def int, envs ...string) int {
 	if e, v, ok := s.env(envs); ok {
 		i, err := strconv.Atoi(v)
 		if err != nil || i < 0 {
-			s.diags = append(s.diags, &hcl.Diagnostic{Severity: hcl.DiagError,
-				Summary: fmt.Sprintf("Invalid value in environment variable %s", e),
-				Detail:  fmt.Sprintf("%s must be a whole number from 0 up, not %q.", e, v)})
+			s.failEnv(e, v, "a whole number from 0 up")
 			return def
 		}
 		return i

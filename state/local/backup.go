@@ -3,7 +3,6 @@ package local
 import (
 	"io"
 	"os"
-	"path/filepath"
 )
 
 // readWithInfo reads the file at path and describes the file it read, so a
@@ -68,11 +67,7 @@ func linkBackup(backupPath, statePath string, read os.FileInfo) bool {
 		// Backups are private (0600); a link would share a looser mode.
 		return false
 	}
-	dir, name := filepath.Split(backupPath)
-	if dir == "" {
-		dir = "."
-	}
-	tmp, err := os.CreateTemp(dir, "."+name+".tmp-*")
+	tmp, dir, err := createTempBeside(backupPath)
 	if err != nil {
 		return false
 	}

@@ -45,13 +45,7 @@ func TestBackupIsTheSnapshotRead(t *testing.T) {
 	for name, disturb := range tests {
 		t.Run(name, func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "terraform.tfstate")
-			data, err := statefile.Marshal(&statefile.File{Serial: 3, Lineage: "l", State: stateWith(t, "a")})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(path, data, 0o600); err != nil {
-				t.Fatal(err)
-			}
+			data := writeFile(t, path, &statefile.File{Serial: 3, Lineage: "l", State: stateWith(t, "a")})
 			m := Open(path, Options{})
 			if _, err := m.Read(); err != nil {
 				t.Fatal(err)

@@ -27,13 +27,7 @@ func flatState(n int, suffix string) *state.State {
 
 func writeFlat(b *testing.B, n int) string {
 	path := filepath.Join(b.TempDir(), "terraform.tfstate")
-	data, err := statefile.Marshal(&statefile.File{Serial: 1, Lineage: "l", State: flatState(n, "")})
-	if err != nil {
-		b.Fatal(err)
-	}
-	if err := os.WriteFile(path, data, 0o600); err != nil {
-		b.Fatal(err)
-	}
+	writeFile(b, path, &statefile.File{Serial: 1, Lineage: "l", State: flatState(n, "")})
 	return path
 }
 
@@ -62,13 +56,7 @@ func BenchmarkFinish100k(b *testing.B) {
 			b.Fatal(err)
 		}
 		m := Open(path, Options{})
-		if _, err := m.Read(); err != nil {
-			b.Fatal(err)
-		}
-		j, err := m.Journal()
-		if err != nil {
-			b.Fatal(err)
-		}
+		j := startJournal(b, m)
 		b.StartTimer()
 		if err := j.Finish(final); err != nil {
 			b.Fatal(err)

@@ -11,27 +11,18 @@ import (
 
 	"github.com/zclconf/go-cty/cty"
 
-	"github.com/tenetplan/tenet/addrs"
 	"github.com/tenetplan/tenet/addrs/addrstest"
 	"github.com/tenetplan/tenet/state"
 	"github.com/tenetplan/tenet/state/statefile"
+	"github.com/tenetplan/tenet/state/statetest"
 )
 
-var prov = addrs.AbsProviderConfig{Provider: addrs.NewBuiltInProvider("terraform")}
-
-var inst = addrstest.Instance
-
-func obj(id string) *state.ObjectSrc {
-	return &state.ObjectSrc{AttrsJSON: []byte(`{"id":"` + id + `"}`), Status: state.ObjectReady}
-}
-
-func stateWith(t testing.TB, ids ...string) *state.State {
-	s := state.NewState()
-	for _, id := range ids {
-		s.SetResourceInstanceCurrent(inst(t, "terraform_data."+id), obj(id), prov)
-	}
-	return s
-}
+var (
+	prov      = statetest.Provider
+	inst      = addrstest.Instance
+	obj       = statetest.Object
+	stateWith = statetest.With
+)
 
 func readFile(t *testing.T, path string) *statefile.File {
 	t.Helper()
@@ -44,6 +35,34 @@ func readFile(t *testing.T, path string) *statefile.File {
 		t.Fatal(err)
 	}
 	return f
+}
+
+// writeFile writes f to path as a state file, behind the manager's back,
+// and returns the bytes written.
+func writeFile(t testing.TB, path string, f *statefile.File) []byte {
+	t.Helper()
+	data, err := statefile.Marshal(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
+
+// startJournal reads m's state, as an apply does first, and starts its
+// journal.
+func startJournal(t testing.TB, m *Manager) *Journal {
+	t.Helper()
+	if _, err := m.Read(); err != nil {
+		t.Fatal(err)
+	}
+	j, err := m.Journal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return j
 }
 
 func TestSerialLineageAndBackup(t *testing.T) {
@@ -382,8 +401,7 @@ func TestStaleJournalIgnored(t *testing.T) {
 	// Another tool writes the state meanwhile (new serial).
 	f := readFile(t, path)
 	f.Serial++
-	out, _ := statefile.Marshal(f)
-	os.WriteFile(path, out, 0o600)
+	writeFile(t, path, f)
 	got, err := Open(path, Options{}).Read()
 	if err != nil {
 		t.Fatal(err)

@@ -369,11 +369,7 @@ var renameFile = os.Rename
 // writeAtomic replaces path with data: temp file in the same directory,
 // fsync, rename, fsync of the directory. On error the old file is intact.
 func writeAtomic(path string, data ...[]byte) (err error) {
-	dir, name := filepath.Split(path)
-	if dir == "" {
-		dir = "."
-	}
-	tmp, err := os.CreateTemp(dir, "."+name+".tmp-*")
+	tmp, dir, err := createTempBeside(path)
 	if err != nil {
 		return err
 	}
@@ -401,6 +397,17 @@ func writeAtomic(path string, data ...[]byte) (err error) {
 		return err
 	}
 	return syncDir(dir)
+}
+
+// createTempBeside creates a hidden temporary file in path's directory
+// (which it returns too), so that renaming it to path is atomic.
+func createTempBeside(path string) (tmp *os.File, dir string, err error) {
+	dir, name := filepath.Split(path)
+	if dir == "" {
+		dir = "."
+	}
+	tmp, err = os.CreateTemp(dir, "."+name+".tmp-*")
+	return tmp, dir, err
 }
 
 func syncDir(dir string) error {

@@ -212,13 +212,7 @@ func TestJournalOverPartialRecovery(t *testing.T) {
 	os.WriteFile(path+".journal", []byte(strings.Join(lines, "")), 0o600)
 
 	m := Open(path, Options{})
-	if _, err := m.Read(); err != nil {
-		t.Fatal(err)
-	}
-	j, err := m.Journal()
-	if err != nil {
-		t.Fatal(err)
-	}
+	j := startJournal(t, m)
 	if err := j.Record(inst(t, "terraform_data.e"), state.NotDeposed, obj("e"), prov); err != nil {
 		t.Fatal(err)
 	}
@@ -281,13 +275,7 @@ func TestSymlinkedStateIsWrittenThrough(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "real", ".terraform.tfstate.lock.info")); err != nil {
 		t.Errorf("lock info not beside the real file: %v", err)
 	}
-	if _, err := m.Read(); err != nil {
-		t.Fatal(err)
-	}
-	j, err := m.Journal()
-	if err != nil {
-		t.Fatal(err)
-	}
+	j := startJournal(t, m)
 	if _, err := os.Stat(real + ".journal"); err != nil {
 		t.Errorf("journal not beside the real file: %v", err)
 	}

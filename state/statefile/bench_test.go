@@ -14,64 +14,43 @@ func flatState(n int) *File {
 	return &File{TerraformVersion: "1.10.0", Serial: 1, Lineage: "l", State: statetest.Flat(n)}
 }
 
-func benchmarkParse(b *testing.B, n int) {
-	src, err := Marshal(flatState(n))
+// benchParse times parse reading f as Marshal writes it.
+func benchParse(b *testing.B, parse func([]byte) (*File, error), f *File) {
+	src, err := Marshal(f)
 	if err != nil {
 		b.Fatal(err)
 	}
 	b.SetBytes(int64(len(src)))
 	for b.Loop() {
-		if _, err := Parse(src); err != nil {
+		if _, err := parse(src); err != nil {
 			b.Fatal(err)
 		}
 	}
 }
 
-func benchmarkMarshal(b *testing.B, n int) {
-	f := flatState(n)
+// benchMarshal times marshal writing f.
+func benchMarshal(b *testing.B, marshal func(*File) ([]byte, error), f *File) {
 	for b.Loop() {
-		if _, err := Marshal(f); err != nil {
+		if _, err := marshal(f); err != nil {
 			b.Fatal(err)
 		}
 	}
 }
 
-func BenchmarkParse100k(b *testing.B)   { benchmarkParse(b, 100_000) }
-func BenchmarkParse5k(b *testing.B)     { benchmarkParse(b, 5_000) }
-func BenchmarkParse10(b *testing.B)     { benchmarkParse(b, 10) }
-func BenchmarkMarshal100k(b *testing.B) { benchmarkMarshal(b, 100_000) }
-func BenchmarkMarshal5k(b *testing.B)   { benchmarkMarshal(b, 5_000) }
-func BenchmarkMarshal10(b *testing.B)   { benchmarkMarshal(b, 10) }
+// The Std benchmarks run the encoding/json reference on the same states.
 
-func benchmarkParseStd(b *testing.B, n int) {
-	src, err := Marshal(flatState(n))
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.SetBytes(int64(len(src)))
-	for b.Loop() {
-		if _, err := parseStd(src); err != nil {
-			b.Fatal(err)
-		}
-	}
-}
-
-func BenchmarkParseStd100k(b *testing.B) { benchmarkParseStd(b, 100_000) }
-func BenchmarkParseStd5k(b *testing.B)   { benchmarkParseStd(b, 5_000) }
-func BenchmarkParseStd10(b *testing.B)   { benchmarkParseStd(b, 10) }
-
-func benchmarkMarshalStd(b *testing.B, n int) {
-	f := flatState(n)
-	for b.Loop() {
-		if _, err := marshalStd(f); err != nil {
-			b.Fatal(err)
-		}
-	}
-}
-
-func BenchmarkMarshalStd100k(b *testing.B) { benchmarkMarshalStd(b, 100_000) }
-func BenchmarkMarshalStd5k(b *testing.B)   { benchmarkMarshalStd(b, 5_000) }
-func BenchmarkMarshalStd10(b *testing.B)   { benchmarkMarshalStd(b, 10) }
+func BenchmarkParse100k(b *testing.B)      { benchParse(b, Parse, flatState(100_000)) }
+func BenchmarkParse5k(b *testing.B)        { benchParse(b, Parse, flatState(5_000)) }
+func BenchmarkParse10(b *testing.B)        { benchParse(b, Parse, flatState(10)) }
+func BenchmarkMarshal100k(b *testing.B)    { benchMarshal(b, Marshal, flatState(100_000)) }
+func BenchmarkMarshal5k(b *testing.B)      { benchMarshal(b, Marshal, flatState(5_000)) }
+func BenchmarkMarshal10(b *testing.B)      { benchMarshal(b, Marshal, flatState(10)) }
+func BenchmarkParseStd100k(b *testing.B)   { benchParse(b, parseStd, flatState(100_000)) }
+func BenchmarkParseStd5k(b *testing.B)     { benchParse(b, parseStd, flatState(5_000)) }
+func BenchmarkParseStd10(b *testing.B)     { benchParse(b, parseStd, flatState(10)) }
+func BenchmarkMarshalStd100k(b *testing.B) { benchMarshal(b, marshalStd, flatState(100_000)) }
+func BenchmarkMarshalStd5k(b *testing.B)   { benchMarshal(b, marshalStd, flatState(5_000)) }
+func BenchmarkMarshalStd10(b *testing.B)   { benchMarshal(b, marshalStd, flatState(10)) }
 
 // chainState is `chain`: n single-instance resources, each depending on
 // the previous one.
@@ -92,44 +71,7 @@ func chainState(n int) *File {
 	return &File{TerraformVersion: "1.10.0", Serial: 1, Lineage: "l", State: s}
 }
 
-func BenchmarkParseChain100k(b *testing.B) {
-	src, err := Marshal(chainState(100_000))
-	if err != nil {
-		b.Fatal(err)
-	}
-	for b.Loop() {
-		if _, err := Parse(src); err != nil {
-			b.Fatal(err)
-		}
-	}
-}
-
-func BenchmarkParseStdChain100k(b *testing.B) {
-	src, err := Marshal(chainState(100_000))
-	if err != nil {
-		b.Fatal(err)
-	}
-	for b.Loop() {
-		if _, err := parseStd(src); err != nil {
-			b.Fatal(err)
-		}
-	}
-}
-
-func BenchmarkMarshalChain100k(b *testing.B) {
-	f := chainState(100_000)
-	for b.Loop() {
-		if _, err := Marshal(f); err != nil {
-			b.Fatal(err)
-		}
-	}
-}
-
-func BenchmarkMarshalStdChain100k(b *testing.B) {
-	f := chainState(100_000)
-	for b.Loop() {
-		if _, err := marshalStd(f); err != nil {
-			b.Fatal(err)
-		}
-	}
-}
+func BenchmarkParseChain100k(b *testing.B)      { benchParse(b, Parse, chainState(100_000)) }
+func BenchmarkParseStdChain100k(b *testing.B)   { benchParse(b, parseStd, chainState(100_000)) }
+func BenchmarkMarshalChain100k(b *testing.B)    { benchMarshal(b, Marshal, chainState(100_000)) }
+func BenchmarkMarshalStdChain100k(b *testing.B) { benchMarshal(b, marshalStd, chainState(100_000)) }

@@ -316,13 +316,8 @@ func (top *fastTop) build(src []byte) (*File, bool) {
 	providers := map[string]addrs.AbsProviderConfig{}
 	for k := range top.resources {
 		rr := &top.resources[k]
-		var mode addrs.ResourceMode
-		switch rr.mode {
-		case "managed":
-			mode = addrs.ManagedResourceMode
-		case "data":
-			mode = addrs.DataResourceMode
-		default:
+		mode := addrs.ParseResourceMode(rr.mode)
+		if mode == addrs.InvalidResourceMode {
 			return nil, false
 		}
 		if !validIdentifier(rr.typ) || !validIdentifier(rr.name) || rr.provider == "" {

@@ -207,13 +207,8 @@ func decodeOutput(o outputV4) (*state.OutputValue, error) {
 }
 
 func decodeResource(s *state.State, rr *resourceV4) error {
-	var mode addrs.ResourceMode
-	switch rr.Mode {
-	case "managed":
-		mode = addrs.ManagedResourceMode
-	case "data":
-		mode = addrs.DataResourceMode
-	default:
+	mode := addrs.ParseResourceMode(rr.Mode)
+	if mode == addrs.InvalidResourceMode {
 		return fmt.Errorf("invalid state file: resource %s.%s has mode %q; want \"managed\" or \"data\"", clip(rr.Type), clip(rr.Name), clip(rr.Mode))
 	}
 	if !hclsyntax.ValidIdentifier(rr.Type) || !hclsyntax.ValidIdentifier(rr.Name) {

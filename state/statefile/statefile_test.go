@@ -16,6 +16,7 @@ import (
 	"github.com/tenetplan/tenet/addrs"
 	"github.com/tenetplan/tenet/addrs/addrstest"
 	"github.com/tenetplan/tenet/state"
+	"github.com/tenetplan/tenet/state/statetest"
 )
 
 // scenarios is the repo's copy of the conformance scenarios recorded from
@@ -206,10 +207,7 @@ func TestReadErrors(t *testing.T) {
 
 func TestWriteSortsAndOmits(t *testing.T) {
 	s := state.NewState()
-	prov := addrs.AbsProviderConfig{Provider: addrs.NewBuiltInProvider("terraform")}
-	obj := func(id string) *state.ObjectSrc {
-		return &state.ObjectSrc{AttrsJSON: []byte(`{"id":"` + id + `"}`), Status: state.ObjectReady}
-	}
+	prov, obj := statetest.Provider, statetest.Object
 	b := obj("b")
 	b.Dependencies = []addrs.ConfigResource{
 		{Resource: addrs.Resource{Mode: addrs.ManagedResourceMode, Type: "z", Name: "z"}},

@@ -413,14 +413,8 @@ func writeObject(buf *bytes.Buffer, writeRaw rawWriter, key addrs.InstanceKey, d
 		}
 		slices.Sort(deps)
 		deps = slices.Compact(deps)
-		buf.WriteString(`,"dependencies":[`)
-		for i, d := range deps {
-			if i > 0 {
-				buf.WriteByte(',')
-			}
-			writeString(buf, d)
-		}
-		buf.WriteByte(']')
+		buf.WriteString(`,"dependencies":`)
+		buf.Write(jsontext.AppendQuoteArray(buf.AvailableBuffer(), deps))
 	}
 	if obj.CreateBeforeDestroy {
 		buf.WriteString(`,"create_before_destroy":true`)

@@ -5,6 +5,7 @@ import (
 	"cmp"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 
@@ -75,13 +76,8 @@ func writeValues(buf *bytes.Buffer, s *state.State, types TypeLookup) error {
 }
 
 func writeOutputs(buf *bytes.Buffer, outputs map[string]*state.OutputValue) error {
-	names := make([]string, 0, len(outputs))
-	for n := range outputs {
-		names = append(names, n)
-	}
-	slices.Sort(names)
 	buf.WriteByte('{')
-	for i, n := range names {
+	for i, n := range slices.Sorted(maps.Keys(outputs)) {
 		o := outputs[n]
 		if i > 0 {
 			buf.WriteByte(',')
@@ -260,14 +256,8 @@ func writeResource(buf *bytes.Buffer, e entry, types TypeLookup) error {
 			deps[i] = d.String()
 		}
 		slices.Sort(deps)
-		buf.WriteString(`,"depends_on":[`)
-		for i, d := range deps {
-			if i > 0 {
-				buf.WriteByte(',')
-			}
-			writeString(buf, d)
-		}
-		buf.WriteByte(']')
+		buf.WriteString(`,"depends_on":`)
+		buf.Write(jsontext.AppendQuoteArray(buf.AvailableBuffer(), deps))
 	}
 	if e.obj.Status == state.ObjectTainted {
 		buf.WriteString(`,"tainted":true`)

@@ -59,6 +59,15 @@ removed {
     command = "echo"
   }
 }
+removed {
+  from = terraform_data.gone
+  lifecycle {
+    destroy = true
+  }
+  provisioner "local-exec" { # ERROR: Invalid provisioner block
+    command = "echo"
+  }
+}
 import {
   to = terraform_data.b
   id = "b"

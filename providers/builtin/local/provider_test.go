@@ -110,13 +110,7 @@ func TestLocalFileValidate(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			diags := h.Validate("local_file", h.Config("local_file", tt.config))
-			if len(diags) != 1 || diags[0].Summary != tt.wantSummary {
-				t.Fatalf("want %q, got %v", tt.wantSummary, diags)
-			}
-			if got := kittest.ReplacePaths([]cty.Path{diags[0].Attribute}); got[0] != tt.wantPath {
-				t.Errorf("path %q, want %q", got[0], tt.wantPath)
-			}
+			kittest.WantOne(t, h.Validate("local_file", h.Config("local_file", tt.config)), tt.wantSummary, tt.wantPath)
 		})
 	}
 	m := h.Config("local_file", `filename = "a"`).AsValueMap()

@@ -67,7 +67,7 @@ func TestImport(t *testing.T) {
 	h := kittest.New(t, New(), t.TempDir())
 	for _, tt := range tests {
 		t.Run(tt.typ+" "+tt.id, func(t *testing.T) {
-			got, diags := importOne(h, tt.typ, tt.id)
+			got, diags := h.Import(tt.typ, tt.id)
 			if diags.HasErrors() {
 				t.Fatalf("import: %v", diags)
 			}
@@ -109,21 +109,4 @@ func TestImportErrors(t *testing.T) {
 			}
 		})
 	}
-}
-
-// importOne imports id as typ and checks that exactly one object of typ
-// comes back unless there are errors.
-func importOne(h *kittest.Harness, typ, id string) (cty.Value, providers.Diagnostics) {
-	h.T.Helper()
-	resp := h.Provider.ImportResourceState(context.Background(), providers.ImportResourceStateRequest{TypeName: typ, ID: id})
-	if resp.Diagnostics.HasErrors() {
-		if len(resp.ImportedResources) != 0 {
-			h.T.Errorf("import failed but returned objects: %#v", resp.ImportedResources)
-		}
-		return cty.NilVal, resp.Diagnostics
-	}
-	if len(resp.ImportedResources) != 1 || resp.ImportedResources[0].TypeName != typ {
-		h.T.Fatalf("import returned %#v", resp.ImportedResources)
-	}
-	return resp.ImportedResources[0].State, resp.Diagnostics
 }

@@ -98,7 +98,7 @@ func TestImportUUIDAndBytes(t *testing.T) {
 	h := kittest.New(t, New(), t.TempDir())
 	for _, tt := range tests {
 		t.Run(tt.typ+" "+tt.id, func(t *testing.T) {
-			got, diags := importOne(h, tt.typ, tt.id)
+			got, diags := h.Import(tt.typ, tt.id)
 			if tt.wantErr != "" {
 				if len(diags) != 1 || diags[0].Summary != tt.wantErr {
 					t.Fatalf("want %q, got %v", tt.wantErr, diags)

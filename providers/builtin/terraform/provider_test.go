@@ -203,12 +203,7 @@ func TestRemoteState(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			got, diags := h.ReadData("terraform_remote_state", h.DataConfig("terraform_remote_state", tt.config))
 			if tt.wantErr != "" {
-				if len(diags) != 1 || diags[0].Summary != tt.wantErr {
-					t.Fatalf("want error %q, got %v", tt.wantErr, diags)
-				}
-				if got := kittest.ReplacePaths([]cty.Path{diags[0].Attribute})[0]; got != tt.wantErrPath {
-					t.Errorf("error path %q, want %q", got, tt.wantErrPath)
-				}
+				kittest.WantOne(t, diags, tt.wantErr, tt.wantErrPath)
 				return
 			}
 			if diags.HasErrors() {

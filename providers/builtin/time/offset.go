@@ -99,26 +99,33 @@ func offsetValues(obj cty.Value, base time.Time) map[string]cty.Value {
 		if n == 0 {
 			continue
 		}
-		switch name {
-		case "offset_days":
-			t = t.AddDate(0, 0, int(n))
-		case "offset_months":
-			t = t.AddDate(0, int(n), 0)
-		case "offset_years":
-			t = t.AddDate(int(n), 0, 0)
-		case "offset_hours":
-			t = t.Add(time.Duration(n) * time.Hour)
-		case "offset_minutes":
-			t = t.Add(time.Duration(n) * time.Minute)
-		case "offset_seconds":
-			t = t.Add(time.Duration(n) * time.Second)
-		}
+		t = addPeriod(t, name, n)
 	}
 	vals := partsOf(t)
 	vals["base_rfc3339"] = cty.StringVal(base.Format(time.RFC3339))
 	vals["rfc3339"] = cty.StringVal(t.Format(time.RFC3339))
 	vals["id"] = vals["base_rfc3339"]
 	return vals
+}
+
+// addPeriod adds n of the unit an argument's name ends in
+// (offset_days, rotation_hours, ...) to t.
+func addPeriod(t time.Time, name string, n int64) time.Time {
+	switch name[strings.LastIndexByte(name, '_')+1:] {
+	case "years":
+		return t.AddDate(int(n), 0, 0)
+	case "months":
+		return t.AddDate(0, int(n), 0)
+	case "days":
+		return t.AddDate(0, 0, int(n))
+	case "hours":
+		return t.Add(time.Duration(n) * time.Hour)
+	case "minutes":
+		return t.Add(time.Duration(n) * time.Minute)
+	case "seconds":
+		return t.Add(time.Duration(n) * time.Second)
+	}
+	return t
 }
 
 func merge(obj cty.Value, vals map[string]cty.Value) cty.Value {

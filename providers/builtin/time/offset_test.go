@@ -1,14 +1,14 @@
 package time
 
 import (
-	"context"
+	"maps"
+	"slices"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/zclconf/go-cty/cty"
 
-	"github.com/tenetplan/tenet/providers"
 	"github.com/tenetplan/tenet/providers/builtin/internal/kittest"
 )
 
@@ -133,7 +133,7 @@ func TestTimeRotating(t *testing.T) {
 	}
 }
 
-func TestTimeOffsetRotatingValidate(t *testing.T) {
+func TestTimeValidate(t *testing.T) {
 	tests := []struct{ typ, config, wantSummary, wantPath string }{
 		{"time_offset", `triggers = {}`, "Missing argument", ""},
 		{"time_offset", "offset_days = 1.5", "Invalid offset_days", "offset_days"},
@@ -141,22 +141,21 @@ func TestTimeOffsetRotatingValidate(t *testing.T) {
 		{"time_rotating", `triggers = {}`, "Missing argument", ""},
 		{"time_rotating", "rotation_days = 0", "Invalid rotation_days", "rotation_days"},
 		{"time_rotating", `rotation_rfc3339 = "later"`, "Invalid RFC 3339 timestamp", "rotation_rfc3339"},
+		// As hashicorp/time's time_sleep.
+		{"time_sleep", `triggers = { a = "1" }`, "Missing argument", ""},
+		{"time_sleep", `create_duration = "1d"`, "Invalid duration", "create_duration"},
+		{"time_sleep", `create_duration = "1m30s"`, "Invalid duration", "create_duration"},
+		{"time_sleep", `destroy_duration = "-1s"`, "Invalid duration", "destroy_duration"},
 	}
 	h := kittest.New(t, New(), t.TempDir())
 	for _, tt := range tests {
 		t.Run(tt.typ+" "+tt.config, func(t *testing.T) {
-			diags := h.Validate(tt.typ, h.Config(tt.typ, tt.config))
-			if len(diags) != 1 || diags[0].Summary != tt.wantSummary {
-				t.Fatalf("want %q, got %v", tt.wantSummary, diags)
-			}
-			if got := kittest.ReplacePaths([]cty.Path{diags[0].Attribute}); got[0] != tt.wantPath {
-				t.Errorf("path %q, want %q", got[0], tt.wantPath)
-			}
+			kittest.WantOne(t, h.Validate(tt.typ, h.Config(tt.typ, tt.config)), tt.wantSummary, tt.wantPath)
 		})
 	}
 }
 
-func TestTimeOffsetRotatingImport(t *testing.T) {
+func TestTimeImport(t *testing.T) {
 	tests := []struct {
 		typ, id string
 		want    map[string]cty.Value
@@ -176,25 +175,36 @@ func TestTimeOffsetRotatingImport(t *testing.T) {
 			"rotation_rfc3339": cty.StringVal("2021-01-01T00:00:00Z"), "rotation_years": cty.NumberIntVal(1),
 		}},
 		{typ: "time_rotating", id: "2020-01-01T00:00:00Z", wantErr: true},
+		{typ: "time_static", id: "2020-01-01T00:00:00Z", want: map[string]cty.Value{"triggers": cty.MapValEmpty(cty.String)}},
+		// time_sleep's ID is create_duration,destroy_duration.
+		{typ: "time_sleep", id: "30s,", want: map[string]cty.Value{
+			"create_duration": cty.StringVal("30s"), "destroy_duration": cty.NullVal(cty.String),
+			"id": cty.StringVal("2026-11-21T10:16:21Z"), "triggers": cty.MapValEmpty(cty.String),
+		}},
+		{typ: "time_sleep", id: ",1m", want: map[string]cty.Value{
+			"create_duration": cty.NullVal(cty.String), "destroy_duration": cty.StringVal("1m"),
+			"id": cty.StringVal("2026-11-21T10:16:21Z"), "triggers": cty.MapValEmpty(cty.String),
+		}},
+		{typ: "time_sleep", id: ",", wantErr: true},
+		{typ: "time_sleep", id: "30s", wantErr: true},
+		{typ: "time_sleep", id: "soon,", wantErr: true},
 	}
-	h := kittest.New(t, New(), t.TempDir())
+	p := New().(*Provider)
+	p.now = fixedClock()
+	h := kittest.New(t, p, t.TempDir())
 	for _, tt := range tests {
 		t.Run(tt.typ+" "+tt.id, func(t *testing.T) {
-			resp := h.Provider.ImportResourceState(context.Background(), providers.ImportResourceStateRequest{TypeName: tt.typ, ID: tt.id})
+			got, diags := h.Import(tt.typ, tt.id)
 			if tt.wantErr {
-				if len(resp.Diagnostics) != 1 || resp.Diagnostics[0].Summary != "Invalid import ID" {
-					t.Errorf("want an Invalid import ID error, got %v", resp.Diagnostics)
+				if len(diags) != 1 || diags[0].Summary != "Invalid import ID" {
+					t.Errorf("want an Invalid import ID error, got %v", diags)
 				}
 				return
 			}
-			if resp.Diagnostics.HasErrors() || len(resp.ImportedResources) != 1 {
-				t.Fatalf("import: %v", resp.Diagnostics)
+			if diags.HasErrors() {
+				t.Fatalf("import: %v", diags)
 			}
-			var names []string
-			for n := range tt.want {
-				names = append(names, n)
-			}
-			if diff := cmp.Diff(tt.want, pick(resp.ImportedResources[0].State, names...), ctyCmp); diff != "" {
+			if diff := cmp.Diff(tt.want, pick(got, slices.Collect(maps.Keys(tt.want))...), ctyCmp); diff != "" {
 				t.Errorf("(-want +got):\n%s", diff)
 			}
 		})
@@ -218,74 +228,13 @@ func TestTimeStaticMatchesHashicorpTime(t *testing.T) {
 	if diff := cmp.Diff(want, pick(got, "id", "hour", "day", "unix"), ctyCmp); diff != "" {
 		t.Errorf("applied (-want +got):\n%s", diff)
 	}
-
-	resp := h.Provider.ImportResourceState(context.Background(), providers.ImportResourceStateRequest{TypeName: "time_static", ID: "2020-01-01T00:00:00Z"})
-	if resp.Diagnostics.HasErrors() || len(resp.ImportedResources) != 1 {
-		t.Fatalf("import: %v", resp.Diagnostics)
-	}
-	if tr := resp.ImportedResources[0].State.GetAttr("triggers"); !tr.RawEquals(cty.MapValEmpty(cty.String)) {
-		t.Errorf("imported triggers %#v, want an empty map", tr)
-	}
 }
 
-func TestTimeSleepMatchesHashicorpTime(t *testing.T) {
+// hashicorp/time's time_sleep takes fractional durations; its invalid
+// ones are among TestTimeValidate's cases.
+func TestTimeSleepFractionalDuration(t *testing.T) {
 	h := kittest.New(t, New(), t.TempDir())
-	tests := []struct{ config, wantSummary, wantPath string }{
-		{`triggers = { a = "1" }`, "Missing argument", ""},
-		{`create_duration = "1d"`, "Invalid duration", "create_duration"},
-		{`create_duration = "1m30s"`, "Invalid duration", "create_duration"},
-		{`destroy_duration = "-1s"`, "Invalid duration", "destroy_duration"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.config, func(t *testing.T) {
-			diags := h.Validate("time_sleep", h.Config("time_sleep", tt.config))
-			if len(diags) != 1 || diags[0].Summary != tt.wantSummary {
-				t.Fatalf("want %q, got %v", tt.wantSummary, diags)
-			}
-			if got := kittest.ReplacePaths([]cty.Path{diags[0].Attribute}); got[0] != tt.wantPath {
-				t.Errorf("path %q, want %q", got[0], tt.wantPath)
-			}
-		})
-	}
 	if diags := h.Validate("time_sleep", h.Config("time_sleep", `create_duration = "1.5s"`)); len(diags) > 0 {
 		t.Errorf("1.5s should be accepted: %v", diags)
-	}
-
-	p := New().(*Provider)
-	p.now = fixedClock()
-	h = kittest.New(t, p, t.TempDir())
-	imports := []struct {
-		id      string
-		want    map[string]cty.Value
-		wantErr bool
-	}{
-		{id: "30s,", want: map[string]cty.Value{
-			"create_duration": cty.StringVal("30s"), "destroy_duration": cty.NullVal(cty.String),
-			"id": cty.StringVal("2026-11-21T10:16:21Z"), "triggers": cty.MapValEmpty(cty.String),
-		}},
-		{id: ",1m", want: map[string]cty.Value{
-			"create_duration": cty.NullVal(cty.String), "destroy_duration": cty.StringVal("1m"),
-			"id": cty.StringVal("2026-11-21T10:16:21Z"), "triggers": cty.MapValEmpty(cty.String),
-		}},
-		{id: ",", wantErr: true},
-		{id: "30s", wantErr: true},
-		{id: "soon,", wantErr: true},
-	}
-	for _, tt := range imports {
-		t.Run("import "+tt.id, func(t *testing.T) {
-			resp := h.Provider.ImportResourceState(context.Background(), providers.ImportResourceStateRequest{TypeName: "time_sleep", ID: tt.id})
-			if tt.wantErr {
-				if len(resp.Diagnostics) != 1 || resp.Diagnostics[0].Summary != "Invalid import ID" {
-					t.Errorf("want an Invalid import ID error, got %v", resp.Diagnostics)
-				}
-				return
-			}
-			if resp.Diagnostics.HasErrors() || len(resp.ImportedResources) != 1 {
-				t.Fatalf("import: %v", resp.Diagnostics)
-			}
-			if diff := cmp.Diff(tt.want, pick(resp.ImportedResources[0].State, "create_duration", "destroy_duration", "id", "triggers"), ctyCmp); diff != "" {
-				t.Errorf("(-want +got):\n%s", diff)
-			}
-		})
 	}
 }

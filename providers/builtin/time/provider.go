@@ -135,18 +135,11 @@ func validateStatic(config cty.Value) providers.Diagnostics {
 // staticObject describes t in its own zone, as hashicorp/time does: a
 // configured "2020-01-01T01:00:00+02:00" has hour 1.
 func staticObject(t time.Time, rfc3339 string, triggers cty.Value) cty.Value {
-	return cty.ObjectVal(map[string]cty.Value{
-		"id":       cty.StringVal(rfc3339),
-		"rfc3339":  cty.StringVal(rfc3339),
-		"triggers": triggers,
-		"year":     cty.NumberIntVal(int64(t.Year())),
-		"month":    cty.NumberIntVal(int64(t.Month())),
-		"day":      cty.NumberIntVal(int64(t.Day())),
-		"hour":     cty.NumberIntVal(int64(t.Hour())),
-		"minute":   cty.NumberIntVal(int64(t.Minute())),
-		"second":   cty.NumberIntVal(int64(t.Second())),
-		"unix":     cty.NumberIntVal(t.Unix()),
-	})
+	vals := partsOf(t)
+	vals["id"] = cty.StringVal(rfc3339)
+	vals["rfc3339"] = cty.StringVal(rfc3339)
+	vals["triggers"] = triggers
+	return cty.ObjectVal(vals)
 }
 
 func (p *Provider) applyStatic(_ context.Context, req providers.ApplyResourceChangeRequest) providers.ApplyResourceChangeResponse {

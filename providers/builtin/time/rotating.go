@@ -58,18 +58,7 @@ func rotatingValues(obj cty.Value, base time.Time) (map[string]cty.Value, error)
 		if n == 0 {
 			continue
 		}
-		switch name {
-		case "rotation_days":
-			rot = base.AddDate(0, 0, int(n))
-		case "rotation_months":
-			rot = base.AddDate(0, int(n), 0)
-		case "rotation_years":
-			rot = base.AddDate(int(n), 0, 0)
-		case "rotation_hours":
-			rot = base.Add(time.Duration(n) * time.Hour)
-		case "rotation_minutes":
-			rot = base.Add(time.Duration(n) * time.Minute)
-		}
+		rot = addPeriod(base, name, n)
 	}
 	vals := partsOf(rot)
 	vals["rotation_rfc3339"] = cty.StringVal(rot.Format(time.RFC3339))

@@ -10,10 +10,9 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 
-	"github.com/tenetplan/tenet/addrs"
-	"github.com/tenetplan/tenet/state"
 	"github.com/tenetplan/tenet/state/backend"
 	"github.com/tenetplan/tenet/state/statefile"
+	"github.com/tenetplan/tenet/state/statetest"
 )
 
 // Harness is what the suite needs from a backend's test.
@@ -30,21 +29,6 @@ type Harness struct {
 	RawPut func(t *testing.T, workspace string, data []byte)
 	// NoWorkspaces is set for backends with only the default workspace.
 	NoWorkspaces bool
-}
-
-// StateWith is a state holding one terraform_data instance per id.
-func StateWith(t testing.TB, ids ...string) *state.State {
-	t.Helper()
-	s := state.NewState()
-	prov := addrs.AbsProviderConfig{Provider: addrs.NewBuiltInProvider("terraform")}
-	for _, id := range ids {
-		a, diags := addrs.ParseAbsResourceInstanceStr("terraform_data." + id)
-		if diags.HasErrors() {
-			t.Fatal(diags.Error())
-		}
-		s.SetResourceInstanceCurrent(a, &state.ObjectSrc{AttrsJSON: []byte(`{"id":"` + id + `"}`), Status: state.ObjectReady}, prov)
-	}
-	return s
 }
 
 // NoErrors fails the test when diags has errors.
@@ -70,21 +54,50 @@ func WantError(t testing.TB, what string, diags hcl.Diagnostics, want string) {
 	t.Fatalf("%s: error %q does not mention %q", what, diags.Error(), want)
 }
 
-// ReadConfig reads a backend's configuration from vals, with env as the
-// whole environment. With wantErr set it wants an error mentioning that
-// and reports ok false; otherwise it wants no errors and returns the
-// configuration and the (warning) diagnostics.
-func ReadConfig[C any](t *testing.T, from func(*backend.Settings) (C, hcl.Diagnostics), vals map[string]cty.Value, env map[string]string, wantErr string) (cfg C, diags hcl.Diagnostics, ok bool) {
+// Configure configures a backend with new, its package's New, wanting no
+// errors, and closes it when the test ends.
+func Configure[C any, B interface{ Close() error }](t testing.TB, new func(context.Context, C) (B, hcl.Diagnostics), cfg C) B {
 	t.Helper()
-	s := backend.NewSettings(vals)
-	s.Getenv = func(k string) string { return env[k] }
-	cfg, diags = from(s)
-	if wantErr != "" {
-		WantError(t, "config", diags, wantErr)
-		return cfg, diags, false
+	b, diags := new(context.Background(), cfg)
+	NoErrors(t, "configure", diags)
+	t.Cleanup(func() { b.Close() })
+	return b
+}
+
+// SettingsCase is one reading of a backend's configuration: its
+// arguments and, as the whole environment, Env. It wants the
+// configuration Want (and, with Warning set, a warning whose detail
+// mentions it), or with Err set an error mentioning that.
+type SettingsCase[C any] struct {
+	Name    string
+	Vals    map[string]cty.Value
+	Env     map[string]string
+	Want    C
+	Err     string
+	Warning string
+}
+
+// CheckSettings runs each case, as a subtest, through the backend's
+// configuration reader from.
+func CheckSettings[C any](t *testing.T, from func(*backend.Settings) (C, hcl.Diagnostics), cases []SettingsCase[C]) {
+	for _, tc := range cases {
+		t.Run(tc.Name, func(t *testing.T) {
+			s := backend.NewSettings(tc.Vals)
+			s.Getenv = func(k string) string { return tc.Env[k] }
+			got, diags := from(s)
+			if tc.Err != "" {
+				WantError(t, "config", diags, tc.Err)
+				return
+			}
+			NoErrors(t, "config", diags)
+			if tc.Warning != "" && (len(diags) == 0 || !strings.Contains(diags[0].Detail, tc.Warning)) {
+				t.Errorf("want a warning mentioning %q, got %v", tc.Warning, diags)
+			}
+			if diff := cmp.Diff(tc.Want, got); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+		})
 	}
-	NoErrors(t, "config", diags)
-	return cfg, diags, true
 }
 
 // Run runs the suite.
@@ -118,7 +131,7 @@ func roundTrip(t *testing.T, h Harness) {
 	var lineage string
 	for _, step := range steps {
 		t.Run(step.name, func(t *testing.T) {
-			want := StateWith(t, step.ids...)
+			want := statetest.With(t, step.ids...)
 			NoErrors(t, "write", m.Write(ctx, want))
 			// Read through a second, independent configuration.
 			m2, diags := backend.Open(ctx, h.New(t), backend.DefaultWorkspace, backend.Options{})
@@ -176,7 +189,7 @@ func workspaces(t *testing.T, h Harness) {
 	NoErrors(t, "create dev again", b.CreateWorkspace(ctx, "dev"))
 	m, diags := backend.Open(ctx, b, "prod", backend.Options{})
 	NoErrors(t, "open prod", diags)
-	NoErrors(t, "write prod", m.Write(ctx, StateWith(t, "p")))
+	NoErrors(t, "write prod", m.Write(ctx, statetest.With(t, "p")))
 	if raw := h.RawGet(t, "prod"); !strings.Contains(string(raw), `"terraform_data"`) {
 		t.Fatalf("prod's state is not stored where OpenTofu keeps it: %q", raw)
 	}
@@ -258,7 +271,7 @@ func lockExclusion(t *testing.T, h Harness) {
 				t.Errorf("conflict message does not show the holder's ID: %s", diags.Error())
 			}
 			// The holder can still write while locked.
-			NoErrors(t, "write under lock", m1.Write(ctx, StateWith(t, "locked")))
+			NoErrors(t, "write under lock", m1.Write(ctx, statetest.With(t, "locked")))
 			NoErrors(t, "unlock 1", m1.Unlock(ctx, id))
 			id2, diags := m2.Lock(ctx, backend.NewLockInfo("OperationTypePlan"))
 			NoErrors(t, "lock 2 after 1 let go", diags)
@@ -290,11 +303,11 @@ func corruptState(t *testing.T, h Harness) {
 			NoErrors(t, "open", diags)
 			_, diags = m.Read(ctx)
 			WantError(t, "read", diags, "corrupt")
-			WantError(t, "write after failed read", m.Write(ctx, StateWith(t, "x")), "will not overwrite")
+			WantError(t, "write after failed read", m.Write(ctx, statetest.With(t, "x")), "will not overwrite")
 			// A manager that never read refuses too.
 			m2, diags := backend.Open(ctx, h.New(t), ws, backend.Options{})
 			NoErrors(t, "open 2", diags)
-			WantError(t, "write without read", m2.Write(ctx, StateWith(t, "x")), "will not overwrite")
+			WantError(t, "write without read", m2.Write(ctx, statetest.With(t, "x")), "will not overwrite")
 			if got := string(h.RawGet(t, ws)); got != tt.data {
 				t.Errorf("stored data changed to %q", got)
 			}

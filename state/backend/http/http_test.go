@@ -19,6 +19,7 @@ import (
 
 	"github.com/tenetplan/tenet/state/backend"
 	"github.com/tenetplan/tenet/state/backend/backendtest"
+	"github.com/tenetplan/tenet/state/statetest"
 )
 
 // server is a GitLab-style state server: GET/update on /state, lock and
@@ -132,13 +133,7 @@ func config(url string, s *server) Config {
 	}
 }
 
-func newBackend(t *testing.T, cfg Config) *Backend {
-	t.Helper()
-	b, diags := New(context.Background(), cfg)
-	backendtest.NoErrors(t, "configure http", diags)
-	t.Cleanup(func() { b.Close() })
-	return b
-}
+func newBackend(t *testing.T, cfg Config) *Backend { return backendtest.Configure(t, New, cfg) }
 
 func TestSuite(t *testing.T) {
 	s := &server{user: "ann", password: "pw"}
@@ -179,7 +174,7 @@ func TestProtocol(t *testing.T) {
 			info := backend.NewLockInfo("OperationTypeApply")
 			id, diags := m.Lock(ctx, info)
 			backendtest.NoErrors(t, "lock", diags)
-			backendtest.NoErrors(t, "write", m.Write(ctx, backendtest.StateWith(t, "a")))
+			backendtest.NoErrors(t, "write", m.Write(ctx, statetest.With(t, "a")))
 			backendtest.NoErrors(t, "unlock", m.Unlock(ctx, id))
 
 			s.mu.Lock()
@@ -274,12 +269,12 @@ func TestDiagnostics(t *testing.T) {
 		ts := start(t, s)
 		m, diags := backend.Open(ctx, newBackend(t, config(ts.URL, s)), backend.DefaultWorkspace, backend.Options{})
 		backendtest.NoErrors(t, "open", diags)
-		backendtest.NoErrors(t, "write", m.Write(ctx, backendtest.StateWith(t, "a")))
+		backendtest.NoErrors(t, "write", m.Write(ctx, statetest.With(t, "a")))
 		s.mu.Lock()
 		before := bytes.Clone(s.state)
 		s.failPut = true
 		s.mu.Unlock()
-		backendtest.WantError(t, "failing write", m.Write(ctx, backendtest.StateWith(t, "b")), "500")
+		backendtest.WantError(t, "failing write", m.Write(ctx, statetest.With(t, "b")), "500")
 		s.mu.Lock()
 		defer s.mu.Unlock()
 		if !bytes.Equal(before, s.state) {
@@ -294,7 +289,7 @@ func TestDiagnostics(t *testing.T) {
 		s.lock, s.lockID = backend.MarshalLockInfo(&other), other.ID
 		m, diags := backend.Open(ctx, newBackend(t, config(ts.URL, s)), backend.DefaultWorkspace, backend.Options{})
 		backendtest.NoErrors(t, "open", diags)
-		diags = m.Write(ctx, backendtest.StateWith(t, "b"))
+		diags = m.Write(ctx, statetest.With(t, "b"))
 		backendtest.WantError(t, "write", diags, other.ID)
 	})
 
@@ -342,44 +337,28 @@ func TestRetry(t *testing.T) {
 }
 
 func TestSettings(t *testing.T) {
-	tests := []struct {
-		name string
-		vals map[string]cty.Value
-		env  map[string]string
-		want Config
-		err  string
-	}{
+	tests := []backendtest.SettingsCase[Config]{
 		{
-			name: "environment and defaults",
-			env: map[string]string{"TF_HTTP_ADDRESS": "https://x/state", "TF_HTTP_LOCK_ADDRESS": "https://x/lock",
+			Name: "environment and defaults",
+			Env: map[string]string{"TF_HTTP_ADDRESS": "https://x/state", "TF_HTTP_LOCK_ADDRESS": "https://x/lock",
 				"TF_HTTP_USERNAME": "ann", "TF_HTTP_PASSWORD": "pw", "TF_HTTP_RETRY_MAX": "5"},
-			want: Config{Address: "https://x/state", UpdateMethod: "POST", LockAddress: "https://x/lock", LockMethod: "LOCK",
+			Want: Config{Address: "https://x/state", UpdateMethod: "POST", LockAddress: "https://x/lock", LockMethod: "LOCK",
 				UnlockMethod: "UNLOCK", Username: "ann", Password: "pw", RetryMax: 5, RetryWaitMin: time.Second, RetryWaitMax: 30 * time.Second},
 		},
 		{
-			name: "settings",
-			vals: map[string]cty.Value{"address": cty.StringVal("http://a/s"), "lock_method": cty.StringVal("POST"),
+			Name: "settings",
+			Vals: map[string]cty.Value{"address": cty.StringVal("http://a/s"), "lock_method": cty.StringVal("POST"),
 				"unlock_method": cty.StringVal("DELETE"), "skip_cert_verification": cty.True, "retry_wait_min": cty.NumberIntVal(2),
 				"headers": cty.ObjectVal(map[string]cty.Value{"X-Team": cty.StringVal("a")})},
-			env: map[string]string{"TF_HTTP_ADDRESS": "https://ignored"},
-			want: Config{Address: "http://a/s", UpdateMethod: "POST", LockMethod: "POST", UnlockMethod: "DELETE",
+			Env: map[string]string{"TF_HTTP_ADDRESS": "https://ignored"},
+			Want: Config{Address: "http://a/s", UpdateMethod: "POST", LockMethod: "POST", UnlockMethod: "DELETE",
 				SkipCertVerification: true, RetryMax: 2, RetryWaitMin: 2 * time.Second, RetryWaitMax: 30 * time.Second,
 				Headers: map[string]string{"X-Team": "a"}},
 		},
-		{name: "unknown argument", vals: map[string]cty.Value{"adress": cty.StringVal("x")}, err: `no argument named "adress"`},
-		{name: "bad retry in environment", env: map[string]string{"TF_HTTP_RETRY_MAX": "many"}, err: "TF_HTTP_RETRY_MAX"},
+		{Name: "unknown argument", Vals: map[string]cty.Value{"adress": cty.StringVal("x")}, Err: `no argument named "adress"`},
+		{Name: "bad retry in environment", Env: map[string]string{"TF_HTTP_RETRY_MAX": "many"}, Err: "TF_HTTP_RETRY_MAX"},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			got, _, ok := backendtest.ReadConfig(t, ConfigFrom, tt.vals, tt.env, tt.err)
-			if !ok {
-				return
-			}
-			if diff := cmp.Diff(tt.want, got); diff != "" {
-				t.Errorf("(-want +got):\n%s", diff)
-			}
-		})
-	}
+	backendtest.CheckSettings(t, ConfigFrom, tests)
 
 	invalid := []struct {
 		name string

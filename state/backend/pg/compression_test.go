@@ -10,6 +10,7 @@ import (
 	"github.com/tenetplan/tenet/state"
 	"github.com/tenetplan/tenet/state/backend"
 	"github.com/tenetplan/tenet/state/backend/backendtest"
+	"github.com/tenetplan/tenet/state/statetest"
 )
 
 // TestStoredCompression: tenet's sessions store the state compressed with
@@ -29,7 +30,7 @@ func TestStoredCompression(t *testing.T) {
 	for i := range ids {
 		ids[i] = strings.Repeat("i", 8) + string(rune('a'+i%26)) + strings.Repeat("x", i%7)
 	}
-	st := backendtest.StateWith(t, ids...)
+	st := statetest.With(t, ids...)
 	tests := []struct {
 		name, connStr, want string
 	}{
@@ -106,7 +107,7 @@ func TestSessionPlansGenerically(t *testing.T) {
 		t.Errorf("plan_cache_mode = %s, want force_generic_plan", mode)
 	}
 	// The first write inserts the row, the second updates it.
-	for _, st := range []*state.State{backendtest.StateWith(t, "a", "b"), backendtest.StateWith(t, "a", "b", "c")} {
+	for _, st := range []*state.State{statetest.With(t, "a", "b"), statetest.With(t, "a", "b", "c")} {
 		m, diags := backend.Open(ctx, b, backend.DefaultWorkspace, backend.Options{})
 		backendtest.NoErrors(t, "open", diags)
 		backendtest.NoErrors(t, "write", m.Write(ctx, st))

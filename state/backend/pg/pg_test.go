@@ -18,6 +18,7 @@ import (
 
 	"github.com/tenetplan/tenet/state/backend"
 	"github.com/tenetplan/tenet/state/backend/backendtest"
+	"github.com/tenetplan/tenet/state/statetest"
 )
 
 // connStr is the test server from TENET_TEST_PG_CONN (scripts/services.sh
@@ -56,13 +57,7 @@ func rawConn(t *testing.T) *pgx.Conn {
 	return conn
 }
 
-func newBackend(t *testing.T, cfg Config) *Backend {
-	t.Helper()
-	b, diags := New(context.Background(), cfg)
-	backendtest.NoErrors(t, "configure pg", diags)
-	t.Cleanup(func() { b.Close() })
-	return b
-}
+func newBackend(t *testing.T, cfg Config) *Backend { return backendtest.Configure(t, New, cfg) }
 
 func harness(t *testing.T) backendtest.Harness {
 	conn := connStr(t)
@@ -97,50 +92,34 @@ func TestSuite(t *testing.T) {
 }
 
 func TestSettings(t *testing.T) {
-	tests := []struct {
-		name string
-		vals map[string]cty.Value
-		env  map[string]string
-		want Config
-		err  string
-	}{
+	tests := []backendtest.SettingsCase[Config]{
 		{
-			name: "defaults",
-			want: Config{SchemaName: "terraform_remote_state", TableName: "states", IndexName: "states_by_name"},
+			Name: "defaults",
+			Want: Config{SchemaName: "terraform_remote_state", TableName: "states", IndexName: "states_by_name"},
 		},
 		{
-			name: "environment",
-			env:  map[string]string{"PG_CONN_STR": "postgres://h/db", "PG_SCHEMA_NAME": "s", "PG_SKIP_SCHEMA_CREATION": "true", "PG_SKIP_INDEX_CREATION": "1"},
-			want: Config{ConnStr: "postgres://h/db", SchemaName: "s", TableName: "states", IndexName: "states_by_name", SkipSchemaCreation: true, SkipIndexCreation: true},
+			Name: "environment",
+			Env:  map[string]string{"PG_CONN_STR": "postgres://h/db", "PG_SCHEMA_NAME": "s", "PG_SKIP_SCHEMA_CREATION": "true", "PG_SKIP_INDEX_CREATION": "1"},
+			Want: Config{ConnStr: "postgres://h/db", SchemaName: "s", TableName: "states", IndexName: "states_by_name", SkipSchemaCreation: true, SkipIndexCreation: true},
 		},
 		{
-			name: "settings win over environment",
-			vals: map[string]cty.Value{"conn_str": cty.StringVal("postgres://a/b"), "skip_table_creation": cty.True, "table_name": cty.StringVal("t")},
-			env:  map[string]string{"PG_CONN_STR": "postgres://h/db"},
-			want: Config{ConnStr: "postgres://a/b", SchemaName: "terraform_remote_state", TableName: "t", IndexName: "states_by_name", SkipTableCreation: true},
+			Name: "settings win over environment",
+			Vals: map[string]cty.Value{"conn_str": cty.StringVal("postgres://a/b"), "skip_table_creation": cty.True, "table_name": cty.StringVal("t")},
+			Env:  map[string]string{"PG_CONN_STR": "postgres://h/db"},
+			Want: Config{ConnStr: "postgres://a/b", SchemaName: "terraform_remote_state", TableName: "t", IndexName: "states_by_name", SkipTableCreation: true},
 		},
 		{
-			name: "unknown argument",
-			vals: map[string]cty.Value{"conn_string": cty.StringVal("x")},
-			err:  `no argument named "conn_string"`,
+			Name: "unknown argument",
+			Vals: map[string]cty.Value{"conn_string": cty.StringVal("x")},
+			Err:  `no argument named "conn_string"`,
 		},
 		{
-			name: "bad boolean in environment",
-			env:  map[string]string{"PG_SKIP_TABLE_CREATION": "maybe"},
-			err:  "PG_SKIP_TABLE_CREATION must be true or false",
+			Name: "bad boolean in environment",
+			Env:  map[string]string{"PG_SKIP_TABLE_CREATION": "maybe"},
+			Err:  "PG_SKIP_TABLE_CREATION must be true or false",
 		},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			got, _, ok := backendtest.ReadConfig(t, ConfigFrom, tt.vals, tt.env, tt.err)
-			if !ok {
-				return
-			}
-			if got != tt.want {
-				t.Errorf("config = %+v, want %+v", got, tt.want)
-			}
-		})
-	}
+	backendtest.CheckSettings(t, ConfigFrom, tests)
 }
 
 // TestOpenTofuLayout checks the objects OpenTofu's pg backend expects,
@@ -183,7 +162,7 @@ WHERE table_schema = $1 AND table_name = 'states' ORDER BY ordinal_position`, sc
 	// holds the lock OpenTofu's try fails, and the other way round.
 	m, diags := backend.Open(ctx, b, backend.DefaultWorkspace, backend.Options{})
 	backendtest.NoErrors(t, "open", diags)
-	backendtest.NoErrors(t, "write", m.Write(ctx, backendtest.StateWith(t, "a")))
+	backendtest.NoErrors(t, "write", m.Write(ctx, statetest.With(t, "a")))
 	var id int64
 	if err := raw.QueryRow(ctx, "SELECT id FROM "+pgx.Identifier{schema, "states"}.Sanitize()+" WHERE name = 'default'").Scan(&id); err != nil {
 		t.Fatal(err)
@@ -277,7 +256,7 @@ func TestConnectionDiagnostics(t *testing.T) {
 		backendtest.WantError(t, "list", diags, "state table is missing")
 		m, diags := backend.Open(context.Background(), b, "default", backend.Options{})
 		backendtest.NoErrors(t, "open", diags)
-		backendtest.WantError(t, "write", m.Write(context.Background(), backendtest.StateWith(t, "a")), "skip_schema_creation")
+		backendtest.WantError(t, "write", m.Write(context.Background(), statetest.With(t, "a")), "skip_schema_creation")
 	})
 }
 
@@ -294,7 +273,7 @@ func TestLostLockRefusesWrite(t *testing.T) {
 			m, diags := backend.Open(ctx, b, backend.DefaultWorkspace, backend.Options{})
 			backendtest.NoErrors(t, "open", diags)
 			if stored {
-				backendtest.NoErrors(t, "write", m.Write(ctx, backendtest.StateWith(t, "a")))
+				backendtest.NoErrors(t, "write", m.Write(ctx, statetest.With(t, "a")))
 			}
 			before := h.RawGet(t, backend.DefaultWorkspace)
 			info := backend.NewLockInfo("OperationTypeApply")
@@ -308,7 +287,7 @@ func TestLostLockRefusesWrite(t *testing.T) {
 				t.Fatalf("terminating the lock session: %d sessions, %v", n, err)
 			}
 			time.Sleep(100 * time.Millisecond)
-			backendtest.WantError(t, "write after the lock was lost", m.Write(ctx, backendtest.StateWith(t, "b")), "State lock lost")
+			backendtest.WantError(t, "write after the lock was lost", m.Write(ctx, statetest.With(t, "b")), "State lock lost")
 			if after := h.RawGet(t, backend.DefaultWorkspace); string(after) != string(before) || (after == nil) != (before == nil) {
 				t.Errorf("stored state changed by a write that failed: %.60q, was %.60q", after, before)
 			}
@@ -330,7 +309,7 @@ func TestLockBetweenProcesses(t *testing.T) {
 	b := newBackend(t, Config{ConnStr: conn, SchemaName: schema, TableName: "states", IndexName: "states_by_name"})
 	m, diags := backend.Open(ctx, b, backend.DefaultWorkspace, backend.Options{})
 	backendtest.NoErrors(t, "open", diags)
-	backendtest.NoErrors(t, "write", m.Write(ctx, backendtest.StateWith(t, "a")))
+	backendtest.NoErrors(t, "write", m.Write(ctx, statetest.With(t, "a")))
 
 	cmd := exec.Command(os.Args[0], "-test.run=^TestLockBetweenProcesses$")
 	cmd.Env = append(os.Environ(), "TENET_PG_LOCK_CHILD=1", "TENET_PG_LOCK_SCHEMA="+schema)
@@ -405,7 +384,7 @@ func TestLockWithinOneProcess(t *testing.T) {
 		m1, _ := backend.Open(ctx, b, backend.DefaultWorkspace, backend.Options{})
 		m2, _ := backend.Open(ctx, b, backend.DefaultWorkspace, backend.Options{})
 		if round == 0 {
-			backendtest.NoErrors(t, "write", m1.Write(ctx, backendtest.StateWith(t, "a")))
+			backendtest.NoErrors(t, "write", m1.Write(ctx, statetest.With(t, "a")))
 		}
 		id, diags := m1.Lock(ctx, backend.NewLockInfo("OperationTypeApply"))
 		backendtest.NoErrors(t, "lock 1", diags)

@@ -22,6 +22,7 @@ import (
 
 	"github.com/tenetplan/tenet/state/backend"
 	"github.com/tenetplan/tenet/state/backend/backendtest"
+	"github.com/tenetplan/tenet/state/statetest"
 )
 
 // server is the S3-compatible test server from TENET_TEST_S3_* (printed by
@@ -60,12 +61,7 @@ func randomKey(t *testing.T) string {
 	return "tenet-test-" + hex.EncodeToString(b[:]) + ".tfstate"
 }
 
-func newBackend(t *testing.T, cfg Config) *Backend {
-	t.Helper()
-	b, diags := New(context.Background(), cfg)
-	backendtest.NoErrors(t, "configure s3", diags)
-	return b
-}
+func newBackend(t *testing.T, cfg Config) *Backend { return backendtest.Configure(t, New, cfg) }
 
 func (s server) get(t *testing.T, key string) []byte {
 	t.Helper()
@@ -221,7 +217,7 @@ func TestDiagnostics(t *testing.T) {
 			backendtest.NoErrors(t, "open", diags)
 			_, diags = m.Read(ctx)
 			backendtest.WantError(t, "read", diags, tt.want)
-			backendtest.WantError(t, "write", m.Write(ctx, backendtest.StateWith(t, "a")), tt.want)
+			backendtest.WantError(t, "write", m.Write(ctx, statetest.With(t, "a")), tt.want)
 			if strings.Contains(diags.Error(), "wrong-secret") {
 				t.Errorf("message shows the secret: %s", diags.Error())
 			}
@@ -244,63 +240,43 @@ func TestSettings(t *testing.T) {
 		}
 		return m
 	}
-	tests := []struct {
-		name    string
-		vals    map[string]cty.Value
-		env     map[string]string
-		want    Config
-		err     string
-		warning string
-	}{
+	tests := []backendtest.SettingsCase[Config]{
 		{
-			name: "defaults",
-			vals: base,
-			want: Config{Bucket: "b", Key: "k/terraform.tfstate", Region: "eu-west-1", WorkspaceKeyPrefix: "env:", MaxRetries: 5},
+			Name: "defaults",
+			Vals: base,
+			Want: Config{Bucket: "b", Key: "k/terraform.tfstate", Region: "eu-west-1", WorkspaceKeyPrefix: "env:", MaxRetries: 5},
 		},
 		{
-			name: "S3-compatible server",
-			vals: with(map[string]cty.Value{"endpoints": cty.ObjectVal(map[string]cty.Value{"s3": cty.StringVal("http://minio:9000")}),
+			Name: "S3-compatible server",
+			Vals: with(map[string]cty.Value{"endpoints": cty.ObjectVal(map[string]cty.Value{"s3": cty.StringVal("http://minio:9000")}),
 				"use_path_style": cty.True, "region": cty.StringVal("garage"), "skip_credentials_validation": cty.True,
 				"skip_region_validation": cty.True, "skip_requesting_account_id": cty.True, "skip_metadata_api_check": cty.True,
 				"use_lockfile": cty.True, "workspace_key_prefix": cty.StringVal("ws"), "access_key": cty.StringVal("a"),
 				"secret_key": cty.StringVal("s"), "encrypt": cty.True, "kms_key_id": cty.StringVal("kms")}),
-			want: Config{Bucket: "b", Key: "k/terraform.tfstate", Region: "garage", Endpoint: "http://minio:9000", UsePathStyle: true,
+			Want: Config{Bucket: "b", Key: "k/terraform.tfstate", Region: "garage", Endpoint: "http://minio:9000", UsePathStyle: true,
 				WorkspaceKeyPrefix: "ws", AccessKey: "a", SecretKey: "s", SkipCredentialsValidation: true, SkipRegionValidation: true,
 				SkipRequestingAccountID: true, SkipMetadataAPICheck: true, UseLockfile: true, Encrypt: true, KMSKeyID: "kms", MaxRetries: 5},
 		},
 		{
-			name:    "deprecated endpoint",
-			vals:    with(map[string]cty.Value{"endpoint": cty.StringVal("http://old:9000")}),
-			want:    Config{Bucket: "b", Key: "k/terraform.tfstate", Region: "eu-west-1", Endpoint: "http://old:9000", WorkspaceKeyPrefix: "env:", MaxRetries: 5},
-			warning: "deprecated",
+			Name:    "deprecated endpoint",
+			Vals:    with(map[string]cty.Value{"endpoint": cty.StringVal("http://old:9000")}),
+			Want:    Config{Bucket: "b", Key: "k/terraform.tfstate", Region: "eu-west-1", Endpoint: "http://old:9000", WorkspaceKeyPrefix: "env:", MaxRetries: 5},
+			Warning: "deprecated",
 		},
 		{
-			name: "environment",
-			vals: map[string]cty.Value{"bucket": cty.StringVal("b"), "key": cty.StringVal("k")},
-			env:  map[string]string{"AWS_DEFAULT_REGION": "us-west-2", "AWS_PROFILE": "ops", "AWS_ENDPOINT_URL_S3": "http://e"},
-			want: Config{Bucket: "b", Key: "k", Region: "us-west-2", Profile: "ops", Endpoint: "http://e", WorkspaceKeyPrefix: "env:", MaxRetries: 5},
+			Name: "environment",
+			Vals: map[string]cty.Value{"bucket": cty.StringVal("b"), "key": cty.StringVal("k")},
+			Env:  map[string]string{"AWS_DEFAULT_REGION": "us-west-2", "AWS_PROFILE": "ops", "AWS_ENDPOINT_URL_S3": "http://e"},
+			Want: Config{Bucket: "b", Key: "k", Region: "us-west-2", Profile: "ops", Endpoint: "http://e", WorkspaceKeyPrefix: "env:", MaxRetries: 5},
 		},
-		{name: "dynamodb_table", vals: with(map[string]cty.Value{"dynamodb_table": cty.StringVal("locks")}), err: "use_lockfile = true"},
-		{name: "unsupported argument", vals: with(map[string]cty.Value{"role_arn": cty.StringVal("x")}), err: `"role_arn" yet`},
-		{name: "missing bucket", vals: map[string]cty.Value{"key": cty.StringVal("k"), "region": cty.StringVal("eu-west-1")}, err: "bucket"},
-		{name: "key with slash", vals: with(map[string]cty.Value{"key": cty.StringVal("/k")}), err: "must not start or end"},
-		{name: "bad region", vals: with(map[string]cty.Value{"region": cty.StringVal("moon")}), err: "skip_region_validation"},
-		{name: "half credentials", vals: with(map[string]cty.Value{"access_key": cty.StringVal("a")}), err: "both access_key and secret_key"},
+		{Name: "dynamodb_table", Vals: with(map[string]cty.Value{"dynamodb_table": cty.StringVal("locks")}), Err: "use_lockfile = true"},
+		{Name: "unsupported argument", Vals: with(map[string]cty.Value{"role_arn": cty.StringVal("x")}), Err: `"role_arn" yet`},
+		{Name: "missing bucket", Vals: map[string]cty.Value{"key": cty.StringVal("k"), "region": cty.StringVal("eu-west-1")}, Err: "bucket"},
+		{Name: "key with slash", Vals: with(map[string]cty.Value{"key": cty.StringVal("/k")}), Err: "must not start or end"},
+		{Name: "bad region", Vals: with(map[string]cty.Value{"region": cty.StringVal("moon")}), Err: "skip_region_validation"},
+		{Name: "half credentials", Vals: with(map[string]cty.Value{"access_key": cty.StringVal("a")}), Err: "both access_key and secret_key"},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			got, diags, ok := backendtest.ReadConfig(t, ConfigFrom, tt.vals, tt.env, tt.err)
-			if !ok {
-				return
-			}
-			if tt.warning != "" && (len(diags) == 0 || !strings.Contains(diags[0].Detail, tt.warning)) {
-				t.Errorf("want a warning mentioning %q, got %v", tt.warning, diags)
-			}
-			if diff := cmp.Diff(tt.want, got); diff != "" {
-				t.Errorf("(-want +got):\n%s", diff)
-			}
-		})
-	}
+	backendtest.CheckSettings(t, ConfigFrom, tests)
 }
 
 func TestWorkspaceOf(t *testing.T) {

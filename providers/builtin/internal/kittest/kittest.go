@@ -40,18 +40,20 @@ func New(t testing.TB, p providers.Interface, workingDir string) *Harness {
 
 func (h *Harness) resourceSchema(typ string) *providers.Block {
 	h.T.Helper()
-	s, ok := h.Schema.ResourceTypes[typ]
-	if !ok {
-		h.T.Fatalf("no resource type %q", typ)
-	}
-	return s.Block
+	return h.block(h.Schema.ResourceTypes, "resource type", typ)
 }
 
 func (h *Harness) dataSchema(typ string) *providers.Block {
 	h.T.Helper()
-	s, ok := h.Schema.DataSources[typ]
+	return h.block(h.Schema.DataSources, "data source", typ)
+}
+
+// block is typ's schema among schemas, which hold the kind of type named.
+func (h *Harness) block(schemas map[string]providers.Schema, kind, typ string) *providers.Block {
+	h.T.Helper()
+	s, ok := schemas[typ]
 	if !ok {
-		h.T.Fatalf("no data source %q", typ)
+		h.T.Fatalf("no %s %q", kind, typ)
 	}
 	return s.Block
 }
@@ -198,6 +200,23 @@ func (h *Harness) ReadData(typ string, config cty.Value) (cty.Value, providers.D
 	return resp.State, resp.Diagnostics
 }
 
+// Import imports id as typ and checks that exactly one object of typ
+// comes back unless there are errors, and none when there are.
+func (h *Harness) Import(typ, id string) (cty.Value, providers.Diagnostics) {
+	h.T.Helper()
+	resp := h.Provider.ImportResourceState(context.Background(), providers.ImportResourceStateRequest{TypeName: typ, ID: id})
+	if resp.Diagnostics.HasErrors() {
+		if len(resp.ImportedResources) != 0 {
+			h.T.Errorf("import failed but returned objects: %#v", resp.ImportedResources)
+		}
+		return cty.NilVal, resp.Diagnostics
+	}
+	if len(resp.ImportedResources) != 1 || resp.ImportedResources[0].TypeName != typ {
+		h.T.Fatalf("import returned %#v", resp.ImportedResources)
+	}
+	return resp.ImportedResources[0].State, resp.Diagnostics
+}
+
 // AssertNoOp checks that planning config against prior changes nothing.
 func (h *Harness) AssertNoOp(typ string, prior, config cty.Value) {
 	h.T.Helper()
@@ -223,4 +242,16 @@ func ReplacePaths(paths []cty.Path) []string {
 		out = append(out, s)
 	}
 	return out
+}
+
+// WantOne fails t unless diags is exactly one diagnostic with summary,
+// about the attribute at path as ReplacePaths writes it ("" for none).
+func WantOne(t testing.TB, diags providers.Diagnostics, summary, path string) {
+	t.Helper()
+	if len(diags) != 1 || diags[0].Summary != summary {
+		t.Fatalf("want one %q, got %v", summary, diags)
+	}
+	if got := ReplacePaths([]cty.Path{diags[0].Attribute})[0]; got != path {
+		t.Errorf("path %q, want %q", got, path)
+	}
 }

@@ -2,6 +2,8 @@ package testprovider
 
 import (
 	"context"
+	"maps"
+	"slices"
 
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/zclconf/go-cty/cty"
@@ -54,10 +56,10 @@ func diags6(ds providers.Diagnostics) []*tfprotov6.Diagnostic {
 
 func block6(b *providers.Block) *tfprotov6.SchemaBlock {
 	out := &tfprotov6.SchemaBlock{Description: b.Description, Deprecated: b.Deprecated}
-	for _, name := range sortedKeys(b.Attributes) {
+	for _, name := range slices.Sorted(maps.Keys(b.Attributes)) {
 		out.Attributes = append(out.Attributes, attr6(name, b.Attributes[name]))
 	}
-	for _, name := range sortedKeys(b.BlockTypes) {
+	for _, name := range slices.Sorted(maps.Keys(b.BlockTypes)) {
 		nb := b.BlockTypes[name]
 		out.BlockTypes = append(out.BlockTypes, &tfprotov6.SchemaNestedBlock{
 			TypeName: name, Block: block6(&nb.Block), Nesting: tfprotov6.SchemaNestedBlockNestingMode(wireNesting[nb.Nesting]),
@@ -74,7 +76,7 @@ func attr6(name string, a *providers.Attribute) *tfprotov6.SchemaAttribute {
 	}
 	if a.NestedType != nil {
 		obj := &tfprotov6.SchemaObject{Nesting: tfprotov6.SchemaObjectNestingMode(wireNesting[a.NestedType.Nesting])}
-		for _, n := range sortedKeys(a.NestedType.Attributes) {
+		for _, n := range slices.Sorted(maps.Keys(a.NestedType.Attributes)) {
 			obj.Attributes = append(obj.Attributes, attr6(n, a.NestedType.Attributes[n]))
 		}
 		out.NestedType = obj

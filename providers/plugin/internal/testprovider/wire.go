@@ -1,8 +1,6 @@
 package testprovider
 
 import (
-	"sort"
-
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	"github.com/zclconf/go-cty/cty"
 
@@ -47,13 +45,4 @@ func attrPath(p cty.Path) *tftypes.AttributePath {
 var wireNesting = map[providers.NestingMode]int32{
 	providers.NestingSingle: 1, providers.NestingList: 2, providers.NestingSet: 3,
 	providers.NestingMap: 4, providers.NestingGroup: 5,
-}
-
-func sortedKeys[T any](m map[string]T) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }
