@@ -9,9 +9,26 @@ import (
 	"github.com/tenetplan/tenet/cli/views"
 )
 
+// valueMarks are the marks drawn after values, without and with colour
+// (indexed by printer.color), built once from their colour templates
+// (views.Colorize) as they are drawn for many lines.
+var valueMarks = [2]struct{ forces, null, arrow string }{
+	{views.Colorize(forcesTemplate, false), views.Colorize(nullTemplate, false), views.Colorize(arrowTemplate, false)},
+	{views.Colorize(forcesTemplate, true), views.Colorize(nullTemplate, true), views.Colorize(arrowTemplate, true)},
+}
+
 const (
-	forcesText = " # forces replacement"
+	forcesTemplate = "[red]# forces replacement[reset]"
+	nullTemplate   = "[dark_gray]-> null[reset]"
+	arrowTemplate  = "[yellow]->[reset]"
 )
+
+func (p *printer) marks() int {
+	if p.color {
+		return 1
+	}
+	return 0
+}
 
 // printer accumulates rendered text. Nesting level L starts with 4*L
 // spaces followed by a four-column action symbol field, so a child's symbol
@@ -37,13 +54,17 @@ func (p *printer) paint(code, s string) string {
 
 func (p *printer) bold(s string) string { return p.paint(views.ANSIBold, s) }
 
+// colorize expands a message template's colour tags (views.Colorize).
+func (p *printer) colorize(template string) string { return views.Colorize(template, p.color) }
+
 func (p *printer) indent(level int) {
 	for i := 0; i < level; i++ {
 		p.WriteString("    ")
 	}
 }
 
-// symbolField is the four-column symbol of an action, with colour.
+// symbolField is the four-column symbol of an action and the space after
+// it, with colour.
 func (p *printer) symbolField(a views.Action) string {
 	if p.hideSymbols {
 		return "" // as OpenTofu draws a forgotten object
@@ -57,32 +78,36 @@ func (p *printer) symbolField(a views.Action) string {
 	return plainSymbols[a]
 }
 
+// symbolTemplates are the action symbols as colour templates
+// (views.Colorize), four columns wide.
+var symbolTemplates = [views.ActForget + 1]string{
+	views.ActCreate:           "  [green]+[reset]",
+	views.ActUpdate:           "  [yellow]~[reset]",
+	views.ActDelete:           "  [red]-[reset]",
+	views.ActDeleteThenCreate: "[red]-[reset]/[green]+[reset]",
+	views.ActCreateThenDelete: "[green]+[reset]/[red]-[reset]",
+	views.ActRead:             " [cyan]<=[reset]",
+	views.ActForget:           "  [red].[reset]",
+}
+
+// legendLine is a line of the symbol legend: the symbol and its meaning.
+func (p *printer) legendLine(a views.Action, text string) string {
+	return p.colorize(symbolTemplates[a] + " " + text)
+}
+
 // plainSymbols and colorSymbols are the symbol fields by action, built once
-// as drawing them is done for every line.
+// as drawing them is done for every line. As OpenTofu's, a coloured symbol
+// is followed by a reset of its own.
 var plainSymbols, colorSymbols = symbolFields(false), symbolFields(true)
 
 func symbolFields(color bool) [views.ActForget + 1]string {
-	p := printer{color: color}
 	var out [views.ActForget + 1]string
 	for a := range out {
-		switch views.Action(a) {
-		case views.ActCreate:
-			out[a] = "  " + p.paint(views.ANSIGreen, "+") + " "
-		case views.ActUpdate:
-			out[a] = "  " + p.paint(views.ANSIYellow, "~") + " "
-		case views.ActDelete:
-			out[a] = "  " + p.paint(views.ANSIRed, "-") + " "
-		case views.ActDeleteThenCreate:
-			out[a] = p.paint(views.ANSIRed, "-") + "/" + p.paint(views.ANSIGreen, "+") + " "
-		case views.ActCreateThenDelete:
-			out[a] = p.paint(views.ANSIGreen, "+") + "/" + p.paint(views.ANSIRed, "-") + " "
-		case views.ActRead:
-			out[a] = " " + p.paint(views.ANSICyan, "<=") + " "
-		case views.ActForget:
-			out[a] = "  " + p.paint(views.ANSIRed, ".") + " "
-		default:
+		if symbolTemplates[a] == "" {
 			out[a] = "    "
+			continue
 		}
+		out[a] = views.Colorize(symbolTemplates[a], color) + " "
 	}
 	return out
 }
@@ -95,8 +120,22 @@ func (p *printer) linePrefix(level int, a views.Action) {
 
 func (p *printer) forces(n *diffNode) {
 	if n.replace {
-		p.WriteString(p.paint(views.ANSIRed, forcesText))
+		p.WriteString(" ")
+		p.WriteString(valueMarks[p.marks()].forces)
 	}
+}
+
+// nullSuffix writes the " -> null" that ends a deleted value.
+func (p *printer) nullSuffix() {
+	p.WriteString(" ")
+	p.WriteString(valueMarks[p.marks()].null)
+}
+
+// arrow writes the " -> " between a primitive's old and new value.
+func (p *printer) arrow() {
+	p.WriteString(" ")
+	p.WriteString(valueMarks[p.marks()].arrow)
+	p.WriteString(" ")
 }
 
 // opening starts a collection value: when empty, the whole of it on this
@@ -106,7 +145,7 @@ func (p *printer) opening(n *diffNode, empty bool, brackets string) bool {
 	if empty {
 		p.WriteString(brackets)
 		if n.act == views.ActDelete && !p.noNullSuffix {
-			p.WriteString(" -> null")
+			p.nullSuffix()
 		}
 		p.forces(n)
 		return false
@@ -131,7 +170,7 @@ func (p *printer) closing(level int, n *diffNode, brace string) {
 	p.linePrefix(level, views.ActNoOp)
 	p.WriteString(brace)
 	if n.act == views.ActDelete && !p.noNullSuffix {
-		p.WriteString(" -> null")
+		p.nullSuffix()
 	}
 }
 
@@ -140,14 +179,22 @@ func (p *printer) hiddenNote(level int, count int, noun string) {
 		return
 	}
 	p.linePrefix(level, views.ActNoOp)
+	if count != 1 {
+		noun += "s"
+	}
+	// Dark grey, with OpenTofu's two resets, when in colour.
+	if p.color {
+		p.WriteString(views.ANSIDarkGray)
+	}
 	p.WriteString("# (")
 	p.WriteString(strconv.Itoa(count))
 	p.WriteString(" unchanged ")
 	p.WriteString(noun)
-	if count != 1 {
-		p.WriteString("s")
+	p.WriteString(" hidden)")
+	if p.color {
+		p.WriteString(views.ANSIReset + views.ANSIReset)
 	}
-	p.WriteString(" hidden)\n")
+	p.WriteString("\n")
 }
 
 func (p *printer) shows(n *diffNode, important bool) bool {
@@ -206,11 +253,11 @@ func (primitiveRenderer) writeValue(p *printer, n *diffNode, level int) {
 	case views.ActDelete:
 		p.writePrimitive(n.before)
 		if !p.noNullSuffix {
-			p.WriteString(" -> null")
+			p.nullSuffix()
 		}
 	case views.ActUpdate:
 		p.writePrimitive(n.before)
-		p.WriteString(" -> ")
+		p.arrow()
 		p.writePrimitive(n.after)
 	default:
 		p.writePrimitive(n.after)
@@ -235,7 +282,7 @@ func (r sensitiveRenderer) warning() string {
 func (r sensitiveRenderer) writeValue(p *printer, n *diffNode, level int) {
 	p.WriteString(views.SensitiveText)
 	if n.act == views.ActDelete && !p.noNullSuffix {
-		p.WriteString(" -> null")
+		p.nullSuffix()
 	}
 	p.forces(n)
 }
@@ -266,7 +313,7 @@ func (r typeChangeRenderer) writeValue(p *printer, n *diffNode, level int) {
 	p.noNullSuffix = true
 	r.before.r.writeValue(p, r.before, level)
 	p.noNullSuffix = saved
-	p.WriteString(" -> ")
+	p.arrow()
 	r.after.r.writeValue(p, r.after, level)
 	p.forces(n)
 }
@@ -278,13 +325,13 @@ func (r heredocRenderer) writeValue(p *printer, n *diffNode, level int) {
 	if n.act == views.ActUpdate {
 		if _, ok := r.before.(string); !ok {
 			p.WriteString(formatPrimitive(r.before))
-			p.WriteString(" -> ")
+			p.arrow()
 			r.writeLines(p, n, level, nil, splitLines(r.after))
 			return
 		}
 		if _, ok := r.after.(string); !ok {
 			r.writeLines(p, n, level, splitLines(r.before), nil)
-			p.WriteString(" -> ")
+			p.arrow()
 			p.WriteString(formatPrimitive(r.after))
 			return
 		}
@@ -295,7 +342,7 @@ func (r heredocRenderer) writeValue(p *printer, n *diffNode, level int) {
 	case views.ActDelete:
 		r.writeLines(p, n, level, splitLines(r.before), nil)
 		if !p.noNullSuffix {
-			p.WriteString(" -> null")
+			p.nullSuffix()
 		}
 	default:
 		r.writeLines(p, n, level, nil, splitLines(r.after))
@@ -542,6 +589,6 @@ func (r jsonRenderer) writeValue(p *printer, n *diffNode, level int) {
 	p.linePrefix(level, views.ActNoOp)
 	p.WriteString(")")
 	if n.act == views.ActDelete && !p.noNullSuffix {
-		p.WriteString(" -> null")
+		p.nullSuffix()
 	}
 }
