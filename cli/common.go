@@ -53,8 +53,12 @@ type ui struct {
 	legacyDiags bool
 }
 
+// newUI sets up a command's output. Human output is coloured unless
+// -no-color is given, whether or not it goes to a terminal, as OpenTofu
+// does; a non-empty NO_COLOR also turns colour off, a tenet extension
+// (OpenTofu ignores NO_COLOR).
 func newUI(cmd *cobra.Command, g *globals, noColor, jsonMode bool) *ui {
-	u := &ui{out: cmd.OutOrStdout(), errw: cmd.ErrOrStderr(), color: !noColor && !envSet(g.deps.Env, "NO_COLOR") && isTerminal(cmd.OutOrStdout()), env: g.deps.Env, log: g.log, lateFailure: &g.lateFailure}
+	u := &ui{out: cmd.OutOrStdout(), errw: cmd.ErrOrStderr(), color: !noColor && !envSet(g.deps.Env, "NO_COLOR"), env: g.deps.Env, log: g.log, lateFailure: &g.lateFailure}
 	if jsonMode {
 		u.json = jsonui.NewJSONView(u.out)
 		u.json.Version(Version)
@@ -91,15 +95,6 @@ func envSet(env []string, name string) bool {
 		}
 	}
 	return false
-}
-
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	fi, err := f.Stat()
-	return err == nil && fi.Mode()&os.ModeCharDevice != 0
 }
 
 // addVarFileSources reads the variable definitions files the diagnostics
