@@ -118,7 +118,12 @@ func confirm(ctx context.Context, cmd *cobra.Command, g *globals, u *ui, destroy
 		question = "Do you really want to destroy all resources?"
 		detail = "tenet will destroy all your managed infrastructure, as shown above.\n  There is no undo. Only 'yes' will be accepted to confirm."
 	}
-	fmt.Fprintf(u.out, "\n%s\n  %s\n\n  Enter a value: ", question, detail)
+	if u.color {
+		// OpenTofu's bytes: the question bold from before its blank line.
+		fmt.Fprintf(u.out, "%s\n%s%s\n  %s\n\n  %s", views.ANSIReset+views.ANSIBold, question, views.ANSIReset, detail, views.Colorize("[bold]Enter a value:[reset] ", true))
+	} else {
+		fmt.Fprintf(u.out, "\n%s\n  %s\n\n  Enter a value: ", question, detail)
+	}
 	type answer struct {
 		line string
 		err  error

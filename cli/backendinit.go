@@ -360,7 +360,7 @@ func initBackend(ctx context.Context, u *ui, env []string, extra []string, recon
 	}
 	emptySources()
 	if changed || old == nil || old.Backend == nil {
-		fmt.Fprintf(u.out, "\nSuccessfully configured the backend %q! tenet will automatically\nuse this backend unless the backend configuration changes.\n", decl.Type)
+		fmt.Fprintln(u.out, u.colorize(fmt.Sprintf("[reset][green]\nSuccessfully configured the backend %q! tenet will automatically\nuse this backend unless the backend configuration changes.", decl.Type)))
 	}
 	return nil
 }
@@ -526,7 +526,7 @@ func (f *backendFlags) run(ctx context.Context, u *ui, env []string) error {
 	if f.reconfigure && (f.migrate || f.forceCopy) {
 		return u.errorf("Invalid init options", "-reconfigure drops the old backend settings without copying state, and -migrate-state/-force-copy copy it: choose one.")
 	}
-	fmt.Fprintf(u.out, "\nInitializing the backend...\n")
+	fmt.Fprintf(u.out, "\n%s\n", u.colorize("[reset][bold]Initializing the backend..."))
 	return initBackend(ctx, u, env, f.configs, f.reconfigure, f.migrationOptions(u, env))
 }
 

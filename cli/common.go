@@ -46,10 +46,19 @@ type ui struct {
 	// lateFailure marks the run failed after its result (globals.lateFailure).
 	lateFailure *bool
 	configDir   string // the configuration's directory when not the working directory (import -config)
+	// legacyDiags marks the commands whose diagnostics OpenTofu prints
+	// through its older message interface: with colour, each one is
+	// wrapped in its severity's colour and followed by a line of resets
+	// (init, import, taint, state, graph, fmt, get, providers, console).
+	legacyDiags bool
 }
 
+// newUI sets up a command's output. Human output is coloured unless
+// -no-color is given, whether or not it goes to a terminal, as OpenTofu
+// does; a non-empty NO_COLOR also turns colour off, a tenet extension
+// (OpenTofu ignores NO_COLOR).
 func newUI(cmd *cobra.Command, g *globals, noColor, jsonMode bool) *ui {
-	u := &ui{out: cmd.OutOrStdout(), errw: cmd.ErrOrStderr(), color: !noColor && !envSet(g.deps.Env, "NO_COLOR") && isTerminal(cmd.OutOrStdout()), env: g.deps.Env, log: g.log, lateFailure: &g.lateFailure}
+	u := &ui{out: cmd.OutOrStdout(), errw: cmd.ErrOrStderr(), color: !noColor && !envSet(g.deps.Env, "NO_COLOR"), env: g.deps.Env, log: g.log, lateFailure: &g.lateFailure}
 	if jsonMode {
 		u.json = jsonui.NewJSONView(u.out)
 		u.json.Version(Version)
@@ -60,6 +69,25 @@ func newUI(cmd *cobra.Command, g *globals, noColor, jsonMode bool) *ui {
 	return u
 }
 
+// colorize expands a message template's colour tags, or removes them
+// with -no-color (views.Colorize).
+func (u *ui) colorize(template string) string { return views.Colorize(template, u.color) }
+
+// noColorFlag reads -no-color for commands that take it only as the root
+// command's persistent flag.
+func noColorFlag(cmd *cobra.Command) bool {
+	v, _ := cmd.Flags().GetBool("no-color")
+	return v
+}
+
+// ansi is the concatenation of escape sequences with colour, "" without.
+func (u *ui) ansi(codes ...string) string {
+	if !u.color {
+		return ""
+	}
+	return strings.Join(codes, "")
+}
+
 func envSet(env []string, name string) bool {
 	for _, kv := range env {
 		if strings.HasPrefix(kv, name+"=") && len(kv) > len(name)+1 {
@@ -67,15 +95,6 @@ func envSet(env []string, name string) bool {
 		}
 	}
 	return false
-}
-
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	fi, err := f.Stat()
-	return err == nil && fi.Mode()&os.ModeCharDevice != 0
 }
 
 // addVarFileSources reads the variable definitions files the diagnostics
@@ -125,15 +144,21 @@ func (u *ui) diagnostics(diags hcl.Diagnostics) bool {
 	case u.json != nil:
 		u.json.Diagnostics(diags, u.files)
 	case u.compactWarnings && !diags.HasErrors():
-		writeCompactWarnings(u.out, diags)
+		writeCompactWarnings(u.out, diags, u.color)
 	default:
 		// As OpenTofu: warnings go to stdout, errors to stderr.
 		for _, d := range diags {
-			w := u.errw
+			w, wrap := u.errw, views.ANSIRed
 			if d.Severity == hcl.DiagWarning {
-				w = u.out
+				w, wrap = u.out, views.ANSIYellow
+			}
+			if u.color && u.legacyDiags {
+				io.WriteString(w, wrap)
 			}
 			views.RenderDiagnostics(w, hcl.Diagnostics{d}, u.files, u.color, 78)
+			if u.color && u.legacyDiags {
+				io.WriteString(w, views.ANSIReset+views.ANSIReset+"\n")
+			}
 		}
 	}
 	return diags.HasErrors()

@@ -38,6 +38,7 @@ func newConsoleCommand(g *globals) *cobra.Command {
 				ctx = context.Background()
 			}
 			u := newUI(cmd, g, noColor, false)
+			u.legacyDiags = true
 			return runConsole(ctx, cmd, g, u, vars, statePath)
 		},
 	}

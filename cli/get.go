@@ -11,6 +11,7 @@ func newGetCommand(g *globals) *cobra.Command {
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			u := newUI(cmd, g, noColor, false)
+			u.legacyDiags = true
 			return initModules(cmd, u, g, update, false)
 		},
 	}

@@ -267,7 +267,7 @@ func normaliseHuman(s, work string, unordered bool) string {
 	return s
 }
 
-var progressPattern = regexp.MustCompile(`: (Creating|Creation complete|Modifying|Modifications complete|Destroying|Destruction complete)`)
+var progressPattern = regexp.MustCompile(`: (Creating|Creation complete|Modifying|Modifications complete|Destroying|Destruction complete|Reading|Read complete)`)
 
 // unorderedProgress reports whether a scenario's script has the
 // unordered-progress step.
@@ -286,7 +286,9 @@ func sortRefreshLines(s string) string {
 	return sortLineRuns(s, func(l string) bool { return strings.Contains(l, ": Refreshing state...") })
 }
 
-// sortLineRuns sorts each run of consecutive lines that match.
+// sortLineRuns sorts each run of consecutive lines that match. In colour,
+// the first line of a run may start with a reset left by the text before
+// it; that reset stays at the start of the run.
 func sortLineRuns(s string, isRefresh func(string) bool) string {
 	lines := strings.Split(s, "\n")
 	for i := 0; i < len(lines); {
@@ -295,7 +297,12 @@ func sortLineRuns(s string, isRefresh func(string) bool) string {
 			j++
 		}
 		if j > i {
+			lead := ""
+			if j-i > 1 && strings.HasPrefix(lines[i], ansiReset+ansiReset) && !strings.HasPrefix(lines[i+1], ansiReset+ansiReset) {
+				lead, lines[i] = ansiReset, lines[i][len(ansiReset):]
+			}
 			sort.Strings(lines[i:j])
+			lines[i] = lead + lines[i]
 			i = j
 		} else {
 			i++
@@ -303,6 +310,8 @@ func sortLineRuns(s string, isRefresh func(string) bool) string {
 	}
 	return strings.Join(lines, "\n")
 }
+
+const ansiReset = "\x1b[0m"
 
 // productName turns OpenTofu's wording into tenet's: the product name and
 // its command name in suggested command lines.

@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/tenetplan/tenet/addrs"
+	"github.com/tenetplan/tenet/cli/views"
 	"github.com/tenetplan/tenet/cli/views/human"
 	"github.com/tenetplan/tenet/config"
 	"github.com/tenetplan/tenet/engine"
@@ -32,6 +33,7 @@ func newImportCommand(g *globals) *cobra.Command {
 		Args:  cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			u := newUI(cmd, g, noColor, false)
+			u.legacyDiags = true
 			u.configDir = configDir
 			ctx := cmd.Context()
 			if ctx == nil {
@@ -60,10 +62,13 @@ func newImportCommand(g *globals) *cobra.Command {
 			defer release()
 			// As OpenTofu: the import's start, "Import prepared!" once the
 			// provider answered, then the imported object's refresh.
-			fmt.Fprintf(u.out, "%s: Importing from ID %q...\n", addr, args[1])
+			// With colour, OpenTofu's bytes: bold lines, the prepared ones
+			// green, each between resets.
+			fmt.Fprintf(u.out, "%s%s: Importing from ID %q...%s\n", u.ansi(views.ANSIReset, views.ANSIBold), addr, args[1], u.ansi(views.ANSIReset))
 			progress := &importCommandProgress{HumanHooks: human.NewHumanHooks(u.out, u.color)}
 			progress.prepared = func() {
-				fmt.Fprintf(u.out, "%s: Import prepared!\n  Prepared %s for import\n", addr, addr.Resource.Resource.Type)
+				fmt.Fprintf(u.out, "%s%s: Import prepared!%s\n", u.ansi(views.ANSIReset, views.ANSIBold, views.ANSIGreen), addr, u.ansi(views.ANSIReset))
+				fmt.Fprintf(u.out, "%s  Prepared %s for import%s\n", u.ansi(views.ANSIReset, views.ANSIGreen), addr.Resource.Resource.Type, u.ansi(views.ANSIReset))
 			}
 			eng := newEngine(g, r, &hookAdapter{p: progress, refresh: true})
 			st, d := eng.Import(ctx, cfg, prev, addr, args[1], engine.PlanOpts{Variables: vals, Parallelism: parallelism})
@@ -76,7 +81,7 @@ func newImportCommand(g *globals) *cobra.Command {
 			}
 			progress.once.Do(progress.prepared)
 			u.diagnostics(diags)
-			fmt.Fprint(u.out, "\nImport successful!\n\nThe resources that were imported are shown above. These resources are now in\nyour tenet state and will henceforth be managed by tenet.\n\n")
+			fmt.Fprintln(u.out, u.colorize("[reset][green]\nImport successful!\n\nThe resources that were imported are shown above. These resources are now in\nyour tenet state and will henceforth be managed by tenet.\n"))
 			return nil
 		},
 	}

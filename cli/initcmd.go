@@ -33,6 +33,7 @@ func newInitCommand(g *globals) *cobra.Command {
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			u := newUI(cmd, g, noColor, false)
+			u.legacyDiags = true
 			if lockMode != "" && lockMode != "readonly" {
 				return u.errorf("Invalid -lockfile option", "The only mode -lockfile accepts is \"readonly\" (got %q).", lockMode)
 			}
@@ -106,7 +107,7 @@ func runInit(ctx context.Context, g *globals, u *ui, reqs installer.Requirements
 	_, lockErr := os.Stat(pe.lockPath)
 	lockExisted := lockErr == nil
 
-	fmt.Fprintln(u.out, "\nInitializing provider plugins...")
+	fmt.Fprintf(u.out, "\n%s\n", u.colorize("[reset][bold]Initializing provider plugins..."))
 	for _, p := range sortedProviders(reqs) {
 		if p.IsBuiltIn() {
 			fmt.Fprintf(u.out, "- %s is built in to tenet\n", p)
@@ -130,6 +131,7 @@ func runInit(ctx context.Context, g *globals, u *ui, reqs installer.Requirements
 		}
 	}
 
+	doneNewline := true // a blank line before the closing message
 	newLocks := lockfile.New()
 	var allDiags hcl.Diagnostics
 	record := func(l *lockfile.Locks) {
@@ -182,33 +184,41 @@ func runInit(ctx context.Context, g *globals, u *ui, reqs installer.Requirements
 			if lockExisted {
 				fmt.Fprintf(u.out, "\ntenet has made some changes to the provider dependency selections recorded\nin the %s file. Review those changes and commit them to your\nversion control system if they represent changes you intended to make.\n", lockfile.FileName)
 			} else {
-				fmt.Fprintf(u.out, "\ntenet has created a lock file %s to record the provider\nselections it made above. Include this file in your version control repository\nso that tenet can guarantee to make the same selections by default when\nyou run \"tenet init\" in the future.\n", lockfile.FileName)
+				fmt.Fprintln(u.out, u.colorize("\ntenet has created a lock file [bold]"+lockfile.FileName+"[reset] to record the provider\nselections it made above. Include this file in your version control repository\nso that tenet can guarantee to make the same selections by default when\nyou run \"tenet init\" in the future."))
 			}
 			if d := incompleteLocks(oldLocks, newLocks); d != nil {
 				fmt.Fprintln(u.out)
 				u.diagnostics(hcl.Diagnostics{d})
+				// With colour, the line of resets that follows the warning
+				// (legacyDiags) stands for the blank line before the
+				// closing message, as in OpenTofu's output.
+				doneNewline = !u.color
 			}
 		}
 	}
 	if err := os.MkdirAll(pe.dataDir, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
 		return u.errorf("Failed to prepare the working directory", "Creating %s failed: %s.", pe.dataDir, err)
 	}
-	fmt.Fprint(u.out, initDone)
+	if doneNewline {
+		fmt.Fprintln(u.out)
+	}
+	fmt.Fprintf(u.out, "%s\n%s\n", u.colorize(initDoneHeadline), u.colorize(initDone))
 	return nil
 }
 
-// initDone closes a successful init, in OpenTofu's words.
-const initDone = `
-tenet has been successfully initialized!
-
+// initDoneHeadline and initDone close a successful init, in OpenTofu's
+// words and colours (templates for views.Colorize).
+const (
+	initDoneHeadline = "[reset][bold][green]tenet has been successfully initialized![reset][green]"
+	initDone         = `[reset][green]
 You may now begin working with tenet. Try running "tenet plan" to see
 any changes that are required for your infrastructure. All tenet commands
 should now work.
 
 If you ever set or change modules or backend configuration for tenet,
 rerun this command to reinitialize your working directory. If you forget, other
-commands will detect it and remind you to do so if necessary.
-`
+commands will detect it and remind you to do so if necessary.`
+)
 
 // incompleteLocks warns, as OpenTofu does, when init recorded providers
 // whose lock entries hold only checksums computed here (no registry-signed

@@ -41,7 +41,7 @@ func newValidateCommand(g *globals) *cobra.Command {
 			if u.diagnostics(diags) {
 				return &exitError{1}
 			}
-			fmt.Fprintln(u.out, "Success! The configuration is valid.")
+			fmt.Fprintln(u.out, u.colorize("[green][bold]Success![reset] The configuration is valid."))
 			return nil
 		},
 	}
@@ -56,7 +56,8 @@ func newFmtCommand(g *globals) *cobra.Command {
 		Use:   "fmt [options] [TARGET...]",
 		Short: "Rewrite configuration files to the canonical format",
 		RunE: func(cmd *cobra.Command, args []string) error {
-			u := newUI(cmd, g, true, false)
+			u := newUI(cmd, g, noColorFlag(cmd), false)
+			u.legacyDiags = true
 			if len(args) == 0 {
 				args = []string{"."}
 			}
@@ -152,7 +153,8 @@ func newGraphCommand(g *globals) *cobra.Command {
 		Short: "Write the dependency graph in DOT format",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			u := newUI(cmd, g, true, false)
+			u := newUI(cmd, g, noColorFlag(cmd), false)
+			u.legacyDiags = true
 			cfg, diags := u.loadConfigAndProviders(g)
 			if diags.HasErrors() {
 				return u.fail(diags)
@@ -175,7 +177,7 @@ func newGraphCommand(g *globals) *cobra.Command {
 		},
 	}
 	cmd.Flags().StringVar(&planFile, "plan", "", "draw the apply graph of this saved plan")
-	cmd.Flags().Bool("no-color", false, "disable color (output is never colored)")
+	cmd.Flags().Bool("no-color", false, "disable color")
 	cmd.Flags().StringVar(&typ, "type", "plan", "graph type (plan or apply)")
 	return cmd
 }

@@ -41,9 +41,9 @@ func installModules(ctx context.Context, u *ui, g *globals, upgrade, header bool
 	}
 	if header && modinstall.HasModuleCalls(".") {
 		if upgrade {
-			fmt.Fprintln(u.out, "Upgrading modules...")
+			fmt.Fprintln(u.out, u.colorize("[reset][bold]Upgrading modules..."))
 		} else {
-			fmt.Fprintln(u.out, "Initializing modules...")
+			fmt.Fprintln(u.out, u.colorize("[reset][bold]Initializing modules..."))
 		}
 	}
 	opts.Progress = func(e modinstall.Event) { fmt.Fprintln(u.out, e.String()) }

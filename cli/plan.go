@@ -48,14 +48,14 @@ func newPlanCommand(g *globals) *cobra.Command {
 				cmd.Printf("\ntenet has generated configuration and written it to %s. Please review the\nconfiguration and edit it as necessary before adding it to version control.\n", f.generateConfigOut)
 			}
 			if out == "" && u.json == nil && r.plan.CanApply() {
-				human.WriteNoOutNote(u.out)
+				human.WriteNoOutNote(u.out, u.color)
 			}
 			if out != "" && !r.plan.Errored {
 				if err := planfile.WriteFile(out, r.plan); err != nil {
 					return u.errorf("Failed to write plan file", "%s", err)
 				}
 				if u.json == nil {
-					human.WriteSavedPlanNote(u.out, out)
+					human.WriteSavedPlanNote(u.out, out, u.color)
 				}
 			}
 			if r.diags.HasErrors() {

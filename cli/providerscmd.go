@@ -477,7 +477,8 @@ func newProvidersLockCommand(g *globals) *cobra.Command {
 		Use:   "lock [options] [PROVIDER...]",
 		Short: "Record the hashes of the required providers' packages for several platforms in the lock file",
 		RunE: func(cmd *cobra.Command, args []string) error {
-			u := newUI(cmd, g, true, false)
+			u := newUI(cmd, g, noColorFlag(cmd), false)
+			u.legacyDiags = true
 			pls, err := parsePlatforms(platforms)
 			if err != nil {
 				return u.errorf("Invalid platform", "%s", err)
@@ -566,7 +567,8 @@ func newProvidersMirrorCommand(g *globals) *cobra.Command {
 		Short: "Copy the required providers' packages into DIR, usable as a filesystem or network mirror",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			u := newUI(cmd, g, true, false)
+			u := newUI(cmd, g, noColorFlag(cmd), false)
+			u.legacyDiags = true
 			pls, err := parsePlatforms(platforms)
 			if err != nil {
 				return u.errorf("Invalid platform", "%s", err)

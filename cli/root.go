@@ -111,10 +111,10 @@ func NewRootCommand(deps Deps) *cobra.Command {
 	root.SetOut(deps.Stdout)
 	root.SetErr(deps.Stderr)
 	root.PersistentFlags().StringVar(&g.chdir, "chdir", "", "switch to a different working directory before executing the given subcommand")
-	// OpenTofu takes -no-color on every command. Commands that can colour
-	// their output declare their own flag (which takes precedence); the
-	// others never colour, so for them the flag is satisfied as it stands.
-	root.PersistentFlags().Bool("no-color", false, "disable color (this command's output is never colored)")
+	// OpenTofu takes -no-color on every command. Most commands that can
+	// colour their output declare their own flag (which takes
+	// precedence); the others read this one (noColorFlag) or never colour.
+	root.PersistentFlags().Bool("no-color", false, "disable color")
 	root.AddCommand(
 		newInitCommand(g),
 		newGetCommand(g),

@@ -81,7 +81,8 @@ func newStateListCommand(g *globals) *cobra.Command {
 		Use:   "list [options] [ADDRESS...]",
 		Short: "List resources in the state",
 		RunE: func(cmd *cobra.Command, args []string) error {
-			u := newUI(cmd, g, true, false)
+			u := newUI(cmd, g, noColorFlag(cmd), false)
+			u.legacyDiags = true
 			file, err := readStateFile(u, statePath)
 			if err != nil {
 				return err
@@ -121,7 +122,7 @@ func newStateListCommand(g *globals) *cobra.Command {
 	}
 	cmd.Flags().StringVar(&statePath, "state", defaultStatePath, "path to the state file")
 	cmd.Flags().StringVar(&id, "id", "", "list only the objects whose id attribute is this value")
-	cmd.Flags().Bool("no-color", false, "disable color (output is never colored)")
+	cmd.Flags().Bool("no-color", false, "disable color")
 	return cmd
 }
 

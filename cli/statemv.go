@@ -22,7 +22,8 @@ func newStateRmCommand(g *globals) *cobra.Command {
 		Short: "Remove instances from the state",
 		Long:  "Removes the resource instances the addresses name (a module, a resource, or one instance) from the state, without destroying the real objects: tenet stops managing them.",
 		RunE: func(cmd *cobra.Command, args []string) error {
-			u := newUI(cmd, g, true, false)
+			u := newUI(cmd, g, noColorFlag(cmd), false)
+			u.legacyDiags = true
 			if len(args) == 0 {
 				return u.errorf("Missing address", "At least one address is required: tenet state rm ADDRESS...")
 			}
@@ -106,7 +107,8 @@ func newStateMvCommand(g *globals) *cobra.Command {
 		Short: "Move an item in the state",
 		Long:  "Moves a module, a resource or a resource instance to another address, in the same state or (with -state-out) into another state file. The real objects are not changed.",
 		RunE: func(cmd *cobra.Command, args []string) error {
-			u := newUI(cmd, g, true, false)
+			u := newUI(cmd, g, noColorFlag(cmd), false)
+			u.legacyDiags = true
 			if len(args) != 2 {
 				return u.errorf("Wrong number of arguments", "Exactly two arguments are expected: the source and the destination address.")
 			}

@@ -25,7 +25,8 @@ func newStatePullCommand(g *globals) *cobra.Command {
 		Long:  "Prints the stored state to standard output in the current state file format, so that it can be saved (tenet state pull > backup.tfstate) or inspected.",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			u := newUI(cmd, g, true, false)
+			u := newUI(cmd, g, noColorFlag(cmd), false)
+			u.legacyDiags = true
 			file, err := readStateFile(u, statePath)
 			if err != nil || file == nil {
 				return err
@@ -52,7 +53,8 @@ func newStatePushCommand(g *globals) *cobra.Command {
 		Short: "Replace the state with a local state file",
 		Long:  "Replaces the stored state with the state file at PATH (\"-\" reads standard input). The lineage must match and the serial must not go backwards, unless -force is given.",
 		RunE: func(cmd *cobra.Command, args []string) error {
-			u := newUI(cmd, g, true, false)
+			u := newUI(cmd, g, noColorFlag(cmd), false)
+			u.legacyDiags = true
 			if len(args) != 1 {
 				return u.errorf("Wrong number of arguments", "Exactly one argument is expected: the path of the state file to push, or \"-\" for standard input.")
 			}
@@ -115,7 +117,8 @@ func newStateReplaceProviderCommand(g *globals) *cobra.Command {
 		Use:   "replace-provider [options] FROM_PROVIDER_FQN TO_PROVIDER_FQN",
 		Short: "Replace the provider of resources in the state",
 		RunE: func(cmd *cobra.Command, args []string) error {
-			u := newUI(cmd, g, true, false)
+			u := newUI(cmd, g, noColorFlag(cmd), false)
+			u.legacyDiags = true
 			if len(args) != 2 {
 				return u.errorf("Wrong number of arguments", "Exactly two arguments are expected: the provider to replace and its replacement, such as registry.opentofu.org/hashicorp/aws registry.example.com/acme/aws.")
 			}

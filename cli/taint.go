@@ -23,6 +23,7 @@ func newTaintCommand(g *globals, taint bool) *cobra.Command {
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			u := newUI(cmd, g, noColor, false)
+			u.legacyDiags = true
 			addr, diags := addrs.ParseAbsResourceInstanceStr(args[0])
 			if diags.HasErrors() {
 				return u.fail(diags)

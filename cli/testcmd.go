@@ -12,6 +12,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/spf13/cobra"
 
+	"github.com/tenetplan/tenet/cli/views"
 	"github.com/tenetplan/tenet/config"
 	"github.com/tenetplan/tenet/config/testfile"
 )
@@ -166,12 +167,10 @@ func runTests(ctx context.Context, g *globals, u *ui, f *testFlags) error {
 	if failed {
 		word = "Failure!"
 	}
-	if u.color {
-		if failed {
-			word = "\x1b[31m" + word + "\x1b[0m"
-		} else {
-			word = "\x1b[32m" + word + "\x1b[0m"
-		}
+	if failed {
+		word = views.Colorize("[red]"+word+"[reset]", u.color)
+	} else {
+		word = views.Colorize("[green]"+word+"[reset]", u.color)
 	}
 	fmt.Fprintf(u.out, "\n%s %d passed, %d failed", word, total.pass, total.fail)
 	if total.skip > 0 {
@@ -184,17 +183,15 @@ func runTests(ctx context.Context, g *globals, u *ui, f *testFlags) error {
 	return nil
 }
 
+// colorStatus is a test's status in its colour, as OpenTofu shows it.
 func (u *ui) colorStatus(s string) string {
-	if !u.color {
-		return s
-	}
 	switch s {
 	case "pass":
-		return "\x1b[32mpass\x1b[0m"
-	case "fail":
-		return "\x1b[31mfail\x1b[0m"
+		return views.Colorize("[green]pass[reset]", u.color)
+	case "fail", "error":
+		return views.Colorize("[red]"+s+"[reset]", u.color)
 	}
-	return "\x1b[33m" + s + "\x1b[0m"
+	return views.Colorize("[light_gray]"+s+"[reset]", u.color)
 }
 
 // refuse is the diagnostic for a construct of the test language tenet

@@ -167,7 +167,7 @@ func newWorkspaceNewCommand(g *globals) *cobra.Command {
 		Use:   "new [options] NAME",
 		Short: "Create a workspace and select it",
 		RunE: func(cmd *cobra.Command, args []string) error {
-			u := newUI(cmd, g, true, false)
+			u := newUI(cmd, g, noColorFlag(cmd), false)
 			if len(args) != 1 {
 				return u.errorf("Wrong number of arguments", "Exactly one argument is expected: the name of the new workspace.")
 			}
@@ -205,7 +205,8 @@ func newWorkspaceNewCommand(g *globals) *cobra.Command {
 			if err := selectWorkspace(u.env, name); err != nil {
 				return u.errorf("Failed to select workspace", "The workspace %q was created, but recording the selection failed: %s. Run \"tenet workspace select %s\".", name, err, name)
 			}
-			fmt.Fprintf(u.out, "Created and switched to workspace %q!\n\nThe new workspace has its own state, empty unless -state gave one, so a plan here starts from no resources.\n", name)
+			fmt.Fprintln(u.out, u.colorize(fmt.Sprintf("[reset][green][bold]Created and switched to workspace %q![reset][green]\n\n", name)+
+				"You're now on a new, empty workspace. Workspaces isolate their state,\nso if you run \"tenet plan\" tenet will not see any existing state\nfor this configuration."))
 			return nil
 		},
 	}
@@ -221,7 +222,7 @@ func newWorkspaceSelectCommand(g *globals) *cobra.Command {
 		Use:   "select [options] NAME",
 		Short: "Select a workspace",
 		RunE: func(cmd *cobra.Command, args []string) error {
-			u := newUI(cmd, g, true, false)
+			u := newUI(cmd, g, noColorFlag(cmd), false)
 			if len(args) != 1 {
 				return u.errorf("Wrong number of arguments", "Exactly one argument is expected: the name of the workspace to select.")
 			}
@@ -255,7 +256,7 @@ func newWorkspaceSelectCommand(g *globals) *cobra.Command {
 			if err := selectWorkspace(u.env, name); err != nil {
 				return u.errorf("Failed to select workspace", "%s", err)
 			}
-			fmt.Fprintf(u.out, "Switched to workspace %q.\n", name)
+			fmt.Fprintln(u.out, u.colorize(fmt.Sprintf("[reset][green]Switched to workspace %q.", name)))
 			return nil
 		},
 	}
@@ -269,7 +270,7 @@ func newWorkspaceListCommand(g *globals) *cobra.Command {
 		Short: "List the workspaces, marking the selected one",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			u := newUI(cmd, g, true, false)
+			u := newUI(cmd, g, noColorFlag(cmd), false)
 			loc, ws, err := openWorkspaces(cmd.Context(), u)
 			if err != nil {
 				return err
@@ -297,7 +298,7 @@ func newWorkspaceShowCommand(g *globals) *cobra.Command {
 		Short: "Print the selected workspace's name",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			u := newUI(cmd, g, true, false)
+			u := newUI(cmd, g, noColorFlag(cmd), false)
 			name, err := currentWorkspace(u.env)
 			if err != nil {
 				return u.errorf("Invalid workspace selection", "%s", err)
@@ -315,7 +316,7 @@ func newWorkspaceDeleteCommand(g *globals) *cobra.Command {
 		Use:   "delete [options] NAME",
 		Short: "Delete a workspace",
 		RunE: func(cmd *cobra.Command, args []string) error {
-			u := newUI(cmd, g, true, false)
+			u := newUI(cmd, g, noColorFlag(cmd), false)
 			if len(args) != 1 {
 				return u.errorf("Wrong number of arguments", "Exactly one argument is expected: the name of the workspace to delete.")
 			}
@@ -348,7 +349,7 @@ func newWorkspaceDeleteCommand(g *globals) *cobra.Command {
 			if err := ws.remove(ctx, name, lock, timeout); err != nil {
 				return u.errorf("Failed to delete workspace", "Deleting the workspace %q failed: %s.", name, err)
 			}
-			fmt.Fprintf(u.out, "Deleted workspace %q!\n", name)
+			fmt.Fprintln(u.out, u.colorize(fmt.Sprintf("[reset][green]Deleted workspace %q!", name)))
 			if st != nil && st.HasManagedResourceInstanceObjects() {
 				fmt.Fprintf(u.out, "\nThe workspace's state still tracked resources; tenet no longer manages them.\n")
 			}

@@ -174,91 +174,131 @@ func RenderDiagnostics(w io.Writer, diags hcl.Diagnostics, files map[string]*hcl
 
 func renderDiagnostic(b *strings.Builder, d *hcl.Diagnostic, files map[string]*hcl.File, color bool, width int) {
 	d = redactSensitive(d)
-	paint := func(code, s string) string {
-		if !color {
-			return s
-		}
-		return code + s + ANSIReset
+	if color {
+		renderDiagnosticColor(b, d, files, width)
+		return
 	}
-	frameColor, label := ANSIRed, "Error: "
-	if d.Severity == hcl.DiagWarning {
-		frameColor, label = ANSIYellow, "Warning: "
-	}
-	bar := paint(frameColor, "│") + " "
 	var body strings.Builder
-	body.WriteString(paint(ANSIBold+frameColor, label))
-	body.WriteString(paint(ANSIBold, d.Summary))
+	body.WriteString(diagnosticLabel(d))
+	body.WriteString(d.Summary)
 	body.WriteString("\n")
-	if ex := excerptOf(d, files); ex != nil {
-		body.WriteString("\n")
-		if addr := resourceAddressOf(d); addr != "" {
-			fmt.Fprintf(&body, "  with %s,\n", addr)
-		}
-		fmt.Fprintf(&body, "  on %s line %d", d.Subject.Filename, d.Subject.Start.Line)
-		if ex.context != "" {
-			fmt.Fprintf(&body, ", in %s", ex.context)
-		}
-		body.WriteString(":\n")
-		offset := 0
-		for i, line := range strings.Split(string(ex.code), "\n") {
-			lo, hi := ex.hlStart-offset, ex.hlEnd-offset
-			text := line
-			if color && hi > 0 && lo < len(line) {
-				lo, hi = clampInt(lo, 0, len(line)), clampInt(hi, 0, len(line))
-				text = line[:lo] + "\x1b[4m" + line[lo:hi] + ANSIReset + line[hi:]
-			}
-			fmt.Fprintf(&body, "%4d: %s\n", ex.startLine+i, text)
-			offset += len(line) + 1
-		}
-		if values := expressionValues(d); len(values) > 0 {
-			body.WriteString("    ├────────────────\n")
-			for _, v := range values {
-				body.WriteString("    │ ")
-				body.WriteString(v)
-				body.WriteString("\n")
-			}
-		}
-	} else if d.Subject != nil {
-		body.WriteString("\n")
-		fmt.Fprintf(&body, "  on %s line %d:\n", d.Subject.Filename, d.Subject.Start.Line)
-		body.WriteString("  (source code not available)\n")
-	}
+	writeDiagnosticSource(&body, d, files, false)
 	if d.Detail != "" {
 		body.WriteString("\n")
 		detailWidth := 0
-		switch {
-		case !color && width > 1:
+		if width > 1 {
 			detailWidth = width - 1
-		case width > 2:
-			detailWidth = width - 2
 		}
 		body.WriteString(wrapDetail(d.Detail, detailWidth))
 		body.WriteString("\n")
 	}
-	if !color {
-		// Without colour, as OpenTofu: no frame, a blank line before, and
-		// a blank line closes the summary (or excerpt) when no detail
-		// follows.
-		if d.Detail == "" {
+	// Without colour, as OpenTofu: no frame, a blank line before, and a
+	// blank line closes the summary (or excerpt) when no detail follows.
+	if d.Detail == "" {
+		body.WriteString("\n")
+	}
+	b.WriteString("\n")
+	b.WriteString(body.String())
+}
+
+func diagnosticLabel(d *hcl.Diagnostic) string {
+	if d.Severity == hcl.DiagWarning {
+		return "Warning: "
+	}
+	return "Error: "
+}
+
+// renderDiagnosticColor draws a diagnostic in a frame of its severity's
+// colour, byte for byte as OpenTofu does, resets included: each line of
+// the body after the frame's bar, the summary bold, the subject
+// underlined and the expression values' guide dark grey.
+func renderDiagnosticColor(b *strings.Builder, d *hcl.Diagnostic, files map[string]*hcl.File, width int) {
+	frame := "red"
+	if d.Severity == hcl.DiagWarning {
+		frame = "yellow"
+	}
+	var body strings.Builder
+	body.WriteString(Colorize("[bold]["+frame+"]"+diagnosticLabel(d)+"[reset]", true))
+	body.WriteString(ANSIBold + d.Summary + ANSIReset)
+	body.WriteString("\n\n")
+	body.WriteString(ANSIReset)
+	wroteSource := writeDiagnosticSource(&body, d, files, true)
+	if d.Detail != "" {
+		if wroteSource {
 			body.WriteString("\n")
 		}
-		b.WriteString("\n")
-		b.WriteString(body.String())
-		return
+		// OpenTofu wraps a framed detail three columns short of the width.
+		detailWidth := 0
+		if width > 3 {
+			detailWidth = width - 3
+		}
+		body.WriteString(wrapDetail(d.Detail, detailWidth))
+		body.WriteString("\n")
 	}
-	b.WriteString(paint(frameColor, "╷"))
+	bar := Colorize("["+frame+"]│[reset] ", true)
+	b.WriteString(Colorize("["+frame+"]╷[reset]", true))
 	b.WriteString("\n")
 	for _, line := range strings.Split(strings.TrimSuffix(body.String(), "\n"), "\n") {
-		if line == "" {
-			b.WriteString(strings.TrimRight(bar, " ") + "\n")
-			continue
-		}
 		b.WriteString(bar)
 		b.WriteString(line)
 		b.WriteString("\n")
 	}
-	b.WriteString(paint(frameColor, "╵"))
+	b.WriteString(Colorize("["+frame+"]╵[reset]", true))
 	b.WriteString("\n")
+}
+
+// writeDiagnosticSource writes where a diagnostic points: the source
+// excerpt with the subject (underlined with colour) and the values of the
+// expression's references, or a note that the source is not available.
+// It reports whether it wrote anything.
+func writeDiagnosticSource(body *strings.Builder, d *hcl.Diagnostic, files map[string]*hcl.File, color bool) bool {
+	ex := excerptOf(d, files)
+	if ex == nil {
+		if d.Subject == nil {
+			return false
+		}
+		if !color {
+			body.WriteString("\n")
+		}
+		fmt.Fprintf(body, "  on %s line %d:\n", d.Subject.Filename, d.Subject.Start.Line)
+		body.WriteString("  (source code not available)\n")
+		return true
+	}
+	if !color {
+		body.WriteString("\n")
+	}
+	if addr := resourceAddressOf(d); addr != "" {
+		fmt.Fprintf(body, "  with %s,\n", addr)
+	}
+	fmt.Fprintf(body, "  on %s line %d", d.Subject.Filename, d.Subject.Start.Line)
+	if ex.context != "" {
+		fmt.Fprintf(body, ", in %s", ex.context)
+	}
+	body.WriteString(":\n")
+	code := string(ex.code)
+	if color && ex.hlEnd > ex.hlStart {
+		// One underline from the subject's start to its end, across lines
+		// if it spans several, and a reset closing the excerpt.
+		code = code[:ex.hlStart] + ANSIUnderline + code[ex.hlStart:ex.hlEnd] + ANSIReset + code[ex.hlEnd:] + ANSIReset
+	}
+	for i, line := range strings.Split(code, "\n") {
+		fmt.Fprintf(body, "%4d: %s\n", ex.startLine+i, line)
+	}
+	if values := expressionValueParts(d); len(values) > 0 {
+		if color {
+			body.WriteString("    " + ANSIDarkGray + "├────────────────" + ANSIReset + "\n")
+			for _, v := range values {
+				body.WriteString(ANSIReset + "    " + ANSIDarkGray + "│" + ANSIReset + " " + ANSIBold + v.name + ANSIReset + " " + v.statement + "\n")
+			}
+			body.WriteString(ANSIReset)
+		} else {
+			body.WriteString("    ├────────────────\n")
+			for _, v := range values {
+				body.WriteString("    │ " + v.name + " " + v.statement + "\n")
+			}
+		}
+	}
+	return true
 }
 
 // wrapDetail wraps prose paragraphs, leaving lines that start with a space
@@ -280,11 +320,23 @@ func wrapDetail(s string, width int) string {
 // expressionValues describes the values the references in a diagnostic's
 // expression had, e.g. `var.n is 1`, sorted and each once.
 func expressionValues(d *hcl.Diagnostic) []string {
+	var out []string
+	for _, v := range expressionValueParts(d) {
+		out = append(out, v.name+" "+v.statement)
+	}
+	return out
+}
+
+// exprValue is a reference of a diagnostic's expression and what its
+// value is ("is 1").
+type exprValue struct{ name, statement string }
+
+func expressionValueParts(d *hcl.Diagnostic) []exprValue {
 	if d.Expression == nil || d.EvalContext == nil {
 		return nil
 	}
 	seen := map[string]bool{}
-	var out []string
+	var out []exprValue
 	for _, tr := range d.Expression.Variables() {
 		name := traversalString(tr)
 		if name == "" || seen[name] {
@@ -295,9 +347,11 @@ func expressionValues(d *hcl.Diagnostic) []string {
 		if diags.HasErrors() {
 			continue
 		}
-		out = append(out, name+" "+describeValue(v))
+		out = append(out, exprValue{name, describeValue(v)})
 	}
-	sort.Strings(out)
+	sort.Slice(out, func(i, j int) bool {
+		return out[i].name+" "+out[i].statement < out[j].name+" "+out[j].statement
+	})
 	return out
 }
 

@@ -7,13 +7,71 @@ import (
 
 // ANSI escapes for -no-color's opposite.
 const (
-	ANSIReset  = "\x1b[0m"
-	ANSIBold   = "\x1b[1m"
-	ANSIRed    = "\x1b[31m"
-	ANSIGreen  = "\x1b[32m"
-	ANSIYellow = "\x1b[33m"
-	ANSICyan   = "\x1b[36m"
+	ANSIReset     = "\x1b[0m"
+	ANSIBold      = "\x1b[1m"
+	ANSIUnderline = "\x1b[4m"
+	ANSIRed       = "\x1b[31m"
+	ANSIGreen     = "\x1b[32m"
+	ANSIYellow    = "\x1b[33m"
+	ANSICyan      = "\x1b[36m"
+	ANSILightGray = "\x1b[37m"
+	ANSIDarkGray  = "\x1b[90m"
 )
+
+// colorTags are the tags Colorize expands.
+var colorTags = map[string]string{
+	"reset":      ANSIReset,
+	"bold":       ANSIBold,
+	"underline":  ANSIUnderline,
+	"red":        ANSIRed,
+	"green":      ANSIGreen,
+	"yellow":     ANSIYellow,
+	"cyan":       ANSICyan,
+	"light_gray": ANSILightGray,
+	"dark_gray":  ANSIDarkGray,
+}
+
+// Colorize expands the colour tags of a message template ("[bold]Plan:[reset]
+// ..."). With color on, a template that holds any tag also ends with a
+// reset, so that nothing it sets leaks into what follows; this is the byte
+// sequence OpenTofu's human output has, down to its doubled resets. With
+// color off the tags are removed. Only templates go through it: text from
+// configurations, states or providers is concatenated around the result.
+func Colorize(template string, color bool) string {
+	if !strings.Contains(template, "[") {
+		return template
+	}
+	var b strings.Builder
+	tagged := false
+	rest := template
+	for {
+		i := strings.IndexByte(rest, '[')
+		if i < 0 {
+			break
+		}
+		j := strings.IndexByte(rest[i:], ']')
+		if j < 0 {
+			break
+		}
+		code, ok := colorTags[rest[i+1:i+j]]
+		if !ok {
+			b.WriteString(rest[:i+1])
+			rest = rest[i+1:]
+			continue
+		}
+		b.WriteString(rest[:i])
+		if color {
+			b.WriteString(code)
+		}
+		tagged = true
+		rest = rest[i+j+1:]
+	}
+	b.WriteString(rest)
+	if color && tagged {
+		b.WriteString(ANSIReset)
+	}
+	return b.String()
+}
 
 // Placeholders for values a plan or a state does not show.
 const (

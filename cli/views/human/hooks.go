@@ -21,19 +21,30 @@ type HumanHooks struct {
 	added, changed, destroyed, imported, forgotten int
 }
 
-// NewHumanHooks writes to w; color adds bold to the address prefix.
+// NewHumanHooks writes to w; color makes the lines bold.
 func NewHumanHooks(w io.Writer, color bool) *HumanHooks {
 	return &HumanHooks{w: w, color: color}
 }
 
-func (h *HumanHooks) line(addr, text string) {
+// line writes `addr: text`. With colour the line is bold, between resets,
+// as OpenTofu writes it; the lines that start an operation end with a
+// second reset (started), as OpenTofu's do.
+func (h *HumanHooks) line(addr, text string) { h.write(addr, text, false) }
+
+func (h *HumanHooks) write(addr, text string, started bool) {
 	var b strings.Builder
 	if h.color {
-		b.WriteString(views.ANSIBold + addr + ":" + views.ANSIReset + " ")
-	} else {
-		b.WriteString(addr + ": ")
+		b.WriteString(views.ANSIReset + views.ANSIBold)
 	}
+	b.WriteString(addr)
+	b.WriteString(": ")
 	b.WriteString(text)
+	if h.color {
+		b.WriteString(views.ANSIReset)
+		if started {
+			b.WriteString(views.ANSIReset)
+		}
+	}
 	b.WriteString("\n")
 	h.mu.Lock()
 	defer h.mu.Unlock()
@@ -42,12 +53,12 @@ func (h *HumanHooks) line(addr, text string) {
 
 // ApplyStart writes `addr: Creating...` (or Modifying/Destroying... with the id).
 func (h *HumanHooks) ApplyStart(addr string, act action.Action, idKey, idValue string) {
-	h.line(addr, views.ApplyStartText(act, idKey, idValue))
+	h.write(addr, views.ApplyStartText(act, idKey, idValue), true)
 }
 
 // ApplyProgress writes `addr: Still creating... [10s elapsed]`.
 func (h *HumanHooks) ApplyProgress(addr string, act action.Action, elapsed time.Duration) {
-	h.line(addr, views.ApplyProgressText(act, elapsed))
+	h.write(addr, views.ApplyProgressText(act, elapsed), true)
 }
 
 // ApplyComplete writes `addr: Creation complete after 1s [id=…]` and counts
@@ -114,12 +125,13 @@ func (h *HumanHooks) Summary(operation string) views.ChangeSummary {
 
 // WriteApplySummary writes the closing line of an apply, e.g.
 // "Apply complete! Resources: 1 added, 0 changed, 0 destroyed." in bold
-// green when color is on.
+// green when color is on (with OpenTofu's resets: the colour starts before
+// the blank line and is reset after the line break).
 func WriteApplySummary(w io.Writer, s views.ChangeSummary, color bool) error {
-	text := s.String()
+	text := "\n" + s.String() + "\n"
 	if color {
-		text = views.ANSIBold + views.ANSIGreen + text + views.ANSIReset
+		text = views.ANSIReset + views.ANSIBold + views.ANSIGreen + text + views.ANSIReset
 	}
-	_, err := io.WriteString(w, "\n"+text+"\n")
+	_, err := io.WriteString(w, text)
 	return err
 }

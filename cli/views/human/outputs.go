@@ -15,13 +15,9 @@ func WriteApplyOutputs(w io.Writer, outputs map[string]views.OutputValue, color 
 		return nil
 	}
 	var b strings.Builder
-	b.WriteString("\n")
-	if color {
-		b.WriteString(views.ANSIBold + views.ANSIGreen + "Outputs:" + views.ANSIReset)
-	} else {
-		b.WriteString("Outputs:")
-	}
-	b.WriteString("\n\n")
+	// As OpenTofu: bold green from before the blank line to after the
+	// heading's.
+	b.WriteString(views.Colorize("[reset][bold][green]\nOutputs:\n\n", color))
 	writeOutputLines(&b, outputs)
 	_, err := io.WriteString(w, b.String())
 	return err

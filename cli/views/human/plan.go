@@ -28,7 +28,8 @@ type SchemaLookup interface {
 
 // RenderOptions controls the human plan rendering.
 type RenderOptions struct {
-	// Color turns on ANSI bold and colours; off for NO_COLOR and -no-color.
+	// Color turns on OpenTofu's ANSI bold and colours; off for -no-color
+	// (and NO_COLOR).
 	Color bool
 	// Mode is the plan mode: ModeNormal ("" too), ModeDestroy or
 	// ModeRefreshOnly. The plan document does not record it.
@@ -163,9 +164,7 @@ func (r *planRenderer) render() error {
 		return nil
 	}
 	if drifted {
-		p.WriteString("\n")
-		p.WriteString(strings.Repeat("─", r.opts.Width-1))
-		p.WriteString("\n")
+		p.WriteString(r.rule())
 	}
 	if anyAction {
 		p.WriteString("\n")
@@ -185,9 +184,7 @@ func (r *planRenderer) render() error {
 		}
 		for _, l := range legend {
 			if counts[l.acts[0]] > 0 {
-				p.WriteString(p.symbolField(l.acts[0])[:len(p.symbolField(l.acts[0]))-1])
-				p.WriteString(" ")
-				p.WriteString(l.text)
+				p.WriteString(p.legendLine(l.acts[0], l.text))
 				p.WriteString("\n")
 			}
 		}
@@ -208,11 +205,12 @@ func (r *planRenderer) render() error {
 		p.WriteString(" ")
 		p.WriteString(views.PlanSummaryLine(imports, add, change, destroy, forgets))
 		p.WriteString("\n")
+		if p.color {
+			p.WriteString(views.ANSIReset) // as OpenTofu, a reset starts the next line
+		}
 	}
 	if len(outputs) > 0 {
-		p.WriteString("\n")
-		p.WriteString(p.bold("Changes to Outputs:"))
-		p.WriteString("\n")
+		p.WriteString("\nChanges to Outputs:\n")
 		r.renderOutputs(outputs)
 		if !anyAction {
 			p.WriteString("\n")
@@ -228,14 +226,11 @@ func (r *planRenderer) renderNoChanges(drifted bool) {
 	width := r.opts.Width
 	headline := func(rest string) {
 		p.WriteString("\n")
-		p.WriteString(p.paint(views.ANSIBold+views.ANSIGreen, "No changes."))
-		p.WriteString(p.bold(" " + rest))
-		p.WriteString("\n\n")
+		p.WriteString(p.colorize("[reset][bold][green]No changes.[reset][bold] " + rest + "[reset]\n\n"))
 	}
 	if r.doc.Errored {
 		p.WriteString("\n")
-		p.WriteString(p.bold("Planning failed."))
-		p.WriteString(" tenet encountered an error while generating this plan.\n\n")
+		p.WriteString(p.colorize("[reset][bold][red]Planning failed.[reset][bold] tenet encountered an error while generating this plan.[reset]\n\n"))
 		return
 	}
 	switch r.opts.Mode {
@@ -247,17 +242,13 @@ func (r *planRenderer) renderNoChanges(drifted bool) {
 		p.WriteString(views.WordWrap("tenet has checked that the real remote objects still match the result of your most recent changes, and found no differences.", width-1))
 	case views.ModeDestroy:
 		if drifted {
-			p.WriteString("\n")
-			p.WriteString(strings.Repeat("─", width-1))
-			p.WriteString("\n")
+			p.WriteString(r.rule())
 		}
 		headline("No objects need to be destroyed.")
 		p.WriteString(views.WordWrap("Either you have not created any objects yet or the existing objects were already deleted outside of tenet.", width-1))
 	default:
 		if drifted {
-			p.WriteString("\n")
-			p.WriteString(strings.Repeat("─", width-1))
-			p.WriteString("\n")
+			p.WriteString(r.rule())
 		}
 		headline("Your infrastructure matches the configuration.")
 		switch {
@@ -321,8 +312,8 @@ func (r *planRenderer) renderDrift(planEmpty bool) (bool, error) {
 	}
 	p := r.p
 	p.WriteString("\n")
-	p.WriteString(p.bold("Note: Objects have changed outside of tenet"))
-	p.WriteString("\n\n")
+	p.WriteString(p.colorize("[bold][cyan]Note:[reset][bold] Objects have changed outside of tenet\n"))
+	p.WriteString("\n")
 	p.WriteString(views.WordWrap(`tenet detected the following changes made outside of tenet since the last "tenet apply" which may have affected this plan:`, r.opts.Width-1))
 	p.WriteString("\n")
 	for _, it := range items {
@@ -364,6 +355,9 @@ func (r *planRenderer) writeResource(rc *planjson.ResourceChange, act action.Act
 	p.hideSymbols = act == action.Forget
 	p.noNullSuffix = act == action.Forget
 	p.showUnchanged = rc.Importing()
+	if p.color {
+		p.WriteString(views.ANSIReset) // the heading's closing reset, as OpenTofu
+	}
 	p.WriteString(sym[:len(sym)-1])
 	p.WriteString(" ")
 	if rc.Mode == "data" {
@@ -410,17 +404,27 @@ func (r *planRenderer) writeResourceComment(rc *planjson.ResourceChange, act act
 	if rc.Deposed != "" {
 		addr += " (deposed object " + rc.Deposed + ")"
 	}
+	// phrase is a colour template (views.Colorize) without the closing
+	// reset, which OpenTofu writes at the start of the resource's first
+	// line (writeResource).
 	head := func(phrase string) {
-		p.WriteString("  ")
-		p.writeBold("# ", addr)
+		p.writeBold("  # ", addr)
 		p.WriteString(" ")
-		p.WriteString(phrase)
+		p.WriteString(strings.TrimSuffix(p.colorize(phrase), views.ANSIReset))
 		p.WriteString("\n")
 	}
 	note := func(text string) {
 		p.WriteString("  # ")
 		p.WriteString(text)
 		p.WriteString("\n")
+	}
+	// A note about a move or an import starts with a reset in OpenTofu's
+	// colour output.
+	resetNote := func(text string) {
+		if p.color {
+			text = views.ANSIReset + text
+		}
+		note(text)
 	}
 	printedMoved, printedImported := false, false
 	switch act {
@@ -445,20 +449,20 @@ func (r *planRenderer) writeResourceComment(rc *planjson.ResourceChange, act act
 	case action.DeleteThenCreate, action.CreateThenDelete:
 		switch rc.ActionReason {
 		case "replace_because_tainted":
-			head("is tainted, so it must be replaced")
+			head("is tainted, so it must be [bold][red]replaced[reset]")
 		case "replace_by_request":
-			head("will be replaced, as requested")
+			head("will be [bold][red]replaced[reset], as requested")
 		case "replace_by_triggers":
-			head("will be replaced due to changes in replace_triggered_by")
+			head("will be [bold][red]replaced[reset] due to changes in replace_triggered_by")
 		default:
-			head("must be replaced")
+			head("must be [bold][red]replaced[reset]")
 		}
 	case action.Delete:
 		if drift {
 			head("has been deleted")
 			break
 		}
-		head("will be destroyed")
+		head("will be [bold][red]destroyed[reset]")
 		if reason := deleteReasonNote(rc); reason != "" {
 			note(reason)
 		}
@@ -466,11 +470,10 @@ func (r *planRenderer) writeResourceComment(rc *planjson.ResourceChange, act act
 			note("(left over from a partially-failed replacement of this instance)")
 		}
 	case action.Forget:
-		head("will be removed from the tenet state but will not be destroyed")
+		head("will be removed from the tenet state [bold][red]but will not be destroyed[reset]")
 	case action.NoOp:
 		if rc.Moved() {
-			p.WriteString("  ")
-			p.writeBold("# ", rc.PreviousAddress)
+			p.writeBold("  # ", rc.PreviousAddress)
 			p.WriteString(" has moved to ")
 			p.writeBold(addr)
 			p.WriteString("\n")
@@ -478,7 +481,7 @@ func (r *planRenderer) writeResourceComment(rc *planjson.ResourceChange, act act
 		}
 		if rc.Importing() {
 			if printedMoved {
-				note("(will be imported)")
+				resetNote("(will be imported)")
 			} else {
 				head("will be imported")
 			}
@@ -486,12 +489,12 @@ func (r *planRenderer) writeResourceComment(rc *planjson.ResourceChange, act act
 		}
 	}
 	if rc.Moved() && !printedMoved {
-		note("(moved from " + rc.PreviousAddress + ")")
+		resetNote("(moved from " + rc.PreviousAddress + ")")
 	}
 	if rc.Importing() && !printedImported {
-		note("(imported from " + strconv.Quote(rc.Change.Importing.ID) + ")")
+		resetNote("(imported from " + strconv.Quote(rc.Change.Importing.ID) + ")")
 		if act == action.Delete || act.IsReplace() {
-			note(p.paint(views.ANSIYellow, "Warning: this will destroy the imported resource"))
+			resetNote(p.paint(views.ANSIYellow, "Warning: this will destroy the imported resource"))
 		}
 	}
 }
@@ -586,17 +589,31 @@ func (r *planRenderer) renderOutputs(outputs []outputChange) {
 	}
 }
 
+// rule is the horizontal rule between the drift and the rest of a plan.
+func (r *planRenderer) rule() string { return ruleLine(r.opts.Width, r.p.color) }
+
+// ruleLine is a horizontal rule one column short of width, after a blank
+// line: dark grey with colour, as OpenTofu draws it (the colour starts
+// before the line break).
+func ruleLine(width int, color bool) string {
+	rule := strings.Repeat("─", width-1)
+	if color {
+		return views.ANSIDarkGray + "\n" + rule + views.ANSIReset + "\n"
+	}
+	return "\n" + rule + "\n"
+}
+
 // WriteNoOutNote writes the note that closes a plan made without -out.
-func WriteNoOutNote(w io.Writer) error {
-	_, err := io.WriteString(w, "\n"+strings.Repeat("─", defaultWidth-1)+"\n\n"+
+func WriteNoOutNote(w io.Writer, color bool) error {
+	_, err := io.WriteString(w, ruleLine(defaultWidth, color)+"\n"+
 		views.WordWrap(`Note: You didn't use the -out option to save this plan, so tenet can't guarantee to take exactly these actions if you run "tenet apply" now.`, defaultWidth-1)+"\n")
 	return err
 }
 
 // WriteSavedPlanNote writes the note that closes a plan saved with -out.
-func WriteSavedPlanNote(w io.Writer, path string) error {
-	_, err := fmt.Fprintf(w, "\n%s\n\nSaved the plan to: %s\n\nTo perform exactly these actions, run the following command to apply:\n    tenet apply %q\n",
-		strings.Repeat("─", defaultWidth-1), path, path)
+func WriteSavedPlanNote(w io.Writer, path string, color bool) error {
+	_, err := fmt.Fprintf(w, "%s\nSaved the plan to: %s\n\nTo perform exactly these actions, run the following command to apply:\n    tenet apply %q\n",
+		ruleLine(defaultWidth, color), path, path)
 	return err
 }
 

@@ -113,6 +113,11 @@ func TestRenderPlanGolden(t *testing.T) {
 				t.Fatal(err)
 			}
 			got := buf.String()
+			// A txtar section ends with a line break; a coloured plan ends
+			// with the reset that starts the next line, which has none.
+			if !strings.HasSuffix(got, "\n") {
+				got += "\n"
+			}
 			if os.Getenv("UPDATE") != "" {
 				if wantIdx < 0 {
 					ar.Files = append(ar.Files, txtar.File{Name: "want.txt"})

@@ -10,9 +10,26 @@ import (
 	"github.com/tenetplan/tenet/engine/plan/action"
 )
 
+// valueMarks are the marks drawn after values, without and with colour
+// (indexed by printer.color), built once from their colour templates
+// (views.Colorize) as they are drawn for many lines.
+var valueMarks = [2]struct{ forces, null, arrow string }{
+	{views.Colorize(forcesTemplate, false), views.Colorize(nullTemplate, false), views.Colorize(arrowTemplate, false)},
+	{views.Colorize(forcesTemplate, true), views.Colorize(nullTemplate, true), views.Colorize(arrowTemplate, true)},
+}
+
 const (
-	forcesText = " # forces replacement"
+	forcesTemplate = "[red]# forces replacement[reset]"
+	nullTemplate   = "[dark_gray]-> null[reset]"
+	arrowTemplate  = "[yellow]->[reset]"
 )
+
+func (p *printer) marks() int {
+	if p.color {
+		return 1
+	}
+	return 0
+}
 
 // printer accumulates rendered text. Nesting level L starts with 4*L
 // spaces followed by a four-column action symbol field, so a child's symbol
@@ -38,13 +55,17 @@ func (p *printer) paint(code, s string) string {
 
 func (p *printer) bold(s string) string { return p.paint(views.ANSIBold, s) }
 
+// colorize expands a message template's colour tags (views.Colorize).
+func (p *printer) colorize(template string) string { return views.Colorize(template, p.color) }
+
 func (p *printer) indent(level int) {
 	for i := 0; i < level; i++ {
 		p.WriteString("    ")
 	}
 }
 
-// symbolField is the four-column symbol of an action, with colour.
+// symbolField is the four-column symbol of an action and the space after
+// it, with colour.
 func (p *printer) symbolField(a action.Action) string {
 	if p.hideSymbols {
 		return "" // as OpenTofu draws a forgotten object
@@ -58,32 +79,36 @@ func (p *printer) symbolField(a action.Action) string {
 	return plainSymbols[a]
 }
 
+// symbolTemplates are the action symbols as colour templates
+// (views.Colorize), four columns wide.
+var symbolTemplates = [action.Forget + 1]string{
+	action.Create:           "  [green]+[reset]",
+	action.Update:           "  [yellow]~[reset]",
+	action.Delete:           "  [red]-[reset]",
+	action.DeleteThenCreate: "[red]-[reset]/[green]+[reset]",
+	action.CreateThenDelete: "[green]+[reset]/[red]-[reset]",
+	action.Read:             " [cyan]<=[reset]",
+	action.Forget:           "  [red].[reset]",
+}
+
+// legendLine is a line of the symbol legend: the symbol and its meaning.
+func (p *printer) legendLine(a action.Action, text string) string {
+	return p.colorize(symbolTemplates[a] + " " + text)
+}
+
 // plainSymbols and colorSymbols are the symbol fields by action, built once
-// as drawing them is done for every line.
+// as drawing them is done for every line. As OpenTofu's, a coloured symbol
+// is followed by a reset of its own.
 var plainSymbols, colorSymbols = symbolFields(false), symbolFields(true)
 
 func symbolFields(color bool) [action.Forget + 1]string {
-	p := printer{color: color}
 	var out [action.Forget + 1]string
 	for a := range out {
-		switch action.Action(a) {
-		case action.Create:
-			out[a] = "  " + p.paint(views.ANSIGreen, "+") + " "
-		case action.Update:
-			out[a] = "  " + p.paint(views.ANSIYellow, "~") + " "
-		case action.Delete:
-			out[a] = "  " + p.paint(views.ANSIRed, "-") + " "
-		case action.DeleteThenCreate:
-			out[a] = p.paint(views.ANSIRed, "-") + "/" + p.paint(views.ANSIGreen, "+") + " "
-		case action.CreateThenDelete:
-			out[a] = p.paint(views.ANSIGreen, "+") + "/" + p.paint(views.ANSIRed, "-") + " "
-		case action.Read:
-			out[a] = " " + p.paint(views.ANSICyan, "<=") + " "
-		case action.Forget:
-			out[a] = "  " + p.paint(views.ANSIRed, ".") + " "
-		default:
+		if symbolTemplates[a] == "" {
 			out[a] = "    "
+			continue
 		}
+		out[a] = views.Colorize(symbolTemplates[a], color) + " "
 	}
 	return out
 }
@@ -96,8 +121,22 @@ func (p *printer) linePrefix(level int, a action.Action) {
 
 func (p *printer) forces(n *diffNode) {
 	if n.replace {
-		p.WriteString(p.paint(views.ANSIRed, forcesText))
+		p.WriteString(" ")
+		p.WriteString(valueMarks[p.marks()].forces)
 	}
+}
+
+// nullSuffix writes the " -> null" that ends a deleted value.
+func (p *printer) nullSuffix() {
+	p.WriteString(" ")
+	p.WriteString(valueMarks[p.marks()].null)
+}
+
+// arrow writes the " -> " between a primitive's old and new value.
+func (p *printer) arrow() {
+	p.WriteString(" ")
+	p.WriteString(valueMarks[p.marks()].arrow)
+	p.WriteString(" ")
 }
 
 // opening starts a collection value: when empty, the whole of it on this
@@ -107,7 +146,7 @@ func (p *printer) opening(n *diffNode, empty bool, brackets string) bool {
 	if empty {
 		p.WriteString(brackets)
 		if n.act == action.Delete && !p.noNullSuffix {
-			p.WriteString(" -> null")
+			p.nullSuffix()
 		}
 		p.forces(n)
 		return false
@@ -132,7 +171,7 @@ func (p *printer) closing(level int, n *diffNode, brace string) {
 	p.linePrefix(level, action.NoOp)
 	p.WriteString(brace)
 	if n.act == action.Delete && !p.noNullSuffix {
-		p.WriteString(" -> null")
+		p.nullSuffix()
 	}
 }
 
@@ -141,14 +180,22 @@ func (p *printer) hiddenNote(level int, count int, noun string) {
 		return
 	}
 	p.linePrefix(level, action.NoOp)
+	if count != 1 {
+		noun += "s"
+	}
+	// Dark grey, with OpenTofu's two resets, when in colour.
+	if p.color {
+		p.WriteString(views.ANSIDarkGray)
+	}
 	p.WriteString("# (")
 	p.WriteString(strconv.Itoa(count))
 	p.WriteString(" unchanged ")
 	p.WriteString(noun)
-	if count != 1 {
-		p.WriteString("s")
+	p.WriteString(" hidden)")
+	if p.color {
+		p.WriteString(views.ANSIReset + views.ANSIReset)
 	}
-	p.WriteString(" hidden)\n")
+	p.WriteString("\n")
 }
 
 func (p *printer) shows(n *diffNode, important bool) bool {
@@ -207,11 +254,11 @@ func (primitiveRenderer) writeValue(p *printer, n *diffNode, level int) {
 	case action.Delete:
 		p.writePrimitive(n.before)
 		if !p.noNullSuffix {
-			p.WriteString(" -> null")
+			p.nullSuffix()
 		}
 	case action.Update:
 		p.writePrimitive(n.before)
-		p.WriteString(" -> ")
+		p.arrow()
 		p.writePrimitive(n.after)
 	default:
 		p.writePrimitive(n.after)
@@ -236,7 +283,7 @@ func (r sensitiveRenderer) warning() string {
 func (r sensitiveRenderer) writeValue(p *printer, n *diffNode, level int) {
 	p.WriteString(views.SensitiveText)
 	if n.act == action.Delete && !p.noNullSuffix {
-		p.WriteString(" -> null")
+		p.nullSuffix()
 	}
 	p.forces(n)
 }
@@ -267,7 +314,7 @@ func (r typeChangeRenderer) writeValue(p *printer, n *diffNode, level int) {
 	p.noNullSuffix = true
 	r.before.r.writeValue(p, r.before, level)
 	p.noNullSuffix = saved
-	p.WriteString(" -> ")
+	p.arrow()
 	r.after.r.writeValue(p, r.after, level)
 	p.forces(n)
 }
@@ -279,13 +326,13 @@ func (r heredocRenderer) writeValue(p *printer, n *diffNode, level int) {
 	if n.act == action.Update {
 		if _, ok := r.before.(string); !ok {
 			p.WriteString(formatPrimitive(r.before))
-			p.WriteString(" -> ")
+			p.arrow()
 			r.writeLines(p, n, level, nil, splitLines(r.after))
 			return
 		}
 		if _, ok := r.after.(string); !ok {
 			r.writeLines(p, n, level, splitLines(r.before), nil)
-			p.WriteString(" -> ")
+			p.arrow()
 			p.WriteString(formatPrimitive(r.after))
 			return
 		}
@@ -296,7 +343,7 @@ func (r heredocRenderer) writeValue(p *printer, n *diffNode, level int) {
 	case action.Delete:
 		r.writeLines(p, n, level, splitLines(r.before), nil)
 		if !p.noNullSuffix {
-			p.WriteString(" -> null")
+			p.nullSuffix()
 		}
 	default:
 		r.writeLines(p, n, level, nil, splitLines(r.after))
@@ -543,6 +590,6 @@ func (r jsonRenderer) writeValue(p *printer, n *diffNode, level int) {
 	p.linePrefix(level, action.NoOp)
 	p.WriteString(")")
 	if n.act == action.Delete && !p.noNullSuffix {
-		p.WriteString(" -> null")
+		p.nullSuffix()
 	}
 }
