@@ -10,17 +10,19 @@ import (
 
 // The engine decides resources in dependency order, so a chain of resources
 // (each reading the previous one's output) reaches Decide one instance at a
-// time. One evaluation of the decision table costs a few hundred
+// time, and the instances of a counted resource reach it together, mostly
+// with the same facts. One evaluation of the decision table costs a few hundred
 // microseconds however small the chunk, because every row is its own
-// comprehension. Without team rules the default rules read only an
-// instance's facts, not its name, so single-instance decisions are
-// remembered by those facts: a chain of similar resources evaluates the
-// rules once per distinct combination.
+// comprehension. The default rules read only an instance's facts, not its
+// name, so decisions are remembered by those facts: a chain of similar
+// resources evaluates the rules once per distinct combination, and a batch
+// once per distinct set (decideByFacts). With team rules, the elements
+// they add for an instance are part of its facts (team rules reach the
+// table only through its extension points).
 //
 // Remembered decisions have no findings (their text names the address);
-// the memo is disabled when team rules are loaded (they may read anything)
-// or when a decide rule other than errors/warnings reads a field the memo
-// key leaves out (decideMemoSafe).
+// the memo is disabled when a decide rule other than errors/warnings reads
+// a field the memo key leaves out (decideMemoSafe).
 
 // decideMemoLimit bounds the memo: the key includes the instance key, so
 // distinct keys could otherwise grow it without bound.
