@@ -17,7 +17,7 @@ const gcStartLimit = 512 << 20
 //
 // Most runs are short and allocate a few hundred megabytes at most; with
 // the default GOGC the collector runs many times while the heap grows from
-// nothing, a fifth of the CPU of a 5,000-instance plan. So the collector
+// nothing, a large share of a short run's CPU. So the collector
 // starts off, under a soft memory limit of gcStartLimit; when the heap
 // that survives a collection passes half of it, the run is a large one and
 // the default pacing (GOGC=100, no limit) takes over, so the peak memory of

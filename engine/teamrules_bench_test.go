@@ -143,12 +143,12 @@ const maxTeamRulesRatio = 1.5
 // 2k instances (TENET_BENCH_RATIO=1: the benchmark's 10k). Both plans are
 // measured in turns, as the process's CPU time with the processors the
 // product uses (as the benchmark measures it), the fastest of several plans
-// of each kind. On one processor the ratio is higher (about 1.5 at 2k,
-// 1.6-1.7 at 10k; docs/performance.md): team rules gain more from parallel
-// chunks than the rest of the plan does. A neighbour can still slow
-// every measurement down, so a ratio above the bound is measured again,
-// longer, before the test fails. Skipped in -short mode and under the race
-// detector, whose instrumentation costs are not the product's.
+// of each kind. On one processor the ratio is higher (docs/performance.md):
+// team rules gain more from parallel chunks than the rest of the plan
+// does. A neighbour can still slow every measurement down, so a ratio
+// above the bound is measured again, longer, before the test fails.
+// Skipped in -short mode and under the race detector, whose
+// instrumentation costs are not the product's.
 func TestTeamRulesOverhead(t *testing.T) {
 	if testing.Short() {
 		t.Skip("timing test: skipped in -short mode")

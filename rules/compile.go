@@ -18,8 +18,8 @@ import (
 )
 
 // query is a prepared query that may still be compiling. Compiling the
-// default rules takes ~20 ms, as long as planning a thousand instances, so a
-// run starts planning while they compile and waits only where it first
+// default rules takes as long as planning a thousand instances, so a run
+// starts planning while they compile and waits only where it first
 // evaluates a stage.
 type query struct {
 	ready chan struct{}
@@ -60,10 +60,9 @@ type defaultStage struct {
 // defaultStages are the default rule packages, each compiled on its own:
 // they never refer to one another. files is the prefix of their files'
 // names in rules/planning. Only decide and cbd are evaluated in every plan;
-// moves only with moved blocks or implied count/for_each moves (and
-// compiling it is a third of the default rules' compile time), prepare only
-// with ignore_changes, triggers only with replace_triggered_by: those
-// compile on demand.
+// moves only with moved blocks or implied count/for_each moves (and it is
+// costly to compile), prepare only with ignore_changes, triggers only with
+// replace_triggered_by: those compile on demand.
 var defaultStages = []defaultStage{
 	{"decide", decideQuery, func(e *Engine) **query { return &e.decide }, false},
 	{"cbd", "data.tenet.cbd.forced", func(e *Engine) **query { return &e.cbd }, false},
@@ -125,7 +124,7 @@ func compileDefaultFiles(prefix string) (*ast.Compiler, error) {
 }
 
 // defaultsSkippedChecks are the compiler's checks the embedded default
-// rules skip: type checking and the recursion check are two fifths of
+// rules skip: type checking and the recursion check are a large part of
 // compiling the decision table, the largest fixed cost of a small plan, and
 // only report errors (evaluation does not use the types of rules that no
 // `with` replaces, and the default rules have none). The default rules are
@@ -159,7 +158,7 @@ func (e *Engine) Wait(ctx context.Context) error {
 }
 
 // tenetRef and decideRef are built once: parsing a ref per visited ref
-// cost milliseconds per run.
+// would cost milliseconds per run.
 var (
 	tenetRef  = regokit.Ref(ast.DefaultRootDocument, "tenet")
 	decideRef = regokit.Ref(ast.DefaultRootDocument, "tenet", "decide")

@@ -95,7 +95,7 @@ func SchemaSensitivePaths(b *providers.Block, v cty.Value) []cty.Path {
 }
 
 // impliedTypes caches Block.ImpliedType, which builds a fresh object type
-// (maps and all) on every call and was called several times per instance.
+// (maps and all) on every call and is needed several times per instance.
 // Keys are weak so a schema that is dropped takes its entry with it.
 var impliedTypes sync.Map // weak.Pointer[providers.Block] -> cty.Type
 

@@ -13,9 +13,9 @@ import (
 // templates that interpolate only known, unmarked strings and whole numbers
 // ("x-${count.index}", the usual way of naming counted things) are
 // rendered here: cty converts a number to a string through big.Float's
-// shortest-decimal formatting, which was the largest single cost of
-// evaluating a counted resource's configuration. Anything else is left to
-// HCL, which also reports every problem.
+// shortest-decimal formatting, which would dominate evaluating a counted
+// resource's configuration. Anything else is left to HCL, which also
+// reports every problem.
 func evalAttrExpr(expr hcl.Expression, ctx *hcl.EvalContext) (cty.Value, hcl.Diagnostics) {
 	if t, ok := expr.(*hclsyntax.TemplateExpr); ok {
 		if v, ok := renderPlainTemplate(t, ctx); ok {

@@ -331,8 +331,8 @@ func (d *instanceDecoder) dependencies(i int, obj *state.ObjectSrc) int {
 
 // parseDependency is addrs.ParseAbsResourceStr(s).Config(). Addresses made
 // of plain ASCII identifiers, as nearly all are, are split here: HCL's
-// traversal parser cost more than the rest of reading a chain of 100k
-// resources.
+// traversal parser would cost more than the rest of reading a chained
+// resource's instance.
 func parseDependency(s string) (addrs.ConfigResource, bool) {
 	if r, ok := splitDependency(s); ok {
 		return r, true
