@@ -32,7 +32,7 @@
 //     naming the rule's file and line.
 //   - Evaluation, behind [Engine.Decide], [Engine.Prepare] and the other
 //     stage methods: batches are evaluated in chunks on all cores
-//     (chunks.go), single decisions are remembered by the instance's facts
+//     (chunks.go), decisions are remembered by the instance's facts
 //     (decide_memo.go; off in the differential tests through
 //     Engine.memo.enabled), instances no team rule can select are left
 //     out (guards.go), and a chunk is checked for conflicting rows only
@@ -48,7 +48,7 @@
 // facts, effective lifecycle settings), calling providers, placing findings
 // in the source (rules report an address; the engine attaches the resource
 // block's range) and everything about ordering and applying. rules imports
-// nothing from the project.
+// nothing from the project but the Rego toolkit, internal/regokit.
 //
 // # Input seen by rules
 //
@@ -116,5 +116,6 @@
 // (its METADATA id, or "team:FILE:LINE") and carries its message.
 //
 // docs/rules.md is the user guide, with the precedence between behaviours;
-// docs/performance.md says why evaluation is shaped as it is.
+// docs/performance.md says why evaluation is shaped as it is, with the
+// measurements behind it.
 package rules
