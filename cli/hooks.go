@@ -15,6 +15,7 @@ import (
 // progress is what both the human and the JSON views show of an apply.
 type progress interface {
 	ApplyStart(addr string, act action.Action, idKey, idValue string)
+	ApplyProgress(addr string, act action.Action, idKey, idValue string, elapsed time.Duration)
 	ApplyComplete(addr string, act action.Action, idKey, idValue string, elapsed time.Duration)
 	ApplyErrored(addr string, act action.Action, elapsed time.Duration)
 	RefreshStart(addr, idKey, idValue string)
@@ -26,20 +27,87 @@ type progress interface {
 type hookAdapter struct {
 	p       progress
 	refresh bool // show refresh progress
+	// progressEvery is how often a running operation is reported as still
+	// running; zero means stillRunningEvery. Tests shorten it.
+	progressEvery time.Duration
+
 	mu      sync.Mutex
 	summary views.ChangeSummary
+	running map[runningKey]*stillRunning
+}
+
+// stillRunningEvery is how often OpenTofu reports an operation that is
+// still running ("Still creating... [10s elapsed]").
+const stillRunningEvery = 10 * time.Second
+
+// runningKey names one operation on one object.
+type runningKey struct {
+	addr    string
+	deposed state.DeposedKey
+	act     action.Action
+}
+
+// stillRunning reports one operation as still running until stop is
+// closed; done is closed when it has stopped reporting.
+type stillRunning struct {
+	stop, done chan struct{}
 }
 
 var _ engine.Hooks = (*hookAdapter)(nil)
 
 func (h *hookAdapter) PreApply(addr addrs.AbsResourceInstance, deposed state.DeposedKey, act action.Action, idKey, idValue string) {
-	if h.p != nil {
-		h.p.ApplyStart(h.startAddr(addr, deposed), act, idKey, idValue)
+	if h.p == nil {
+		return
+	}
+	shown := h.startAddr(addr, deposed)
+	h.p.ApplyStart(shown, act, idKey, idValue)
+	if act == action.Forget {
+		return // nothing remote runs, so nothing is reported as running
+	}
+	every := h.progressEvery
+	if every <= 0 {
+		every = stillRunningEvery
+	}
+	r := &stillRunning{stop: make(chan struct{}), done: make(chan struct{})}
+	h.mu.Lock()
+	if h.running == nil {
+		h.running = map[runningKey]*stillRunning{}
+	}
+	h.running[runningKey{addr.String(), deposed, act}] = r
+	h.mu.Unlock()
+	start := time.Now()
+	go func() {
+		defer close(r.done)
+		tick := time.NewTicker(every)
+		defer tick.Stop()
+		for {
+			select {
+			case <-r.stop:
+				return
+			case now := <-tick.C:
+				h.p.ApplyProgress(shown, act, idKey, idValue, now.Sub(start))
+			}
+		}
+	}()
+}
+
+// stopRunning ends the still-running reports of an operation and waits
+// for them, so that none follows the operation's completion line.
+func (h *hookAdapter) stopRunning(addr addrs.AbsResourceInstance, deposed state.DeposedKey, act action.Action) {
+	k := runningKey{addr.String(), deposed, act}
+	h.mu.Lock()
+	r := h.running[k]
+	delete(h.running, k)
+	h.mu.Unlock()
+	if r != nil {
+		close(r.stop)
+		<-r.done
 	}
 }
 
 func (h *hookAdapter) PostApply(addr addrs.AbsResourceInstance, deposed state.DeposedKey, act action.Action, idKey, idValue string, elapsed time.Duration, failed bool) {
 	if h.p != nil {
+		h.stopRunning(addr, deposed, act)
 		if failed {
 			h.p.ApplyErrored(addr.String(), act, elapsed)
 		} else {

@@ -34,9 +34,31 @@ func ApplyStartText(act action.Action, idKey, idValue string) string {
 	return s + IDSuffix(idKey, idValue)
 }
 
-// ApplyProgressText is the line while the operation is still running.
-func ApplyProgressText(act action.Action, elapsed time.Duration) string {
-	return fmt.Sprintf("Still %s... [%s elapsed]", act.ProgressVerb(), formatElapsed(elapsed))
+// ApplyProgressText is the line while the operation is still running:
+// "Still modifying... [id=abc, 10s elapsed]". The human view names the
+// object by its id, as OpenTofu's does, shortening a long one; the JSON
+// view passes no id.
+func ApplyProgressText(act action.Action, idKey, idValue string, elapsed time.Duration) string {
+	id := ""
+	if idKey != "" && idValue != "" {
+		id = idKey + "=" + shortID(idValue) + ", "
+	}
+	return fmt.Sprintf("Still %s... [%s%s elapsed]", act.ProgressVerb(), id, formatElapsed(elapsed))
+}
+
+// maxIDRunes is the longest id a still-running line shows whole; a longer
+// one keeps its start and end around "...", since both tend to matter
+// (a prefix names the kind of object, a suffix the object).
+const maxIDRunes = 80
+
+func shortID(id string) string {
+	r := []rune(id)
+	if len(r) <= maxIDRunes {
+		return id
+	}
+	const head = maxIDRunes/2 - 1
+	const tail = maxIDRunes - head - len("...")
+	return string(r[:head]) + "..." + string(r[len(r)-tail:])
 }
 
 // ApplyCompleteText is the line when the operation completed.

@@ -56,9 +56,10 @@ func (h *HumanHooks) ApplyStart(addr string, act action.Action, idKey, idValue s
 	h.write(addr, views.ApplyStartText(act, idKey, idValue), true)
 }
 
-// ApplyProgress writes `addr: Still creating... [10s elapsed]`.
-func (h *HumanHooks) ApplyProgress(addr string, act action.Action, elapsed time.Duration) {
-	h.write(addr, views.ApplyProgressText(act, elapsed), true)
+// ApplyProgress writes `addr: Still creating... [10s elapsed]`, or
+// `addr: Still destroying... [id=abc, 10s elapsed]` for an existing object.
+func (h *HumanHooks) ApplyProgress(addr string, act action.Action, idKey, idValue string, elapsed time.Duration) {
+	h.write(addr, views.ApplyProgressText(act, idKey, idValue, elapsed), true)
 }
 
 // ApplyComplete writes `addr: Creation complete after 1s [id=…]` and counts

@@ -16,9 +16,10 @@ func TestHumanHooks(t *testing.T) {
 	var buf bytes.Buffer
 	h := NewHumanHooks(&buf, false)
 	h.ApplyStart("terraform_data.a", action.Create, "", "")
-	h.ApplyProgress("terraform_data.a", action.Create, 10*time.Second)
+	h.ApplyProgress("terraform_data.a", action.Create, "", "", 10*time.Second)
 	h.ApplyComplete("terraform_data.a", action.Create, "id", "x1", time.Second)
 	h.ApplyStart("terraform_data.b", action.Delete, "id", "x2")
+	h.ApplyProgress("terraform_data.b", action.Delete, "id", "x2", 20*time.Second)
 	h.ApplyComplete("terraform_data.b", action.Delete, "id", "x2", 0)
 	h.ApplyStart("terraform_data.c", action.Update, "id", "x3")
 	h.ApplyComplete("terraform_data.c", action.Update, "id", "x3", 65*time.Second)
@@ -33,6 +34,7 @@ func TestHumanHooks(t *testing.T) {
 terraform_data.a: Still creating... [10s elapsed]
 terraform_data.a: Creation complete after 1s [id=x1]
 terraform_data.b: Destroying... [id=x2]
+terraform_data.b: Still destroying... [id=x2, 20s elapsed]
 terraform_data.b: Destruction complete after 0s
 terraform_data.c: Modifying... [id=x3]
 terraform_data.c: Modifications complete after 1m5s [id=x3]

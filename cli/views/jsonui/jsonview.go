@@ -175,10 +175,11 @@ func (v *JSONView) ApplyStart(addr string, act action.Action, idKey, idValue str
 	v.emit("info", addr+": "+views.ApplyStartText(act, idKey, idValue), "apply_start", "hook", h, nil)
 }
 
-// ApplyProgress reports an operation still running.
-func (v *JSONView) ApplyProgress(addr string, act action.Action, elapsed time.Duration) {
+// ApplyProgress reports an operation still running. As in OpenTofu's
+// stream, neither the message nor the hook names the object's id.
+func (v *JSONView) ApplyProgress(addr string, act action.Action, idKey, idValue string, elapsed time.Duration) {
 	h := hookMessage{Resource: NewResourceAddr(addr), Action: act.UIName(), ElapsedSeconds: seconds(elapsed)}
-	v.emit("info", addr+": "+views.ApplyProgressText(act, elapsed), "apply_progress", "hook", h, nil)
+	v.emit("info", addr+": "+views.ApplyProgressText(act, "", "", elapsed), "apply_progress", "hook", h, nil)
 }
 
 // ApplyComplete reports a finished operation.

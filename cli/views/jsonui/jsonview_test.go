@@ -73,9 +73,9 @@ func TestJSONViewHooks(t *testing.T) {
 			"hook": map[string]any{"action": "update", "elapsed_seconds": 1.0, "resource": map[string]any{
 				"addr": "a_b.c", "module": "", "resource": "a_b.c",
 				"implied_provider": "a", "resource_type": "a_b", "resource_name": "c", "resource_key": nil}}}},
-		{"apply_progress", func(v *JSONView) { v.ApplyProgress("a_b.c", action.Create, 10*time.Second) }, map[string]any{
-			"@level": "info", "@message": "a_b.c: Still creating... [10s elapsed]", "type": "apply_progress",
-			"hook": map[string]any{"action": "create", "elapsed_seconds": 10.0, "resource": map[string]any{
+		{"apply_progress", func(v *JSONView) { v.ApplyProgress("a_b.c", action.Update, "id", "x1", 10*time.Second) }, map[string]any{
+			"@level": "info", "@message": "a_b.c: Still modifying... [10s elapsed]", "type": "apply_progress",
+			"hook": map[string]any{"action": "update", "elapsed_seconds": 10.0, "resource": map[string]any{
 				"addr": "a_b.c", "module": "", "resource": "a_b.c",
 				"implied_provider": "a", "resource_type": "a_b", "resource_name": "c", "resource_key": nil}}}},
 	}

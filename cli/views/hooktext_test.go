@@ -1,0 +1,37 @@
+package views
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tenetplan/tenet/engine/plan/action"
+)
+
+func TestApplyProgressText(t *testing.T) {
+	long := strings.Repeat("a", 40) + strings.Repeat("é", 20) + strings.Repeat("z", 40) // 100 runes
+	tests := []struct {
+		name           string
+		act            action.Action
+		idKey, idValue string
+		elapsed        time.Duration
+		want           string
+	}{
+		{"create", action.Create, "", "", 10 * time.Second, "Still creating... [10s elapsed]"},
+		{"read", action.Read, "", "", 20 * time.Second, "Still reading... [20s elapsed]"},
+		{"update with id", action.Update, "id", "i-1", 70*time.Second + 300*time.Millisecond, "Still modifying... [id=i-1, 1m10s elapsed]"},
+		{"delete with name", action.Delete, "name", "web", 10 * time.Second, "Still destroying... [name=web, 10s elapsed]"},
+		{"key without value", action.Delete, "id", "", 10 * time.Second, "Still destroying... [10s elapsed]"},
+		{"id of 80 runes whole", action.Update, "id", strings.Repeat("é", 80), 10 * time.Second,
+			"Still modifying... [id=" + strings.Repeat("é", 80) + ", 10s elapsed]"},
+		{"longer id shortened in the middle", action.Update, "id", long, 10 * time.Second,
+			"Still modifying... [id=" + strings.Repeat("a", 39) + "..." + strings.Repeat("z", 38) + ", 10s elapsed]"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := ApplyProgressText(tt.act, tt.idKey, tt.idValue, tt.elapsed); got != tt.want {
+				t.Errorf("got  %q\nwant %q", got, tt.want)
+			}
+		})
+	}
+}
