@@ -37,15 +37,17 @@ func newInitCommand(g *globals) *cobra.Command {
 			if lockMode != "" && lockMode != "readonly" {
 				return u.errorf("Invalid -lockfile option", "The only mode -lockfile accepts is \"readonly\" (got %q).", lockMode)
 			}
+			// As OpenTofu's: the backend first (it is read from the root
+			// module alone), then the modules, then the whole configuration.
+			if err := bf.run(cmd.Context(), u, g.deps.Env); err != nil {
+				return err
+			}
 			if err := initModules(cmd, u, g, upgrade, true); err != nil {
 				return err
 			}
 			cfg, diags := u.loadConfig()
 			if diags.HasErrors() {
 				return u.fail(diags)
-			}
-			if err := bf.run(cmd.Context(), u, g.deps.Env); err != nil {
-				return err
 			}
 			reqs, _, d := requirementsOf(cfg)
 			diags = append(diags, d...)

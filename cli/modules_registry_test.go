@@ -198,6 +198,8 @@ output "names" {
 	out := run("init", "-no-color")
 	modLines, _, _ := strings.Cut(out, "\n\n")
 	want := strings.Join([]string{
+		"", // the backend comes first, as in OpenTofu 1.10
+		"Initializing the backend...",
 		"Initializing modules...",
 		"Downloading https://" + host + "/archives/plain.tgz for plain...",
 		"- plain in .terraform/modules/plain/sub",
