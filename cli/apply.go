@@ -87,7 +87,14 @@ func newApplyCommand(g *globals, destroy bool) *cobra.Command {
 			if ctx.Err() != nil {
 				return interrupted(u, nil)
 			}
-			if !autoApprove {
+			if autoApprove {
+				// The apply runs the check blocks again; their plan-time
+				// results would only repeat or contradict its own.
+				u.planWarnings = withoutCheckBlockDiags(u.planWarnings)
+			} else {
+				// Shown before the question, to weigh in the answer.
+				u.diagnostics(u.planWarnings)
+				u.planWarnings = nil
 				ok, err := confirm(ctx, cmd, g, u, f.destroy)
 				if err != nil {
 					return err
@@ -299,3 +306,15 @@ func writeErroredState(from *local.Manager, s *state.State) error {
 }
 
 var _ = os.Stdout
+
+// withoutCheckBlockDiags drops the diagnostics check blocks produced.
+func withoutCheckBlockDiags(diags hcl.Diagnostics) hcl.Diagnostics {
+	var out hcl.Diagnostics
+	for _, d := range diags {
+		if c, ok := d.Extra.(interface{ DiagnosticFromCheckBlock() bool }); ok && c.DiagnosticFromCheckBlock() {
+			continue
+		}
+		out = append(out, d)
+	}
+	return out
+}

@@ -140,6 +140,9 @@ func (u *ui) diagnostics(diags hcl.Diagnostics) bool {
 		return false
 	}
 	u.addVarFileSources(diags)
+	if u.json == nil {
+		diags = sortedForPeople(diags)
+	}
 	switch {
 	case u.json != nil:
 		u.json.Diagnostics(diags, u.files)

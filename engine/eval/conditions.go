@@ -87,7 +87,17 @@ func evalCondition(s *Scope, rule *config.CheckRule, self cty.Value, summary str
 		return conditionResult{status: checkError}, Downgrade(diags, severity)
 	}
 	if !v.IsKnown() {
-		// Decided later, at apply, once the values it needs are known.
+		// Decided later, at apply, once the values it needs are known. A
+		// check block's assertion says so (its failure would only warn, so
+		// the reader learns now that nothing was checked yet); other
+		// conditions stop the apply if they fail, so they stay silent.
+		if summary == CheckAssertionFailed {
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagWarning, Summary: "Check block assertion known after apply", Subject: rng,
+				Detail:     "The condition could not be evaluated at this time, a result will be known when this plan is applied.",
+				Expression: rule.Condition, EvalContext: ctx,
+			})
+		}
 		return conditionResult{status: checkUnknown}, diags
 	}
 	v, _ = v.UnmarkDeep()
@@ -145,6 +155,40 @@ func Downgrade(diags hcl.Diagnostics, severity hcl.DiagnosticSeverity) hcl.Diagn
 		c := *d
 		if c.Severity == hcl.DiagError {
 			c.Severity = severity
+		}
+		out[i] = &c
+	}
+	return out
+}
+
+// FromCheckBlock is the Extra of a diagnostic a check block produced: an
+// assertion's result or a problem of a data source declared in the block.
+// An apply that asks no approval leaves out those of its plan, as
+// OpenTofu does, since the apply runs the checks again. Had is the Extra
+// the diagnostic carried before (a provider diagnostic's resource address).
+type FromCheckBlock struct{ Had any }
+
+// DiagnosticFromCheckBlock tells the CLI where the diagnostic came from.
+func (FromCheckBlock) DiagnosticFromCheckBlock() bool { return true }
+
+// DiagnosticResourceAddress passes on the address the diagnostic had.
+func (f FromCheckBlock) DiagnosticResourceAddress() string {
+	if a, ok := f.Had.(interface{ DiagnosticResourceAddress() string }); ok {
+		return a.DiagnosticResourceAddress()
+	}
+	return ""
+}
+
+// MarkFromCheckBlock returns copies of diags marked as a check block's.
+func MarkFromCheckBlock(diags hcl.Diagnostics) hcl.Diagnostics {
+	if len(diags) == 0 {
+		return diags
+	}
+	out := make(hcl.Diagnostics, len(diags))
+	for i, d := range diags {
+		c := *d
+		if _, done := c.Extra.(FromCheckBlock); !done {
+			c.Extra = FromCheckBlock{Had: c.Extra}
 		}
 		out[i] = &c
 	}

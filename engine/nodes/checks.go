@@ -17,19 +17,20 @@ func Check(ev *eval.Evaluator, n *graph.Node) hcl.Diagnostics {
 	ev.Checks.Declare(cfg)
 	for _, mi := range ev.Exp.ModuleInstances(n.Mod.Path) {
 		status, msgs, d := eval.EvalConditions(ev.ScopeFor(mi, n.Mod), n.Check.Asserts, cty.NilVal, eval.CheckAssertionFailed, hcl.DiagWarning)
-		diags = append(diags, d...)
+		diags = append(diags, eval.MarkFromCheckBlock(d)...)
 		ev.Checks.Report(cfg, eval.CheckedObject{Module: mi}, status, msgs)
 	}
 	return diags
 }
 
 // CheckScoped downgrades the errors of a data source declared in a check
-// block to warnings: it exists only for the check, which never blocks.
+// block to warnings (it exists only for the check, which never blocks) and
+// marks its diagnostics as the check block's.
 func CheckScoped(n *graph.Node, diags hcl.Diagnostics) hcl.Diagnostics {
 	if n.Res == nil || n.Res.CheckName == "" {
 		return diags
 	}
-	return eval.Downgrade(diags, hcl.DiagWarning)
+	return eval.MarkFromCheckBlock(eval.Downgrade(diags, hcl.DiagWarning))
 }
 
 // ResourceCheckable is the check-results entry of a resource node.
