@@ -501,10 +501,8 @@ func checkAsserts(r *testfile.Run, scope *engine.Scope) hcl.Diagnostics {
 		if a.Condition == nil || a.ErrorMessage == nil {
 			continue
 		}
-		if len(a.Condition.Variables()) == 0 {
-			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid assert expression",
-				Detail:  "The condition expression must refer to at least one object from elsewhere in the configuration, or else its result would not be checking anything.",
-				Subject: a.Condition.Range().Ptr()})
+		if d := config.ConstantCondition("assert", a.Condition); d != nil {
+			diags = append(diags, d)
 			continue
 		}
 		v, ctx, d := scope.Eval(a.Condition, nil)

@@ -218,11 +218,31 @@ func decodeCheckRule(block *hcl.Block) (*CheckRule, hcl.Diagnostics) {
 	if diags.HasErrors() {
 		return nil, diags
 	}
+	cond := content.Attributes["condition"].Expr
+	if d := ConstantCondition(block.Type, cond); d != nil {
+		return nil, append(diags, d)
+	}
 	return &CheckRule{
-		Condition:    content.Attributes["condition"].Expr,
+		Condition:    cond,
 		ErrorMessage: content.Attributes["error_message"].Expr,
 		DeclRange:    block.DefRange,
 	}, diags
+}
+
+// ConstantCondition refuses the condition of a precondition,
+// postcondition, validation or assert block (blockType) that refers to
+// nothing: its result could never change, so it would check nothing.
+// OpenTofu refuses it when it loads the configuration (and a test file).
+func ConstantCondition(blockType string, cond hcl.Expression) *hcl.Diagnostic {
+	if len(cond.Variables()) > 0 {
+		return nil
+	}
+	return &hcl.Diagnostic{
+		Severity: hcl.DiagError,
+		Summary:  fmt.Sprintf("Invalid %s expression", blockType),
+		Detail:   "The condition expression must refer to at least one object from elsewhere in the configuration, or else its result would not be checking anything.",
+		Subject:  cond.Range().Ptr(),
+	}
 }
 
 func decodeLocalsBlock(block *hcl.Block) ([]*Local, hcl.Diagnostics) {

@@ -29,11 +29,14 @@ func TestConditionsPlanAndApply(t *testing.T) {
 		{
 			name: "failing precondition stops the plan",
 			config: `
+variable "limit" {
+  default = 1
+}
 resource "test_thing" "a" {
   name = "x"
   lifecycle {
     precondition {
-      condition     = 1 > 2
+      condition     = var.limit > 2
       error_message = "never."
     }
   }
@@ -105,11 +108,14 @@ check "named" {
 			name: "refresh-only plans only warn",
 			mode: plan.RefreshOnlyMode,
 			config: `
+variable "limit" {
+  default = 1
+}
 resource "test_thing" "a" {
   name = "x"
   lifecycle {
     precondition {
-      condition     = 1 > 2
+      condition     = var.limit > 2
       error_message = "never."
     }
   }
