@@ -38,6 +38,16 @@ func decodeCheckBlock(block *hcl.Block) (*Check, hcl.Diagnostics) {
 				c.Asserts = append(c.Asserts, rule)
 			}
 		case "data":
+			if len(c.DataResources) > 0 {
+				// As OpenTofu: a check block reads at most one data source.
+				diags = append(diags, &hcl.Diagnostic{
+					Severity: hcl.DiagError,
+					Summary:  "Multiple data resource blocks",
+					Detail:   fmt.Sprintf("This check block already has a data resource defined at %s.", c.DataResources[0].DeclRange),
+					Subject:  b.DefRange.Ptr(),
+				})
+				continue
+			}
 			r, d := decodeResourceBlock(b)
 			diags = append(diags, d...)
 			if r != nil {

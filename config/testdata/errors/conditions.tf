@@ -37,3 +37,15 @@ check "referring" {
     error_message = "fine."
   }
 }
+check "two_reads" {
+  data "terraform_remote_state" "one" {
+    backend = "local"
+  }
+  data "terraform_remote_state" "two" { # ERROR: Multiple data resource blocks
+    backend = "local"
+  }
+  assert {
+    condition     = data.terraform_remote_state.one.outputs != null
+    error_message = "fine."
+  }
+}
