@@ -76,6 +76,10 @@ var layerImports = map[string][]string{
 	// turns the library's panic on huge numbers into an error, shared by
 	// provider and module installation.
 	"internal/versionparse": nil,
+	// Also not in design.md's table: the one attribute path (a cty.Path)
+	// and its other forms (the rules' step list, the display string, the
+	// identity key, from a traversal), shared by the rules and the engine.
+	"internal/attrpath": nil,
 }
 
 // layerOf maps a package path relative to the module to its layer, or ""
