@@ -30,11 +30,11 @@ var layerImports = map[string][]string{
 	// graph node means), over graph (building the graphs) over eval
 	// (expression evaluation) over providercall (the provider protocol).
 	// Only the facade is imported from outside.
-	"engine/planning":      {"engine/phase", "engine/ignorechanges", "engine/nodes", "engine/graph", "engine/eval", "engine/providercall", "config", "addrs", "graphsolve", "providers", "state", "rules", "engine/plan", "engine/plan/action", "engine/plan/planjson"},
+	"engine/planning":      {"engine/phase", "engine/ignorechanges", "engine/nodes", "engine/graph", "engine/eval", "engine/providercall", "config", "addrs", "graphsolve", "providers", "state", "rules", "engine/plan", "engine/plan/action", "engine/plan/planjson", "internal/attrpath"},
 	"engine/applying":      {"engine/phase", "engine/ignorechanges", "engine/nodes", "engine/graph", "engine/eval", "engine/providercall", "config", "addrs", "graphsolve", "providers", "state", "rules", "engine/plan", "engine/plan/action"},
 	"engine/validating":    {"engine/phase", "engine/nodes", "engine/graph", "engine/eval", "engine/providercall", "config", "addrs"},
 	"engine/phase":         {"engine/graph", "engine/eval", "engine/plan", "engine/plan/action", "config", "addrs", "providers", "rules", "state"},
-	"engine/ignorechanges": {"config", "addrs", "providers", "rules"},
+	"engine/ignorechanges": {"config", "addrs", "providers", "rules", "internal/attrpath"},
 	"engine/nodes":         {"engine/graph", "engine/eval", "engine/providercall", "config", "addrs", "providers"},
 	"engine/graph":         {"engine/eval", "engine/providercall", "engine/plan", "engine/plan/action", "config", "addrs", "graphsolve", "providers"},
 	"engine/eval":          {"engine/providercall", "config", "addrs", "providers", "state"},
@@ -51,7 +51,7 @@ var layerImports = map[string][]string{
 	"config":               {"addrs", "internal/registryhttp", "internal/versionparse"},
 	"state":                {"addrs", "internal/jsontext"},
 	"providers":            {"addrs", "internal/registryhttp", "internal/versionparse"},
-	"rules":                {"internal/regokit"}, // a leaf of the project: only the leaf Rego toolkit
+	"rules":                {"internal/regokit", "internal/attrpath"}, // a leaf of the project: only the leaf Rego toolkit and the attribute path
 	"graphsolve":           nil,
 	"addrs":                nil,
 	// Not in design.md's table: a leaf helper (JSON string decoding exactly

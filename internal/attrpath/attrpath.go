@@ -203,7 +203,9 @@ func appendNumber(b []byte, f *big.Float) []byte {
 	return f.Append(b, 'g', -1)
 }
 
-// isIdentifier reports whether s can follow a dot in HCL.
+// isIdentifier reports whether s can follow a dot in a traversal: a letter
+// or underscore, then letters, digits, underscores and dashes (ASCII is
+// all attribute names use; running the HCL lexer here was costly at scale).
 func isIdentifier(s string) bool {
 	if s == "" {
 		return false
