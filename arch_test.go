@@ -19,7 +19,7 @@ const modulePath = "github.com/tenetplan/tenet"
 // cli/views). Imports within a layer are free.
 var layerImports = map[string][]string{
 	"main":      {"cli", "internal/gcstart"},
-	"cli":       {"cli/views", "engine", "engine/plan", "engine/plan/action", "engine/plan/planjson", "engine/plan/planfile", "policy", "config", "state", "providers", "rules", "graphsolve", "addrs", "internal/jsontext", "internal/registryhttp"},
+	"cli":       {"cli/views", "engine", "engine/plan", "engine/plan/action", "engine/plan/planjson", "engine/plan/planfile", "policy", "config", "state", "providers", "rules", "graphsolve", "addrs", "internal/jsontext", "internal/registryhttp", "internal/attrpath"},
 	"cli/views": {"engine/plan/action", "engine/plan/planjson", "engine/plan/plantest", "config", "state", "providers", "addrs", "internal/jsontext"},                                                                                              // rendering only: the plan as its JSON document, never the engine
 	"engine":    {"engine/planning", "engine/applying", "engine/validating", "engine/phase", "engine/graph", "engine/providercall", "config", "addrs", "providers", "rules", "state", "engine/plan", "engine/plan/action", "engine/plan/planfile"}, // the facade: delegates to the phases
 	// The engine's phases, each importing only the ones below it: the
@@ -38,7 +38,7 @@ var layerImports = map[string][]string{
 	"engine/nodes":         {"engine/graph", "engine/eval", "engine/providercall", "config", "addrs", "providers"},
 	"engine/graph":         {"engine/eval", "engine/providercall", "engine/plan", "engine/plan/action", "config", "addrs", "graphsolve", "providers"},
 	"engine/eval":          {"engine/providercall", "config", "addrs", "providers", "state"},
-	"engine/providercall":  {"engine/plan", "engine/plan/action", "config", "addrs", "providers"},
+	"engine/providercall":  {"engine/plan", "engine/plan/action", "config", "addrs", "providers", "internal/attrpath"},
 	"engine/plan":          {"engine/plan/action", "engine/plan/plantest", "addrs", "state", "internal/jsontext"}, // plantest only in its external tests
 	"engine/plan/action":   nil,                                                                                   // the one action vocabulary: a leaf, so the UIs may name actions too
 	// The plan's encodings, each the only reader and writer of its format

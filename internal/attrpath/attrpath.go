@@ -192,15 +192,15 @@ func ID(p cty.Path) string {
 	return string(b)
 }
 
-// appendNumber writes an integer in decimal and any other number in the
-// shortest form that reads back the same.
+// appendNumber writes a number in decimal, without an exponent, as the
+// messages that name paths always have.
 func appendNumber(b []byte, f *big.Float) []byte {
 	if f.IsInt() {
 		if i, acc := f.Int64(); acc == big.Exact {
 			return strconv.AppendInt(b, i, 10)
 		}
 	}
-	return f.Append(b, 'g', -1)
+	return f.Append(b, 'f', -1)
 }
 
 // isIdentifier reports whether s can follow a dot in a traversal: a letter

@@ -6,7 +6,8 @@
 //   - the planning rules' step list (Steps, FromSteps): an array whose
 //     steps are a string (an attribute name, or a key when it meets a
 //     map), an int (an index) or a MapKey (an explicit map key);
-//   - the display string, as HCL writes it (String);
+//   - the display string, as HCL writes it, for explain facts and
+//     messages (String);
 //   - an identity key for de-duplicating and ordering paths (ID);
 //   - a reference's or ignore_changes element's hcl.Traversal
 //     (FromTraversal);
