@@ -50,7 +50,7 @@ var layerImports = map[string][]string{
 	"policy":               {"engine/plan", "addrs", "internal/jsontext", "internal/regokit"},
 	"config":               {"addrs", "internal/registryhttp", "internal/versionparse"},
 	"state":                {"addrs", "internal/jsontext"},
-	"providers":            {"addrs", "internal/registryhttp", "internal/versionparse"},
+	"providers":            {"addrs", "internal/registryhttp", "internal/versionparse", "internal/attrpath"},
 	"rules":                {"internal/regokit", "internal/attrpath"}, // a leaf of the project: only the leaf Rego toolkit and the attribute path
 	"graphsolve":           nil,
 	"addrs":                nil,
