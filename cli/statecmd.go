@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"slices"
 	"sort"
-	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/spf13/cobra"
@@ -14,6 +13,7 @@ import (
 	ctyjson "github.com/zclconf/go-cty/cty/json"
 
 	"github.com/tenetplan/tenet/addrs"
+	"github.com/tenetplan/tenet/internal/attrpath"
 	"github.com/tenetplan/tenet/state"
 	"github.com/tenetplan/tenet/state/statefile"
 
@@ -236,7 +236,7 @@ func writeStateObject(u *ui, g *globals, o instanceObject) error {
 	if err != nil {
 		var pe cty.PathError
 		if errors.As(err, &pe) && len(pe.Path) > 0 {
-			err = fmt.Errorf("at %s, %w", attrPath(pe.Path), err)
+			err = fmt.Errorf("at %s, %w", attrpath.String(pe.Path), err)
 		}
 		what := o.addr.String()
 		if o.deposed != state.NotDeposed {
@@ -285,28 +285,4 @@ func showStateHuman(u *ui, g *globals, file *statefile.File) error {
 		}
 	}
 	return nil
-}
-
-// attrPath renders an attribute path as users write it: tags[0].name.
-func attrPath(p cty.Path) string {
-	var b strings.Builder
-	for _, step := range p {
-		switch st := step.(type) {
-		case cty.GetAttrStep:
-			if b.Len() > 0 {
-				b.WriteByte('.')
-			}
-			b.WriteString(st.Name)
-		case cty.IndexStep:
-			switch {
-			case st.Key.Type() == cty.String && st.Key.IsKnown():
-				fmt.Fprintf(&b, "[%q]", st.Key.AsString())
-			case st.Key.Type() == cty.Number && st.Key.IsKnown():
-				fmt.Fprintf(&b, "[%s]", st.Key.AsBigFloat().Text('f', -1))
-			default:
-				b.WriteString("[…]")
-			}
-		}
-	}
-	return b.String()
 }

@@ -79,8 +79,8 @@ type Instance struct {
 
 	HasPlanned         bool // the provider returned a planned new state for this object
 	Planned            cty.Value
-	PlannedEqualsPrior bool    // planned value known and equal to prior
-	RequiresReplace    [][]any // changed requires-replace paths; steps are string (attribute or map key) or int (index)
+	PlannedEqualsPrior bool       // planned value known and equal to prior
+	RequiresReplace    []cty.Path // changed requires-replace paths, map keys as names (attrpath.KeysAsNames): the rules see string (attribute or map key) and int (index) steps
 
 	Lifecycle         Lifecycle
 	ForceReplace      bool // address named by -replace

@@ -156,7 +156,7 @@ func (c *caseInstance) instance(t *testing.T) Instance {
 		HasPrior:           c.HasPrior,
 		Tainted:            c.Tainted,
 		PlannedEqualsPrior: c.PlannedEqualsPrior,
-		RequiresReplace:    c.RequiresReplace,
+		RequiresReplace:    stepPaths(c.RequiresReplace...),
 		Lifecycle:          Lifecycle{CreateBeforeDestroy: c.Lifecycle.CreateBeforeDestroy, PreventDestroy: c.Lifecycle.PreventDestroy},
 		ForceReplace:       c.ForceReplace,
 		Triggered:          c.Triggered,

@@ -34,7 +34,7 @@ func randomInstance(r *rand.Rand, n int) Instance {
 		in.Deposed = "00000001"
 	}
 	if b() {
-		in.RequiresReplace = [][]any{{"input"}}
+		in.RequiresReplace = stepPaths([]any{"input"})
 	}
 	switch r.IntN(3) {
 	case 1:
@@ -74,7 +74,7 @@ var flips = []func(in *Instance){
 		if len(in.RequiresReplace) > 0 {
 			in.RequiresReplace = nil
 		} else {
-			in.RequiresReplace = [][]any{{"input"}}
+			in.RequiresReplace = stepPaths([]any{"input"})
 		}
 	},
 	func(in *Instance) {

@@ -51,7 +51,7 @@ func FuzzInstanceInput(f *testing.F) {
 		in := &Instance{
 			Address: "test_thing.a", Resource: "test_thing.a", Mode: "managed", Type: "test_thing", Name: "a", Key: key,
 			HasConfig: true, Config: masked, HasPrior: true, Prior: v, HasPlanned: true, Planned: masked,
-			RequiresReplace: [][]any{{"a", 0, key}},
+			RequiresReplace: stepPaths([]any{"a", 0, key}),
 		}
 		term := e.instanceTerm(e.newValueBuilder(), in, true)
 		if _, err := ast.JSON(term.Value); err != nil {

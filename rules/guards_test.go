@@ -172,7 +172,7 @@ func prepareBatch(batch []Instance, seed uint64) []PrepareInstance {
 		out[i] = PrepareInstance{Address: in.Address, Resource: in.Resource, Module: in.Module, Type: in.Type, Name: in.Name, Key: in.Key,
 			HasPrior: in.HasPrior, Config: in.Config, Prior: in.Prior}
 		if r.IntN(6) == 0 {
-			out[i].IgnoreChanges = [][]any{{"input"}}
+			out[i].IgnoreChanges = stepPaths([]any{"input"})
 		}
 	}
 	return out
@@ -209,7 +209,7 @@ func TestGuardsChangeNothing(t *testing.T) {
 					if err != nil {
 						t.Fatal(err)
 					}
-					if diff := cmp.Diff(want, got, cmp.AllowUnexported(Preparation{}), cmp.FilterPath(isShown, cmp.Ignore())); diff != "" {
+					if diff := cmp.Diff(want, got, cmp.AllowUnexported(Preparation{}), cmp.FilterPath(isShown, cmp.Ignore()), asSteps); diff != "" {
 						t.Fatalf("preparations (-all +guarded):\n%s", diff)
 					}
 					wantD, err := plain.Decide(context.Background(), run, batch)

@@ -8,6 +8,8 @@ import (
 
 	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/zclconf/go-cty/cty"
+
+	"github.com/tenetplan/tenet/internal/attrpath"
 )
 
 // Input keys, built once: the same key terms are shared by every instance
@@ -213,7 +215,7 @@ func keyTerm(k any) *ast.Term {
 		return ast.NumberTerm(json.Number(strconv.FormatInt(k, 10)))
 	case cty.Value:
 		return ctyValueTerm(k)
-	case MapKey:
+	case attrpath.MapKey:
 		// An explicit ["key"] step of a path, told apart from an attribute.
 		return ast.ObjectTerm(ast.Item(keyKeyStep, ast.StringTerm(string(k))))
 	default:
@@ -221,16 +223,17 @@ func keyTerm(k any) *ast.Term {
 	}
 }
 
-// pathsTerm presents paths whose steps are string (attribute or key), int
-// (index) or MapKey (explicit key).
-func pathsTerm(paths [][]any) *ast.Term {
+// pathsTerm presents paths as attrpath's step list: string (attribute or
+// key), int (index) or {"key": k} (explicit key).
+func pathsTerm(paths []cty.Path) *ast.Term {
 	if len(paths) == 0 {
 		return emptyArray
 	}
 	out := make([]*ast.Term, len(paths))
 	for i, p := range paths {
-		steps := make([]*ast.Term, len(p))
-		for j, s := range p {
+		ss := attrpath.Steps(p)
+		steps := make([]*ast.Term, len(ss))
+		for j, s := range ss {
 			steps[j] = keyTerm(s)
 		}
 		out[i] = ast.ArrayTerm(steps...)

@@ -7,12 +7,9 @@ import (
 
 	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/zclconf/go-cty/cty"
-)
 
-// MapKey is a path step written as a string index (tags["Name"]): a map
-// key, never an attribute. A plain string step is an attribute name, or a
-// key when it meets a map.
-type MapKey string
+	"github.com/tenetplan/tenet/internal/attrpath"
+)
 
 // PrepareInstance holds the facts the "prepare" stage needs about one
 // managed resource instance that has a usable prior object.
@@ -26,9 +23,10 @@ type PrepareInstance struct {
 
 	HasPrior bool // a present, untainted prior object exists
 
-	// IgnoreChanges are the configured lifecycle.ignore_changes paths;
-	// steps are string (attribute), int (index) or MapKey.
-	IgnoreChanges [][]any
+	// IgnoreChanges are the configured lifecycle.ignore_changes paths. A
+	// string index (tags["Name"]) is an IndexStep, an attribute or a key
+	// written after a dot a GetAttrStep: the rules tell the two apart.
+	IgnoreChanges []cty.Path
 	IgnoreAll     bool
 
 	// Config and Prior are shown to team rules only.
@@ -40,8 +38,8 @@ type PrepareInstance struct {
 type Preparation struct {
 	IgnoreAll bool
 	// Ignore lists the paths at which the configuration takes the prior
-	// value, in the step form of [PrepareInstance.IgnoreChanges].
-	Ignore     [][]any
+	// value, steps as in [PrepareInstance.IgnoreChanges].
+	Ignore     []cty.Path
 	Provenance []Fired
 
 	// shown holds the values as the prepare stage presented them, for
@@ -294,12 +292,12 @@ func sortedUnique(ts []*ast.Term) []*ast.Term {
 
 // lifecycleMemo remembers the last lifecycle term prepareChunk built.
 type lifecycleMemo struct {
-	paths     [][]any
+	paths     []cty.Path
 	ignoreAll bool
 	t         *ast.Term
 }
 
-func (m *lifecycleMemo) term(paths [][]any, ignoreAll bool) *ast.Term {
+func (m *lifecycleMemo) term(paths []cty.Path, ignoreAll bool) *ast.Term {
 	same := m.t != nil && m.ignoreAll == ignoreAll && len(m.paths) == len(paths) &&
 		(len(paths) == 0 || &m.paths[0] == &paths[0])
 	if !same {
@@ -344,11 +342,12 @@ func indexOf(t *ast.Term, n int) (int, error) {
 	return i, nil
 }
 
-// decodeStepPath reads a path of the form pathsTerm writes. A bare
-// string is accepted as a one-step path, for team rules' convenience.
-func decodeStepPath(t *ast.Term) ([]any, error) {
+// decodeStepPath reads a path of the form pathsTerm writes: the Rego
+// terms of attrpath's step list. A bare string is accepted as a one-step
+// path, for team rules' convenience.
+func decodeStepPath(t *ast.Term) (cty.Path, error) {
 	if s, ok := t.Value.(ast.String); ok {
-		return []any{string(s)}, nil
+		return attrpath.FromSteps([]any{string(s)})
 	}
 	arr, ok := t.Value.(*ast.Array)
 	if !ok {
@@ -370,10 +369,10 @@ func decodeStepPath(t *ast.Term) ([]any, error) {
 			if !ok {
 				return nil, fmt.Errorf("path %v: step %v is not {\"key\": string}", t, s)
 			}
-			out = append(out, MapKey(k))
+			out = append(out, attrpath.MapKey(k))
 		default:
 			return nil, fmt.Errorf("path %v: step %v is neither a name, an index nor a key", t, s)
 		}
 	}
-	return out, nil
+	return attrpath.FromSteps(out)
 }

@@ -7,6 +7,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+
+	"github.com/tenetplan/tenet/internal/attrpath"
 )
 
 func TestPrepareIgnorePaths(t *testing.T) {
@@ -18,9 +20,9 @@ func TestPrepareIgnorePaths(t *testing.T) {
 	}{
 		{
 			name: "attribute, index and map key paths come back in step form",
-			in:   PrepareInstance{Address: "a.b", HasPrior: true, IgnoreChanges: [][]any{{"tags", MapKey("Name")}, {"list", 1, "x"}}},
+			in:   PrepareInstance{Address: "a.b", HasPrior: true, IgnoreChanges: stepPaths([]any{"tags", attrpath.MapKey("Name")}, []any{"list", 1, "x"})},
 			want: Preparation{
-				Ignore:     [][]any{{"list", 1, "x"}, {"tags", MapKey("Name")}},
+				Ignore:     stepPaths([]any{"list", 1, "x"}, []any{"tags", attrpath.MapKey("Name")}),
 				Provenance: []Fired{e.fired("tenet.prepare.ignore_changes")},
 			},
 		},
@@ -31,7 +33,7 @@ func TestPrepareIgnorePaths(t *testing.T) {
 		},
 		{
 			name: "no prior object: nothing ignored",
-			in:   PrepareInstance{Address: "a.b", IgnoreChanges: [][]any{{"input"}}, IgnoreAll: true},
+			in:   PrepareInstance{Address: "a.b", IgnoreChanges: stepPaths([]any{"input"}), IgnoreAll: true},
 			want: Preparation{},
 		},
 	}
@@ -41,7 +43,7 @@ func TestPrepareIgnorePaths(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if diff := cmp.Diff([]Preparation{tt.want}, got, cmpopts.IgnoreUnexported(Preparation{})); diff != "" {
+			if diff := cmp.Diff([]Preparation{tt.want}, got, cmpopts.IgnoreUnexported(Preparation{}), asSteps); diff != "" {
 				t.Errorf("Prepare (-want +got):\n%s", diff)
 			}
 		})

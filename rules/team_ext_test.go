@@ -10,6 +10,8 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/zclconf/go-cty/cty"
+
+	"github.com/tenetplan/tenet/internal/attrpath"
 )
 
 // TestPrepareExtensionPoints: ignore_paths and equivalent add ignored paths
@@ -41,7 +43,7 @@ equivalent contains [i, ["doc"]] if {
 	}
 	batch := []PrepareInstance{
 		{Address: "a", HasPrior: true, Config: obj(`{"x":1}`, map[string]string{"ext/a": "1", "team": "b"}), Prior: obj(`{ "x": 1 }`, map[string]string{"team": "b"})},
-		{Address: "b", HasPrior: true, IgnoreChanges: [][]any{{"team"}}, Config: obj(`{"x":2}`, map[string]string{"team": "b"}), Prior: obj(`{"x":1}`, map[string]string{"team": "b"})},
+		{Address: "b", HasPrior: true, IgnoreChanges: stepPaths([]any{"team"}), Config: obj(`{"x":2}`, map[string]string{"team": "b"}), Prior: obj(`{"x":1}`, map[string]string{"team": "b"})},
 	}
 	got, err := e.Prepare(context.Background(), Run{Mode: ModeNormal, Timestamp: caseTimestamp}, batch)
 	if err != nil {
@@ -52,7 +54,10 @@ equivalent contains [i, ["doc"]] if {
 		Rules  []string
 	}
 	sum := func(p Preparation) summary {
-		s := summary{Ignore: p.Ignore}
+		s := summary{}
+		for _, ip := range p.Ignore {
+			s.Ignore = append(s.Ignore, attrpath.Steps(ip))
+		}
 		for _, f := range p.Provenance {
 			s.Rules = append(s.Rules, f.RuleID)
 		}

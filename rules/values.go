@@ -6,6 +6,8 @@ import (
 
 	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/zclconf/go-cty/cty"
+
+	"github.com/tenetplan/tenet/internal/attrpath"
 )
 
 // valueBuilder converts cty values to terms for one chunk of instances.
@@ -424,7 +426,7 @@ func (b *valueBuilder) sensitiveTree(v cty.Value, pvm []cty.PathValueMarks, attr
 	for _, p := range pvm {
 		for m := range p.Marks {
 			if b.isSensitive == nil || b.isSensitive(m) {
-				marked[pathKey(p.Path)] = true
+				marked[attrpath.ID(p.Path)] = true
 				break
 			}
 		}
@@ -436,7 +438,7 @@ func (b *valueBuilder) sensitiveTree(v cty.Value, pvm []cty.PathValueMarks, attr
 }
 
 func sensitiveAt(v cty.Value, path cty.Path, marked map[string]bool, attrs attrSet) *ast.Term {
-	if marked[pathKey(path)] {
+	if marked[attrpath.ID(path)] {
 		return ast.InternedTerm(true)
 	}
 	if v.IsNull() || !v.IsKnown() {
@@ -478,21 +480,4 @@ func sensitiveAt(v cty.Value, path cty.Path, marked map[string]bool, attrs attrS
 	default:
 		return ast.InternedTerm(false)
 	}
-}
-
-// pathKey renders a path as a map key; equal paths give equal keys.
-func pathKey(p cty.Path) string {
-	b := make([]byte, 0, 32)
-	for _, s := range p {
-		switch s := s.(type) {
-		case cty.GetAttrStep:
-			b = append(b, '.')
-			b = append(b, s.Name...)
-		case cty.IndexStep:
-			b = append(b, '[')
-			b = append(b, s.Key.GoString()...)
-			b = append(b, ']')
-		}
-	}
-	return string(b)
 }

@@ -32,7 +32,7 @@ func (w *applyWalker) ignoreForApply(ctx context.Context, n *graph.Node, sch *pr
 		Name:          n.Addr.Resource.Name,
 		Key:           ignorechanges.InstanceKeyFact(c.Addr.Resource.Key),
 		HasPrior:      true,
-		IgnoreChanges: ignorechanges.Steps(mr),
+		IgnoreChanges: ignorechanges.Paths(mr),
 		IgnoreAll:     mr.IgnoreAllChanges,
 		Config:        config,
 		Prior:         prior,

@@ -7,53 +7,40 @@ import (
 
 	"github.com/tenetplan/tenet/addrs"
 	"github.com/tenetplan/tenet/config"
+	"github.com/tenetplan/tenet/internal/attrpath"
 	"github.com/tenetplan/tenet/providers"
 	"github.com/tenetplan/tenet/rules"
 )
 
-// Steps turns the configured ignore_changes traversals into the step
-// form the rules use: string attribute names, int indices, MapKey keys.
-func Steps(mr *config.ManagedResource) [][]any {
+// Paths returns the configured ignore_changes traversals as paths, leaving
+// out those with a step that is not static.
+func Paths(mr *config.ManagedResource) []cty.Path {
 	if mr == nil || len(mr.IgnoreChanges) == 0 {
 		return nil
 	}
-	out := make([][]any, 0, len(mr.IgnoreChanges))
+	out := make([]cty.Path, 0, len(mr.IgnoreChanges))
 	for _, t := range mr.IgnoreChanges {
-		if steps := TraversalSteps(t); steps != nil {
-			out = append(out, steps)
+		if p, ok := Path(t); ok {
+			out = append(out, p)
 		}
 	}
 	return out
 }
 
-// TraversalSteps is one traversal in the rules' step form, or nil when a
-// step is not static.
-func TraversalSteps(t hcl.Traversal) []any {
-	steps := make([]any, 0, len(t))
-	for _, s := range t {
-		switch s := s.(type) {
-		case hcl.TraverseRoot:
-			steps = append(steps, s.Name)
-		case hcl.TraverseAttr:
-			steps = append(steps, s.Name)
-		case hcl.TraverseIndex:
-			k := s.Key
-			switch {
-			case !k.IsKnown() || k.IsNull():
-				return nil
-			case k.Type() == cty.String:
-				steps = append(steps, rules.MapKey(k.AsString()))
-			case k.Type() == cty.Number:
-				i, _ := k.AsBigFloat().Int64()
-				steps = append(steps, int(i))
-			default:
-				return nil
-			}
-		default:
-			return nil
+// Path is one ignore_changes traversal as a path, or false when a step is
+// not static: a splat, or an index whose key is not a known string or
+// number.
+func Path(t hcl.Traversal) (cty.Path, bool) {
+	p, n := attrpath.FromTraversal(t)
+	if n < len(t) {
+		return nil, false
+	}
+	for _, s := range p {
+		if ix, ok := s.(cty.IndexStep); ok && ix.Key.Type() != cty.String && ix.Key.Type() != cty.Number {
+			return nil, false
 		}
 	}
-	return steps
+	return p, true
 }
 
 // InstanceKeyFact is an instance key as the rules see it: an int, a
@@ -84,11 +71,11 @@ func Apply(sch *providers.Block, prior, config cty.Value, p *rules.Preparation) 
 	return config
 }
 
-// ignorePath takes the prior value at one path. A trailing MapKey on a map
-// ignores that key only: the key gets its prior element, or is removed if
-// the prior map lacks it. Paths that lead nowhere in either value are
-// skipped.
-func ignorePath(prior, config cty.Value, path []any) (out cty.Value) {
+// ignorePath takes the prior value at one path. A trailing string index on
+// a map ignores that key only: the key gets its prior element, or is
+// removed if the prior map lacks it. Paths that lead nowhere in either
+// value are skipped.
+func ignorePath(prior, config cty.Value, path cty.Path) (out cty.Value) {
 	defer func() {
 		// cty constructors panic on inconsistent element types: such a path
 		// is skipped like one that leads nowhere.
@@ -100,9 +87,8 @@ func ignorePath(prior, config cty.Value, path []any) (out cty.Value) {
 		return config
 	}
 	var key *string
-	if k, ok := path[len(path)-1].(rules.MapKey); ok && len(path) > 1 {
-		s := string(k)
-		key = &s
+	if k, ok := mapKey(path[len(path)-1]); ok && len(path) > 1 {
+		key = &k
 		path = path[:len(path)-1]
 	}
 	pv, ok := stepInto(prior, path)
@@ -170,25 +156,44 @@ func mapOf(elems map[string]cty.Value, ety cty.Type) cty.Value {
 	return cty.MapVal(elems)
 }
 
-// stepInto follows path through v. A string step reads an object
-// attribute or a map key; an int step a list or tuple element; a MapKey
-// only a map key.
-func stepInto(v cty.Value, path []any) (cty.Value, bool) {
+// The steps of a path, as the rules' step list tells them apart: an
+// attribute step is a name, read as an object attribute or a map key; a
+// string index an explicit map key; a number index a list or tuple
+// element.
+
+// mapKey reports whether s is an explicit map key, and which.
+func mapKey(s cty.PathStep) (string, bool) {
+	if ix, ok := s.(cty.IndexStep); ok && ix.Key.Type() == cty.String && ix.Key.IsKnown() && !ix.Key.IsNull() {
+		return ix.Key.AsString(), true
+	}
+	return "", false
+}
+
+// elemIndex reports whether s is a list or tuple index, and which.
+func elemIndex(s cty.PathStep) (int, bool) {
+	if ix, ok := s.(cty.IndexStep); ok && ix.Key.Type() == cty.Number && ix.Key.IsKnown() && !ix.Key.IsNull() {
+		i, _ := ix.Key.AsBigFloat().Int64()
+		return int(i), true
+	}
+	return 0, false
+}
+
+// stepInto follows path through v.
+func stepInto(v cty.Value, path cty.Path) (cty.Value, bool) {
 	for _, s := range path {
 		if v.IsNull() || !v.IsKnown() {
 			return cty.NilVal, false
 		}
 		ty := v.Type()
-		switch s := s.(type) {
-		case string:
+		if ga, ok := s.(cty.GetAttrStep); ok {
 			switch {
 			case ty.IsObjectType():
-				if !ty.HasAttribute(s) {
+				if !ty.HasAttribute(ga.Name) {
 					return cty.NilVal, false
 				}
-				v = v.GetAttr(s)
+				v = v.GetAttr(ga.Name)
 			case ty.IsMapType():
-				kv := cty.StringVal(s)
+				kv := cty.StringVal(ga.Name)
 				if !v.HasIndex(kv).True() {
 					return cty.NilVal, false
 				}
@@ -196,22 +201,22 @@ func stepInto(v cty.Value, path []any) (cty.Value, bool) {
 			default:
 				return cty.NilVal, false
 			}
-		case rules.MapKey:
-			kv := cty.StringVal(string(s))
+		} else if k, ok := mapKey(s); ok {
+			kv := cty.StringVal(k)
 			if !ty.IsMapType() || !v.HasIndex(kv).True() {
 				return cty.NilVal, false
 			}
 			v = v.Index(kv)
-		case int:
+		} else if i, ok := elemIndex(s); ok {
 			if !ty.IsListType() && !ty.IsTupleType() {
 				return cty.NilVal, false
 			}
-			kv := cty.NumberIntVal(int64(s))
+			kv := cty.NumberIntVal(int64(i))
 			if !v.HasIndex(kv).True() {
 				return cty.NilVal, false
 			}
 			v = v.Index(kv)
-		default:
+		} else {
 			return cty.NilVal, false
 		}
 	}
@@ -219,7 +224,7 @@ func stepInto(v cty.Value, path []any) (cty.Value, bool) {
 }
 
 // setAt returns v with the value at path replaced.
-func setAt(v cty.Value, path []any, nv cty.Value) (res cty.Value, ok bool) {
+func setAt(v cty.Value, path cty.Path, nv cty.Value) (res cty.Value, ok bool) {
 	if len(path) == 0 {
 		return nv, true
 	}
@@ -234,36 +239,37 @@ func setAt(v cty.Value, path []any, nv cty.Value) (res cty.Value, ok bool) {
 		}
 	}()
 	ty := v.Type()
-	switch s := path[0].(type) {
-	case string:
+	if ga, ok := path[0].(cty.GetAttrStep); ok {
 		if ty.IsObjectType() {
-			if !ty.HasAttribute(s) {
+			if !ty.HasAttribute(ga.Name) {
 				return v, false
 			}
 			attrs := v.AsValueMap()
-			sub, ok := setAt(attrs[s], path[1:], nv)
+			sub, ok := setAt(attrs[ga.Name], path[1:], nv)
 			if !ok {
 				return v, false
 			}
-			attrs[s] = sub
+			attrs[ga.Name] = sub
 			return cty.ObjectVal(attrs), true
 		}
-		return setMapElem(v, s, path[1:], nv)
-	case rules.MapKey:
-		return setMapElem(v, string(s), path[1:], nv)
-	case int:
+		return setMapElem(v, ga.Name, path[1:], nv)
+	}
+	if k, ok := mapKey(path[0]); ok {
+		return setMapElem(v, k, path[1:], nv)
+	}
+	if i, ok := elemIndex(path[0]); ok {
 		if !ty.IsListType() && !ty.IsTupleType() {
 			return v, false
 		}
 		elems := v.AsValueSlice()
-		if s < 0 || s >= len(elems) {
+		if i < 0 || i >= len(elems) {
 			return v, false
 		}
-		sub, ok := setAt(elems[s], path[1:], nv)
+		sub, ok := setAt(elems[i], path[1:], nv)
 		if !ok {
 			return v, false
 		}
-		elems[s] = sub
+		elems[i] = sub
 		if ty.IsTupleType() {
 			return cty.TupleVal(elems), true
 		}
@@ -272,7 +278,7 @@ func setAt(v cty.Value, path []any, nv cty.Value) (res cty.Value, ok bool) {
 	return v, false
 }
 
-func setMapElem(v cty.Value, key string, rest []any, nv cty.Value) (cty.Value, bool) {
+func setMapElem(v cty.Value, key string, rest cty.Path, nv cty.Value) (cty.Value, bool) {
 	if !v.Type().IsMapType() {
 		return v, false
 	}

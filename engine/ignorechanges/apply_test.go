@@ -3,8 +3,11 @@ package ignorechanges
 import (
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 
+	"github.com/tenetplan/tenet/internal/attrpath"
 	"github.com/tenetplan/tenet/providers"
 	"github.com/tenetplan/tenet/rules"
 )
@@ -67,55 +70,55 @@ func TestApplyIgnoreChanges(t *testing.T) {
 		{
 			name:   "attribute keeps its prior value",
 			config: ignoreObj("new", nullTags, nullIn, nullPorts, noRules),
-			prep:   rules.Preparation{Ignore: [][]any{{"name"}}},
+			prep:   rules.Preparation{Ignore: paths([]any{"name"})},
 			want:   ignoreObj("old", nullTags, nullIn, nullPorts, noRules),
 		},
 		{
 			name:   "map key takes the prior element, other keys follow the config",
 			config: ignoreObj("new", tags("Name", "b", "Env", "dev"), nullIn, nullPorts, noRules),
-			prep:   rules.Preparation{Ignore: [][]any{{"tags", rules.MapKey("Name")}}},
+			prep:   rules.Preparation{Ignore: paths([]any{"tags", attrpath.MapKey("Name")})},
 			want:   ignoreObj("new", tags("Name", "a", "Env", "dev"), nullIn, nullPorts, noRules),
 		},
 		{
 			name:   "map key absent from prior is removed",
 			config: ignoreObj("new", tags("Owner", "me", "Env", "prod"), nullIn, nullPorts, noRules),
-			prep:   rules.Preparation{Ignore: [][]any{{"tags", rules.MapKey("Owner")}}},
+			prep:   rules.Preparation{Ignore: paths([]any{"tags", attrpath.MapKey("Owner")})},
 			want:   ignoreObj("new", tags("Env", "prod"), nullIn, nullPorts, noRules),
 		},
 		{
 			name:   "map key in a null config map",
 			config: ignoreObj("new", nullTags, nullIn, nullPorts, noRules),
-			prep:   rules.Preparation{Ignore: [][]any{{"tags", rules.MapKey("Name")}}},
+			prep:   rules.Preparation{Ignore: paths([]any{"tags", attrpath.MapKey("Name")})},
 			want:   ignoreObj("new", tags("Name", "a"), nullIn, nullPorts, noRules),
 		},
 		{
 			name:   "unknown map cannot have keys ignored",
 			config: ignoreObj("new", cty.UnknownVal(cty.Map(cty.String)), nullIn, nullPorts, noRules),
-			prep:   rules.Preparation{Ignore: [][]any{{"tags", rules.MapKey("Name")}}},
+			prep:   rules.Preparation{Ignore: paths([]any{"tags", attrpath.MapKey("Name")})},
 			want:   ignoreObj("new", cty.UnknownVal(cty.Map(cty.String)), nullIn, nullPorts, noRules),
 		},
 		{
 			name:   "string index on an object takes the whole prior object",
 			config: ignoreObj("new", nullTags, obj("keep", "k2", "track", "t2"), nullPorts, noRules),
-			prep:   rules.Preparation{Ignore: [][]any{{"input", rules.MapKey("keep")}}},
+			prep:   rules.Preparation{Ignore: paths([]any{"input", attrpath.MapKey("keep")})},
 			want:   ignoreObj("new", nullTags, obj("keep", "k1", "track", "t1"), nullPorts, noRules),
 		},
 		{
 			name:   "attribute step into an object ignores that attribute only",
 			config: ignoreObj("new", nullTags, obj("keep", "k2", "track", "t2"), nullPorts, noRules),
-			prep:   rules.Preparation{Ignore: [][]any{{"input", "keep"}}},
+			prep:   rules.Preparation{Ignore: paths([]any{"input", "keep"})},
 			want:   ignoreObj("new", nullTags, obj("keep", "k1", "track", "t2"), nullPorts, noRules),
 		},
 		{
 			name:   "list element",
 			config: ignoreObj("new", nullTags, nullIn, cty.ListVal([]cty.Value{cty.NumberIntVal(81), cty.NumberIntVal(444)}), noRules),
-			prep:   rules.Preparation{Ignore: [][]any{{"ports", 1}}},
+			prep:   rules.Preparation{Ignore: paths([]any{"ports", 1})},
 			want:   ignoreObj("new", nullTags, nullIn, cty.ListVal([]cty.Value{cty.NumberIntVal(81), cty.NumberIntVal(443)}), noRules),
 		},
 		{
 			name:   "paths that lead nowhere are skipped",
 			config: ignoreObj("new", nullTags, nullIn, nullPorts, noRules),
-			prep:   rules.Preparation{Ignore: [][]any{{"nope"}, {"ports", 7}, {"tags", "x", "y"}}},
+			prep:   rules.Preparation{Ignore: paths([]any{"nope"}, []any{"ports", 7}, []any{"tags", "x", "y"})},
 			want:   ignoreObj("new", nullTags, nullIn, nullPorts, noRules),
 		},
 		{
@@ -145,4 +148,47 @@ func TestApplyIgnoreChanges(t *testing.T) {
 			t.Errorf("got %#v, want the config unchanged", got)
 		}
 	})
+}
+
+// paths builds paths from the rules' step lists, as the tests write them.
+func paths(lists ...[]any) []cty.Path {
+	out := make([]cty.Path, len(lists))
+	for i, steps := range lists {
+		p, err := attrpath.FromSteps(steps)
+		if err != nil {
+			panic(err)
+		}
+		out[i] = p
+	}
+	return out
+}
+
+func TestPath(t *testing.T) {
+	tests := []struct {
+		name string
+		t    hcl.Traversal
+		want []any // in the rules' step form; nil: not static
+	}{
+		{"attribute", hcl.Traversal{hcl.TraverseRoot{Name: "name"}}, []any{"name"}},
+		{"key after a dot is a name", hcl.Traversal{hcl.TraverseRoot{Name: "tags"}, hcl.TraverseAttr{Name: "Name"}}, []any{"tags", "Name"}},
+		{"string index is a map key", hcl.Traversal{hcl.TraverseRoot{Name: "tags"}, hcl.TraverseIndex{Key: cty.StringVal("a.b")}}, []any{"tags", attrpath.MapKey("a.b")}},
+		{"index", hcl.Traversal{hcl.TraverseRoot{Name: "ports"}, hcl.TraverseIndex{Key: cty.NumberIntVal(1)}}, []any{"ports", 1}},
+		{"splat", hcl.Traversal{hcl.TraverseRoot{Name: "rule"}, hcl.TraverseSplat{}, hcl.TraverseAttr{Name: "port"}}, nil},
+		{"bool key", hcl.Traversal{hcl.TraverseRoot{Name: "tags"}, hcl.TraverseIndex{Key: cty.True}}, nil},
+		{"unknown key", hcl.Traversal{hcl.TraverseRoot{Name: "tags"}, hcl.TraverseIndex{Key: cty.UnknownVal(cty.String)}}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p, ok := Path(tt.t)
+			if ok != (tt.want != nil) {
+				t.Fatalf("Path ok = %v, want %v", ok, tt.want != nil)
+			}
+			if !ok {
+				return
+			}
+			if diff := cmp.Diff(tt.want, attrpath.Steps(p)); diff != "" {
+				t.Errorf("Path (-want +got):\n%s", diff)
+			}
+		})
+	}
 }

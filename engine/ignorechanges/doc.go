@@ -1,6 +1,6 @@
 // Package ignorechanges holds what planning and applying share of
-// ignore_changes: the configured paths in the step form the prepare
-// rules read (Steps, InstanceKeyFact), and applying the paths the rules
+// ignore_changes: the configured paths as the prepare rules read them
+// (Paths, Path, InstanceKeyFact), and applying the paths the rules
 // decided to a configuration value, taking them from the prior object
 // (Apply).
 //

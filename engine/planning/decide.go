@@ -13,6 +13,7 @@ import (
 	"github.com/tenetplan/tenet/engine/plan"
 	"github.com/tenetplan/tenet/engine/plan/action"
 	"github.com/tenetplan/tenet/engine/providercall"
+	"github.com/tenetplan/tenet/internal/attrpath"
 	"github.com/tenetplan/tenet/providers"
 	"github.com/tenetplan/tenet/providers/objchange"
 	"github.com/tenetplan/tenet/rules"
@@ -63,7 +64,7 @@ func (w *planWalker) facts(rn *resourceNode, it *instPlan, configured map[instan
 			}
 		}
 		for _, p := range it.requiresReplace {
-			f.RequiresReplace = append(f.RequiresReplace, pathSteps(p))
+			f.RequiresReplace = append(f.RequiresReplace, attrpath.KeysAsNames(p))
 		}
 	}
 	if n.Res != nil && n.Res.Managed != nil {
@@ -99,24 +100,6 @@ func (w *planWalker) facts(rn *resourceNode, it *instPlan, configured map[instan
 		}
 	}
 	return f
-}
-
-func pathSteps(p cty.Path) []any {
-	out := make([]any, 0, len(p))
-	for _, s := range p {
-		switch s := s.(type) {
-		case cty.GetAttrStep:
-			out = append(out, s.Name)
-		case cty.IndexStep:
-			if s.Key.Type() == cty.String {
-				out = append(out, s.Key.AsString())
-			} else if s.Key.Type() == cty.Number {
-				i, _ := s.Key.AsBigFloat().Int64()
-				out = append(out, int(i))
-			}
-		}
-	}
-	return out
 }
 
 // applyDecision turns a rule decision into a recorded change and returns

@@ -1,7 +1,6 @@
 package planning
 
 import (
-	"strconv"
 	"strings"
 
 	"github.com/zclconf/go-cty/cty"
@@ -10,6 +9,7 @@ import (
 	"github.com/tenetplan/tenet/config"
 	"github.com/tenetplan/tenet/engine/eval"
 	"github.com/tenetplan/tenet/engine/plan"
+	"github.com/tenetplan/tenet/internal/attrpath"
 	"github.com/tenetplan/tenet/rules"
 )
 
@@ -74,12 +74,12 @@ func decisionFacts(in *rules.Instance, prep *rules.Preparation, normal bool) *pl
 		PreventDestroy:      in.Lifecycle.PreventDestroy,
 	}
 	for _, p := range in.RequiresReplace {
-		f.RequiresReplace = append(f.RequiresReplace, stepsString(p))
+		f.RequiresReplace = append(f.RequiresReplace, attrpath.String(p))
 	}
 	if prep != nil {
 		f.IgnoreAll = prep.IgnoreAll
 		for _, p := range prep.Ignore {
-			f.Ignored = append(f.Ignored, stepsString(p))
+			f.Ignored = append(f.Ignored, attrpath.String(p))
 		}
 	}
 	if normal && !in.HasConfig && in.Orphan.Repetition != "" {
@@ -93,30 +93,6 @@ func decisionFacts(in *rules.Instance, prep *rules.Preparation, normal bool) *pl
 		f.Removed, f.RemovedDestroy = true, in.Removed.Destroy
 	}
 	return f
-}
-
-// stepsString renders a path in the rules' step form (string attribute or
-// key, int index, rules.MapKey key) as written in HCL: tags["a"], list[0].
-func stepsString(steps []any) string {
-	var sb strings.Builder
-	for i, s := range steps {
-		switch s := s.(type) {
-		case string:
-			switch {
-			case i == 0:
-				sb.WriteString(s)
-			case isIdentifier(s):
-				sb.WriteString("." + s)
-			default:
-				sb.WriteString("[" + strconv.Quote(s) + "]")
-			}
-		case rules.MapKey:
-			sb.WriteString("[" + strconv.Quote(string(s)) + "]")
-		case int:
-			sb.WriteString("[" + strconv.Itoa(s) + "]")
-		}
-	}
-	return sb.String()
 }
 
 // rootVariablesForRules gives team rules the root module's input
@@ -147,23 +123,4 @@ func rootVariablesForRules(cfg *config.Config, given map[string]config.VariableV
 		out[name] = val
 	}
 	return out
-}
-
-// isIdentifier reports whether s can follow a dot in a traversal: a letter
-// or underscore, then letters, digits, underscores and dashes (ASCII is
-// all attribute names use; running the HCL lexer here was costly at scale).
-func isIdentifier(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'):
-		case i > 0 && (c == '-' || (c >= '0' && c <= '9')):
-		default:
-			return false
-		}
-	}
-	return true
 }

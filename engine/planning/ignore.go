@@ -41,7 +41,7 @@ func (w *planWalker) prepareIgnores(ctx context.Context, rn *resourceNode, items
 	if !configured && !w.env.Rules.PrepareWanted() {
 		return diags
 	}
-	steps := ignorechanges.Steps(mr)
+	paths := ignorechanges.Paths(mr)
 	var which []*instPlan
 	for _, it := range items {
 		if it.readyToPlan && !it.tainted && !it.prior.IsNull() {
@@ -63,7 +63,7 @@ func (w *planWalker) prepareIgnores(ctx context.Context, rn *resourceNode, items
 			Name:          n.Addr.Resource.Name,
 			Key:           ignorechanges.InstanceKeyFact(it.addr.Resource.Key),
 			HasPrior:      true,
-			IgnoreChanges: steps,
+			IgnoreChanges: paths,
 			IgnoreAll:     mr.IgnoreAllChanges,
 			Config:        eval.MarkPaths(it.config, it.configSensitive),
 			Prior:         eval.MarkPaths(it.prior, it.priorSensitive),
@@ -94,11 +94,12 @@ func ignoreChangesWarnings(n *graph.Node) hcl.Diagnostics {
 	}
 	var diags hcl.Diagnostics
 	for _, t := range n.Res.Managed.IgnoreChanges {
-		steps := ignorechanges.TraversalSteps(t)
-		if len(steps) == 0 {
+		path, ok := ignorechanges.Path(t)
+		if !ok || len(path) == 0 {
 			continue
 		}
-		name, _ := steps[0].(string)
+		ga, _ := path[0].(cty.GetAttrStep)
+		name := ga.Name
 		block := n.Schema.Block
 		a, isAttr := block.Attributes[name]
 		_, isBlock := block.BlockTypes[name]
@@ -111,16 +112,7 @@ func ignoreChangesWarnings(n *graph.Node) hcl.Diagnostics {
 			})
 			continue
 		}
-		path := cty.GetAttrPath(name)
 		if !isAttr {
-			a = nil
-			for _, s := range t[1:] {
-				if ga, ok := s.(hcl.TraverseAttr); ok {
-					path = path.GetAttr(ga.Name)
-				} else if ix, ok := s.(hcl.TraverseIndex); ok {
-					path = path.Index(ix.Key)
-				}
-			}
 			a = block.AttributeByPath(path)
 		}
 		if a != nil && a.Computed && !a.Optional {

@@ -10,10 +10,10 @@ import (
 	"github.com/tenetplan/tenet/config"
 	"github.com/tenetplan/tenet/engine/graph"
 	"github.com/tenetplan/tenet/engine/plan"
+	"github.com/tenetplan/tenet/internal/attrpath"
 	"github.com/tenetplan/tenet/state"
 
 	"github.com/tenetplan/tenet/engine/plan/action"
-	"github.com/tenetplan/tenet/engine/plan/planjson"
 )
 
 // relevantAttributes lists the resource attributes that contribute, by
@@ -62,7 +62,7 @@ func (w *planWalker) relevantAttributes(changes []*plan.ResourceInstanceChange, 
 		if a.Resource != b.Resource {
 			return a.Resource < b.Resource
 		}
-		return pathKey(a.Attr) < pathKey(b.Attr)
+		return attrpath.ID(a.Attr) < attrpath.ID(b.Attr)
 	})
 	return ra.out
 }
@@ -224,7 +224,7 @@ func (ra *relevance) resource(mi addrs.ModuleInstance, r addrs.Resource, key add
 	if n == nil || n.Res == nil {
 		return
 	}
-	attr := traversalPath(rem)
+	attr, _ := attrpath.FromTraversal(rem)
 	abs := r.Absolute(mi)
 	switch {
 	case keyed:
@@ -245,47 +245,10 @@ func (ra *relevance) resource(mi addrs.ModuleInstance, r addrs.Resource, key add
 
 func (ra *relevance) emit(addr addrs.AbsResourceInstance, attr cty.Path) {
 	a := addr.String()
-	k := a + "\x00" + pathKey(attr)
+	k := a + "\x00" + attrpath.ID(attr)
 	if ra.seen[k] {
 		return
 	}
 	ra.seen[k] = true
 	ra.out = append(ra.out, plan.ResourceAttr{Resource: a, Attr: attr})
-}
-
-// traversalPath turns the attribute and literal index steps after a
-// resource instance into a path; it stops at anything else (a splat).
-func traversalPath(t hcl.Traversal) cty.Path {
-	path := make(cty.Path, 0, len(t))
-	for _, step := range t {
-		switch s := step.(type) {
-		case hcl.TraverseAttr:
-			path = append(path, cty.GetAttrStep{Name: s.Name})
-		case hcl.TraverseIndex:
-			if !s.Key.IsKnown() || s.Key.IsNull() {
-				return path
-			}
-			path = append(path, cty.IndexStep{Key: s.Key})
-		default:
-			return path
-		}
-	}
-	return path
-}
-
-// pathKey is a path's identity for de-duplication and ordering.
-func pathKey(p cty.Path) string {
-	b := make([]byte, 0, 16*len(p))
-	for _, step := range p {
-		switch s := step.(type) {
-		case cty.GetAttrStep:
-			b = append(b, '.')
-			b = append(b, s.Name...)
-		case cty.IndexStep:
-			b = append(b, '[')
-			b = planjson.AppendValue(b, s.Key)
-			b = append(b, ']')
-		}
-	}
-	return string(b)
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/tenetplan/tenet/engine/eval"
 	"github.com/tenetplan/tenet/engine/nodes"
 	"github.com/tenetplan/tenet/engine/plan"
+	"github.com/tenetplan/tenet/internal/attrpath"
 	"github.com/tenetplan/tenet/rules"
 	"github.com/tenetplan/tenet/state"
 )
@@ -170,16 +171,9 @@ func sortChanges(cs []*plan.ResourceInstanceChange) {
 // unknown after differs from a known before; a path found on one side only
 // differs; a path found on neither does not.
 func traversalDiffers(before, after cty.Value, t hcl.Traversal) bool {
-	path := make(cty.Path, 0, len(t))
-	for _, s := range t {
-		switch s := s.(type) {
-		case hcl.TraverseAttr:
-			path = path.GetAttr(s.Name)
-		case hcl.TraverseIndex:
-			path = path.Index(s.Key)
-		default:
-			return false
-		}
+	path, n := attrpath.FromTraversal(t)
+	if n < len(t) {
+		return false
 	}
 	bv, berr := applyLenient(path, before)
 	av, aerr := applyLenient(path, after)

@@ -3,7 +3,6 @@ package providercall
 import (
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
@@ -11,35 +10,23 @@ import (
 
 	"github.com/tenetplan/tenet/addrs"
 	"github.com/tenetplan/tenet/engine/plan/action"
+	"github.com/tenetplan/tenet/internal/attrpath"
 )
 
 // ContractPath renders where inside an instance a provider broke the
 // protocol: the instance address followed by the attribute path, such
 // as test_thing.a.rule[0].uid.
 func ContractPath(addr addrs.AbsResourceInstance, path cty.Path) string {
-	var b strings.Builder
-	b.WriteString(addr.String())
-	for _, step := range path {
-		switch s := step.(type) {
-		case cty.GetAttrStep:
-			b.WriteByte('.')
-			b.WriteString(s.Name)
-		case cty.IndexStep:
-			b.WriteByte('[')
-			switch k := s.Key; {
-			case !k.IsKnown() || k.IsNull():
-				b.WriteString("?")
-			case k.Type() == cty.String:
-				b.WriteString(strconv.Quote(k.AsString()))
-			case k.Type() == cty.Number:
-				b.WriteString(k.AsBigFloat().Text('f', -1))
-			default:
-				b.WriteString("...") // set elements have no key worth showing
-			}
-			b.WriteByte(']')
-		}
+	s := attrpath.String(path)
+	if len(path) > 0 && isAttr(path[0]) {
+		s = "." + s
 	}
-	return b.String()
+	return addr.String() + s
+}
+
+func isAttr(s cty.PathStep) bool {
+	_, ok := s.(cty.GetAttrStep)
+	return ok
 }
 
 // contractError splits a check's error into the attribute it concerns and

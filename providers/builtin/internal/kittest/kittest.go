@@ -9,6 +9,7 @@ import (
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 
+	"github.com/tenetplan/tenet/internal/attrpath"
 	"github.com/tenetplan/tenet/providers"
 	"github.com/tenetplan/tenet/providers/objchange"
 )
@@ -226,20 +227,11 @@ func (h *Harness) AssertNoOp(typ string, prior, config cty.Value) {
 	}
 }
 
-// ReplacePaths renders RequiresReplace as attribute names.
+// ReplacePaths renders RequiresReplace (or any paths) as HCL writes them.
 func ReplacePaths(paths []cty.Path) []string {
 	var out []string
 	for _, p := range paths {
-		s := ""
-		for _, step := range p {
-			if ga, ok := step.(cty.GetAttrStep); ok {
-				if s != "" {
-					s += "."
-				}
-				s += ga.Name
-			}
-		}
-		out = append(out, s)
+		out = append(out, attrpath.String(p))
 	}
 	return out
 }
