@@ -33,10 +33,11 @@ func newStateRmCommand(g *globals) *cobra.Command {
 			}
 			return sf.modifyState(cmd.Context(), u, "OperationTypeInvalid", func(st *state.State) (bool, error) {
 				var gone []addrs.AbsResourceInstance
-				for i, t := range targets {
+				for _, t := range targets {
 					matched := instancesIn(st, t)
 					if len(matched) == 0 {
-						return false, u.errorf("Invalid target address", "No matching objects found for %s. To view the available instances, use \"tenet state list\". Please modify the address to reference a specific instance.", args[i])
+						// Worded as OpenTofu's, which does not name the address.
+						return false, u.errorf("Invalid target address", "No matching objects found. To view the available instances, use \"tenet state list\". Please modify the address to reference a specific instance.")
 					}
 					gone = append(gone, matched...)
 				}
