@@ -369,6 +369,47 @@ func (g *globals) splitBuiltin(reqs installer.Requirements, locks *lockfile.Lock
 	return builtin, other
 }
 
+// eachInstallation calls install with an installer for each group of
+// reqs that is installed on its own: first every built-in provider
+// alone, from the sources that name it (see splitBuiltin), then all the
+// others together from every source. What install writes to out is
+// shown, unless no source has a package of a built-in provider: then
+// notFound, a format given the provider's name, says so instead, as that
+// is no error. It returns the diagnostics of all the installations, or
+// the error of an installer that could not be made, already reported.
+func (g *globals) eachInstallation(u *ui, dataDir string, reqs installer.Requirements, locks *lockfile.Locks, icfg getproviders.Config, notFound string, install func(inst *installer.Installer, reqs installer.Requirements, out io.Writer) hcl.Diagnostics) (hcl.Diagnostics, error) {
+	builtin, other := g.splitBuiltin(reqs, locks, icfg)
+	var all hcl.Diagnostics
+	run := func(cfg getproviders.Config, reqs installer.Requirements, isBuiltin bool) error {
+		inst, d := installer.New(cfg, dataDir)
+		if d.HasErrors() {
+			return u.fail(d)
+		}
+		var buf strings.Builder
+		d = install(inst, reqs, &buf)
+		if isBuiltin && notFoundOnly(d) {
+			for p := range reqs {
+				fmt.Fprintf(u.out, notFound, p.ForDisplay())
+			}
+			return nil
+		}
+		io.WriteString(u.out, buf.String())
+		all = append(all, d...)
+		return nil
+	}
+	for _, p := range sortedProviders(builtin) {
+		if err := run(namingMethods(icfg), installer.Requirements{p: builtin[p]}, true); err != nil {
+			return nil, err
+		}
+	}
+	if len(other) > 0 {
+		if err := run(icfg, other, false); err != nil {
+			return nil, err
+		}
+	}
+	return all, nil
+}
+
 // namingMethods drops the registry methods that do not list providers by
 // name: the implied one and a bare direct {}. Only the rest can name the
 // real plugin of a provider tenet has built in.
@@ -497,46 +538,25 @@ func newProvidersLockCommand(g *globals) *cobra.Command {
 					icfg.Methods = append(icfg.Methods, getproviders.Method{Kind: getproviders.MethodNetworkMirror, Location: d})
 				}
 			}
-			builtin, other := g.splitBuiltin(reqs, locks, icfg)
 			ctx := cmdContext(cmd)
 			newLocks := lockfile.New()
 			for _, e := range locks.AllProviders() {
 				newLocks.SetProvider(e.Provider, e.Version, e.Constraints, e.Hashes)
 			}
-			var all hcl.Diagnostics
-			run := func(cfg getproviders.Config, reqs installer.Requirements, quietNotFound bool) error {
-				inst, d := installer.New(cfg, pe.dataDir)
-				if d.HasErrors() {
-					return u.fail(d)
-				}
-				var buf strings.Builder
-				pev := platformEvents(&buf)
-				pev.Obtained = obtainedEvent(&buf, locks)
+			notFound := "- Using tenet's built-in %s (no package found in the configured installation sources); not locked\n"
+			all, err := g.eachInstallation(u, pe.dataDir, reqs, locks, icfg, notFound, func(inst *installer.Installer, reqs installer.Requirements, out io.Writer) hcl.Diagnostics {
+				pev := platformEvents(out)
+				pev.Obtained = obtainedEvent(out, locks)
 				nl, d := inst.LockProviders(ctx, reqs, locks, pls, installer.Events{}, pev)
-				if quietNotFound && notFoundOnly(d) {
-					for p := range reqs {
-						fmt.Fprintf(u.out, "- Using tenet's built-in %s (no package found in the configured installation sources); not locked\n", p.ForDisplay())
-					}
-					return nil
-				}
-				io.WriteString(u.out, buf.String())
-				all = append(all, d...)
 				if !d.HasErrors() {
 					for _, e := range nl.AllProviders() {
 						newLocks.SetProvider(e.Provider, e.Version, e.Constraints, e.Hashes)
 					}
 				}
-				return nil
-			}
-			for _, p := range sortedProviders(builtin) {
-				if err := run(namingMethods(icfg), installer.Requirements{p: builtin[p]}, true); err != nil {
-					return err
-				}
-			}
-			if len(other) > 0 {
-				if err := run(icfg, other, false); err != nil {
-					return err
-				}
+				return d
+			})
+			if err != nil {
+				return err
 			}
 			if all.HasErrors() {
 				return u.fail(all)
@@ -580,35 +600,13 @@ func newProvidersMirrorCommand(g *globals) *cobra.Command {
 			if !useLock {
 				locks = lockfile.New()
 			}
-			builtin, other := g.splitBuiltin(reqs, locks, pe.icfg)
 			ctx := cmdContext(cmd)
-			var all hcl.Diagnostics
-			run := func(cfg getproviders.Config, reqs installer.Requirements, quietNotFound bool) error {
-				inst, d := installer.New(cfg, pe.dataDir)
-				if d.HasErrors() {
-					return u.fail(d)
-				}
-				var buf strings.Builder
-				d = inst.Mirror(ctx, reqs, locks, args[0], pls, initEvents(&buf), platformEvents(&buf))
-				if quietNotFound && notFoundOnly(d) {
-					for p := range reqs {
-						fmt.Fprintf(u.out, "- Skipping %s: tenet has it built in and no configured installation source has a package\n", p.ForDisplay())
-					}
-					return nil
-				}
-				io.WriteString(u.out, buf.String())
-				all = append(all, d...)
-				return nil
-			}
-			for _, p := range sortedProviders(builtin) {
-				if err := run(namingMethods(pe.icfg), installer.Requirements{p: builtin[p]}, true); err != nil {
-					return err
-				}
-			}
-			if len(other) > 0 {
-				if err := run(pe.icfg, other, false); err != nil {
-					return err
-				}
+			notFound := "- Skipping %s: tenet has it built in and no configured installation source has a package\n"
+			all, err := g.eachInstallation(u, pe.dataDir, reqs, locks, pe.icfg, notFound, func(inst *installer.Installer, reqs installer.Requirements, out io.Writer) hcl.Diagnostics {
+				return inst.Mirror(ctx, reqs, locks, args[0], pls, initEvents(out), platformEvents(out))
+			})
+			if err != nil {
+				return err
 			}
 			if u.diagnostics(all) {
 				return &exitError{1}
