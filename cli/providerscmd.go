@@ -469,40 +469,57 @@ func obtainedEvent(w io.Writer, locks *lockfile.Locks) func(addrs.Provider, getp
 	}
 }
 
-// providersCommandSetup loads what providers lock and mirror share.
-func providersCommandSetup(cmd *cobra.Command, g *globals, u *ui, only []string) (installer.Requirements, *providerEnv, *lockfile.Locks, error) {
+// providersSetup is what providers lock and mirror start from.
+type providersSetup struct {
+	u         *ui
+	platforms []getproviders.Platform
+	reqs      installer.Requirements
+	pe        *providerEnv
+	locks     *lockfile.Locks
+}
+
+// providersCommandSetup reads what providers lock and mirror share: the
+// -platform values, the configuration's requirements (those named in
+// only, when it names any), the provider environment and the lock file.
+func providersCommandSetup(cmd *cobra.Command, g *globals, platforms, only []string) (*providersSetup, error) {
+	u := newUI(cmd, g, noColorFlag(cmd), false)
+	u.legacyDiags = true
+	pls, err := parsePlatforms(platforms)
+	if err != nil {
+		return nil, u.errorf("Invalid platform", "%s", err)
+	}
 	cfg, diags := u.loadConfig()
 	if diags.HasErrors() {
-		return nil, nil, nil, u.fail(diags)
+		return nil, u.fail(diags)
 	}
 	reqs, _, d := requirementsOf(cfg)
 	diags = append(diags, d...)
 	pe, d := g.loadProviderEnv()
 	diags = append(diags, d...)
 	if diags.HasErrors() {
-		return nil, nil, nil, u.fail(diags)
+		return nil, u.fail(diags)
 	}
 	u.diagnostics(diags)
 	locks, d := lockfile.Load(pe.lockPath)
 	if d.HasErrors() {
-		return nil, nil, nil, u.fail(d)
+		return nil, u.fail(d)
 	}
 	if len(only) > 0 {
 		picked := installer.Requirements{}
 		for _, s := range only {
 			p, err := addrs.ParseProviderSource(s)
 			if err != nil {
-				return nil, nil, nil, u.errorf("Invalid provider address", "%q: %s.", s, err)
+				return nil, u.errorf("Invalid provider address", "%q: %s.", s, err)
 			}
 			c, ok := reqs[p]
 			if !ok {
-				return nil, nil, nil, u.errorf("Provider not required by the configuration", "%s is not required by this configuration; name only providers it requires.", p.ForDisplay())
+				return nil, u.errorf("Provider not required by the configuration", "%s is not required by this configuration; name only providers it requires.", p.ForDisplay())
 			}
 			picked[p] = c
 		}
 		reqs = picked
 	}
-	return reqs, pe, locks, nil
+	return &providersSetup{u: u, platforms: pls, reqs: reqs, pe: pe, locks: locks}, nil
 }
 
 func cmdContext(cmd *cobra.Command) context.Context {
@@ -518,16 +535,11 @@ func newProvidersLockCommand(g *globals) *cobra.Command {
 		Use:   "lock [options] [PROVIDER...]",
 		Short: "Record the hashes of the required providers' packages for several platforms in the lock file",
 		RunE: func(cmd *cobra.Command, args []string) error {
-			u := newUI(cmd, g, noColorFlag(cmd), false)
-			u.legacyDiags = true
-			pls, err := parsePlatforms(platforms)
-			if err != nil {
-				return u.errorf("Invalid platform", "%s", err)
-			}
-			reqs, pe, locks, err := providersCommandSetup(cmd, g, u, args)
+			ps, err := providersCommandSetup(cmd, g, platforms, args)
 			if err != nil {
 				return err
 			}
+			u, pls, reqs, pe, locks := ps.u, ps.platforms, ps.reqs, ps.pe, ps.locks
 			icfg := pe.icfg
 			if len(fsMirrors) > 0 || len(netMirrors) > 0 {
 				icfg.Methods = nil
@@ -587,16 +599,11 @@ func newProvidersMirrorCommand(g *globals) *cobra.Command {
 		Short: "Copy the required providers' packages into DIR, usable as a filesystem or network mirror",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			u := newUI(cmd, g, noColorFlag(cmd), false)
-			u.legacyDiags = true
-			pls, err := parsePlatforms(platforms)
-			if err != nil {
-				return u.errorf("Invalid platform", "%s", err)
-			}
-			reqs, pe, locks, err := providersCommandSetup(cmd, g, u, nil)
+			ps, err := providersCommandSetup(cmd, g, platforms, nil)
 			if err != nil {
 				return err
 			}
+			u, pls, reqs, pe, locks := ps.u, ps.platforms, ps.reqs, ps.pe, ps.locks
 			if !useLock {
 				locks = lockfile.New()
 			}
