@@ -198,33 +198,24 @@ func ipVersion(network *net.IPNet) int {
 
 // cidrContainsFunc reports whether an address or a whole prefix lies
 // inside a network.
-var cidrContainsFunc = function.New(&function.Spec{
-	Description: "Reports whether an IP address or prefix lies within a network prefix.",
-	Params: []function.Parameter{
-		{Name: "containing_prefix", Type: cty.String},
-		{Name: "contained_ip_or_prefix", Type: cty.String},
-	},
-	Type:         function.StaticReturnType(cty.Bool),
-	RefineResult: refineNotNull,
-	Impl: withPrefix(func(container *net.IPNet, args []cty.Value) (cty.Value, error) {
-		inner := args[1].AsString()
-		var first, last net.IP
-		if strings.Contains(inner, "/") {
-			_, network, err := parseCIDR(inner)
-			if err != nil {
-				return cty.NilVal, function.NewArgErrorf(1, "invalid CIDR expression: %s", err)
-			}
-			first, last = cidr.AddressRange(network)
-		} else {
-			first = parseIP(inner)
-			if first == nil {
-				return cty.NilVal, function.NewArgErrorf(1, "invalid IP address: %s", inner)
-			}
-			last = first
+var cidrContainsFunc = twoStringFunc("Reports whether an IP address or prefix lies within a network prefix.", "containing_prefix", "contained_ip_or_prefix", cty.Bool, withPrefix(func(container *net.IPNet, args []cty.Value) (cty.Value, error) {
+	inner := args[1].AsString()
+	var first, last net.IP
+	if strings.Contains(inner, "/") {
+		_, network, err := parseCIDR(inner)
+		if err != nil {
+			return cty.NilVal, function.NewArgErrorf(1, "invalid CIDR expression: %s", err)
 		}
-		if (first.To4() == nil) != (container.IP.To4() == nil) {
-			return cty.NilVal, fmt.Errorf("address family mismatch: %s vs. %s", args[0].AsString(), inner)
+		first, last = cidr.AddressRange(network)
+	} else {
+		first = parseIP(inner)
+		if first == nil {
+			return cty.NilVal, function.NewArgErrorf(1, "invalid IP address: %s", inner)
 		}
-		return cty.BoolVal(container.Contains(first) && container.Contains(last)), nil
-	}),
-})
+		last = first
+	}
+	if (first.To4() == nil) != (container.IP.To4() == nil) {
+		return cty.NilVal, fmt.Errorf("address family mismatch: %s vs. %s", args[0].AsString(), inner)
+	}
+	return cty.BoolVal(container.Contains(first) && container.Contains(last)), nil
+}))

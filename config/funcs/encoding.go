@@ -61,46 +61,28 @@ var base64GunzipFunc = function.New(&function.Spec{
 	}),
 })
 
-var textEncodeBase64Func = function.New(&function.Spec{
-	Description: "Encodes a string in the named character encoding and returns the bytes as Base64.",
-	Params: []function.Parameter{
-		{Name: "string", Type: cty.String},
-		{Name: "encoding", Type: cty.String},
-	},
-	Type:         function.StaticReturnType(cty.String),
-	RefineResult: refineNotNull,
-	Impl: withEncoding(func(enc encoding.Encoding, args []cty.Value) (cty.Value, error) {
-		encoded, err := enc.NewEncoder().String(args[0].AsString())
-		if err != nil {
-			return cty.NilVal, function.NewArgErrorf(0, "the given string contains characters that cannot be represented in %s", args[1].AsString())
-		}
-		return cty.StringVal(base64.StdEncoding.EncodeToString([]byte(encoded))), nil
-	}),
-})
+var textEncodeBase64Func = twoStringFunc("Encodes a string in the named character encoding and returns the bytes as Base64.", "string", "encoding", cty.String, withEncoding(func(enc encoding.Encoding, args []cty.Value) (cty.Value, error) {
+	encoded, err := enc.NewEncoder().String(args[0].AsString())
+	if err != nil {
+		return cty.NilVal, function.NewArgErrorf(0, "the given string contains characters that cannot be represented in %s", args[1].AsString())
+	}
+	return cty.StringVal(base64.StdEncoding.EncodeToString([]byte(encoded))), nil
+}))
 
-var textDecodeBase64Func = function.New(&function.Spec{
-	Description: "Decodes Base64 bytes written in the named character encoding into a string.",
-	Params: []function.Parameter{
-		{Name: "source", Type: cty.String},
-		{Name: "encoding", Type: cty.String},
-	},
-	Type:         function.StaticReturnType(cty.String),
-	RefineResult: refineNotNull,
-	Impl: withEncoding(func(enc encoding.Encoding, args []cty.Value) (cty.Value, error) {
-		raw, err := base64.StdEncoding.DecodeString(args[0].AsString())
-		if err != nil {
-			if corrupt, ok := err.(base64.CorruptInputError); ok {
-				return cty.NilVal, function.NewArgErrorf(0, "the given value has an invalid base64 symbol at offset %d", int(corrupt))
-			}
-			return cty.NilVal, function.NewArgErrorf(0, "invalid source string: %s", err)
+var textDecodeBase64Func = twoStringFunc("Decodes Base64 bytes written in the named character encoding into a string.", "source", "encoding", cty.String, withEncoding(func(enc encoding.Encoding, args []cty.Value) (cty.Value, error) {
+	raw, err := base64.StdEncoding.DecodeString(args[0].AsString())
+	if err != nil {
+		if corrupt, ok := err.(base64.CorruptInputError); ok {
+			return cty.NilVal, function.NewArgErrorf(0, "the given value has an invalid base64 symbol at offset %d", int(corrupt))
 		}
-		decoded, err := enc.NewDecoder().Bytes(raw)
-		if err != nil || !utf8.Valid(decoded) {
-			return cty.NilVal, function.NewArgErrorf(0, "the given string contains symbols that are not defined for %s", args[1].AsString())
-		}
-		return cty.StringVal(string(decoded)), nil
-	}),
-})
+		return cty.NilVal, function.NewArgErrorf(0, "invalid source string: %s", err)
+	}
+	decoded, err := enc.NewDecoder().Bytes(raw)
+	if err != nil || !utf8.Valid(decoded) {
+		return cty.NilVal, function.NewArgErrorf(0, "the given string contains symbols that are not defined for %s", args[1].AsString())
+	}
+	return cty.StringVal(string(decoded)), nil
+}))
 
 // withEncoding is the Impl of a function whose second argument names a
 // character encoding, which impl gets looked up.
