@@ -33,14 +33,8 @@ func flat(s string) string {
 // pgRow reads a workspace's stored bytes as OpenTofu's layout has them.
 func pgRow(t *testing.T, schema, ws string) string {
 	t.Helper()
-	ctx := context.Background()
-	conn, err := pgx.Connect(ctx, needPG(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(ctx)
 	var data string
-	if err := conn.QueryRow(ctx, "SELECT data FROM "+pgx.Identifier{schema, "states"}.Sanitize()+" WHERE name = $1", ws).Scan(&data); err != nil {
+	if err := pgConnect(t).QueryRow(context.Background(), "SELECT data FROM "+pgx.Identifier{schema, "states"}.Sanitize()+" WHERE name = $1", ws).Scan(&data); err != nil {
 		t.Fatal(err)
 	}
 	return data
@@ -48,13 +42,7 @@ func pgRow(t *testing.T, schema, ws string) string {
 
 func pgExec(t *testing.T, sql string, args ...any) {
 	t.Helper()
-	ctx := context.Background()
-	conn, err := pgx.Connect(ctx, needPG(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(ctx)
-	if _, err := conn.Exec(ctx, sql, args...); err != nil {
+	if _, err := pgConnect(t).Exec(context.Background(), sql, args...); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -44,6 +44,17 @@ func randomName(prefix string) string {
 	return prefix + hex.EncodeToString(b[:])
 }
 
+// pgConnect connects to the test PostgreSQL server, until the test ends.
+func pgConnect(t *testing.T) *pgx.Conn {
+	t.Helper()
+	conn, err := pgx.Connect(context.Background(), needPG(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close(context.Background()) })
+	return conn
+}
+
 // pgSchema is a fresh schema, dropped at the end of the test.
 func pgSchema(t *testing.T) string {
 	t.Helper()
