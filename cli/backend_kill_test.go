@@ -13,6 +13,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/tenetplan/tenet/state/backend/backendtest"
 	"github.com/tenetplan/tenet/state/local"
 )
 
@@ -117,7 +118,7 @@ resource "time_sleep" "s" {
 	}
 	mustTenet(t, dir, nil, "state", "push", "seed.tfstate")
 	ctx := context.Background()
-	conn := pgConnect(t)
+	conn := backendtest.PGConn(t)
 	var rowID int64
 	if err := conn.QueryRow(ctx, "SELECT id FROM "+pgx.Identifier{schema, "states"}.Sanitize()+" WHERE name = 'default'").Scan(&rowID); err != nil {
 		t.Fatal(err)
