@@ -404,36 +404,27 @@ func describeValue(v cty.Value) string {
 		return "is " + v.AsBigFloat().Text('f', -1)
 	case ty == cty.Bool:
 		return "is " + strconv.FormatBool(v.True())
-	case ty.IsListType() || ty.IsSetType() || ty.IsMapType():
+	case ty.IsCollectionType() || ty.IsTupleType():
+		// A tuple's friendly name is just "tuple".
 		n := v.LengthInt()
 		if n == 0 {
 			return "is empty " + ty.FriendlyName()
 		}
-		noun := "elements"
-		if n == 1 {
-			noun = "element"
-		}
-		return fmt.Sprintf("is %s with %d %s", ty.FriendlyName(), n, noun)
-	case ty.IsTupleType():
-		n := v.LengthInt()
-		if n == 0 {
-			return "is empty tuple"
-		}
-		noun := "elements"
-		if n == 1 {
-			noun = "element"
-		}
-		return fmt.Sprintf("is tuple with %d %s", n, noun)
+		return fmt.Sprintf("is %s with %s", ty.FriendlyName(), counted(n, "element"))
 	case ty.IsObjectType():
 		n := len(ty.AttributeTypes())
 		if n == 0 {
 			return "is object with no attributes"
 		}
-		noun := "attributes"
-		if n == 1 {
-			noun = "attribute"
-		}
-		return fmt.Sprintf("is object with %d %s", n, noun)
+		return "is object with " + counted(n, "attribute")
 	}
 	return "is a " + ty.FriendlyName()
+}
+
+// counted is n and noun, in the plural unless n is 1.
+func counted(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return strconv.Itoa(n) + " " + noun + "s"
 }
