@@ -185,12 +185,7 @@ func renderDiagnostic(b *strings.Builder, d *hcl.Diagnostic, files map[string]*h
 	writeDiagnosticSource(&body, d, files, false)
 	if d.Detail != "" {
 		body.WriteString("\n")
-		detailWidth := 0
-		if width > 1 {
-			detailWidth = width - 1
-		}
-		body.WriteString(wrapDetail(d.Detail, detailWidth))
-		body.WriteString("\n")
+		writeDetail(&body, d.Detail, width, 1)
 	}
 	// Without colour, as OpenTofu: no frame, a blank line before, and a
 	// blank line closes the summary (or excerpt) when no detail follows.
@@ -199,6 +194,17 @@ func renderDiagnostic(b *strings.Builder, d *hcl.Diagnostic, files map[string]*h
 	}
 	b.WriteString("\n")
 	b.WriteString(body.String())
+}
+
+// writeDetail writes detail and a newline, wrapped margin columns short
+// of width when width leaves room for that.
+func writeDetail(body *strings.Builder, detail string, width, margin int) {
+	wrapAt := 0
+	if width > margin {
+		wrapAt = width - margin
+	}
+	body.WriteString(wrapDetail(detail, wrapAt))
+	body.WriteString("\n")
 }
 
 func diagnosticLabel(d *hcl.Diagnostic) string {
@@ -228,12 +234,7 @@ func renderDiagnosticColor(b *strings.Builder, d *hcl.Diagnostic, files map[stri
 			body.WriteString("\n")
 		}
 		// OpenTofu wraps a framed detail three columns short of the width.
-		detailWidth := 0
-		if width > 3 {
-			detailWidth = width - 3
-		}
-		body.WriteString(wrapDetail(d.Detail, detailWidth))
-		body.WriteString("\n")
+		writeDetail(&body, d.Detail, width, 3)
 	}
 	bar := Colorize("["+frame+"]│[reset] ", true)
 	b.WriteString(Colorize("["+frame+"]╷[reset]", true))
