@@ -125,21 +125,11 @@ func parseModuleInstancePrefix(traversal hcl.Traversal) (ModuleInstance, hcl.Tra
 			break
 		}
 		if len(remain) < 2 {
-			return nil, nil, hcl.Diagnostics{{
-				Severity: hcl.DiagError,
-				Summary:  "Invalid address",
-				Detail:   "The keyword \"module\" must be followed by a module name.",
-				Subject:  remain.SourceRange().Ptr(),
-			}}
+			return nil, nil, addressError("The keyword \"module\" must be followed by a module name.", remain.SourceRange())
 		}
 		nameStep, ok := remain[1].(hcl.TraverseAttr)
 		if !ok {
-			return nil, nil, hcl.Diagnostics{{
-				Severity: hcl.DiagError,
-				Summary:  "Invalid address",
-				Detail:   "The keyword \"module\" must be followed by a module name.",
-				Subject:  remain[1].SourceRange().Ptr(),
-			}}
+			return nil, nil, addressError("The keyword \"module\" must be followed by a module name.", remain[1].SourceRange())
 		}
 		remain = remain[2:]
 		step := ModuleInstanceStep{Name: nameStep.Name}
@@ -166,22 +156,12 @@ func parseResourceSteps(remain hcl.Traversal) (Resource, InstanceKey, bool, hcl.
 		remain = remain[1:]
 	}
 	if len(remain) < 2 {
-		return res, nil, false, hcl.Diagnostics{{
-			Severity: hcl.DiagError,
-			Summary:  "Invalid address",
-			Detail:   "A resource address needs a resource type and a name, such as terraform_data.example.",
-			Subject:  remain.SourceRange().Ptr(),
-		}}
+		return res, nil, false, addressError("A resource address needs a resource type and a name, such as terraform_data.example.", remain.SourceRange())
 	}
 	typ := stepName(remain[0])
 	nameStep, ok := remain[1].(hcl.TraverseAttr)
 	if typ == "" || !ok {
-		return res, nil, false, hcl.Diagnostics{{
-			Severity: hcl.DiagError,
-			Summary:  "Invalid address",
-			Detail:   "A resource address needs a resource type and a name, such as terraform_data.example.",
-			Subject:  remain.SourceRange().Ptr(),
-		}}
+		return res, nil, false, addressError("A resource address needs a resource type and a name, such as terraform_data.example.", remain.SourceRange())
 	}
 	res = Resource{Mode: mode, Type: typ, Name: nameStep.Name}
 	remain = remain[2:]
@@ -190,12 +170,7 @@ func parseResourceSteps(remain hcl.Traversal) (Resource, InstanceKey, bool, hcl.
 	}
 	idx, ok := remain[0].(hcl.TraverseIndex)
 	if !ok || len(remain) > 1 {
-		return res, nil, false, hcl.Diagnostics{{
-			Severity: hcl.DiagError,
-			Summary:  "Invalid address",
-			Detail:   "A resource instance address may end with one index such as [0] or [\"key\"], and nothing after it.",
-			Subject:  remain.SourceRange().Ptr(),
-		}}
+		return res, nil, false, addressError("A resource instance address may end with one index such as [0] or [\"key\"], and nothing after it.", remain.SourceRange())
 	}
 	key, diags := keyFromIndex(idx)
 	return res, key, true, diags
@@ -204,12 +179,7 @@ func parseResourceSteps(remain hcl.Traversal) (Resource, InstanceKey, bool, hcl.
 func keyFromIndex(idx hcl.TraverseIndex) (InstanceKey, hcl.Diagnostics) {
 	key, err := KeyFromValue(idx.Key)
 	if err != nil {
-		return nil, hcl.Diagnostics{{
-			Severity: hcl.DiagError,
-			Summary:  "Invalid address",
-			Detail:   fmt.Sprintf("Invalid instance key: %s.", err),
-			Subject:  idx.SrcRange.Ptr(),
-		}}
+		return nil, addressError(fmt.Sprintf("Invalid instance key: %s.", err), idx.SrcRange)
 	}
 	return key, nil
 }
@@ -234,4 +204,10 @@ func invalidAddress(s, why string, rng hcl.Range) hcl.Diagnostics {
 		d.Subject = rng.Ptr()
 	}
 	return hcl.Diagnostics{d}
+}
+
+// addressError is the error for an address that is not valid: detail
+// says why, rng where.
+func addressError(detail string, rng hcl.Range) hcl.Diagnostics {
+	return hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Invalid address", Detail: detail, Subject: rng.Ptr()}}
 }

@@ -74,21 +74,11 @@ func ParseRef(traversal hcl.Traversal) (*Reference, hcl.Diagnostics) {
 	rng := traversal.SourceRange()
 	attrAfterRoot := func(what string) (string, hcl.Diagnostics) {
 		if len(traversal) < 2 {
-			return "", hcl.Diagnostics{{
-				Severity: hcl.DiagError,
-				Summary:  "Invalid reference",
-				Detail:   fmt.Sprintf("The %q object cannot be accessed directly. Instead, access one of its attributes, such as %s.", root, what),
-				Subject:  rng.Ptr(),
-			}}
+			return "", referenceError(fmt.Sprintf("The %q object cannot be accessed directly. Instead, access one of its attributes, such as %s.", root, what), rng)
 		}
 		a, ok := traversal[1].(hcl.TraverseAttr)
 		if !ok {
-			return "", hcl.Diagnostics{{
-				Severity: hcl.DiagError,
-				Summary:  "Invalid reference",
-				Detail:   fmt.Sprintf("The %q object does not support this operation; access one of its attributes, such as %s.", root, what),
-				Subject:  traversal[1].SourceRange().Ptr(),
-			}}
+			return "", referenceError(fmt.Sprintf("The %q object does not support this operation; access one of its attributes, such as %s.", root, what), traversal[1].SourceRange())
 		}
 		return a.Name, nil
 	}
@@ -142,12 +132,7 @@ func ParseRef(traversal hcl.Traversal) (*Reference, hcl.Diagnostics) {
 		return &Reference{Subject: Self{}, SourceRange: traversal[:1].SourceRange(), Remaining: traversal[1:]}, nil
 	case "data":
 		if len(traversal) < 3 {
-			return nil, hcl.Diagnostics{{
-				Severity: hcl.DiagError,
-				Summary:  "Invalid reference",
-				Detail:   "A reference to a data source must be followed by at least one attribute access, specifying the resource type and name.",
-				Subject:  rng.Ptr(),
-			}}
+			return nil, referenceError("A reference to a data source must be followed by at least one attribute access, specifying the resource type and name.", rng)
 		}
 		return parseResourceRef(DataResourceMode, traversal, traversal[1:])
 	default:
@@ -158,21 +143,11 @@ func ParseRef(traversal hcl.Traversal) (*Reference, hcl.Diagnostics) {
 func parseResourceRef(mode ResourceMode, whole, remain hcl.Traversal) (*Reference, hcl.Diagnostics) {
 	typ := stepName(remain[0])
 	if len(remain) < 2 {
-		return nil, hcl.Diagnostics{{
-			Severity: hcl.DiagError,
-			Summary:  "Invalid reference",
-			Detail:   "A reference to a resource type must be followed by at least one attribute access, specifying the resource name.",
-			Subject:  whole.SourceRange().Ptr(),
-		}}
+		return nil, referenceError("A reference to a resource type must be followed by at least one attribute access, specifying the resource name.", whole.SourceRange())
 	}
 	nameStep, ok := remain[1].(hcl.TraverseAttr)
 	if !ok {
-		return nil, hcl.Diagnostics{{
-			Severity: hcl.DiagError,
-			Summary:  "Invalid reference",
-			Detail:   "A resource type must be followed by the resource name, as in type.name.",
-			Subject:  remain[1].SourceRange().Ptr(),
-		}}
+		return nil, referenceError("A resource type must be followed by the resource name, as in type.name.", remain[1].SourceRange())
 	}
 	res := Resource{Mode: mode, Type: typ, Name: nameStep.Name}
 	consumed := len(whole) - len(remain) + 2
@@ -227,4 +202,10 @@ func TraversalString(t hcl.Traversal) string {
 		}
 	}
 	return b.String()
+}
+
+// referenceError is the error for a reference that is not valid: detail
+// says why, rng where.
+func referenceError(detail string, rng hcl.Range) hcl.Diagnostics {
+	return hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Invalid reference", Detail: detail, Subject: rng.Ptr()}}
 }

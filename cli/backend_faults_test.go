@@ -18,6 +18,8 @@ import (
 	awss3 "github.com/aws/aws-sdk-go-v2/service/s3"
 	"github.com/jackc/pgx/v5"
 	"github.com/zclconf/go-cty/cty"
+
+	"github.com/tenetplan/tenet/state/backend/backendtest"
 )
 
 // The fault tests run the real binary against the real servers and check
@@ -33,14 +35,8 @@ func flat(s string) string {
 // pgRow reads a workspace's stored bytes as OpenTofu's layout has them.
 func pgRow(t *testing.T, schema, ws string) string {
 	t.Helper()
-	ctx := context.Background()
-	conn, err := pgx.Connect(ctx, needPG(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(ctx)
 	var data string
-	if err := conn.QueryRow(ctx, "SELECT data FROM "+pgx.Identifier{schema, "states"}.Sanitize()+" WHERE name = $1", ws).Scan(&data); err != nil {
+	if err := backendtest.PGConn(t).QueryRow(context.Background(), "SELECT data FROM "+pgx.Identifier{schema, "states"}.Sanitize()+" WHERE name = $1", ws).Scan(&data); err != nil {
 		t.Fatal(err)
 	}
 	return data
@@ -48,13 +44,7 @@ func pgRow(t *testing.T, schema, ws string) string {
 
 func pgExec(t *testing.T, sql string, args ...any) {
 	t.Helper()
-	ctx := context.Background()
-	conn, err := pgx.Connect(ctx, needPG(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(ctx)
-	if _, err := conn.Exec(ctx, sql, args...); err != nil {
+	if _, err := backendtest.PGConn(t).Exec(context.Background(), sql, args...); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -79,7 +69,7 @@ func TestBackendFaultsPG(t *testing.T) {
 	writeMain(t, dir, backendBlock("pg", pg)+strings.Replace(faultConfig, "one", "two", 1))
 	mustTenet(t, dir, nil, "apply", "-auto-approve", "-no-color") // serial 2
 	stored := pgRow(t, schema, "default")
-	cfg, err := pgx.ParseConfig(needPG(t))
+	cfg, err := pgx.ParseConfig(backendtest.PGConnStr(t))
 	if err != nil {
 		t.Fatal(err)
 	}

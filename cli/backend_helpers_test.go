@@ -16,20 +16,12 @@ import (
 
 	"github.com/tenetplan/tenet/state/backend"
 	"github.com/tenetplan/tenet/state/backend/backends"
+	"github.com/tenetplan/tenet/state/backend/backendtest"
 	"github.com/tenetplan/tenet/state/statefile"
 )
 
 // Helpers for the tests that run the real binary against the real
 // PostgreSQL and S3 servers of scripts/services.sh.
-
-func needPG(t *testing.T) string {
-	t.Helper()
-	c := os.Getenv("TENET_TEST_PG_CONN")
-	if c == "" {
-		t.Skip("SKIPPING: TENET_TEST_PG_CONN is not set; run eval \"$(bash scripts/services.sh)\" to start the test PostgreSQL server")
-	}
-	return c
-}
 
 func needS3(t *testing.T) {
 	t.Helper()
@@ -47,7 +39,7 @@ func randomName(prefix string) string {
 // pgSchema is a fresh schema, dropped at the end of the test.
 func pgSchema(t *testing.T) string {
 	t.Helper()
-	conn := needPG(t)
+	conn := backendtest.PGConnStr(t)
 	name := randomName("cli_")
 	t.Cleanup(func() {
 		c, err := pgx.Connect(context.Background(), conn)
@@ -60,7 +52,7 @@ func pgSchema(t *testing.T) string {
 }
 
 func pgSettings(t *testing.T, schema string) map[string]cty.Value {
-	return map[string]cty.Value{"conn_str": cty.StringVal(needPG(t)), "schema_name": cty.StringVal(schema)}
+	return map[string]cty.Value{"conn_str": cty.StringVal(backendtest.PGConnStr(t)), "schema_name": cty.StringVal(schema)}
 }
 
 func s3Settings(t *testing.T, key string) map[string]cty.Value {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/tenetplan/tenet/state/backend/backendtest"
 	"github.com/tenetplan/tenet/state/local"
 )
 
@@ -117,11 +118,7 @@ resource "time_sleep" "s" {
 	}
 	mustTenet(t, dir, nil, "state", "push", "seed.tfstate")
 	ctx := context.Background()
-	conn, err := pgx.Connect(ctx, needPG(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(ctx)
+	conn := backendtest.PGConn(t)
 	var rowID int64
 	if err := conn.QueryRow(ctx, "SELECT id FROM "+pgx.Identifier{schema, "states"}.Sanitize()+" WHERE name = 'default'").Scan(&rowID); err != nil {
 		t.Fatal(err)
@@ -151,8 +148,8 @@ WHERE locktype = 'advisory' AND granted AND objsubid = 1 AND classid = $1::bigin
 		cmd.Process.Kill()
 		t.Fatal("the apply never held the lock")
 	}
-	err = cmd.Wait()
-	out, stderr := outb.String(), strings.Join(strings.Fields(strings.ReplaceAll(errb.String(), "│", " ")), " ")
+	err := cmd.Wait()
+	out, stderr := outb.String(), flat(errb.String())
 	if err == nil {
 		t.Fatalf("the apply succeeded although it lost its lock:\n%s\n%s", out, stderr)
 	}

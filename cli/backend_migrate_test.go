@@ -11,6 +11,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/tenetplan/tenet/state/backend"
+	"github.com/tenetplan/tenet/state/backend/backendtest"
 )
 
 const migrateResources = `
@@ -84,12 +85,7 @@ func TestBackendMigrateState(t *testing.T) {
 			}
 		}
 		// The rows are where OpenTofu looks for them.
-		conn, err := pgx.Connect(context.Background(), needPG(t))
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer conn.Close(context.Background())
-		rows, _ := conn.Query(context.Background(), "SELECT name FROM "+pgx.Identifier{schema, "states"}.Sanitize()+" ORDER BY name")
+		rows, _ := backendtest.PGConn(t).Query(context.Background(), "SELECT name FROM "+pgx.Identifier{schema, "states"}.Sanitize()+" ORDER BY name")
 		names, err := pgx.CollectRows(rows, pgx.RowTo[string])
 		if err != nil || !slices.Equal(names, []string{"default", "dev"}) {
 			t.Fatalf("rows %v (%v), want default and dev", names, err)

@@ -56,13 +56,7 @@ func findBackend(u *ui) (*backendDecl, hcl.Diagnostics) {
 	var found *backendDecl
 	var diags hcl.Diagnostics
 	for _, name := range names {
-		var f *hcl.File
-		var d hcl.Diagnostics
-		if strings.HasSuffix(name, ".json") {
-			f, d = p.ParseJSONFile(name)
-		} else {
-			f, d = p.ParseHCLFile(name)
-		}
+		f, d := parseFile(p, name)
 		if d.HasErrors() || f == nil {
 			continue // the configuration loader reports syntax errors
 		}
@@ -375,13 +369,7 @@ func parseBackendConfigArg(arg string) (map[string]cty.Value, hcl.Diagnostics) {
 		return map[string]cty.Value{k: cty.StringVal(v)}, nil
 	}
 	p := hclparse.NewParser()
-	var f *hcl.File
-	var diags hcl.Diagnostics
-	if strings.HasSuffix(arg, ".json") {
-		f, diags = p.ParseJSONFile(arg)
-	} else {
-		f, diags = p.ParseHCLFile(arg)
-	}
+	f, diags := parseFile(p, arg)
 	if diags.HasErrors() {
 		return nil, diags
 	}
@@ -563,4 +551,13 @@ func (f *backendFlags) migrationOptions(u *ui, env []string) migrationOptions {
 		return strings.TrimSpace(line) == "yes"
 	}
 	return o
+}
+
+// parseFile parses a configuration file in JSON syntax when its name ends
+// in .json, and in native syntax otherwise.
+func parseFile(p *hclparse.Parser, name string) (*hcl.File, hcl.Diagnostics) {
+	if strings.HasSuffix(name, ".json") {
+		return p.ParseJSONFile(name)
+	}
+	return p.ParseHCLFile(name)
 }

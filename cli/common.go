@@ -360,6 +360,16 @@ func readStateFile(u *ui, path string) (*statefile.File, error) {
 	return f, nil
 }
 
+// readState is the state of readStateFile, nil when there is no state
+// file.
+func readState(u *ui, path string) (*state.State, error) {
+	file, err := readStateFile(u, path)
+	if err != nil || file == nil {
+		return nil, err
+	}
+	return file.State, nil
+}
+
 // stateLoadFailed reports a state that could not be read.
 func stateLoadFailed(u *ui, err error, path string) error {
 	if isDirError(err) {

@@ -123,7 +123,7 @@ func TestDocsRulesExamples(t *testing.T) {
 			}
 			dir := t.TempDir()
 			for name, content := range ex.files {
-				writeTestFile(t, filepath.Join(dir, name), content)
+				writeFile(t, filepath.Join(dir, name), content)
 			}
 			for _, st := range ex.sessions {
 				var code int
@@ -191,16 +191,6 @@ func runTenetIn(t *testing.T, dir string, args ...string) (int, string) {
 	var stdout, stderr bytes.Buffer
 	code := cli.Main(args, strings.NewReader(""), &stdout, &stderr, []string{"NO_COLOR=1"})
 	return code, fmt.Sprintf("%s%s", stdout.String(), stderr.String())
-}
-
-func writeTestFile(t *testing.T, path, content string) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
-		t.Fatal(err)
-	}
 }
 
 // TestExampleRulesMatchDocs keeps examples/rules, the team rules

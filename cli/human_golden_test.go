@@ -59,29 +59,14 @@ import (
 const recordHumanEnv = "TENET_RECORD_HUMAN_GOLDENS"
 
 func TestHumanGoldens(t *testing.T) {
-	files, err := filepath.Glob(filepath.Join("..", "testdata", "human", "*.txtar"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(files) == 0 {
-		t.Fatal("no scenarios under testdata/human")
-	}
-	self, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
 	tofu := os.Getenv(recordHumanEnv)
-	for _, file := range files {
-		name := strings.TrimSuffix(filepath.Base(file), ".txtar")
-		t.Run(name, func(t *testing.T) {
-			t.Parallel()
-			if tofu != "" {
-				recordHumanScenario(t, tofu, file)
-				return
-			}
-			checkHumanScenario(t, self, file)
-		})
-	}
+	eachScenario(t, "human", func(t *testing.T, self, file string) {
+		if tofu != "" {
+			recordHumanScenario(t, tofu, file)
+			return
+		}
+		checkHumanScenario(t, self, file)
+	})
 }
 
 // humanRun is one golden step's result.

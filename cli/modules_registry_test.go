@@ -1,10 +1,8 @@
 package cli_test
 
 import (
-	"archive/tar"
 	"archive/zip"
 	"bytes"
-	"compress/gzip"
 	"encoding/pem"
 	"fmt"
 	"net/http"
@@ -32,22 +30,6 @@ func (r *moduleRegistry) requests() []string {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return append([]string(nil), r.seen...)
-}
-
-func tarGzFiles(t *testing.T, files map[string]string) []byte {
-	t.Helper()
-	var buf bytes.Buffer
-	gz := gzip.NewWriter(&buf)
-	tw := tar.NewWriter(gz)
-	for name, body := range files {
-		if err := tw.WriteHeader(&tar.Header{Name: name, Mode: 0o644, Size: int64(len(body)), Typeflag: tar.TypeReg}); err != nil {
-			t.Fatal(err)
-		}
-		tw.Write([]byte(body))
-	}
-	tw.Close()
-	gz.Close()
-	return buf.Bytes()
 }
 
 func zipFiles(t *testing.T, files map[string]string) []byte {
@@ -114,7 +96,7 @@ func newModuleRegistry(t *testing.T) *moduleRegistry {
 	t.Cleanup(r.srv.Close)
 	self = r.srv.Listener.Addr().String()
 	for _, v := range []string{"1.0.0", "1.1.0", "1.2.0", "2.0.0"} {
-		archives["/archives/vpc-"+v+".tar.gz"] = tarGzFiles(t, map[string]string{"main.tf": fmt.Sprintf(`module "subnet" {
+		archives["/archives/vpc-"+v+".tar.gz"] = tarGz(t, map[string]string{"main.tf": fmt.Sprintf(`module "subnet" {
   source  = "%s/ns/subnet/aws"
   version = "1.0.0"
 }
@@ -125,7 +107,7 @@ output "name" {
 `, self, v)})
 	}
 	archives["/archives/subnet.zip"] = zipFiles(t, map[string]string{"main.tf": `output "name" { value = "subnet" }` + "\n"})
-	archives["/archives/plain.tgz"] = tarGzFiles(t, map[string]string{"sub/main.tf": `output "name" { value = "plain" }` + "\n"})
+	archives["/archives/plain.tgz"] = tarGz(t, map[string]string{"sub/main.tf": `output "name" { value = "plain" }` + "\n"})
 	return r
 }
 

@@ -80,13 +80,9 @@ func newOutputCommand(g *globals) *cobra.Command {
 		Args:  cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			u := newUI(cmd, g, noColor, false)
-			file, err := readStateFile(u, statePath)
+			st, err := readState(u, statePath)
 			if err != nil {
 				return err
-			}
-			var st *state.State
-			if file != nil {
-				st = file.State
 			}
 			outs := outputValues(st)
 			if len(args) == 1 {

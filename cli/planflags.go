@@ -121,21 +121,26 @@ func (f *planFlags) planOpts(vars map[string]config.VariableValue) (engine.PlanO
 		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid combination of arguments",
 			Detail: "The -target and -exclude options cannot be used together."})
 	}
-	for _, s := range f.target {
+	targets, d := targetSubjects(f.target, "target")
+	opts.Targets = append(opts.Targets, targets...)
+	diags = append(diags, d...)
+	excludes, d := targetSubjects(f.exclude, "exclude")
+	opts.Excludes = append(opts.Excludes, excludes...)
+	return opts, append(diags, d...)
+}
+
+// targetSubjects parses the addresses of -target or -exclude (flag),
+// with an error for each that is not one.
+func targetSubjects(flagValues []string, flag string) ([]addrs.Targetable, hcl.Diagnostics) {
+	var out []addrs.Targetable
+	var diags hcl.Diagnostics
+	for _, s := range flagValues {
 		t, d := addrs.ParseTargetStr(s)
 		if d.HasErrors() {
-			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid target address", Detail: fmt.Sprintf("%q: %s", s, d[0].Detail)})
+			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid " + flag + " address", Detail: fmt.Sprintf("%q: %s", s, d[0].Detail)})
 			continue
 		}
-		opts.Targets = append(opts.Targets, t.Subject)
+		out = append(out, t.Subject)
 	}
-	for _, s := range f.exclude {
-		t, d := addrs.ParseTargetStr(s)
-		if d.HasErrors() {
-			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid exclude address", Detail: fmt.Sprintf("%q: %s", s, d[0].Detail)})
-			continue
-		}
-		opts.Excludes = append(opts.Excludes, t.Subject)
-	}
-	return opts, diags
+	return out, diags
 }

@@ -45,7 +45,7 @@ func TestPolicyMessagesRedactSensitiveValues(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			policyWorkdir(t, map[string]string{".tenet/policy/p.rego": "package main\n\nimport rego.v1\n\n" + tt.policy + "\n"})
-			writePolicy(t, "main.tf", sensitiveTF)
+			writeFile(t, "main.tf", sensitiveTF)
 			code, out, errOut := runPolicyTenet(t, "", "plan", "-no-color", "-out=p.bin")
 			if code != 3 {
 				t.Fatalf("plan: exit %d, want 3\n%s%s", code, out, errOut)

@@ -2,7 +2,6 @@ package cli_test
 
 import (
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -52,16 +51,6 @@ func replaceWorkdir(t *testing.T) {
 	}
 }
 
-func writePolicy(t *testing.T, name, body string) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(name, []byte(body), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
-
 func stateBytes(t *testing.T) []byte {
 	t.Helper()
 	b, err := os.ReadFile("terraform.tfstate")
@@ -102,27 +91,27 @@ func TestApplySavedPlanRechecksPolicies(t *testing.T) {
 	}{
 		{
 			name:     "plan made without policies",
-			between:  func(t *testing.T) { writePolicy(t, ".tenet/policy/d.rego", denyDelete("hard-mandatory")) },
+			between:  func(t *testing.T) { writeFile(t, ".tenet/policy/d.rego", denyDelete("hard-mandatory")) },
 			planCode: 0, wantCode: 3,
 			wantOut: []string{"FAIL  No deletes [hard-mandatory]", "- terraform_data.x would be deleted", "the policies present now refuse it"},
 		},
 		{
 			name:     "stored report edited to pass",
-			before:   func(t *testing.T) { writePolicy(t, ".tenet/policy/d.rego", denyDelete("hard-mandatory")) },
+			before:   func(t *testing.T) { writeFile(t, ".tenet/policy/d.rego", denyDelete("hard-mandatory")) },
 			between:  func(t *testing.T) { editStoredReport(t, "p.bin", passingReport) },
 			planCode: 3, wantCode: 3,
 			wantOut: []string{"FAIL  No deletes [hard-mandatory]"},
 		},
 		{
 			name:     "stored report unreadable",
-			before:   func(t *testing.T) { writePolicy(t, ".tenet/policy/d.rego", denyDelete("hard-mandatory")) },
+			before:   func(t *testing.T) { writeFile(t, ".tenet/policy/d.rego", denyDelete("hard-mandatory")) },
 			between:  func(t *testing.T) { editStoredReport(t, "p.bin", `{"format_version":"0"}`) },
 			planCode: 3, wantCode: 3,
 			wantOut: []string{"Unreadable policy results in the saved plan", "FAIL  No deletes [hard-mandatory]"},
 		},
 		{
 			name:      "-policy at apply",
-			between:   func(t *testing.T) { writePolicy(t, "extra/d.rego", denyDelete("hard-mandatory")) },
+			between:   func(t *testing.T) { writeFile(t, "extra/d.rego", denyDelete("hard-mandatory")) },
 			planCode:  0,
 			applyArgs: []string{"-policy=extra"},
 			wantCode:  3,
@@ -138,30 +127,30 @@ func TestApplySavedPlanRechecksPolicies(t *testing.T) {
 		},
 		{
 			name:     "stricter policy at apply",
-			before:   func(t *testing.T) { writePolicy(t, ".tenet/policy/d.rego", denyDelete("advisory")) },
-			between:  func(t *testing.T) { writePolicy(t, ".tenet/policy/d.rego", denyDelete("hard-mandatory")) },
+			before:   func(t *testing.T) { writeFile(t, ".tenet/policy/d.rego", denyDelete("advisory")) },
+			between:  func(t *testing.T) { writeFile(t, ".tenet/policy/d.rego", denyDelete("hard-mandatory")) },
 			planCode: 0, wantCode: 3,
 			wantOut: []string{"FAIL  No deletes [hard-mandatory]", "the policies present now refuse it"},
 		},
 		{
 			name:     "looser policy at apply",
-			before:   func(t *testing.T) { writePolicy(t, ".tenet/policy/d.rego", denyDelete("hard-mandatory")) },
-			between:  func(t *testing.T) { writePolicy(t, ".tenet/policy/d.rego", denyDelete("advisory")) },
+			before:   func(t *testing.T) { writeFile(t, ".tenet/policy/d.rego", denyDelete("hard-mandatory")) },
+			between:  func(t *testing.T) { writeFile(t, ".tenet/policy/d.rego", denyDelete("advisory")) },
 			planCode: 3, wantCode: 0,
 			wantOut: []string{"WARN  No deletes [advisory]", "Policy verdict changed since the plan", "Apply complete!"},
 		},
 		{
 			name:     "policies removed at apply",
-			before:   func(t *testing.T) { writePolicy(t, ".tenet/policy/d.rego", denyDelete("hard-mandatory")) },
+			before:   func(t *testing.T) { writeFile(t, ".tenet/policy/d.rego", denyDelete("hard-mandatory")) },
 			between:  func(t *testing.T) { os.RemoveAll(".tenet") },
 			planCode: 3, wantCode: 0,
 			wantOut: []string{"No policies at apply", "Apply complete!"},
 		},
 		{
 			name:   "plan-time override covers only its policies",
-			before: func(t *testing.T) { writePolicy(t, ".tenet/policy/d.rego", denyDelete("soft-mandatory")) },
+			before: func(t *testing.T) { writeFile(t, ".tenet/policy/d.rego", denyDelete("soft-mandatory")) },
 			between: func(t *testing.T) {
-				writePolicy(t, ".tenet/policy/e.rego", strings.Replace(denyDelete("soft-mandatory"), "No deletes", "Still no deletes", 1))
+				writeFile(t, ".tenet/policy/e.rego", strings.Replace(denyDelete("soft-mandatory"), "No deletes", "Still no deletes", 1))
 			},
 			planCode: 0, planArgs: []string{"-policy-override=CAB-9"}, wantCode: 3,
 			wantOut: []string{"OVERRIDDEN No deletes [soft-mandatory]", "FAIL  Still no deletes [soft-mandatory]"},

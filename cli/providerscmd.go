@@ -369,6 +369,47 @@ func (g *globals) splitBuiltin(reqs installer.Requirements, locks *lockfile.Lock
 	return builtin, other
 }
 
+// eachInstallation calls install with an installer for each group of
+// reqs that is installed on its own: first every built-in provider
+// alone, from the sources that name it (see splitBuiltin), then all the
+// others together from every source. What install writes to out is
+// shown, unless no source has a package of a built-in provider: then
+// notFound, a format given the provider's name, says so instead, as that
+// is no error. It returns the diagnostics of all the installations, or
+// the error of an installer that could not be made, already reported.
+func (g *globals) eachInstallation(u *ui, dataDir string, reqs installer.Requirements, locks *lockfile.Locks, icfg getproviders.Config, notFound string, install func(inst *installer.Installer, reqs installer.Requirements, out io.Writer) hcl.Diagnostics) (hcl.Diagnostics, error) {
+	builtin, other := g.splitBuiltin(reqs, locks, icfg)
+	var all hcl.Diagnostics
+	run := func(cfg getproviders.Config, reqs installer.Requirements, isBuiltin bool) error {
+		inst, d := installer.New(cfg, dataDir)
+		if d.HasErrors() {
+			return u.fail(d)
+		}
+		var buf strings.Builder
+		d = install(inst, reqs, &buf)
+		if isBuiltin && notFoundOnly(d) {
+			for p := range reqs {
+				fmt.Fprintf(u.out, notFound, p.ForDisplay())
+			}
+			return nil
+		}
+		io.WriteString(u.out, buf.String())
+		all = append(all, d...)
+		return nil
+	}
+	for _, p := range sortedProviders(builtin) {
+		if err := run(namingMethods(icfg), installer.Requirements{p: builtin[p]}, true); err != nil {
+			return nil, err
+		}
+	}
+	if len(other) > 0 {
+		if err := run(icfg, other, false); err != nil {
+			return nil, err
+		}
+	}
+	return all, nil
+}
+
 // namingMethods drops the registry methods that do not list providers by
 // name: the implied one and a bare direct {}. Only the rest can name the
 // real plugin of a provider tenet has built in.
@@ -428,40 +469,57 @@ func obtainedEvent(w io.Writer, locks *lockfile.Locks) func(addrs.Provider, getp
 	}
 }
 
-// providersCommandSetup loads what providers lock and mirror share.
-func providersCommandSetup(cmd *cobra.Command, g *globals, u *ui, only []string) (installer.Requirements, *providerEnv, *lockfile.Locks, error) {
+// providersSetup is what providers lock and mirror start from.
+type providersSetup struct {
+	u         *ui
+	platforms []getproviders.Platform
+	reqs      installer.Requirements
+	pe        *providerEnv
+	locks     *lockfile.Locks
+}
+
+// providersCommandSetup reads what providers lock and mirror share: the
+// -platform values, the configuration's requirements (those named in
+// only, when it names any), the provider environment and the lock file.
+func providersCommandSetup(cmd *cobra.Command, g *globals, platforms, only []string) (*providersSetup, error) {
+	u := newUI(cmd, g, noColorFlag(cmd), false)
+	u.legacyDiags = true
+	pls, err := parsePlatforms(platforms)
+	if err != nil {
+		return nil, u.errorf("Invalid platform", "%s", err)
+	}
 	cfg, diags := u.loadConfig()
 	if diags.HasErrors() {
-		return nil, nil, nil, u.fail(diags)
+		return nil, u.fail(diags)
 	}
 	reqs, _, d := requirementsOf(cfg)
 	diags = append(diags, d...)
 	pe, d := g.loadProviderEnv()
 	diags = append(diags, d...)
 	if diags.HasErrors() {
-		return nil, nil, nil, u.fail(diags)
+		return nil, u.fail(diags)
 	}
 	u.diagnostics(diags)
 	locks, d := lockfile.Load(pe.lockPath)
 	if d.HasErrors() {
-		return nil, nil, nil, u.fail(d)
+		return nil, u.fail(d)
 	}
 	if len(only) > 0 {
 		picked := installer.Requirements{}
 		for _, s := range only {
 			p, err := addrs.ParseProviderSource(s)
 			if err != nil {
-				return nil, nil, nil, u.errorf("Invalid provider address", "%q: %s.", s, err)
+				return nil, u.errorf("Invalid provider address", "%q: %s.", s, err)
 			}
 			c, ok := reqs[p]
 			if !ok {
-				return nil, nil, nil, u.errorf("Provider not required by the configuration", "%s is not required by this configuration; name only providers it requires.", p.ForDisplay())
+				return nil, u.errorf("Provider not required by the configuration", "%s is not required by this configuration; name only providers it requires.", p.ForDisplay())
 			}
 			picked[p] = c
 		}
 		reqs = picked
 	}
-	return reqs, pe, locks, nil
+	return &providersSetup{u: u, platforms: pls, reqs: reqs, pe: pe, locks: locks}, nil
 }
 
 func cmdContext(cmd *cobra.Command) context.Context {
@@ -477,16 +535,11 @@ func newProvidersLockCommand(g *globals) *cobra.Command {
 		Use:   "lock [options] [PROVIDER...]",
 		Short: "Record the hashes of the required providers' packages for several platforms in the lock file",
 		RunE: func(cmd *cobra.Command, args []string) error {
-			u := newUI(cmd, g, noColorFlag(cmd), false)
-			u.legacyDiags = true
-			pls, err := parsePlatforms(platforms)
-			if err != nil {
-				return u.errorf("Invalid platform", "%s", err)
-			}
-			reqs, pe, locks, err := providersCommandSetup(cmd, g, u, args)
+			ps, err := providersCommandSetup(cmd, g, platforms, args)
 			if err != nil {
 				return err
 			}
+			u, pls, reqs, pe, locks := ps.u, ps.platforms, ps.reqs, ps.pe, ps.locks
 			icfg := pe.icfg
 			if len(fsMirrors) > 0 || len(netMirrors) > 0 {
 				icfg.Methods = nil
@@ -497,46 +550,25 @@ func newProvidersLockCommand(g *globals) *cobra.Command {
 					icfg.Methods = append(icfg.Methods, getproviders.Method{Kind: getproviders.MethodNetworkMirror, Location: d})
 				}
 			}
-			builtin, other := g.splitBuiltin(reqs, locks, icfg)
 			ctx := cmdContext(cmd)
 			newLocks := lockfile.New()
 			for _, e := range locks.AllProviders() {
 				newLocks.SetProvider(e.Provider, e.Version, e.Constraints, e.Hashes)
 			}
-			var all hcl.Diagnostics
-			run := func(cfg getproviders.Config, reqs installer.Requirements, quietNotFound bool) error {
-				inst, d := installer.New(cfg, pe.dataDir)
-				if d.HasErrors() {
-					return u.fail(d)
-				}
-				var buf strings.Builder
-				pev := platformEvents(&buf)
-				pev.Obtained = obtainedEvent(&buf, locks)
+			notFound := "- Using tenet's built-in %s (no package found in the configured installation sources); not locked\n"
+			all, err := g.eachInstallation(u, pe.dataDir, reqs, locks, icfg, notFound, func(inst *installer.Installer, reqs installer.Requirements, out io.Writer) hcl.Diagnostics {
+				pev := platformEvents(out)
+				pev.Obtained = obtainedEvent(out, locks)
 				nl, d := inst.LockProviders(ctx, reqs, locks, pls, installer.Events{}, pev)
-				if quietNotFound && notFoundOnly(d) {
-					for p := range reqs {
-						fmt.Fprintf(u.out, "- Using tenet's built-in %s (no package found in the configured installation sources); not locked\n", p.ForDisplay())
-					}
-					return nil
-				}
-				io.WriteString(u.out, buf.String())
-				all = append(all, d...)
 				if !d.HasErrors() {
 					for _, e := range nl.AllProviders() {
 						newLocks.SetProvider(e.Provider, e.Version, e.Constraints, e.Hashes)
 					}
 				}
-				return nil
-			}
-			for _, p := range sortedProviders(builtin) {
-				if err := run(namingMethods(icfg), installer.Requirements{p: builtin[p]}, true); err != nil {
-					return err
-				}
-			}
-			if len(other) > 0 {
-				if err := run(icfg, other, false); err != nil {
-					return err
-				}
+				return d
+			})
+			if err != nil {
+				return err
 			}
 			if all.HasErrors() {
 				return u.fail(all)
@@ -567,48 +599,21 @@ func newProvidersMirrorCommand(g *globals) *cobra.Command {
 		Short: "Copy the required providers' packages into DIR, usable as a filesystem or network mirror",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			u := newUI(cmd, g, noColorFlag(cmd), false)
-			u.legacyDiags = true
-			pls, err := parsePlatforms(platforms)
-			if err != nil {
-				return u.errorf("Invalid platform", "%s", err)
-			}
-			reqs, pe, locks, err := providersCommandSetup(cmd, g, u, nil)
+			ps, err := providersCommandSetup(cmd, g, platforms, nil)
 			if err != nil {
 				return err
 			}
+			u, pls, reqs, pe, locks := ps.u, ps.platforms, ps.reqs, ps.pe, ps.locks
 			if !useLock {
 				locks = lockfile.New()
 			}
-			builtin, other := g.splitBuiltin(reqs, locks, pe.icfg)
 			ctx := cmdContext(cmd)
-			var all hcl.Diagnostics
-			run := func(cfg getproviders.Config, reqs installer.Requirements, quietNotFound bool) error {
-				inst, d := installer.New(cfg, pe.dataDir)
-				if d.HasErrors() {
-					return u.fail(d)
-				}
-				var buf strings.Builder
-				d = inst.Mirror(ctx, reqs, locks, args[0], pls, initEvents(&buf), platformEvents(&buf))
-				if quietNotFound && notFoundOnly(d) {
-					for p := range reqs {
-						fmt.Fprintf(u.out, "- Skipping %s: tenet has it built in and no configured installation source has a package\n", p.ForDisplay())
-					}
-					return nil
-				}
-				io.WriteString(u.out, buf.String())
-				all = append(all, d...)
-				return nil
-			}
-			for _, p := range sortedProviders(builtin) {
-				if err := run(namingMethods(pe.icfg), installer.Requirements{p: builtin[p]}, true); err != nil {
-					return err
-				}
-			}
-			if len(other) > 0 {
-				if err := run(pe.icfg, other, false); err != nil {
-					return err
-				}
+			notFound := "- Skipping %s: tenet has it built in and no configured installation source has a package\n"
+			all, err := g.eachInstallation(u, pe.dataDir, reqs, locks, pe.icfg, notFound, func(inst *installer.Installer, reqs installer.Requirements, out io.Writer) hcl.Diagnostics {
+				return inst.Mirror(ctx, reqs, locks, args[0], pls, initEvents(out), platformEvents(out))
+			})
+			if err != nil {
+				return err
 			}
 			if u.diagnostics(all) {
 				return &exitError{1}

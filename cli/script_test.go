@@ -66,12 +66,19 @@ func TestMain(m *testing.M) {
 const scriptCommandTimeout = 2 * time.Minute
 
 func TestScripts(t *testing.T) {
-	files, err := filepath.Glob(filepath.Join("..", "testdata", "script", "*.txtar"))
+	eachScenario(t, "script", runScript)
+}
+
+// eachScenario calls run in a parallel subtest for each archive under
+// testdata/dir, named after it, with this test binary, which runs as
+// tenet (see TestMain).
+func eachScenario(t *testing.T, dir string, run func(t *testing.T, self, file string)) {
+	files, err := filepath.Glob(filepath.Join("..", "testdata", dir, "*.txtar"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(files) == 0 {
-		t.Fatal("no scripts under testdata/script")
+		t.Fatalf("no scenarios under testdata/%s", dir)
 	}
 	self, err := os.Executable()
 	if err != nil {
@@ -81,7 +88,7 @@ func TestScripts(t *testing.T) {
 		name := strings.TrimSuffix(filepath.Base(file), ".txtar")
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			runScript(t, self, file)
+			run(t, self, file)
 		})
 	}
 }

@@ -83,13 +83,9 @@ func newStateListCommand(g *globals) *cobra.Command {
 		RunE: func(cmd *cobra.Command, args []string) error {
 			u := newUI(cmd, g, noColorFlag(cmd), false)
 			u.legacyDiags = true
-			file, err := readStateFile(u, statePath)
+			st, err := readState(u, statePath)
 			if err != nil {
 				return err
-			}
-			var st *state.State
-			if file != nil {
-				st = file.State
 			}
 			objects := stateObjects(st)
 			var filters []*addrs.Target

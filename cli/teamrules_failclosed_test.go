@@ -69,8 +69,8 @@ prevent_destroy contains [i, "kept"] if {
 				t.Setenv(k, v)
 			}
 			dir := t.TempDir()
-			writeTestFile(t, filepath.Join(dir, "main.tf"), "resource \"terraform_data\" \"db\" {\n  input = \"orders\"\n}\n")
-			writeTestFile(t, filepath.Join(dir, "team/keep.rego"), tt.rule)
+			writeFile(t, filepath.Join(dir, "main.tf"), "resource \"terraform_data\" \"db\" {\n  input = \"orders\"\n}\n")
+			writeFile(t, filepath.Join(dir, "team/keep.rego"), tt.rule)
 			if code, out := runTenetIn(t, dir, "apply", "-auto-approve"); code != 0 {
 				t.Fatalf("apply: exit %d\n%s", code, out)
 			}

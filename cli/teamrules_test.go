@@ -31,7 +31,7 @@ func runScenarios(t *testing.T, scenarios []teamScenario) {
 		t.Run(sc.name, func(t *testing.T) {
 			dir := t.TempDir()
 			for name, content := range sc.files {
-				writeTestFile(t, filepath.Join(dir, name), content)
+				writeFile(t, filepath.Join(dir, name), content)
 			}
 			for _, st := range sc.steps {
 				code, out := runTenetIn(t, dir, st.args...)
@@ -178,8 +178,8 @@ equivalent contains [i, ["input", "doc"]] if {
 // and checks that a computed move carries the object over.
 func TestTeamComputedMovesRename(t *testing.T) {
 	dir := t.TempDir()
-	writeTestFile(t, filepath.Join(dir, "main.tf"), "resource \"terraform_data\" \"old_a\" {\n  input = \"a\"\n}\n")
-	writeTestFile(t, filepath.Join(dir, ".tenet/rules/r.rego"), `package tenet.moves
+	writeFile(t, filepath.Join(dir, "main.tf"), "resource \"terraform_data\" \"old_a\" {\n  input = \"a\"\n}\n")
+	writeFile(t, filepath.Join(dir, ".tenet/rules/r.rego"), `package tenet.moves
 
 moves contains [r.address, sprintf("%s.%s", [r.type, trim_prefix(r.name, "old_")])] if {
 	some r in input.state.resources
@@ -189,7 +189,7 @@ moves contains [r.address, sprintf("%s.%s", [r.type, trim_prefix(r.name, "old_")
 	if code, out := runTenetIn(t, dir, "apply", "-auto-approve"); code != 0 {
 		t.Fatal(out)
 	}
-	writeTestFile(t, filepath.Join(dir, "main.tf"), "resource \"terraform_data\" \"a\" {\n  input = \"a\"\n}\n")
+	writeFile(t, filepath.Join(dir, "main.tf"), "resource \"terraform_data\" \"a\" {\n  input = \"a\"\n}\n")
 	code, out := runTenetIn(t, dir, "apply", "-auto-approve")
 	if code != 0 {
 		t.Fatal(out)
@@ -285,12 +285,12 @@ force_replace contains [i, "input differs"] if {
 // forgets the object even though a team rule protects it.
 func TestTeamPreventDestroyForget(t *testing.T) {
 	dir := t.TempDir()
-	writeTestFile(t, filepath.Join(dir, "main.tf"), "resource \"terraform_data\" \"a\" {\n  input = \"x\"\n}\n")
-	writeTestFile(t, filepath.Join(dir, ".tenet/rules/k.rego"), "package tenet.decide\n\nprevent_destroy contains [i, \"kept\"] if {\n\tsome i, _ in input.instances\n}\n")
+	writeFile(t, filepath.Join(dir, "main.tf"), "resource \"terraform_data\" \"a\" {\n  input = \"x\"\n}\n")
+	writeFile(t, filepath.Join(dir, ".tenet/rules/k.rego"), "package tenet.decide\n\nprevent_destroy contains [i, \"kept\"] if {\n\tsome i, _ in input.instances\n}\n")
 	if code, out := runTenetIn(t, dir, "apply", "-auto-approve"); code != 0 {
 		t.Fatal(out)
 	}
-	writeTestFile(t, filepath.Join(dir, "main.tf"), "removed {\n  from = terraform_data.a\n  lifecycle {\n    destroy = false\n  }\n}\n")
+	writeFile(t, filepath.Join(dir, "main.tf"), "removed {\n  from = terraform_data.a\n  lifecycle {\n    destroy = false\n  }\n}\n")
 	code, out := runTenetIn(t, dir, "plan")
 	if code != 0 || strings.Contains(out, "Instance cannot be destroyed") || !strings.Contains(out, "will be removed from the tenet state but will not be destroyed") {
 		t.Fatalf("plan (exit %d) should forget terraform_data.a without error:\n%s", code, out)
@@ -319,8 +319,8 @@ func TestBadRuleFiles(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := t.TempDir()
-			writeTestFile(t, filepath.Join(dir, "main.tf"), "resource \"terraform_data\" \"a\" {}\n")
-			writeTestFile(t, filepath.Join(dir, ".tenet/rules/bad.rego"), tt.src)
+			writeFile(t, filepath.Join(dir, "main.tf"), "resource \"terraform_data\" \"a\" {}\n")
+			writeFile(t, filepath.Join(dir, ".tenet/rules/bad.rego"), tt.src)
 			where := regexp.MustCompile(`\.tenet/rules/bad\.rego:` + itoa(tt.line) + `\b`)
 			for _, args := range [][]string{{"plan"}, {"rules", "test"}} {
 				code, out := runTenetIn(t, dir, args...)
@@ -393,8 +393,8 @@ test_wrong if {
 // the JSON plan, and errors.
 func TestExplain(t *testing.T) {
 	dir := t.TempDir()
-	writeTestFile(t, filepath.Join(dir, "main.tf"), "variable \"v\" {\n  default = \"1\"\n}\n\nresource \"terraform_data\" \"a\" {\n  count = 2\n  input = var.v\n}\n")
-	writeTestFile(t, filepath.Join(dir, ".tenet/rules/r.rego"), `package tenet.decide
+	writeFile(t, filepath.Join(dir, "main.tf"), "variable \"v\" {\n  default = \"1\"\n}\n\nresource \"terraform_data\" \"a\" {\n  count = 2\n  input = var.v\n}\n")
+	writeFile(t, filepath.Join(dir, ".tenet/rules/r.rego"), `package tenet.decide
 
 # METADATA
 # title: Changed inputs rebuild
@@ -475,8 +475,8 @@ force_replace contains [i, "input changed"] if {
 // that produce many elements, and compares the JSON plans.
 func TestTeamRulesDeterministic(t *testing.T) {
 	dir := t.TempDir()
-	writeTestFile(t, filepath.Join(dir, "main.tf"), "variable \"v\" {\n  default = \"1\"\n}\n\nresource \"terraform_data\" \"a\" {\n  count = 50\n  input = \"${var.v}-${count.index}\"\n}\n")
-	writeTestFile(t, filepath.Join(dir, ".tenet/rules/r.rego"), `package tenet.decide
+	writeFile(t, filepath.Join(dir, "main.tf"), "variable \"v\" {\n  default = \"1\"\n}\n\nresource \"terraform_data\" \"a\" {\n  count = 50\n  input = \"${var.v}-${count.index}\"\n}\n")
+	writeFile(t, filepath.Join(dir, ".tenet/rules/r.rego"), `package tenet.decide
 
 force_replace contains [i, sprintf("every third (%d)", [inst.key])] if {
 	some i, inst in input.instances

@@ -4,8 +4,9 @@ import (
 	"context"
 	"fmt"
 	"hash/fnv"
+	"maps"
 	"math/rand"
-	"sort"
+	"slices"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
@@ -269,15 +270,6 @@ func composeMock(b *providers.Block, cfg cty.Value, defaults map[string]cty.Valu
 
 type mockGen struct{ r *rand.Rand }
 
-func sortedKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
-}
-
 func (g *mockGen) block(b *providers.Block, cfg cty.Value, defaults map[string]cty.Value, path cty.Path) (cty.Value, providers.Diagnostics) {
 	var diags providers.Diagnostics
 	var cfgMap map[string]cty.Value
@@ -285,7 +277,7 @@ func (g *mockGen) block(b *providers.Block, cfg cty.Value, defaults map[string]c
 		cfgMap = cfg.AsValueMap()
 	}
 	out := map[string]cty.Value{}
-	for _, name := range sortedKeys(b.Attributes) {
+	for _, name := range slices.Sorted(maps.Keys(b.Attributes)) {
 		a := b.Attributes[name]
 		_, hasDefault := defaults[name]
 		if cv, ok := cfgMap[name]; ok && !cv.IsNull() {
@@ -317,7 +309,7 @@ func (g *mockGen) block(b *providers.Block, cfg cty.Value, defaults map[string]c
 		}
 		out[name] = g.value(a.ImpliedType())
 	}
-	for _, name := range sortedKeys(b.BlockTypes) {
+	for _, name := range slices.Sorted(maps.Keys(b.BlockTypes)) {
 		nb := b.BlockTypes[name]
 		cv, has := cfgMap[name]
 		if has && (cv.IsNull() || !cv.IsKnown() || (cv.Type().IsCollectionType() && cv.LengthInt() == 0)) {
@@ -376,7 +368,7 @@ func (g *mockGen) block(b *providers.Block, cfg cty.Value, defaults map[string]c
 		}
 	}
 	impliedAttrs := b.ImpliedType().AttributeTypes()
-	for _, k := range sortedKeys(defaults) {
+	for _, k := range slices.Sorted(maps.Keys(defaults)) {
 		if _, ok := impliedAttrs[k]; !ok {
 			diags = diags.Errorf(path, fmt.Sprintf("Invalid override for block field `%s`", k),
 				"The field is unknown. Please, ensure it is a part of resource definition.")
@@ -428,7 +420,7 @@ func (g *mockGen) value(t cty.Type) cty.Value {
 		return cty.SetValEmpty(t.ElementType())
 	case t.IsObjectType():
 		attrs := map[string]cty.Value{}
-		for _, k := range sortedKeys(t.AttributeTypes()) {
+		for _, k := range slices.Sorted(maps.Keys(t.AttributeTypes())) {
 			if t.AttributeOptional(k) {
 				continue
 			}

@@ -17,6 +17,8 @@ type Check struct {
 	DeclRange     hcl.Range
 }
 
+func (c *Check) declRange() hcl.Range { return c.DeclRange }
+
 var checkBlockSchema = &hcl.BodySchema{
 	Blocks: []hcl.BlockHeaderSchema{
 		{Type: "assert"},

@@ -117,55 +117,49 @@ func (m *Module) decodeBlock(block *hcl.Block) hcl.Diagnostics {
 		diags = append(diags, d...)
 		if p != nil {
 			key := p.Key()
-			if prev, ok := m.ProviderConfigs[key]; ok {
-				return append(diags, duplicate("Duplicate provider configuration",
-					fmt.Sprintf("A provider configuration for %q was already given at %s. Each configuration of a provider needs a distinct alias.", key, prev.DeclRange), block.DefRange))
+			if d := declare(m.ProviderConfigs, key, p, block.DefRange, "Duplicate provider configuration",
+				"A provider configuration for %q was already given at %s. Each configuration of a provider needs a distinct alias."); d != nil {
+				return append(diags, d)
 			}
-			m.ProviderConfigs[key] = p
 			m.rawBlocks["provider."+key] = block
 		}
 	case "variable":
 		v, d := decodeVariableBlock(block)
 		diags = append(diags, d...)
 		if v != nil {
-			if prev, ok := m.Variables[v.Name]; ok {
-				return append(diags, duplicate("Duplicate variable declaration",
-					fmt.Sprintf("A variable named %q was already declared at %s. Variable names must be unique within a module.", v.Name, prev.DeclRange), block.DefRange))
+			if d := declare(m.Variables, v.Name, v, block.DefRange, "Duplicate variable declaration",
+				"A variable named %q was already declared at %s. Variable names must be unique within a module."); d != nil {
+				return append(diags, d)
 			}
-			m.Variables[v.Name] = v
 			m.rawBlocks[blockKey(block)] = block
 		}
 	case "locals":
 		locals, d := decodeLocalsBlock(block)
 		diags = append(diags, d...)
 		for _, l := range locals {
-			if prev, ok := m.Locals[l.Name]; ok {
-				diags = append(diags, duplicate("Duplicate local value definition",
-					fmt.Sprintf("A local value named %q was already defined at %s. Local value names must be unique within a module.", l.Name, prev.DeclRange), l.DeclRange))
-				continue
+			if d := declare(m.Locals, l.Name, l, l.DeclRange, "Duplicate local value definition",
+				"A local value named %q was already defined at %s. Local value names must be unique within a module."); d != nil {
+				diags = append(diags, d)
 			}
-			m.Locals[l.Name] = l
 		}
 	case "output":
 		o, d := decodeOutputBlock(block)
 		diags = append(diags, d...)
 		if o != nil {
-			if prev, ok := m.Outputs[o.Name]; ok {
-				return append(diags, duplicate("Duplicate output definition",
-					fmt.Sprintf("An output named %q was already defined at %s. Output names must be unique within a module.", o.Name, prev.DeclRange), block.DefRange))
+			if d := declare(m.Outputs, o.Name, o, block.DefRange, "Duplicate output definition",
+				"An output named %q was already defined at %s. Output names must be unique within a module."); d != nil {
+				return append(diags, d)
 			}
-			m.Outputs[o.Name] = o
 			m.rawBlocks[blockKey(block)] = block
 		}
 	case "module":
 		mc, d := decodeModuleBlock(block)
 		diags = append(diags, d...)
 		if mc != nil {
-			if prev, ok := m.ModuleCalls[mc.Name]; ok {
-				return append(diags, duplicate("Duplicate module call",
-					fmt.Sprintf("A module call named %q was already defined at %s. Module calls must have unique names within a module.", mc.Name, prev.DeclRange), block.DefRange))
+			if d := declare(m.ModuleCalls, mc.Name, mc, block.DefRange, "Duplicate module call",
+				"A module call named %q was already defined at %s. Module calls must have unique names within a module."); d != nil {
+				return append(diags, d)
 			}
-			m.ModuleCalls[mc.Name] = mc
 			m.rawBlocks[blockKey(block)] = block
 		}
 	case "resource", "data":
@@ -199,11 +193,10 @@ func (m *Module) decodeBlock(block *hcl.Block) hcl.Diagnostics {
 	case "check":
 		c, d := decodeCheckBlock(block)
 		diags = append(diags, d...)
-		if prev, ok := m.Checks[c.Name]; ok {
-			return append(diags, duplicate("Duplicate check block",
-				fmt.Sprintf("A check block named %q was already defined at %s. Check blocks must have unique names within a module.", c.Name, prev.DeclRange), block.DefRange))
+		if d := declare(m.Checks, c.Name, c, block.DefRange, "Duplicate check block",
+			"A check block named %q was already defined at %s. Check blocks must have unique names within a module."); d != nil {
+			return append(diags, d)
 		}
-		m.Checks[c.Name] = c
 		for _, r := range c.DataResources {
 			diags = append(diags, m.addResource(r)...)
 		}
@@ -267,6 +260,20 @@ func (m *Module) ProviderForResource(r *Resource) (addrs.Provider, ProviderConfi
 		ref = *r.ProviderConfigRef
 	}
 	return m.ImpliedProvider(ref.Name), ref
+}
+
+// declaration is a named block that records where it stands.
+type declaration interface{ declRange() hcl.Range }
+
+// declare adds decl to decls under name, unless the name is taken: then
+// it returns the error at subject, whose detail is format filled in with
+// the name and where the first declaration stands.
+func declare[T declaration](decls map[string]T, name string, decl T, subject hcl.Range, summary, format string) *hcl.Diagnostic {
+	if first, ok := decls[name]; ok {
+		return duplicate(summary, fmt.Sprintf(format, name, first.declRange()), subject)
+	}
+	decls[name] = decl
+	return nil
 }
 
 func duplicate(summary, detail string, rng hcl.Range) *hcl.Diagnostic {

@@ -27,6 +27,8 @@ type ModuleCall struct {
 	DeclRange      hcl.Range
 }
 
+func (m *ModuleCall) declRange() hcl.Range { return m.DeclRange }
+
 // PassedProvider is one `providers = { child = parent }` entry.
 type PassedProvider struct {
 	InChild, InParent ProviderConfigRef
@@ -40,6 +42,8 @@ type Provider struct {
 	NameRange   hcl.Range
 	DeclRange   hcl.Range
 }
+
+func (p *Provider) declRange() hcl.Range { return p.DeclRange }
 
 // Key is "name" or "name.alias", the key of Module.ProviderConfigs.
 func (p *Provider) Key() string {

@@ -35,6 +35,8 @@ type Variable struct {
 	DeclRange   hcl.Range
 }
 
+func (v *Variable) declRange() hcl.Range { return v.DeclRange }
+
 // Required reports whether the variable has no default.
 func (v *Variable) Required() bool { return v.Default == cty.NilVal }
 
@@ -59,6 +61,8 @@ type Local struct {
 	DeclRange hcl.Range
 }
 
+func (l *Local) declRange() hcl.Range { return l.DeclRange }
+
 // Output is an `output` block.
 type Output struct {
 	Name          string
@@ -71,6 +75,8 @@ type Output struct {
 	Preconditions []*CheckRule
 	DeclRange     hcl.Range
 }
+
+func (o *Output) declRange() hcl.Range { return o.DeclRange }
 
 // reservedVariableNames would collide with module block arguments.
 var reservedVariableNames = map[string]bool{

@@ -37,6 +37,17 @@ type misbehaving struct {
 
 func (m *misbehaving) on() bool { return m.armed.Load() }
 
+// plansAttr makes the provider plan as it should, but with attr set to v.
+func plansAttr(attr string, v cty.Value) func(m *misbehaving) {
+	return func(m *misbehaving) {
+		m.PlanResourceChangeFn = func(_ context.Context, req providers.PlanResourceChangeRequest) providers.PlanResourceChangeResponse {
+			resp := m.DefaultPlan(req)
+			resp.PlannedState = setAttr(resp.PlannedState, attr, v)
+			return resp
+		}
+	}
+}
+
 func TestProviderContractViolations(t *testing.T) {
 	type tc struct {
 		name string
@@ -53,25 +64,13 @@ func TestProviderContractViolations(t *testing.T) {
 	tests := []tc{
 		{
 			name: "planned value differs from config", config: oneThing,
-			break_: func(m *misbehaving) {
-				m.PlanResourceChangeFn = func(_ context.Context, req providers.PlanResourceChangeRequest) providers.PlanResourceChangeResponse {
-					resp := m.DefaultPlan(req)
-					resp.PlannedState = setAttr(resp.PlannedState, "name", cty.StringVal("other"))
-					return resp
-				}
-			},
+			break_:  plansAttr("name", cty.StringVal("other")),
 			summary: "Provider produced invalid plan",
 			details: []string{providerName, "test_thing.a.name", `"other"`},
 		},
 		{
 			name: "planned value for a non-computed attribute", config: oneThing,
-			break_: func(m *misbehaving) {
-				m.PlanResourceChangeFn = func(_ context.Context, req providers.PlanResourceChangeRequest) providers.PlanResourceChangeResponse {
-					resp := m.DefaultPlan(req)
-					resp.PlannedState = setAttr(resp.PlannedState, "tags", cty.MapVal(map[string]cty.Value{"k": cty.StringVal("v")}))
-					return resp
-				}
-			},
+			break_:  plansAttr("tags", cty.MapVal(map[string]cty.Value{"k": cty.StringVal("v")})),
 			summary: "Provider produced invalid plan",
 			details: []string{providerName, "test_thing.a.tags", "non-computed"},
 		},
@@ -92,13 +91,7 @@ resource "test_thing" "a" {
   secret = "hunter2"
 }
 `,
-			break_: func(m *misbehaving) {
-				m.PlanResourceChangeFn = func(_ context.Context, req providers.PlanResourceChangeRequest) providers.PlanResourceChangeResponse {
-					resp := m.DefaultPlan(req)
-					resp.PlannedState = setAttr(resp.PlannedState, "secret", cty.StringVal("swordfish"))
-					return resp
-				}
-			},
+			break_:  plansAttr("secret", cty.StringVal("swordfish")),
 			summary: "Provider produced invalid plan",
 			details: []string{providerName, "test_thing.a.secret", "sensitive planned value"},
 		},

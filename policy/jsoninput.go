@@ -157,13 +157,8 @@ func (p *jsonParser) document(shape *inputShape) (*ast.Term, error) {
 }
 
 func (p *jsonParser) skipSpace() {
-	for p.pos < len(p.src) {
-		switch p.src[p.pos] {
-		case ' ', '\t', '\n', '\r':
-			p.pos++
-		default:
-			return
-		}
+	for p.pos < len(p.src) && jsontext.IsSpace(p.src[p.pos]) {
+		p.pos++
 	}
 }
 

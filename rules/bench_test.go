@@ -69,17 +69,21 @@ func BenchmarkDecide(b *testing.B) {
 	}
 }
 
-// BenchmarkDecideWithTeamRules measures the cost of team extension points:
-// values are presented to the rules, which iterate over the chunk.
-func BenchmarkDecideWithTeamRules(b *testing.B) {
-	team := map[string]string{"replace.rego": `package tenet.decide
+// replaceChangedInput is the team rule the benchmarks run: it replaces
+// every terraform_data whose input changed.
+const replaceChangedInput = `package tenet.decide
 
 force_replace contains [i, "input changed"] if {
 	some i, inst in input.instances
 	inst.type == "terraform_data"
 	inst.config.values.input != inst.prior.values.input
 }
-`}
+`
+
+// BenchmarkDecideWithTeamRules measures the cost of team extension points:
+// values are presented to the rules, which iterate over the chunk.
+func BenchmarkDecideWithTeamRules(b *testing.B) {
+	team := map[string]string{"replace.rego": replaceChangedInput}
 	for _, n := range []int{1_000, 10_000, 100_000} {
 		b.Run(fmt.Sprint(n), func(b *testing.B) { benchmarkDecide(b, n, team) })
 	}
@@ -97,14 +101,7 @@ func cpuTime() time.Duration {
 // in dependency order and decides one instance per call. Instances cycle
 // through no-op, update and create; "evaluated" turns the memo off.
 func BenchmarkDecideSingle(b *testing.B) {
-	team := map[string]string{"replace.rego": `package tenet.decide
-
-force_replace contains [i, "input changed"] if {
-	some i, inst in input.instances
-	inst.type == "terraform_data"
-	inst.config.values.input != inst.prior.values.input
-}
-`}
+	team := map[string]string{"replace.rego": replaceChangedInput}
 	for _, tc := range []struct {
 		name string
 		memo bool

@@ -210,7 +210,7 @@ func headKey(r *ast.Rule) string { return r.Head.Ref().String() }
 func (c *chunkRewriter) classify(rules []*ast.Rule) map[string]bool {
 	per := map[string]bool{}
 	for _, r := range rules {
-		if mentionsInstance(r) || c.mentions(r, func(k string) bool { return c.kinds[k] == kindPoint }) {
+		if readsInstance(r) || c.mentions(r, func(k string) bool { return c.kinds[k] == kindPoint }) {
 			per[headKey(r)] = true
 		}
 	}

@@ -91,7 +91,7 @@ func (c *chunkRewriter) body(body ast.Body, st *bindState) (ast.Body, error) {
 			}
 		}
 		out = c.bindIndex(out, st, x)
-		if !st.inst && !st.rule.inline && needsInst(x) {
+		if !st.inst && !st.rule.inline && readsInstance(x) {
 			out = append(out, assign(instTerm, ast.RefTerm(append(instancesRef.Copy(), iTerm)...)))
 			st.inst = true
 		}
@@ -277,7 +277,7 @@ func (c *chunkRewriter) headTerm(t *ast.Term, body *ast.Body, st *bindState) (*a
 		return t, nil
 	}
 	*body = c.bindIndex(*body, st, x)
-	if !st.inst && !st.rule.inline && needsInst(x) {
+	if !st.inst && !st.rule.inline && readsInstance(x) {
 		*body = append(*body, assign(instTerm, ast.RefTerm(append(instancesRef.Copy(), iTerm)...)))
 		st.inst = true
 	}
@@ -297,16 +297,6 @@ func (c *chunkRewriter) needsInstance(x *ast.Expr) bool {
 		} else if _, _, _, _, ok := c.resolve(t); ok {
 			found = true
 		}
-		return found
-	})
-	return found
-}
-
-// needsInst reports whether x reads input.instance.
-func needsInst(x *ast.Expr) bool {
-	found := false
-	ast.WalkRefs(x, func(ref ast.Ref) bool {
-		found = found || ref.HasPrefix(instanceRef)
 		return found
 	})
 	return found

@@ -271,21 +271,8 @@ func (e *Engine) conflictError(conflicts ast.Set, batch []Instance) error {
 // return as sets of [index, item] (most instances have none).
 func (e *Engine) decodeIndexed(res ast.Object, out []Decision) error {
 	indexed := func(key *ast.Term, add func(d *Decision, item *ast.Term) error) error {
-		set, ok := valueAt(res, key).(ast.Set)
-		if !ok {
-			return nil
-		}
-		// Sets iterate in sorted order, so the result is deterministic.
-		return set.Iter(func(t *ast.Term) error {
-			pair, ok := t.Value.(*ast.Array)
-			if !ok || pair.Len() != 2 {
-				return fmt.Errorf("%s element %v is not [index, item]", key, t)
-			}
-			i, ok := pair.Elem(0).Value.(ast.Number).Int()
-			if !ok || i < 0 || i >= len(out) {
-				return fmt.Errorf("%s element %v has no valid instance index", key, t)
-			}
-			return add(&out[i], pair.Elem(1))
+		return eachIndexed(res, key, len(out), func(i int, item *ast.Term) error {
+			return add(&out[i], item)
 		})
 	}
 	err := indexed(keyFired, func(d *Decision, item *ast.Term) error {

@@ -36,10 +36,11 @@ const (
 	instanceVar      = ast.Var("tenet_instance__")
 )
 
-// mentionsInstance reports whether r reads input.instance.
-func mentionsInstance(r *ast.Rule) bool {
+// readsInstance reports whether x, a rule or any part of one, reads
+// input.instance.
+func readsInstance(x any) bool {
 	found := false
-	ast.WalkRefs(r, func(ref ast.Ref) bool {
+	ast.WalkRefs(x, func(ref ast.Ref) bool {
 		found = found || ref.HasPrefix(instanceRef)
 		return found
 	})
@@ -52,7 +53,7 @@ func mentionsInstance(r *ast.Rule) bool {
 func instanceUseDiags(rules []*ast.Rule, pkg string) hcl.Diagnostics {
 	var diags hcl.Diagnostics
 	for _, r := range rules {
-		if strings.HasPrefix(ruleName(r), "test_") || !mentionsInstance(r) {
+		if strings.HasPrefix(ruleName(r), "test_") || !readsInstance(r) {
 			continue
 		}
 		diags = append(diags, locatedDiag("input.instance outside an extension rule", r.Location,
@@ -66,7 +67,7 @@ func instanceUseDiags(rules []*ast.Rule, pkg string) hcl.Diagnostics {
 // input.instance` names the instance v; references to input.instance read
 // that variable.
 func toChunkForm(r *ast.Rule) {
-	if !mentionsInstance(r) {
+	if !readsInstance(r) {
 		return
 	}
 	inst := instanceVar

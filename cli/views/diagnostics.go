@@ -185,12 +185,7 @@ func renderDiagnostic(b *strings.Builder, d *hcl.Diagnostic, files map[string]*h
 	writeDiagnosticSource(&body, d, files, false)
 	if d.Detail != "" {
 		body.WriteString("\n")
-		detailWidth := 0
-		if width > 1 {
-			detailWidth = width - 1
-		}
-		body.WriteString(wrapDetail(d.Detail, detailWidth))
-		body.WriteString("\n")
+		writeDetail(&body, d.Detail, width, 1)
 	}
 	// Without colour, as OpenTofu: no frame, a blank line before, and a
 	// blank line closes the summary (or excerpt) when no detail follows.
@@ -199,6 +194,17 @@ func renderDiagnostic(b *strings.Builder, d *hcl.Diagnostic, files map[string]*h
 	}
 	b.WriteString("\n")
 	b.WriteString(body.String())
+}
+
+// writeDetail writes detail and a newline, wrapped margin columns short
+// of width when width leaves room for that.
+func writeDetail(body *strings.Builder, detail string, width, margin int) {
+	wrapAt := 0
+	if width > margin {
+		wrapAt = width - margin
+	}
+	body.WriteString(wrapDetail(detail, wrapAt))
+	body.WriteString("\n")
 }
 
 func diagnosticLabel(d *hcl.Diagnostic) string {
@@ -228,12 +234,7 @@ func renderDiagnosticColor(b *strings.Builder, d *hcl.Diagnostic, files map[stri
 			body.WriteString("\n")
 		}
 		// OpenTofu wraps a framed detail three columns short of the width.
-		detailWidth := 0
-		if width > 3 {
-			detailWidth = width - 3
-		}
-		body.WriteString(wrapDetail(d.Detail, detailWidth))
-		body.WriteString("\n")
+		writeDetail(&body, d.Detail, width, 3)
 	}
 	bar := Colorize("["+frame+"]│[reset] ", true)
 	b.WriteString(Colorize("["+frame+"]╷[reset]", true))
@@ -404,36 +405,27 @@ func describeValue(v cty.Value) string {
 		return "is " + v.AsBigFloat().Text('f', -1)
 	case ty == cty.Bool:
 		return "is " + strconv.FormatBool(v.True())
-	case ty.IsListType() || ty.IsSetType() || ty.IsMapType():
+	case ty.IsCollectionType() || ty.IsTupleType():
+		// A tuple's friendly name is just "tuple".
 		n := v.LengthInt()
 		if n == 0 {
 			return "is empty " + ty.FriendlyName()
 		}
-		noun := "elements"
-		if n == 1 {
-			noun = "element"
-		}
-		return fmt.Sprintf("is %s with %d %s", ty.FriendlyName(), n, noun)
-	case ty.IsTupleType():
-		n := v.LengthInt()
-		if n == 0 {
-			return "is empty tuple"
-		}
-		noun := "elements"
-		if n == 1 {
-			noun = "element"
-		}
-		return fmt.Sprintf("is tuple with %d %s", n, noun)
+		return fmt.Sprintf("is %s with %s", ty.FriendlyName(), counted(n, "element"))
 	case ty.IsObjectType():
 		n := len(ty.AttributeTypes())
 		if n == 0 {
 			return "is object with no attributes"
 		}
-		noun := "attributes"
-		if n == 1 {
-			noun = "attribute"
-		}
-		return fmt.Sprintf("is object with %d %s", n, noun)
+		return "is object with " + counted(n, "attribute")
 	}
 	return "is a " + ty.FriendlyName()
+}
+
+// counted is n and noun, in the plural unless n is 1.
+func counted(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return strconv.Itoa(n) + " " + noun + "s"
 }

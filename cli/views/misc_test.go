@@ -135,6 +135,32 @@ func TestDiagnosticExpressionValues(t *testing.T) {
 	}
 }
 
+// TestDescribeValueCounts pins how collections, tuples and objects are
+// counted in a diagnostic's expression values.
+func TestDescribeValueCounts(t *testing.T) {
+	str := cty.StringVal("a")
+	for _, tc := range []struct {
+		v    cty.Value
+		want string
+	}{
+		{cty.ListValEmpty(cty.String), "is empty list of string"},
+		{cty.SetVal([]cty.Value{str}), "is set of string with 1 element"},
+		{cty.MapVal(map[string]cty.Value{"a": str, "b": str}), "is map of string with 2 elements"},
+		{cty.EmptyTupleVal, "is empty tuple"},
+		{cty.TupleVal([]cty.Value{str}), "is tuple with 1 element"},
+		{cty.TupleVal([]cty.Value{str, cty.True}), "is tuple with 2 elements"},
+		{cty.EmptyObjectVal, "is object with no attributes"},
+		{cty.ObjectVal(map[string]cty.Value{"a": str}), "is object with 1 attribute"},
+		{cty.ObjectVal(map[string]cty.Value{"a": str, "b": str}), "is object with 2 attributes"},
+	} {
+		t.Run(tc.want, func(t *testing.T) {
+			if got := describeValue(tc.v); got != tc.want {
+				t.Errorf("describeValue(%#v) = %q, want %q", tc.v, got, tc.want)
+			}
+		})
+	}
+}
+
 func TestRawOutputValueAndJSON(t *testing.T) {
 	raw := []struct {
 		v       cty.Value

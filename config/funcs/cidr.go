@@ -65,9 +65,25 @@ func stripOctetZeros(addr string) (string, bool) {
 	return strings.Join(octets, "."), true
 }
 
-func bigIntArg(v cty.Value) (*big.Int, bool) {
-	i, acc := v.AsBigFloat().Int(nil)
-	return i, acc == big.Exact
+// wholeNumberArg is args[i], which must be a whole number.
+func wholeNumberArg(args []cty.Value, i int) (*big.Int, error) {
+	n, acc := args[i].AsBigFloat().Int(nil)
+	if acc != big.Exact {
+		return nil, function.NewArgErrorf(i, "must be a whole number")
+	}
+	return n, nil
+}
+
+// withPrefix is the Impl of a function whose first argument is a CIDR
+// prefix, which impl gets parsed.
+func withPrefix(impl func(network *net.IPNet, args []cty.Value) (cty.Value, error)) function.ImplFunc {
+	return func(args []cty.Value, _ cty.Type) (cty.Value, error) {
+		network, err := prefixArg(args[0])
+		if err != nil {
+			return cty.NilVal, err
+		}
+		return impl(network, args)
+	}
 }
 
 var cidrHostFunc = function.New(&function.Spec{
@@ -78,21 +94,17 @@ var cidrHostFunc = function.New(&function.Spec{
 	},
 	Type:         function.StaticReturnType(cty.String),
 	RefineResult: refineNotNull,
-	Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
-		network, err := prefixArg(args[0])
+	Impl: withPrefix(func(network *net.IPNet, args []cty.Value) (cty.Value, error) {
+		num, err := wholeNumberArg(args, 1)
 		if err != nil {
 			return cty.NilVal, err
-		}
-		num, ok := bigIntArg(args[1])
-		if !ok {
-			return cty.NilVal, function.NewArgErrorf(1, "must be a whole number")
 		}
 		ip, err := cidr.HostBig(network, num)
 		if err != nil {
 			return cty.NilVal, function.NewArgError(1, err)
 		}
 		return cty.StringVal(ip.String()), nil
-	},
+	}),
 })
 
 var cidrNetmaskFunc = function.New(&function.Spec{
@@ -100,16 +112,12 @@ var cidrNetmaskFunc = function.New(&function.Spec{
 	Params:       []function.Parameter{{Name: "prefix", Type: cty.String}},
 	Type:         function.StaticReturnType(cty.String),
 	RefineResult: refineNotNull,
-	Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
-		network, err := prefixArg(args[0])
-		if err != nil {
-			return cty.NilVal, err
-		}
+	Impl: withPrefix(func(network *net.IPNet, args []cty.Value) (cty.Value, error) {
 		if network.IP.To4() == nil {
 			return cty.NilVal, function.NewArgErrorf(0, "IPv6 addresses cannot have a netmask: %s", args[0].AsString())
 		}
 		return cty.StringVal(net.IP(network.Mask).String()), nil
-	},
+	}),
 })
 
 var cidrSubnetFunc = function.New(&function.Spec{
@@ -121,25 +129,21 @@ var cidrSubnetFunc = function.New(&function.Spec{
 	},
 	Type:         function.StaticReturnType(cty.String),
 	RefineResult: refineNotNull,
-	Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
-		network, err := prefixArg(args[0])
-		if err != nil {
-			return cty.NilVal, err
-		}
+	Impl: withPrefix(func(network *net.IPNet, args []cty.Value) (cty.Value, error) {
 		var newbits int
 		if err := gocty.FromCtyValue(args[1], &newbits); err != nil {
 			return cty.NilVal, function.NewArgError(1, err)
 		}
-		num, ok := bigIntArg(args[2])
-		if !ok {
-			return cty.NilVal, function.NewArgErrorf(2, "must be a whole number")
+		num, err := wholeNumberArg(args, 2)
+		if err != nil {
+			return cty.NilVal, err
 		}
 		subnet, err := cidr.SubnetBig(network, newbits, num)
 		if err != nil {
 			return cty.NilVal, function.NewArgError(2, err)
 		}
 		return cty.StringVal(subnet.String()), nil
-	},
+	}),
 })
 
 // cidrSubnetsFunc allocates consecutive subnets of the given sizes, each
@@ -150,11 +154,7 @@ var cidrSubnetsFunc = function.New(&function.Spec{
 	VarParam:     &function.Parameter{Name: "newbits", Type: cty.Number},
 	Type:         function.StaticReturnType(cty.List(cty.String)),
 	RefineResult: refineNotNull,
-	Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
-		network, err := prefixArg(args[0])
-		if err != nil {
-			return cty.NilVal, err
-		}
+	Impl: withPrefix(func(network *net.IPNet, args []cty.Value) (cty.Value, error) {
 		if len(args) == 1 {
 			return cty.ListValEmpty(cty.String), nil
 		}
@@ -186,7 +186,7 @@ var cidrSubnetsFunc = function.New(&function.Spec{
 			out = append(out, cty.StringVal(current.String()))
 		}
 		return cty.ListVal(out), nil
-	},
+	}),
 })
 
 func ipVersion(network *net.IPNet) int {
@@ -198,37 +198,24 @@ func ipVersion(network *net.IPNet) int {
 
 // cidrContainsFunc reports whether an address or a whole prefix lies
 // inside a network.
-var cidrContainsFunc = function.New(&function.Spec{
-	Description: "Reports whether an IP address or prefix lies within a network prefix.",
-	Params: []function.Parameter{
-		{Name: "containing_prefix", Type: cty.String},
-		{Name: "contained_ip_or_prefix", Type: cty.String},
-	},
-	Type:         function.StaticReturnType(cty.Bool),
-	RefineResult: refineNotNull,
-	Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
-		container, err := prefixArg(args[0])
+var cidrContainsFunc = twoStringFunc("Reports whether an IP address or prefix lies within a network prefix.", "containing_prefix", "contained_ip_or_prefix", cty.Bool, withPrefix(func(container *net.IPNet, args []cty.Value) (cty.Value, error) {
+	inner := args[1].AsString()
+	var first, last net.IP
+	if strings.Contains(inner, "/") {
+		_, network, err := parseCIDR(inner)
 		if err != nil {
-			return cty.NilVal, err
+			return cty.NilVal, function.NewArgErrorf(1, "invalid CIDR expression: %s", err)
 		}
-		inner := args[1].AsString()
-		var first, last net.IP
-		if strings.Contains(inner, "/") {
-			_, network, err := parseCIDR(inner)
-			if err != nil {
-				return cty.NilVal, function.NewArgErrorf(1, "invalid CIDR expression: %s", err)
-			}
-			first, last = cidr.AddressRange(network)
-		} else {
-			first = parseIP(inner)
-			if first == nil {
-				return cty.NilVal, function.NewArgErrorf(1, "invalid IP address: %s", inner)
-			}
-			last = first
+		first, last = cidr.AddressRange(network)
+	} else {
+		first = parseIP(inner)
+		if first == nil {
+			return cty.NilVal, function.NewArgErrorf(1, "invalid IP address: %s", inner)
 		}
-		if (first.To4() == nil) != (container.IP.To4() == nil) {
-			return cty.NilVal, fmt.Errorf("address family mismatch: %s vs. %s", args[0].AsString(), inner)
-		}
-		return cty.BoolVal(container.Contains(first) && container.Contains(last)), nil
-	},
-})
+		last = first
+	}
+	if (first.To4() == nil) != (container.IP.To4() == nil) {
+		return cty.NilVal, fmt.Errorf("address family mismatch: %s vs. %s", args[0].AsString(), inner)
+	}
+	return cty.BoolVal(container.Contains(first) && container.Contains(last)), nil
+}))

@@ -34,6 +34,18 @@ func stringFunc(description, param string, impl func(string) (string, error)) fu
 	})
 }
 
+// twoStringFunc is a function of two strings (the parameters named first
+// and second) whose result, of type ret, is never null.
+func twoStringFunc(description, first, second string, ret cty.Type, impl function.ImplFunc) function.Function {
+	return function.New(&function.Spec{
+		Description:  description,
+		Params:       []function.Parameter{{Name: first, Type: cty.String}, {Name: second, Type: cty.String}},
+		Type:         function.StaticReturnType(ret),
+		RefineResult: refineNotNull,
+		Impl:         impl,
+	})
+}
+
 // cannotFail adapts a string function without errors to stringFunc.
 func cannotFail(f func(string) string) func(string) (string, error) {
 	return func(s string) (string, error) { return f(s), nil }

@@ -59,35 +59,26 @@ var uuidNamespaces = map[string]string{
 	"x500": "6ba7b814-9dad-11d1-80b4-00c04fd430c8",
 }
 
-var uuidV5Func = function.New(&function.Spec{
-	Description: "Returns the name-based (SHA-1) UUID of name within namespace.",
-	Params: []function.Parameter{
-		{Name: "namespace", Type: cty.String},
-		{Name: "name", Type: cty.String},
-	},
-	Type:         function.StaticReturnType(cty.String),
-	RefineResult: refineNotNull,
-	Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
-		ns := args[0].AsString()
-		if known, ok := uuidNamespaces[ns]; ok {
-			ns = known
-		}
-		nsBytes, err := uuid.ParseUUID(ns)
-		if err != nil {
-			return cty.NilVal, fmt.Errorf("uuidv5() doesn't support namespace %s (%v)", args[0].AsString(), err)
-		}
-		h := sha1.New()
-		h.Write(nsBytes)
-		h.Write([]byte(args[1].AsString()))
-		sum := h.Sum(nil)[:16]
-		sum[6] = sum[6]&0x0f | 0x50 // version 5
-		sum[8] = sum[8]&0x3f | 0x80 // RFC 4122 variant
-		id, err := uuid.FormatUUID(sum)
-		if err != nil {
-			return cty.NilVal, err
-		}
-		return cty.StringVal(id), nil
-	},
+var uuidV5Func = twoStringFunc("Returns the name-based (SHA-1) UUID of name within namespace.", "namespace", "name", cty.String, func(args []cty.Value, _ cty.Type) (cty.Value, error) {
+	ns := args[0].AsString()
+	if known, ok := uuidNamespaces[ns]; ok {
+		ns = known
+	}
+	nsBytes, err := uuid.ParseUUID(ns)
+	if err != nil {
+		return cty.NilVal, fmt.Errorf("uuidv5() doesn't support namespace %s (%v)", args[0].AsString(), err)
+	}
+	h := sha1.New()
+	h.Write(nsBytes)
+	h.Write([]byte(args[1].AsString()))
+	sum := h.Sum(nil)[:16]
+	sum[6] = sum[6]&0x0f | 0x50 // version 5
+	sum[8] = sum[8]&0x3f | 0x80 // RFC 4122 variant
+	id, err := uuid.FormatUUID(sum)
+	if err != nil {
+		return cty.NilVal, err
+	}
+	return cty.StringVal(id), nil
 })
 
 // bcryptFunc is impure (a fresh salt each call): Table wraps it to return
@@ -120,33 +111,24 @@ var bcryptFunc = function.New(&function.Spec{
 
 // rsaDecryptFunc decrypts Base64 ciphertext made with RSA PKCS #1 v1.5
 // using a PEM private key (PKCS #1 or PKCS #8).
-var rsaDecryptFunc = function.New(&function.Spec{
-	Description: "Decrypts Base64 RSA-encrypted ciphertext with a PEM private key.",
-	Params: []function.Parameter{
-		{Name: "ciphertext", Type: cty.String},
-		{Name: "privatekey", Type: cty.String},
-	},
-	Type:         function.StaticReturnType(cty.String),
-	RefineResult: refineNotNull,
-	Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
-		ciphertext, err := base64.StdEncoding.DecodeString(args[0].AsString())
-		if err != nil {
-			return cty.NilVal, function.NewArgErrorf(0, "failed to decode input: cipher text must be base64-encoded")
-		}
-		block, _ := pem.Decode([]byte(args[1].AsString()))
-		if block == nil {
-			return cty.NilVal, function.NewArgErrorf(1, "invalid private key: no key found")
-		}
-		key, err := parseRSAPrivateKey(block.Bytes)
-		if err != nil {
-			return cty.NilVal, function.NewArgErrorf(1, "invalid private key: %s", err)
-		}
-		out, err := rsa.DecryptPKCS1v15(nil, key, ciphertext)
-		if err != nil {
-			return cty.NilVal, fmt.Errorf("failed to decrypt: %w", err)
-		}
-		return cty.StringVal(string(out)), nil
-	},
+var rsaDecryptFunc = twoStringFunc("Decrypts Base64 RSA-encrypted ciphertext with a PEM private key.", "ciphertext", "privatekey", cty.String, func(args []cty.Value, _ cty.Type) (cty.Value, error) {
+	ciphertext, err := base64.StdEncoding.DecodeString(args[0].AsString())
+	if err != nil {
+		return cty.NilVal, function.NewArgErrorf(0, "failed to decode input: cipher text must be base64-encoded")
+	}
+	block, _ := pem.Decode([]byte(args[1].AsString()))
+	if block == nil {
+		return cty.NilVal, function.NewArgErrorf(1, "invalid private key: no key found")
+	}
+	key, err := parseRSAPrivateKey(block.Bytes)
+	if err != nil {
+		return cty.NilVal, function.NewArgErrorf(1, "invalid private key: %s", err)
+	}
+	out, err := rsa.DecryptPKCS1v15(nil, key, ciphertext)
+	if err != nil {
+		return cty.NilVal, fmt.Errorf("failed to decrypt: %w", err)
+	}
+	return cty.StringVal(string(out)), nil
 })
 
 func parseRSAPrivateKey(der []byte) (*rsa.PrivateKey, error) {

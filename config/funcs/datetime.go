@@ -37,23 +37,14 @@ func makePlanTimestampFunc(planned time.Time) function.Function {
 }
 
 // timeCmpFunc compares two RFC 3339 timestamps: -1, 0 or 1.
-var timeCmpFunc = function.New(&function.Spec{
-	Description: "Compares two RFC 3339 timestamps, returning -1, 0 or 1.",
-	Params: []function.Parameter{
-		{Name: "timestamp_a", Type: cty.String},
-		{Name: "timestamp_b", Type: cty.String},
-	},
-	Type:         function.StaticReturnType(cty.Number),
-	RefineResult: refineNotNull,
-	Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
-		var times [2]time.Time
-		for i := range times {
-			t, err := time.Parse(time.RFC3339, args[i].AsString())
-			if err != nil {
-				return cty.NilVal, function.NewArgErrorf(i, "not a valid RFC3339 timestamp: %q", args[i].AsString())
-			}
-			times[i] = t
+var timeCmpFunc = twoStringFunc("Compares two RFC 3339 timestamps, returning -1, 0 or 1.", "timestamp_a", "timestamp_b", cty.Number, func(args []cty.Value, _ cty.Type) (cty.Value, error) {
+	var times [2]time.Time
+	for i := range times {
+		t, err := time.Parse(time.RFC3339, args[i].AsString())
+		if err != nil {
+			return cty.NilVal, function.NewArgErrorf(i, "not a valid RFC3339 timestamp: %q", args[i].AsString())
 		}
-		return cty.NumberIntVal(int64(times[0].Compare(times[1]))), nil
-	},
+		times[i] = t
+	}
+	return cty.NumberIntVal(int64(times[0].Compare(times[1]))), nil
 })

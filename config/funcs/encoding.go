@@ -10,6 +10,7 @@ import (
 
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/function"
+	"golang.org/x/text/encoding"
 	"golang.org/x/text/encoding/ianaindex"
 )
 
@@ -22,11 +23,7 @@ var base64DecodeFunc = function.New(&function.Spec{
 	Params:       []function.Parameter{secretStringParam("str")},
 	Type:         function.StaticReturnType(cty.String),
 	RefineResult: refineNotNull,
-	Impl: secretStringImpl(func(str string, quoted string) (cty.Value, error) {
-		raw, err := base64.StdEncoding.DecodeString(str)
-		if err != nil {
-			return cty.NilVal, function.NewArgErrorf(0, "failed to decode base64 data %s", quoted)
-		}
+	Impl: base64Impl(func(raw []byte) (cty.Value, error) {
 		if !utf8.Valid(raw) {
 			return cty.NilVal, function.NewArgError(0, errNotUTF8)
 		}
@@ -51,11 +48,7 @@ var base64GunzipFunc = function.New(&function.Spec{
 	Params:       []function.Parameter{secretStringParam("str")},
 	Type:         function.StaticReturnType(cty.String),
 	RefineResult: refineNotNull,
-	Impl: secretStringImpl(func(str string, quoted string) (cty.Value, error) {
-		raw, err := base64.StdEncoding.DecodeString(str)
-		if err != nil {
-			return cty.NilVal, function.NewArgErrorf(0, "failed to decode base64 data %s", quoted)
-		}
+	Impl: base64Impl(func(raw []byte) (cty.Value, error) {
 		r, err := gzip.NewReader(bytes.NewReader(raw))
 		if err != nil {
 			return cty.NilVal, function.NewArgErrorf(0, "failed to gunzip bytestream: %s", err)
@@ -68,54 +61,52 @@ var base64GunzipFunc = function.New(&function.Spec{
 	}),
 })
 
-var textEncodeBase64Func = function.New(&function.Spec{
-	Description: "Encodes a string in the named character encoding and returns the bytes as Base64.",
-	Params: []function.Parameter{
-		{Name: "string", Type: cty.String},
-		{Name: "encoding", Type: cty.String},
-	},
-	Type:         function.StaticReturnType(cty.String),
-	RefineResult: refineNotNull,
-	Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
-		enc, err := ianaindex.IANA.Encoding(args[1].AsString())
-		if err != nil || enc == nil {
-			return cty.NilVal, function.NewArgErrorf(1, "%q is not a supported IANA encoding name or alias", args[1].AsString())
-		}
-		encoded, err := enc.NewEncoder().String(args[0].AsString())
-		if err != nil {
-			return cty.NilVal, function.NewArgErrorf(0, "the given string contains characters that cannot be represented in %s", args[1].AsString())
-		}
-		return cty.StringVal(base64.StdEncoding.EncodeToString([]byte(encoded))), nil
-	},
-})
+var textEncodeBase64Func = twoStringFunc("Encodes a string in the named character encoding and returns the bytes as Base64.", "string", "encoding", cty.String, withEncoding(func(enc encoding.Encoding, args []cty.Value) (cty.Value, error) {
+	encoded, err := enc.NewEncoder().String(args[0].AsString())
+	if err != nil {
+		return cty.NilVal, function.NewArgErrorf(0, "the given string contains characters that cannot be represented in %s", args[1].AsString())
+	}
+	return cty.StringVal(base64.StdEncoding.EncodeToString([]byte(encoded))), nil
+}))
 
-var textDecodeBase64Func = function.New(&function.Spec{
-	Description: "Decodes Base64 bytes written in the named character encoding into a string.",
-	Params: []function.Parameter{
-		{Name: "source", Type: cty.String},
-		{Name: "encoding", Type: cty.String},
-	},
-	Type:         function.StaticReturnType(cty.String),
-	RefineResult: refineNotNull,
-	Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
+var textDecodeBase64Func = twoStringFunc("Decodes Base64 bytes written in the named character encoding into a string.", "source", "encoding", cty.String, withEncoding(func(enc encoding.Encoding, args []cty.Value) (cty.Value, error) {
+	raw, err := base64.StdEncoding.DecodeString(args[0].AsString())
+	if err != nil {
+		if corrupt, ok := err.(base64.CorruptInputError); ok {
+			return cty.NilVal, function.NewArgErrorf(0, "the given value has an invalid base64 symbol at offset %d", int(corrupt))
+		}
+		return cty.NilVal, function.NewArgErrorf(0, "invalid source string: %s", err)
+	}
+	decoded, err := enc.NewDecoder().Bytes(raw)
+	if err != nil || !utf8.Valid(decoded) {
+		return cty.NilVal, function.NewArgErrorf(0, "the given string contains symbols that are not defined for %s", args[1].AsString())
+	}
+	return cty.StringVal(string(decoded)), nil
+}))
+
+// withEncoding is the Impl of a function whose second argument names a
+// character encoding, which impl gets looked up.
+func withEncoding(impl func(enc encoding.Encoding, args []cty.Value) (cty.Value, error)) function.ImplFunc {
+	return func(args []cty.Value, _ cty.Type) (cty.Value, error) {
 		enc, err := ianaindex.IANA.Encoding(args[1].AsString())
 		if err != nil || enc == nil {
 			return cty.NilVal, function.NewArgErrorf(1, "%q is not a supported IANA encoding name or alias", args[1].AsString())
 		}
-		raw, err := base64.StdEncoding.DecodeString(args[0].AsString())
+		return impl(enc, args)
+	}
+}
+
+// base64Impl is the secretStringImpl of a function whose argument is
+// Base64, which impl gets decoded.
+func base64Impl(impl func(raw []byte) (cty.Value, error)) function.ImplFunc {
+	return secretStringImpl(func(str, quoted string) (cty.Value, error) {
+		raw, err := base64.StdEncoding.DecodeString(str)
 		if err != nil {
-			if corrupt, ok := err.(base64.CorruptInputError); ok {
-				return cty.NilVal, function.NewArgErrorf(0, "the given value has an invalid base64 symbol at offset %d", int(corrupt))
-			}
-			return cty.NilVal, function.NewArgErrorf(0, "invalid source string: %s", err)
+			return cty.NilVal, function.NewArgErrorf(0, "failed to decode base64 data %s", quoted)
 		}
-		decoded, err := enc.NewDecoder().Bytes(raw)
-		if err != nil || !utf8.Valid(decoded) {
-			return cty.NilVal, function.NewArgErrorf(0, "the given string contains symbols that are not defined for %s", args[1].AsString())
-		}
-		return cty.StringVal(string(decoded)), nil
-	},
-})
+		return impl(raw)
+	})
+}
 
 // secretStringParam and secretStringImpl serve single-string functions
 // whose error messages quote their argument: the function sees the marks

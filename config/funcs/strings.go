@@ -62,30 +62,12 @@ var startsWithFunc = function.New(&function.Spec{
 	},
 })
 
-var endsWithFunc = function.New(&function.Spec{
-	Description: "Reports whether the string ends with the given suffix.",
-	Params: []function.Parameter{
-		{Name: "str", Type: cty.String},
-		{Name: "suffix", Type: cty.String},
-	},
-	Type:         function.StaticReturnType(cty.Bool),
-	RefineResult: refineNotNull,
-	Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
-		return cty.BoolVal(strings.HasSuffix(args[0].AsString(), args[1].AsString())), nil
-	},
+var endsWithFunc = twoStringFunc("Reports whether the string ends with the given suffix.", "str", "suffix", cty.Bool, func(args []cty.Value, _ cty.Type) (cty.Value, error) {
+	return cty.BoolVal(strings.HasSuffix(args[0].AsString(), args[1].AsString())), nil
 })
 
-var strContainsFunc = function.New(&function.Spec{
-	Description: "Reports whether the string contains the given substring.",
-	Params: []function.Parameter{
-		{Name: "str", Type: cty.String},
-		{Name: "substr", Type: cty.String},
-	},
-	Type:         function.StaticReturnType(cty.Bool),
-	RefineResult: refineNotNull,
-	Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
-		return cty.BoolVal(strings.Contains(args[0].AsString(), args[1].AsString())), nil
-	},
+var strContainsFunc = twoStringFunc("Reports whether the string contains the given substring.", "str", "substr", cty.Bool, func(args []cty.Value, _ cty.Type) (cty.Value, error) {
+	return cty.BoolVal(strings.Contains(args[0].AsString(), args[1].AsString())), nil
 })
 
 // urlEncodeFunc applies query-string escaping (spaces become "+").

@@ -52,11 +52,7 @@ func TestEvalAttrExprMatchesHCL(t *testing.T) {
 			if diags.HasErrors() {
 				t.Fatal(diags)
 			}
-			want, wantDiags := expr.Value(ctx)
-			got, gotDiags := evalAttrExpr(expr, ctx)
-			if !got.RawEquals(want) {
-				t.Errorf("value: got %#v, want %#v", got, want)
-			}
+			wantDiags, gotDiags := evalLikeHCL(t, expr, ctx)
 			if diff := cmp.Diff(wantDiags.Error(), gotDiags.Error()); diff != "" {
 				t.Errorf("diagnostics (-want +got):\n%s", diff)
 			}
@@ -83,10 +79,18 @@ func FuzzRenderPlainTemplate(f *testing.F) {
 		if diags.HasErrors() {
 			t.Fatal(diags)
 		}
-		want, _ := expr.Value(ctx)
-		got, _ := evalAttrExpr(expr, ctx)
-		if !got.RawEquals(want) {
-			t.Fatalf("got %#v, want %#v", got, want)
-		}
+		evalLikeHCL(t, expr, ctx)
 	})
+}
+
+// evalLikeHCL fails the test unless evalAttrExpr gives expr the value HCL
+// gives it, and returns HCL's diagnostics and evalAttrExpr's.
+func evalLikeHCL(t *testing.T, expr hclsyntax.Expression, ctx *hcl.EvalContext) (want, got hcl.Diagnostics) {
+	t.Helper()
+	wantVal, want := expr.Value(ctx)
+	gotVal, got := evalAttrExpr(expr, ctx)
+	if !gotVal.RawEquals(wantVal) {
+		t.Errorf("value: got %#v, want %#v", gotVal, wantVal)
+	}
+	return want, got
 }

@@ -1,8 +1,6 @@
 package graph
 
 import (
-	"sort"
-
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/tenetplan/tenet/config"
@@ -101,7 +99,7 @@ func BuildApply(cfg *config.Config, cg *Graph, p *plan.Plan) (*ApplyGraph, hcl.D
 	// configuration (E2) or by the dependencies stored with their current
 	// objects (E4); for create_before_destroy the edge is inverted so the
 	// old object goes only after its dependents moved to the new one.
-	for _, key := range sortedKeys(creates) {
+	for _, key := range SortedNames(creates) {
 		deps := map[string]bool{}
 		if n := cg.Nodes[key]; n != nil {
 			for _, d := range n.ResDeps {
@@ -118,7 +116,7 @@ func BuildApply(cfg *config.Config, cg *Graph, p *plan.Plan) (*ApplyGraph, hcl.D
 				}
 			}
 		}
-		for _, dep := range sortedKeys(deps) {
+		for _, dep := range SortedNames(deps) {
 			if dep == key || !destroys[dep] {
 				continue
 			}
@@ -130,7 +128,7 @@ func BuildApply(cfg *config.Config, cg *Graph, p *plan.Plan) (*ApplyGraph, hcl.D
 			}
 		}
 	}
-	for _, key := range sortedKeys(destroys) {
+	for _, key := range SortedNames(destroys) {
 		dk := DestroyKey(key)
 		cbd := ag.cbdNodes[dk]
 		// The create half of a replace (E3), inverted for create_before_destroy.
@@ -143,12 +141,12 @@ func BuildApply(cfg *config.Config, cg *Graph, p *plan.Plan) (*ApplyGraph, hcl.D
 		}
 		// Dependents are destroyed before their dependencies (E5), and an
 		// object being destroyed goes before its dependency is updated (E6).
-		for _, dep := range sortedKeys(storedDeps[key]) {
+		for _, dep := range SortedNames(storedDeps[key]) {
 			if dep != key && destroys[dep] {
 				ag.G.AddEdge(DestroyKey(dep), dk)
 			}
 		}
-		for _, dep := range sortedKeys(storedDeps[key]) {
+		for _, dep := range SortedNames(storedDeps[key]) {
 			if !creates[dep] || dep == key {
 				continue
 			}
@@ -180,13 +178,13 @@ func (ag *ApplyGraph) checksLast(creates, destroys map[string]bool) {
 			}
 		}
 	}
-	for _, n := range sortedKeys(nested) {
-		for _, key := range sortedKeys(creates) {
+	for _, n := range SortedNames(nested) {
+		for _, key := range SortedNames(creates) {
 			if !nested[key] {
 				ag.G.AddEdge(n, key)
 			}
 		}
-		for _, key := range sortedKeys(destroys) {
+		for _, key := range SortedNames(destroys) {
 			ag.G.AddEdge(n, DestroyKey(key))
 		}
 	}
@@ -199,13 +197,4 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }

@@ -350,6 +350,10 @@ func TestStateRPCs(t *testing.T) {
 			if d := cmp.Diff([]string{"Unsupported resource type"}, errorSummaries(unknownType.Diagnostics)); d != "" {
 				t.Errorf("unknown type (-want +got):\n%s", d)
 			}
+			unknownData := c.ReadDataSource(ctx, providers.ReadDataSourceRequest{TypeName: "test_missing"})
+			if d := cmp.Diff([]string{"Unsupported data source"}, errorSummaries(unknownData.Diagnostics)); d != "" {
+				t.Errorf("unknown data source (-want +got):\n%s", d)
+			}
 			if r := c.StopProvider(ctx); r.Error != "" {
 				t.Errorf("StopProvider: %s", r.Error)
 			}

@@ -121,29 +121,26 @@ func (c *Client) schemaOf(ctx context.Context) (*providers.GetProviderSchemaResp
 }
 
 func (c *Client) resourceSchema(ctx context.Context, typeName string) (*providers.Schema, providers.Diagnostics) {
-	s, diags := c.schemaOf(ctx)
-	if s == nil {
-		return nil, diags
-	}
-	rs, ok := s.ResourceTypes[typeName]
-	if !ok {
-		return nil, diags.Errorf(nil, "Unsupported resource type",
-			fmt.Sprintf("Provider %s has no resource type %q. Check the resource type name and the provider version.", c.name, typeName))
-	}
-	return &rs, diags
+	return c.typeSchema(ctx, typeName, "resource type", func(s *providers.GetProviderSchemaResponse) map[string]providers.Schema { return s.ResourceTypes })
 }
 
 func (c *Client) dataSchema(ctx context.Context, typeName string) (*providers.Schema, providers.Diagnostics) {
+	return c.typeSchema(ctx, typeName, "data source", func(s *providers.GetProviderSchemaResponse) map[string]providers.Schema { return s.DataSources })
+}
+
+// typeSchema finds typeName in the map of the schema that pick returns,
+// whose kind of type what names ("resource type", "data source").
+func (c *Client) typeSchema(ctx context.Context, typeName, what string, pick func(*providers.GetProviderSchemaResponse) map[string]providers.Schema) (*providers.Schema, providers.Diagnostics) {
 	s, diags := c.schemaOf(ctx)
 	if s == nil {
 		return nil, diags
 	}
-	ds, ok := s.DataSources[typeName]
+	ts, ok := pick(s)[typeName]
 	if !ok {
-		return nil, diags.Errorf(nil, "Unsupported data source",
-			fmt.Sprintf("Provider %s has no data source %q. Check the data source name and the provider version.", c.name, typeName))
+		return nil, diags.Errorf(nil, "Unsupported "+what,
+			fmt.Sprintf("Provider %s has no %s %q. Check the %s name and the provider version.", c.name, what, typeName, what))
 	}
-	return &ds, diags
+	return &ts, diags
 }
 
 // encodeError reports a request value that does not fit the schema: a

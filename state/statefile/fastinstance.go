@@ -84,95 +84,65 @@ func (d *instanceDecoder) keepCompact(raw []byte) []byte {
 func (d *instanceDecoder) decode(sp span, obj *state.ObjectSrc, out *decodedInstance) bool {
 	s := &d.s
 	b := s.Src
-	i := s.Space(sp.start + 1)
-	var seen uint16
 	var attrs, sensitive []byte
 	var status, deposed, provider string
 	key := addrs.NoKey
-	if i < len(b) && b[i] == '}' {
-		i++
-	} else {
-		for {
-			name, next := s.key(i)
-			if next < 0 {
-				return false
-			}
-			i = next
-			var bit uint16
-			switch string(name) {
-			case "index_key":
-				bit = 1
-				var ok bool
-				if key, i, ok = d.indexKey(i); !ok {
-					return false
-				}
-			case "status":
-				bit = 2
-				status, i = s.stringValue(i)
-			case "deposed":
-				bit = 4
-				deposed, i = s.stringValue(i)
-			case "provider":
-				bit = 8
-				provider, i = s.stringValue(i)
-			case "schema_version":
-				bit = 16
-				obj.SchemaVersion, i = s.uintValue(i)
-			case "attributes":
-				bit = 32
-				start := i
-				s.SawSpace = false
-				if i = s.Value(i, 5); i < 0 {
-					return false
-				}
-				attrs = b[start:i]
-				if b[start] == '{' {
-					if s.SawSpace {
-						obj.AttrsJSON = d.keepCompact(attrs)
-					} else {
-						obj.AttrsJSON = d.keep(attrs)
-					}
-				}
-			case "attributes_flat":
-				return false
-			case "sensitive_attributes":
-				bit = 64
-				start := i
-				i = s.Value(i, 5)
-				sensitive = b[start:max(i, start)]
-			case "private":
-				bit = 128
-				i = d.private(i, obj)
-			case "dependencies":
-				bit = 256
-				i = d.dependencies(i, obj)
-			case "create_before_destroy":
-				bit = 512
-				switch {
-				case s.IsNull(i):
-					i += 4
-				case i < len(b) && b[i] == 't':
-					obj.CreateBeforeDestroy = true
-					i = s.Literal(i, "true")
-				default:
-					i = s.Literal(i, "false")
-				}
-			default:
-				i = s.Value(i, 5)
-			}
-			if i < 0 || seen&bit != 0 {
-				return false
-			}
-			seen |= bit
+	i := s.object(sp.start, func(name []byte, i int) (uint16, int) {
+		switch string(name) {
+		case "index_key":
 			var ok bool
-			if i, ok = s.Next(i, '}'); !ok {
-				return false
+			if key, i, ok = d.indexKey(i); !ok {
+				return 0, -1
 			}
-			if b[i-1] == '}' {
-				break
+			return 1, i
+		case "status":
+			status, i = s.stringValue(i)
+			return 2, i
+		case "deposed":
+			deposed, i = s.stringValue(i)
+			return 4, i
+		case "provider":
+			provider, i = s.stringValue(i)
+			return 8, i
+		case "schema_version":
+			obj.SchemaVersion, i = s.uintValue(i)
+			return 16, i
+		case "attributes":
+			s.SawSpace = false
+			if attrs, i = s.rawValue(i, 5); i < 0 {
+				return 0, -1
 			}
+			if attrs[0] == '{' {
+				if s.SawSpace {
+					obj.AttrsJSON = d.keepCompact(attrs)
+				} else {
+					obj.AttrsJSON = d.keep(attrs)
+				}
+			}
+			return 32, i
+		case "attributes_flat":
+			return 0, -1
+		case "sensitive_attributes":
+			sensitive, i = s.rawValue(i, 5)
+			return 64, i
+		case "private":
+			return 128, d.private(i, obj)
+		case "dependencies":
+			return 256, d.dependencies(i, obj)
+		case "create_before_destroy":
+			switch {
+			case s.IsNull(i):
+				i += 4
+			case i < len(b) && b[i] == 't':
+				obj.CreateBeforeDestroy = true
+				i = s.Literal(i, "true")
+			default:
+				i = s.Literal(i, "false")
+			}
+			return 512, i
 		}
-	}
+		return 0, s.Value(i, 5)
+	})
 	if i != sp.end {
 		return false
 	}
@@ -294,12 +264,8 @@ func (d *instanceDecoder) private(i int, obj *state.ObjectSrc) int {
 func (d *instanceDecoder) dependencies(i int, obj *state.ObjectSrc) int {
 	s := &d.s
 	b := s.Src
-	i, done := s.OpenArray(i)
-	if done {
-		return i
-	}
 	var deps []addrs.ConfigResource
-	for {
+	i = s.array(i, func(i int) int {
 		if i >= len(b) || b[i] != '"' {
 			return -1
 		}
@@ -318,15 +284,12 @@ func (d *instanceDecoder) dependencies(i int, obj *state.ObjectSrc) int {
 			d.depends[str] = r
 		}
 		deps = append(deps, r)
-		var ok2 bool
-		if i, ok2 = s.Next(i, ']'); !ok2 {
-			return -1
-		}
-		if b[i-1] == ']' {
-			obj.Dependencies = deps
-			return i
-		}
+		return i
+	})
+	if i >= 0 {
+		obj.Dependencies = deps
 	}
+	return i
 }
 
 // parseDependency is addrs.ParseAbsResourceStr(s).Config(). Addresses made

@@ -22,68 +22,38 @@ import (
 func parseFast(src []byte) (f *File, ok bool) {
 	s := newScanner(src)
 	var top fastTop
-	i := s.Space(0)
-	if i >= len(src) || src[i] != '{' {
-		return nil, false
-	}
-	var seen uint8
-	i = s.Space(i + 1)
-	if i < len(src) && src[i] == '}' {
-		i++
-	} else {
-		for {
-			key, next := s.key(i)
-			if next < 0 {
-				return nil, false
+	hasVersion := false
+	i := s.object(s.Space(0), func(key []byte, i int) (uint16, int) {
+		switch string(key) {
+		case "version":
+			// Only the literal 4 is accepted here; other versions and
+			// spellings get their messages from parseStd.
+			if i = s.Literal(i, "4"); i < 0 || i < len(src) && !isEndOfNumber(src[i]) {
+				return 0, -1
 			}
-			i = next
-			var bit uint8
-			switch string(key) {
-			case "version":
-				bit = 1
-				// Only the literal 4 is accepted here; other versions and
-				// spellings get their messages from parseStd.
-				if i = s.Literal(i, "4"); i < 0 || i < len(src) && !isEndOfNumber(src[i]) {
-					return nil, false
-				}
-			case "terraform_version":
-				bit = 2
-				top.tfVersion, i = s.stringValue(i)
-			case "serial":
-				bit = 4
-				top.serial, i = s.uintValue(i)
-			case "lineage":
-				bit = 8
-				top.lineage, i = s.stringValue(i)
-			case "outputs":
-				bit = 16
-				start := i
-				i = s.Value(i, 1)
-				top.outputs = src[start:max(i, start)]
-			case "resources":
-				bit = 32
-				i = s.resources(i, &top)
-			case "check_results":
-				bit = 64
-				start := i
-				i = s.Value(i, 1)
-				top.checks = src[start:max(i, start)]
-			default:
-				i = s.Value(i, 1)
-			}
-			if i < 0 || seen&bit != 0 {
-				return nil, false
-			}
-			seen |= bit
-			if i, ok = s.Next(i, '}'); !ok {
-				return nil, false
-			}
-			if i > 0 && src[i-1] == '}' {
-				break
-			}
+			hasVersion = true
+			return 1, i
+		case "terraform_version":
+			top.tfVersion, i = s.stringValue(i)
+			return 2, i
+		case "serial":
+			top.serial, i = s.uintValue(i)
+			return 4, i
+		case "lineage":
+			top.lineage, i = s.stringValue(i)
+			return 8, i
+		case "outputs":
+			top.outputs, i = s.rawValue(i, 1)
+			return 16, i
+		case "resources":
+			return 32, s.resources(i, &top)
+		case "check_results":
+			top.checks, i = s.rawValue(i, 1)
+			return 64, i
 		}
-	}
-	if s.Space(i) != len(src) || seen&1 == 0 {
+		return 0, s.Value(i, 1)
+	})
+	if i < 0 || s.Space(i) != len(src) || !hasVersion {
 		return nil, false
 	}
 	return top.build(src)
@@ -181,106 +151,114 @@ func (s *scanner) uintValue(i int) (uint64, int) {
 	return n, end
 }
 
-// resources reads the resources array: each resource's own fields, and
-// only the extent of each instance, which decodeInstances reads later.
-func (s *scanner) resources(i int, top *fastTop) int {
+// object reads the object at Src[i] and returns the index after it, or
+// -1. It calls member with each key and the index of its value; member
+// returns a bit naming the key (0 for keys it ignores) and the index
+// after the value, or -1. A key whose bit was already seen fails the
+// object: encoding/json would keep the last, and parseStd handles that.
+func (s *scanner) object(i int, member func(key []byte, i int) (bit uint16, next int)) int {
 	b := s.Src
+	if i >= len(b) || b[i] != '{' {
+		return -1
+	}
+	i = s.Space(i + 1)
+	if i < len(b) && b[i] == '}' {
+		return i + 1
+	}
+	var seen uint16
+	for {
+		key, next := s.key(i)
+		if next < 0 {
+			return -1
+		}
+		bit, next := member(key, next)
+		if next < 0 || seen&bit != 0 {
+			return -1
+		}
+		seen |= bit
+		i, _ = s.Next(next, '}')
+		if i < 0 || b[i-1] == '}' {
+			return i
+		}
+	}
+}
+
+// array reads the array or null at Src[i] and returns the index after
+// it, or -1. It calls element with the index of each element, which
+// returns the index after the element, or -1.
+func (s *scanner) array(i int, element func(i int) int) int {
 	i, done := s.OpenArray(i)
 	if done {
 		return i
 	}
 	for {
-		if i >= len(b) || b[i] != '{' {
-			return -1
-		}
-		r := fastResource{first: len(top.instances)}
-		var seen uint8
-		i = s.Space(i + 1)
-		if i < len(b) && b[i] == '}' {
-			i++
-		} else {
-			for {
-				key, next := s.key(i)
-				if next < 0 {
-					return -1
-				}
-				i = next
-				var bit uint8
-				switch string(key) {
-				case "module":
-					bit = 1
-					r.module, i = s.stringValue(i)
-				case "mode":
-					bit = 2
-					r.mode, i = s.stringValue(i)
-				case "type":
-					bit = 4
-					r.typ, i = s.stringValue(i)
-				case "name":
-					bit = 8
-					r.name, i = s.stringValue(i)
-				case "each":
-					bit = 16
-					_, i = s.stringValue(i)
-				case "provider":
-					bit = 32
-					r.provider, i = s.stringValue(i)
-				case "instances":
-					bit = 64
-					i = s.instanceSpans(i, top)
-				default:
-					i = s.Value(i, 3)
-				}
-				if i < 0 || seen&bit != 0 {
-					return -1
-				}
-				seen |= bit
-				var ok bool
-				if i, ok = s.Next(i, '}'); !ok {
-					return -1
-				}
-				if b[i-1] == '}' {
-					break
-				}
-			}
-		}
-		r.count = len(top.instances) - r.first
-		top.resources = append(top.resources, r)
-		var ok bool
-		if i, ok = s.Next(i, ']'); !ok {
-			return -1
-		}
-		if b[i-1] == ']' {
+		i, _ = s.Next(element(i), ']')
+		if i < 0 || s.Src[i-1] == ']' {
 			return i
 		}
 	}
+}
+
+// rawValue returns the bytes of the value at Src[i], nested depth levels
+// deep, and the index after it, or -1.
+func (s *scanner) rawValue(i, depth int) ([]byte, int) {
+	end := s.Value(i, depth)
+	if end < 0 {
+		return nil, -1
+	}
+	return s.Src[i:end], end
+}
+
+// resources reads the resources array: each resource's own fields, and
+// only the extent of each instance, which decodeInstances reads later.
+func (s *scanner) resources(i int, top *fastTop) int {
+	return s.array(i, func(i int) int {
+		r := fastResource{first: len(top.instances)}
+		i = s.object(i, func(key []byte, i int) (uint16, int) {
+			switch string(key) {
+			case "module":
+				r.module, i = s.stringValue(i)
+				return 1, i
+			case "mode":
+				r.mode, i = s.stringValue(i)
+				return 2, i
+			case "type":
+				r.typ, i = s.stringValue(i)
+				return 4, i
+			case "name":
+				r.name, i = s.stringValue(i)
+				return 8, i
+			case "each":
+				_, i = s.stringValue(i)
+				return 16, i
+			case "provider":
+				r.provider, i = s.stringValue(i)
+				return 32, i
+			case "instances":
+				return 64, s.instanceSpans(i, top)
+			}
+			return 0, s.Value(i, 3)
+		})
+		r.count = len(top.instances) - r.first
+		top.resources = append(top.resources, r)
+		return i
+	})
 }
 
 // instanceSpans records where each element of an instances array starts
 // and ends. Elements must be objects.
 func (s *scanner) instanceSpans(i int, top *fastTop) int {
 	b := s.Src
-	i, done := s.OpenArray(i)
-	if done {
-		return i
-	}
-	for {
+	return s.array(i, func(i int) int {
 		if i >= len(b) || b[i] != '{' {
 			return -1
 		}
 		end := jsontext.BalancedEnd(b, i)
-		if end < 0 {
-			return -1
+		if end >= 0 {
+			top.instances = append(top.instances, span{i, end})
 		}
-		top.instances = append(top.instances, span{i, end})
-		var ok bool
-		if i, ok = s.Next(end, ']'); !ok {
-			return -1
-		}
-		if b[i-1] == ']' {
-			return i
-		}
-	}
+		return end
+	})
 }
 
 // build turns the scanned file into a File: resource addresses and

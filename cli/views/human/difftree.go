@@ -122,11 +122,17 @@ func diffBlock(c valueChange, schema *blockInfo) *diffNode {
 			}
 		}
 	}
+	return n.settle(c, changed, br)
+}
+
+// settle gives n its renderer and its action: c's, or an update where
+// only what n holds changed.
+func (n *diffNode) settle(c valueChange, changed bool, r nodeRenderer) *diffNode {
 	n.act = nullAction(c)
 	if n.act == action.NoOp && changed {
 		n.act = action.Update
 	}
-	n.r = br
+	n.r = r
 	return n
 }
 
@@ -290,12 +296,7 @@ func diffMapOrObject(c valueChange, n *diffNode, typeOf func(string) cty.Type, i
 		}
 		or.attrs = append(or.attrs, namedNode{key: display, node: cn, important: !isMap && isImportant(key)})
 	}
-	n.act = nullAction(c)
-	if n.act == action.NoOp && changed {
-		n.act = action.Update
-	}
-	n.r = or
-	return n
+	return n.settle(c, changed, or)
 }
 
 func diffSequence(c valueChange, ty cty.Type, n *diffNode) *diffNode {
@@ -324,12 +325,7 @@ func diffSequence(c valueChange, ty cty.Type, n *diffNode) *diffNode {
 		changed = changed || cn.act != action.NoOp
 		lr.elems = append(lr.elems, cn)
 	}
-	n.act = nullAction(c)
-	if n.act == action.NoOp && changed {
-		n.act = action.Update
-	}
-	n.r = lr
-	return n
+	return n.settle(c, changed, lr)
 }
 
 func diffSet(c valueChange, ty cty.Type, n *diffNode) *diffNode {
@@ -341,12 +337,7 @@ func diffSet(c valueChange, ty cty.Type, n *diffNode) *diffNode {
 		changed = changed || cn.act != action.NoOp
 		lr.elems = append(lr.elems, cn)
 	}
-	n.act = nullAction(c)
-	if n.act == action.NoOp && changed {
-		n.act = action.Update
-	}
-	n.r = lr
-	return n
+	return n.settle(c, changed, lr)
 }
 
 // elementAction makes an element that exists on only one side an addition

@@ -41,16 +41,7 @@ func appendBool(b []byte, v bool) []byte {
 
 func appendUint(b []byte, v uint64) []byte { return strconv.AppendUint(b, v, 10) }
 
-func appendStrings(b []byte, ss []string) []byte {
-	b = append(b, '[')
-	for i, s := range ss {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = appendString(b, s)
-	}
-	return append(b, ']')
-}
+func appendStrings(b []byte, ss []string) []byte { return jsontext.AppendQuoteArray(b, ss) }
 
 // appendRaw appends an already-encoded JSON document, compacted; invalid
 // or empty input becomes null.

@@ -34,13 +34,8 @@ const maxDecodeDepth = 500
 func (d *docDecoder) fail() { d.bad = true }
 
 func (d *docDecoder) skipSpace() {
-	for d.pos < len(d.src) {
-		switch d.src[d.pos] {
-		case ' ', '\t', '\n', '\r':
-			d.pos++
-		default:
-			return
-		}
+	for d.pos < len(d.src) && jsontext.IsSpace(d.src[d.pos]) {
+		d.pos++
 	}
 }
 

@@ -19,8 +19,8 @@ import (
 // chosen for the session (here in the connection string) is kept.
 func TestStoredCompression(t *testing.T) {
 	ctx := context.Background()
-	conn := connStr(t)
-	raw := rawConn(t)
+	conn := backendtest.PGConnStr(t)
+	raw := backendtest.PGConn(t)
 	var lz4 bool
 	if err := raw.QueryRow(ctx, "SELECT EXISTS (SELECT 1 FROM pg_settings WHERE name = 'default_toast_compression' AND 'lz4' = ANY(enumvals))").Scan(&lz4); err != nil {
 		t.Fatal(err)
@@ -92,7 +92,7 @@ func withParam(conn, kv string) string {
 // still store and return the state exactly.
 func TestSessionPlansGenerically(t *testing.T) {
 	ctx := context.Background()
-	b := newBackend(t, Config{ConnStr: connStr(t), SchemaName: testSchema(t), TableName: "states", IndexName: "states_by_name"})
+	b := newBackend(t, Config{ConnStr: backendtest.PGConnStr(t), SchemaName: testSchema(t), TableName: "states", IndexName: "states_by_name"})
 	conn, err := b.pool.Acquire(ctx)
 	if err != nil {
 		t.Fatal(err)

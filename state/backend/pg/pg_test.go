@@ -21,17 +21,6 @@ import (
 	"github.com/tenetplan/tenet/state/statetest"
 )
 
-// connStr is the test server from TENET_TEST_PG_CONN (scripts/services.sh
-// prints it); the tests skip, loudly, without one.
-func connStr(t *testing.T) string {
-	t.Helper()
-	c := os.Getenv("TENET_TEST_PG_CONN")
-	if c == "" {
-		t.Skip("SKIPPING PostgreSQL backend tests: TENET_TEST_PG_CONN is not set. Run `eval \"$(bash scripts/services.sh)\"` to start a test server.")
-	}
-	return c
-}
-
 // testSchema is a fresh schema name, dropped when the test ends.
 func testSchema(t *testing.T) string {
 	t.Helper()
@@ -39,28 +28,16 @@ func testSchema(t *testing.T) string {
 	rand.Read(b[:])
 	name := "tenet_test_" + hex.EncodeToString(b[:])
 	t.Cleanup(func() {
-		conn := rawConn(t)
+		conn := backendtest.PGConn(t)
 		conn.Exec(context.Background(), "DROP SCHEMA IF EXISTS "+pgx.Identifier{name}.Sanitize()+" CASCADE")
 	})
 	return name
 }
 
-// rawConn is a plain connection for reading and writing the table the
-// way OpenTofu's layout says, without the backend.
-func rawConn(t *testing.T) *pgx.Conn {
-	t.Helper()
-	conn, err := pgx.Connect(context.Background(), connStr(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { conn.Close(context.Background()) })
-	return conn
-}
-
 func newBackend(t *testing.T, cfg Config) *Backend { return backendtest.Configure(t, New, cfg) }
 
 func harness(t *testing.T) backendtest.Harness {
-	conn := connStr(t)
+	conn := backendtest.PGConnStr(t)
 	schema := testSchema(t)
 	table := pgx.Identifier{schema, "states"}.Sanitize()
 	return backendtest.Harness{
@@ -69,7 +46,7 @@ func harness(t *testing.T) backendtest.Harness {
 		},
 		RawGet: func(t *testing.T, ws string) []byte {
 			var data string
-			err := rawConn(t).QueryRow(context.Background(), "SELECT data FROM "+table+" WHERE name = $1", ws).Scan(&data)
+			err := backendtest.PGConn(t).QueryRow(context.Background(), "SELECT data FROM "+table+" WHERE name = $1", ws).Scan(&data)
 			if err == pgx.ErrNoRows {
 				return nil
 			}
@@ -79,7 +56,7 @@ func harness(t *testing.T) backendtest.Harness {
 			return []byte(data)
 		},
 		RawPut: func(t *testing.T, ws string, data []byte) {
-			_, err := rawConn(t).Exec(context.Background(), "INSERT INTO "+table+" (name, data) VALUES ($1, $2) ON CONFLICT (name) DO UPDATE SET data = $2", ws, string(data))
+			_, err := backendtest.PGConn(t).Exec(context.Background(), "INSERT INTO "+table+" (name, data) VALUES ($1, $2) ON CONFLICT (name) DO UPDATE SET data = $2", ws, string(data))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -126,10 +103,10 @@ func TestSettings(t *testing.T) {
 // by their catalog names, and that its lock keys exclude tenet's.
 func TestOpenTofuLayout(t *testing.T) {
 	ctx := context.Background()
-	conn := connStr(t)
+	conn := backendtest.PGConnStr(t)
 	schema := testSchema(t)
 	b := newBackend(t, Config{ConnStr: conn, SchemaName: schema, TableName: "states", IndexName: "states_by_name"})
-	raw := rawConn(t)
+	raw := backendtest.PGConn(t)
 
 	var cols []string
 	rows, err := raw.Query(ctx, `SELECT column_name || ' ' || data_type FROM information_schema.columns
@@ -219,7 +196,7 @@ func try(t *testing.T, conn *pgx.Conn, key int64) bool {
 }
 
 func TestConnectionDiagnostics(t *testing.T) {
-	conn := connStr(t)
+	conn := backendtest.PGConnStr(t)
 	cfg, err := pgx.ParseConfig(conn)
 	if err != nil {
 		t.Fatal(err)
@@ -281,7 +258,7 @@ func TestLostLockRefusesWrite(t *testing.T) {
 			backendtest.NoErrors(t, "lock", diags)
 			_, diags = m.Read(ctx) // as a run reads under its lock
 			backendtest.NoErrors(t, "read", diags)
-			raw := rawConn(t)
+			raw := backendtest.PGConn(t)
 			var n int
 			if err := raw.QueryRow(ctx, "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE application_name = $1", "tenet:"+info.ID+":OperationTypeApply").Scan(&n); err != nil || n != 1 {
 				t.Fatalf("terminating the lock session: %d sessions, %v", n, err)
@@ -304,7 +281,7 @@ func TestLockBetweenProcesses(t *testing.T) {
 		return
 	}
 	ctx := context.Background()
-	conn := connStr(t)
+	conn := backendtest.PGConnStr(t)
 	schema := testSchema(t)
 	b := newBackend(t, Config{ConnStr: conn, SchemaName: schema, TableName: "states", IndexName: "states_by_name"})
 	m, diags := backend.Open(ctx, b, backend.DefaultWorkspace, backend.Options{})
@@ -354,7 +331,7 @@ func lockChild(t *testing.T) {
 // TestLibpqEnvironment: with no conn_str, libpq's PG* variables say where
 // to connect, as they do for OpenTofu.
 func TestLibpqEnvironment(t *testing.T) {
-	cfg, err := pgx.ParseConfig(connStr(t))
+	cfg, err := pgx.ParseConfig(backendtest.PGConnStr(t))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -231,21 +231,22 @@ func (b *Base) StopProvider(context.Context) providers.StopProviderResponse {
 func (b *Base) Close(context.Context) error { return nil }
 
 func (b *Base) resource(typeName string) (*Resource, providers.Diagnostics) {
-	if r, ok := b.Resources[typeName]; ok {
-		return r, nil
-	}
-	var diags providers.Diagnostics
-	return nil, diags.Errorf(nil, "Unsupported resource type",
-		fmt.Sprintf("The %s provider has no resource type %q. It offers: %s.", b.Name, typeName, names(b.Resources)))
+	return lookupType(b, b.Resources, typeName, "resource type")
 }
 
 func (b *Base) dataSource(typeName string) (*DataSource, providers.Diagnostics) {
-	if d, ok := b.DataSources[typeName]; ok {
-		return d, nil
+	return lookupType(b, b.DataSources, typeName, "data source")
+}
+
+// lookupType finds typeName among the provider's types of one kind, which
+// what names.
+func lookupType[T any](b *Base, types map[string]*T, typeName, what string) (*T, providers.Diagnostics) {
+	if t, ok := types[typeName]; ok {
+		return t, nil
 	}
 	var diags providers.Diagnostics
-	return nil, diags.Errorf(nil, "Unsupported data source",
-		fmt.Sprintf("The %s provider has no data source %q. It offers: %s.", b.Name, typeName, names(b.DataSources)))
+	return nil, diags.Errorf(nil, "Unsupported "+what,
+		fmt.Sprintf("The %s provider has no %s %q. It offers: %s.", b.Name, what, typeName, names(types)))
 }
 
 func names[T any](m map[string]T) string {
