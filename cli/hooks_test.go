@@ -81,7 +81,11 @@ func TestStillRunningLines(t *testing.T) {
 			rec := &recordedProgress{}
 			h := &hookAdapter{p: rec, progressEvery: 2 * time.Millisecond}
 			h.PreApply(addr, tt.deposed, tt.act, tt.idKey, tt.idValue)
-			time.Sleep(30 * time.Millisecond)
+			if tt.want != "" {
+				waitForLines(t, rec.snapshot, 2) // the start line and a progress line
+			} else {
+				time.Sleep(30 * time.Millisecond)
+			}
 			h.PostApply(addr, tt.deposed, tt.act, tt.idKey, tt.idValue, 30*time.Millisecond, tt.failed)
 			time.Sleep(10 * time.Millisecond) // a report after the end would show here
 			got := rec.snapshot()
@@ -96,9 +100,6 @@ func TestStillRunningLines(t *testing.T) {
 					t.Errorf("no progress lines expected, got %q", middle)
 				}
 				return
-			}
-			if len(middle) == 0 {
-				t.Fatal("no progress line during a 30ms operation reported every 2ms")
 			}
 			for _, l := range middle {
 				if l != tt.want {
@@ -116,14 +117,44 @@ func TestStillRunningLinesNameDeposedObjects(t *testing.T) {
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
-	var buf bytes.Buffer
+	var buf syncBuffer
 	h := &hookAdapter{p: human.NewHumanHooks(&buf, false), progressEvery: 2 * time.Millisecond}
 	h.PreApply(addr, "00000001", action.Delete, "id", "y")
-	time.Sleep(20 * time.Millisecond)
+	waitForLines(t, func() []string { return strings.SplitAfter(buf.String(), "\n") }, 3)
 	h.PostApply(addr, "00000001", action.Delete, "", "", time.Second, false)
 	lines := strings.Split(strings.TrimSuffix(buf.String(), "\n"), "\n")
 	want := []string{"time_sleep.wait (deposed object 00000001): Destroying... [id=y]", "time_sleep.wait (deposed object 00000001): Still destroying... [id=y, 0s elapsed]"}
 	if len(lines) < 3 || lines[0] != want[0] || lines[1] != want[1] || lines[len(lines)-1] != "time_sleep.wait: Destruction complete after 1s" {
 		t.Errorf("got:\n%s", buf.String())
 	}
+}
+
+// waitForLines waits until lines gives at least n lines, for a slow or
+// loaded machine, failing after a generous limit.
+func waitForLines(t *testing.T, lines func() []string, n int) {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); len(lines()) < n; {
+		if time.Now().After(deadline) {
+			t.Fatalf("fewer than %d lines after 10s: %q", n, lines())
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// syncBuffer is a bytes.Buffer safe to read while the view writes to it.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
 }
