@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -12,6 +13,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/tenetplan/tenet/addrs"
+	"github.com/tenetplan/tenet/cli/views"
 	"github.com/tenetplan/tenet/config"
 	"github.com/tenetplan/tenet/providers"
 	"github.com/tenetplan/tenet/providers/cliconfig"
@@ -60,6 +62,32 @@ func (g *globals) cliConfig() (*cliconfig.Config, hcl.Diagnostics) {
 		return g.cli, g.cliDiags
 	}
 	return g.cli, nil
+}
+
+// reportCLIConfigWarnings reads the CLI configuration before the command
+// runs and shows its warnings on w, framed and without colour under a
+// heading, as OpenTofu shows them for every command before it starts.
+// Errors stay with the commands that use the configuration, which stop on
+// them rather than run with settings the user did not mean.
+func (g *globals) reportCLIConfigWarnings(w io.Writer) {
+	_, diags := g.cliConfig()
+	var warnings, errs hcl.Diagnostics
+	for _, d := range diags {
+		if d.Severity == hcl.DiagWarning {
+			warnings = append(warnings, d)
+		} else {
+			errs = append(errs, d)
+		}
+	}
+	g.cliDiags = errs
+	if len(warnings) == 0 {
+		return
+	}
+	fmt.Fprintln(w, "There are some problems with the CLI configuration:")
+	for _, d := range warnings {
+		views.RenderDiagnosticsFramed(w, hcl.Diagnostics{d}, 78)
+		fmt.Fprintln(w)
+	}
 }
 
 // loadProviderEnv reads the CLI configuration and locates the data

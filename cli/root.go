@@ -98,6 +98,9 @@ func NewRootCommand(deps Deps) *cobra.Command {
 		},
 		PersistentPreRunE: func(cmd *cobra.Command, args []string) error {
 			g.log.logf(logInfo, "command: %s", cmd.CommandPath())
+			// Before -chdir, as OpenTofu: a relative TF_CLI_CONFIG_FILE
+			// names a file in the directory tenet was started in.
+			g.reportCLIConfigWarnings(deps.Stderr)
 			if g.chdir != "" {
 				if err := os.Chdir(g.chdir); err != nil {
 					fmt.Fprintf(deps.Stderr, "Error handling -chdir option: %s\n", err)

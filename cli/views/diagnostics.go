@@ -175,7 +175,7 @@ func RenderDiagnostics(w io.Writer, diags hcl.Diagnostics, files map[string]*hcl
 func renderDiagnostic(b *strings.Builder, d *hcl.Diagnostic, files map[string]*hcl.File, color bool, width int) {
 	d = redactSensitive(d)
 	if color {
-		renderDiagnosticColor(b, d, files, width)
+		renderDiagnosticFramed(b, d, files, width, true)
 		return
 	}
 	var body strings.Builder
@@ -214,21 +214,36 @@ func diagnosticLabel(d *hcl.Diagnostic) string {
 	return "Error: "
 }
 
-// renderDiagnosticColor draws a diagnostic in a frame of its severity's
-// colour, byte for byte as OpenTofu does, resets included: each line of
-// the body after the frame's bar, the summary bold, the subject
-// underlined and the expression values' guide dark grey.
-func renderDiagnosticColor(b *strings.Builder, d *hcl.Diagnostic, files map[string]*hcl.File, width int) {
+// RenderDiagnosticsFramed draws diagnostics framed but without colour, as
+// OpenTofu draws the problems it finds before a command starts (those of
+// the CLI configuration).
+func RenderDiagnosticsFramed(w io.Writer, diags hcl.Diagnostics, width int) error {
+	var b strings.Builder
+	for _, d := range diags {
+		renderDiagnosticFramed(&b, redactSensitive(d), nil, width, false)
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// renderDiagnosticFramed draws a diagnostic in a frame. In colour, the
+// frame has its severity's colour, byte for byte as OpenTofu draws it,
+// resets included: each line of the body after the frame's bar, the
+// summary bold, the subject underlined and the expression values' guide
+// dark grey. Without colour, a blank line of the body is the bar alone.
+func renderDiagnosticFramed(b *strings.Builder, d *hcl.Diagnostic, files map[string]*hcl.File, width int, color bool) {
 	frame := "red"
 	if d.Severity == hcl.DiagWarning {
 		frame = "yellow"
 	}
 	var body strings.Builder
-	body.WriteString(Colorize("[bold]["+frame+"]"+diagnosticLabel(d)+"[reset]", true))
-	body.WriteString(ANSIBold + d.Summary + ANSIReset)
-	body.WriteString("\n\n")
-	body.WriteString(ANSIReset)
-	wroteSource := writeDiagnosticSource(&body, d, files, true)
+	body.WriteString(Colorize("[bold]["+frame+"]"+diagnosticLabel(d)+"[reset]", color))
+	if color {
+		body.WriteString(ANSIBold + d.Summary + ANSIReset + "\n\n" + ANSIReset)
+	} else {
+		body.WriteString(d.Summary + "\n\n")
+	}
+	wroteSource := writeDiagnosticSource(&body, d, files, color)
 	if d.Detail != "" {
 		if wroteSource {
 			body.WriteString("\n")
@@ -236,15 +251,19 @@ func renderDiagnosticColor(b *strings.Builder, d *hcl.Diagnostic, files map[stri
 		// OpenTofu wraps a framed detail three columns short of the width.
 		writeDetail(&body, d.Detail, width, 3)
 	}
-	bar := Colorize("["+frame+"]│[reset] ", true)
-	b.WriteString(Colorize("["+frame+"]╷[reset]", true))
+	bar := Colorize("["+frame+"]│[reset] ", color)
+	b.WriteString(Colorize("["+frame+"]╷[reset]", color))
 	b.WriteString("\n")
 	for _, line := range strings.Split(strings.TrimSuffix(body.String(), "\n"), "\n") {
+		if !color && line == "" {
+			b.WriteString("│\n")
+			continue
+		}
 		b.WriteString(bar)
 		b.WriteString(line)
 		b.WriteString("\n")
 	}
-	b.WriteString(Colorize("["+frame+"]╵[reset]", true))
+	b.WriteString(Colorize("["+frame+"]╵[reset]", color))
 	b.WriteString("\n")
 }
 

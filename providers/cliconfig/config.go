@@ -79,7 +79,13 @@ func Load(env Env) (*Config, hcl.Diagnostics) {
 	main, explicit := env.MainFile()
 	if src, err := os.ReadFile(main); err == nil {
 		diags = append(diags, cfg.loadFile(main, src)...)
-	} else if !errors.Is(err, fs.ErrNotExist) || explicit {
+	} else if errors.Is(err, fs.ErrNotExist) && explicit {
+		diags = append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagWarning,
+			Summary:  "Unable to open CLI configuration file",
+			Detail:   fmt.Sprintf("The CLI configuration file at %q does not exist.", main),
+		})
+	} else if !errors.Is(err, fs.ErrNotExist) {
 		diags = append(diags, &hcl.Diagnostic{
 			Severity: hcl.DiagWarning,
 			Summary:  "Cannot read the CLI configuration file",
