@@ -139,6 +139,12 @@ func planRun(ctx context.Context, g *globals, u *ui, f *planFlags, operation str
 	}
 	vals, d := config.CollectVariableValues(os.DirFS("."), ".", cfg.Root, f.vars, g.deps.Env)
 	diags = append(diags, d...)
+	if !d.HasErrors() {
+		// Before planning starts, as OpenTofu: these come alone.
+		if missing := config.MissingRootVariables(cfg.Root, vals); missing.HasErrors() {
+			return nil, u.fail(append(diags, missing...))
+		}
+	}
 	opts, d := f.planOpts(vals)
 	diags = append(diags, d...)
 	if diags.HasErrors() {

@@ -204,3 +204,36 @@ func (c *collector) loadFile(read func() ([]byte, error), filename string) {
 		c.values[name] = VariableValue{Value: val, Expr: attr.Expr, SourceType: ValueFromFile, SourceRange: attr.Expr.Range()}
 	}
 }
+
+// MissingRootVariables reports the root module's variables that have no
+// default and were given no value. OpenTofu checks this before it plans,
+// so these errors come alone, before any other problem of the
+// configuration, and no plan is started.
+func MissingRootVariables(root *Module, given map[string]VariableValue) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	for _, name := range slices.Sorted(maps.Keys(root.Variables)) {
+		v := root.Variables[name]
+		if _, ok := given[name]; !ok && v.Default == cty.NilVal {
+			diags = append(diags, NoValueForRequiredVariable(v))
+		}
+	}
+	// In the order of the declarations, as OpenTofu lists them.
+	slices.SortStableFunc(diags, func(a, b *hcl.Diagnostic) int {
+		if a.Subject.Filename != b.Subject.Filename {
+			return strings.Compare(a.Subject.Filename, b.Subject.Filename)
+		}
+		return a.Subject.Start.Byte - b.Subject.Start.Byte
+	})
+	return diags
+}
+
+// NoValueForRequiredVariable is the error for a root module variable
+// without a default that was given no value.
+func NoValueForRequiredVariable(v *Variable) *hcl.Diagnostic {
+	return &hcl.Diagnostic{
+		Severity: hcl.DiagError,
+		Summary:  "No value for required variable",
+		Detail:   fmt.Sprintf("The root module input variable %q is not set, and has no default value. Use a -var or -var-file command line argument to provide a value for this variable.", v.Name),
+		Subject:  v.DeclRange.Ptr(),
+	}
+}

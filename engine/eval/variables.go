@@ -96,8 +96,7 @@ func evalVariable(ev *Evaluator, v *config.Variable, m addrs.ModuleInstance, raw
 				return cty.UnknownVal(v.ConstraintType), hcl.Diagnostics{Errorf(nullSubject, "Required variable not set",
 					"Unsuitable value for var.%s set from outside of the configuration: required variable may not be set to null.", v.Name)}
 			}
-			return cty.UnknownVal(v.ConstraintType), hcl.Diagnostics{Errorf(v.DeclRange.Ptr(), "No value for required variable",
-				"The root module input variable %q is not set, and has no default value. Use a -var or -var-file command line argument to provide a value for this variable.", v.Name)}
+			return cty.UnknownVal(v.ConstraintType), hcl.Diagnostics{config.NoValueForRequiredVariable(v)}
 		}
 		raw = v.Default
 	}
