@@ -299,7 +299,9 @@ func tail(b []byte, lines int) []byte {
 func replayScenario(t *testing.T, bin, scen string, extraEnv []string) ([]string, string) {
 	tmp := t.TempDir()
 	r := &replayer{bin: bin, work: filepath.Join(tmp, "work")}
-	r.env = append(os.Environ(), "TF_INPUT=0", "TF_IN_AUTOMATION=1", "CHECKPOINT_DISABLE=1")
+	// TF_CLI_CONFIG_FILE=/dev/null: the user's CLI configuration (or a
+	// missing one, which tenet warns about on stderr) is not the scenario's.
+	r.env = append(os.Environ(), "TF_INPUT=0", "TF_IN_AUTOMATION=1", "CHECKPOINT_DISABLE=1", "TF_CLI_CONFIG_FILE=/dev/null")
 	r.env = append(r.env, extraEnv...)
 	if err := os.MkdirAll(r.work, 0o755); err != nil {
 		t.Fatal(err)

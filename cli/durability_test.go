@@ -78,7 +78,7 @@ resource "local_file" "f" {
 func tenetCmd(t *testing.T, dir string, args ...string) *exec.Cmd {
 	cmd := exec.Command(tenetBinary(t), args...)
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "NO_COLOR=1", "TF_IN_AUTOMATION=1")
+	cmd.Env = append(os.Environ(), "NO_COLOR=1", "TF_IN_AUTOMATION=1", "TF_CLI_CONFIG_FILE=/dev/null")
 	return cmd
 }
 
