@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bufio"
 	"context"
 	"fmt"
 	"os"
@@ -95,7 +94,7 @@ func newApplyCommand(g *globals, destroy bool) *cobra.Command {
 				// Shown before the question, to weigh in the answer.
 				u.diagnostics(u.planWarnings)
 				u.planWarnings = nil
-				ok, err := confirm(ctx, cmd, g, u, f.destroy)
+				ok, err := confirm(ctx, g, u, f.destroy)
 				if err != nil {
 					return err
 				}
@@ -115,7 +114,7 @@ func newApplyCommand(g *globals, destroy bool) *cobra.Command {
 
 // confirm asks the person to type "yes". An interrupt while waiting is
 // a refusal, reported as OpenTofu reports it.
-func confirm(ctx context.Context, cmd *cobra.Command, g *globals, u *ui, destroy bool) (bool, error) {
+func confirm(ctx context.Context, g *globals, u *ui, destroy bool) (bool, error) {
 	if u.json != nil {
 		return false, u.errorf("Approval required", "Use -auto-approve with -json: a JSON stream cannot answer the approval prompt.")
 	}
@@ -131,27 +130,13 @@ func confirm(ctx context.Context, cmd *cobra.Command, g *globals, u *ui, destroy
 	} else {
 		fmt.Fprintf(u.out, "\n%s\n  %s\n\n  Enter a value: ", question, detail)
 	}
-	type answer struct {
-		line string
-		err  error
-	}
-	got := make(chan answer, 1)
-	go func() {
-		line, err := bufio.NewReader(cmd.InOrStdin()).ReadString('\n')
-		got <- answer{line, err}
-	}()
-	select {
-	case a := <-got:
-		// OpenTofu ends the prompt's line once the answer is read.
-		fmt.Fprintln(u.out)
-		if a.err != nil && a.line == "" {
-			return false, nil
-		}
-		return strings.TrimSpace(a.line) == "yes", nil
-	case <-ctx.Done():
-		fmt.Fprintln(u.out)
+	line, err := g.answers.readLine(ctx)
+	// OpenTofu ends the prompt's line once the answer is read.
+	fmt.Fprintln(u.out)
+	if ctx.Err() != nil {
 		return false, u.errorf("error asking for approval: interrupted", "")
 	}
+	return err == nil && strings.TrimSpace(line) == "yes", nil
 }
 
 // applySavedPlan applies a plan file after checking it still fits the

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -483,7 +482,8 @@ type backendFlags struct {
 	enabled              bool
 	reconfigure, migrate bool
 	forceCopy            bool
-	cmd                  *cobra.Command // for -input, -lock, -lock-timeout and standard input
+	cmd                  *cobra.Command // for -input, -lock and -lock-timeout
+	answers              *answers       // the replies to migration's questions
 }
 
 // migrationOptions are init's options for copying state to a changed
@@ -523,15 +523,15 @@ func (f *backendFlags) run(ctx context.Context, u *ui, env []string) error {
 func (f *backendFlags) migrationOptions(u *ui, env []string) migrationOptions {
 	o := migrationOptions{migrate: f.migrate || f.forceCopy, lock: true}
 	o.answers.forceCopy = f.forceCopy
-	o.answers.input = true
-	if v := strings.ToLower(lookupEnv(env, "TF_INPUT")); v == "0" || v == "false" {
-		o.answers.input = false
+	input := true
+	if f.cmd != nil {
+		if fl := f.cmd.Flags().Lookup("input"); fl != nil {
+			input = fl.Value.String() == "true"
+		}
 	}
+	o.answers.input = inputEnabled(input, env)
 	if f.cmd == nil {
 		return o
-	}
-	if fl := f.cmd.Flags().Lookup("input"); fl != nil && fl.Changed {
-		o.answers.input = fl.Value.String() == "true"
 	}
 	if v, err := f.cmd.Flags().GetBool("lock"); err == nil {
 		o.lock = v
@@ -539,16 +539,15 @@ func (f *backendFlags) migrationOptions(u *ui, env []string) migrationOptions {
 	if v, err := f.cmd.Flags().GetDuration("lock-timeout"); err == nil {
 		o.lockTimeout = v
 	}
-	in := bufio.NewReader(f.cmd.InOrStdin())
 	o.answers.ask = func(question, explanation string) bool {
 		fmt.Fprintf(u.out, "%s\n", question)
 		for _, line := range strings.Split(explanation, "\n") {
 			fmt.Fprintf(u.out, "  %s\n", line)
 		}
 		fmt.Fprintf(u.out, "\n  Enter a value: ")
-		line, _ := in.ReadString('\n')
+		line, err := f.answers.readLine(f.cmd.Context())
 		fmt.Fprintln(u.out)
-		return strings.TrimSpace(line) == "yes"
+		return err == nil && strings.TrimSpace(line) == "yes"
 	}
 	return o
 }

@@ -26,6 +26,7 @@ func newImportCommand(g *globals) *cobra.Command {
 		parallelism int
 		rulesDirs   []string
 		configDir   string
+		input       bool
 	)
 	cmd := &cobra.Command{
 		Use:   "import [options] ADDR ID",
@@ -50,6 +51,9 @@ func newImportCommand(g *globals) *cobra.Command {
 			}
 			vals, d := config.CollectVariableValues(os.DirFS("."), ".", cfg.Root, vars, g.deps.Env)
 			diags = append(diags, d...)
+			if !d.HasErrors() && inputEnabled(input, g.deps.Env) {
+				diags = append(diags, promptForVariables(ctx, g, u, cfg.Root, vals)...)
+			}
 			r, d := rulesEngine(ctx, rulesDirs)
 			diags = append(diags, d...)
 			if diags.HasErrors() {
@@ -90,7 +94,7 @@ func newImportCommand(g *globals) *cobra.Command {
 	fl.Var(&varFlag{kind: config.ValueFromCLI, list: &vars}, "var", "set a value for a root module input variable (NAME=VALUE); repeatable")
 	fl.Var(&varFlag{kind: config.ValueFromFile, list: &vars}, "var-file", "load variable values from a file; repeatable")
 	fl.BoolVar(&noColor, "no-color", false, "disable color")
-	fl.Bool("input", false, "ask for input for variables if not set (tenet never prompts: unset variables are errors)")
+	fl.BoolVar(&input, "input", true, "ask for the values of required variables that are not set (TF_INPUT=false also turns this off)")
 	fl.IntVar(&parallelism, "parallelism", 10, "limit the number of concurrent operations")
 	fl.StringVar(&configDir, "config", "", "directory of the configuration to import into (default: the working directory)")
 	fl.StringArrayVar(&rulesDirs, "rules", nil, "directory of team planning rules; repeatable")

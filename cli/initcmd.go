@@ -26,7 +26,7 @@ func newInitCommand(g *globals) *cobra.Command {
 	var noColor, input, upgrade bool
 	var pluginDirs []string
 	var lockMode string
-	var bf backendFlags
+	bf := backendFlags{answers: g.answers}
 	cmd := &cobra.Command{
 		Use:   "init [options]",
 		Short: "Prepare the working directory: backend, modules and providers",

@@ -139,6 +139,10 @@ func planRun(ctx context.Context, g *globals, u *ui, f *planFlags, operation str
 	}
 	vals, d := config.CollectVariableValues(os.DirFS("."), ".", cfg.Root, f.vars, g.deps.Env)
 	diags = append(diags, d...)
+	if !d.HasErrors() && u.json == nil && inputEnabled(f.input, g.deps.Env) {
+		d = promptForVariables(ctx, g, u, cfg.Root, vals)
+		diags = append(diags, d...)
+	}
 	if !d.HasErrors() {
 		// Before planning starts, as OpenTofu: these come alone.
 		if missing := config.MissingRootVariables(cfg.Root, vals); missing.HasErrors() {

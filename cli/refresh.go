@@ -44,7 +44,7 @@ func newRefreshCommand(g *globals) *cobra.Command {
 	fl.StringArrayVar(&f.rules, "rules", nil, "directory of team planning rules; repeatable")
 	fl.BoolVar(&f.json, "json", false, "machine-readable output (one JSON object per line)")
 	fl.BoolVar(&f.noColor, "no-color", false, "disable color in the output")
-	fl.BoolVar(&f.input, "input", false, "ask for input for variables if not set (tenet never prompts for variables)")
+	fl.BoolVar(&f.input, "input", true, "ask for the values of required variables that are not set (TF_INPUT=false also turns this off)")
 	fl.BoolVar(&f.compactWarnings, "compact-warnings", false, "show warnings not accompanied by errors in a compact form, with their summaries only")
 	f.state.register(cmd)
 	return cmd

@@ -84,7 +84,7 @@ func NewRootCommand(deps Deps) *cobra.Command {
 	if deps.intr == nil {
 		deps.intr = newInterrupts(deps.Stdout, deps.Stderr, os.Exit, deps.log)
 	}
-	g := &globals{deps: deps, phases: newPhaseLog(deps.Env, deps.Stderr), intr: deps.intr, log: deps.log}
+	g := &globals{deps: deps, phases: newPhaseLog(deps.Env, deps.Stderr), intr: deps.intr, log: deps.log, answers: newAnswers(deps.Stdin)}
 	root := &cobra.Command{
 		Use:           "tenet",
 		Short:         "Plan and apply Terraform-language configurations with planning rules in Rego",
@@ -168,6 +168,8 @@ type globals struct {
 	// lateFailure is set by what fails after a command's result is
 	// decided (the final write of a remote state), to exit non-zero.
 	lateFailure bool
+	// answers reads replies to prompts from stdin (prompt.go).
+	answers *answers
 }
 
 // NormalizeArgs turns tofu-style single-dash long flags (-out=F, -no-color)

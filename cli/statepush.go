@@ -159,7 +159,7 @@ func newStateReplaceProviderCommand(g *globals) *cobra.Command {
 				}
 				if !autoApprove {
 					fmt.Fprintf(u.out, "\nDo you want to make these changes?\nOnly 'yes' will be accepted to continue.\n\nEnter a value: ")
-					if !readYes(cmd) {
+					if !readYes(cmd.Context(), g) {
 						fmt.Fprintln(u.out)
 						return false, u.errorf("Replacing providers cancelled", "Only 'yes' approves the change; the state was not changed.")
 					}
@@ -199,7 +199,7 @@ func newForceUnlockCommand(g *globals) *cobra.Command {
 			defer sf.close()
 			if !force {
 				fmt.Fprintf(u.out, "Do you really want to force-unlock?\n  tenet will remove the lock on the state %s, so that other commands can\n  change it even if the operation holding the lock is still running.\n  Only 'yes' will be accepted to confirm.\n\n  Enter a value: ", sf.path)
-				if !readYes(cmd) {
+				if !readYes(cmd.Context(), g) {
 					fmt.Fprintln(u.out)
 					return u.errorf("force-unlock cancelled", "Only 'yes' confirms; the lock was left in place.")
 				}

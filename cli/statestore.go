@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bufio"
 	"context"
 	"fmt"
 	"os"
@@ -86,12 +85,9 @@ func (f *stateFlags) modifyState(ctx context.Context, u *ui, operation string, c
 }
 
 // readYes reads one line of input and reports whether it is "yes".
-func readYes(cmd *cobra.Command) bool {
-	line, err := bufio.NewReader(cmd.InOrStdin()).ReadString('\n')
-	if err != nil && line == "" {
-		return false
-	}
-	return strings.TrimSpace(line) == "yes"
+func readYes(ctx context.Context, g *globals) bool {
+	line, err := g.answers.readLine(ctx)
+	return err == nil && strings.TrimSpace(line) == "yes"
 }
 
 // timedBackup sets the default backup of the state commands: as OpenTofu,

@@ -27,9 +27,10 @@ type VarSource struct {
 
 // Where a variable value came from (VariableValue.SourceType).
 const (
-	ValueFromEnv  = "env"
-	ValueFromFile = "file"
-	ValueFromCLI  = "cli"
+	ValueFromEnv   = "env"
+	ValueFromFile  = "file"
+	ValueFromCLI   = "cli"
+	ValueFromInput = "input" // typed at an interactive prompt
 )
 
 // VariableValue is a value given for a root module variable. Value is not
@@ -131,30 +132,37 @@ func autoVarFiles(fsys fs.FS, dir string) []string {
 	return append(fixed, auto...)
 }
 
-// setText stores a value given as text: literal for untyped and
-// primitive-typed variables, otherwise parsed as an HCL expression.
+// setText stores a value given as text.
 func (c *collector) setText(v *Variable, name, text, sourceType string) {
+	val, diags := VariableValueFromText(v, text, sourceType)
+	c.diags = append(c.diags, diags...)
+	if !diags.HasErrors() {
+		c.values[name] = val
+	}
+}
+
+// VariableValueFromText reads a value given as text (an environment
+// variable, a -var option, an answer at a prompt): taken literally for
+// untyped and primitive-typed variables, otherwise parsed as an HCL
+// expression.
+func VariableValueFromText(v *Variable, text, sourceType string) (VariableValue, hcl.Diagnostics) {
 	if v.ParsesAsLiteral() {
-		c.values[name] = VariableValue{Value: cty.StringVal(text), SourceType: sourceType}
-		return
+		return VariableValue{Value: cty.StringVal(text), SourceType: sourceType}, nil
 	}
 	// OpenTofu names the source after the variable whatever its origin.
-	filename := fmt.Sprintf("<value for var.%s>", name)
+	filename := fmt.Sprintf("<value for var.%s>", v.Name)
 	if diags := CheckExprNesting([]byte(text), filename, hcl.InitialPos); diags.HasErrors() {
-		c.diags = append(c.diags, diags...)
-		return
+		return VariableValue{}, diags
 	}
 	expr, diags := hclsyntax.ParseExpression([]byte(text), filename, hcl.InitialPos)
 	if diags.HasErrors() {
-		c.diags = append(c.diags, diags...)
-		return
+		return VariableValue{}, diags
 	}
 	val, diags := expr.Value(nil)
 	if diags.HasErrors() {
-		c.diags = append(c.diags, diags...)
-		return
+		return VariableValue{}, diags
 	}
-	c.values[name] = VariableValue{Value: val, Expr: expr, SourceType: sourceType, SourceRange: expr.Range()}
+	return VariableValue{Value: val, Expr: expr, SourceType: sourceType, SourceRange: expr.Range()}, nil
 }
 
 // loadFile reads one tfvars file.

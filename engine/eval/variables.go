@@ -62,6 +62,8 @@ func EvalRootVariable(ev *Evaluator, v *config.Variable, vv config.VariableValue
 		where = fmt.Sprintf("set using the TF_VAR_%s environment variable", v.Name)
 	case config.ValueFromCLI:
 		where = fmt.Sprintf("set using -var=\"%s=...\"", v.Name)
+	case config.ValueFromInput:
+		where = "set using an interactive prompt"
 	default:
 		where = "set from outside of the configuration"
 	}
