@@ -87,7 +87,10 @@ func ModKey(m addrs.Module, kind, name string) string {
 }
 
 // Build builds the configuration graph: one node per block, edges
-// from references. It also validates references (undeclared objects).
+// from references. It also validates references (undeclared objects)
+// and reports dependency cycles. As in OpenTofu, which finds cycles
+// when it builds its graph, before it evaluates any reference, a
+// configuration with a cycle gets only the cycle errors.
 func Build(ctx context.Context, cfg *config.Config, ps *providercall.Set, orphans []addrs.ConfigResource) (*Graph, hcl.Diagnostics) {
 	cg := &Graph{G: graphsolve.New[string](func(s string) string { return displayName(s) }), Nodes: map[string]*Node{}}
 	var diags hcl.Diagnostics
@@ -136,6 +139,15 @@ func Build(ctx context.Context, cfg *config.Config, ps *providercall.Set, orphan
 		diags = append(diags, cg.connect(n)...)
 	}
 	diags = append(diags, cg.connectImports(cfg)...)
+	if cycles := cg.G.ValidateDiagnostics(); cycles.HasErrors() {
+		var kept hcl.Diagnostics
+		for _, d := range diags {
+			if d.Severity != hcl.DiagError {
+				kept = append(kept, d)
+			}
+		}
+		return cg, append(kept, cycles...)
+	}
 	cg.computeResourceDeps()
 	return cg, diags
 }

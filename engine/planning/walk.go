@@ -139,12 +139,6 @@ func Plan(ctx context.Context, env phase.Env, cfg *config.Config, prevRun *state
 		return nil, diags
 	}
 	w.cg = cg
-	for _, err := range cg.G.Validate() {
-		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: err.Error()})
-	}
-	if diags.HasErrors() {
-		return nil, diags
-	}
 
 	forced, err := w.forcedCreateBeforeDestroy(ctx)
 	if err != nil {

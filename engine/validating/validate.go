@@ -24,12 +24,6 @@ func Validate(ctx context.Context, env phase.Env, cfg *config.Config) hcl.Diagno
 	if diags.HasErrors() {
 		return diags
 	}
-	for _, err := range cg.G.Validate() {
-		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: err.Error()})
-	}
-	if diags.HasErrors() {
-		return diags
-	}
 	ev := &eval.Evaluator{Cfg: cfg, Fsys: env.FS, Values: eval.NewValueStore(), Exp: eval.NewExpansion(), RootDir: ".", Cwd: env.WorkingDir, Workspace: "default", Pure: true, Validating: true,
 		ProvFuncs: providercall.NewFunctions(ctx, ps)}
 	defer ev.ProvFuncs.CloseAll(ctx)
