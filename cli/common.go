@@ -47,9 +47,10 @@ type ui struct {
 	lateFailure *bool
 	configDir   string // the configuration's directory when not the working directory (import -config)
 	// legacyDiags marks the commands whose diagnostics OpenTofu prints
-	// through its older message interface: with colour, each one is
-	// wrapped in its severity's colour and followed by a line of resets
-	// (init, import, taint, state, graph, fmt, get, providers, console).
+	// through its older message interface: each one is followed by an
+	// empty line (with colour, wrapped in its severity's colour and the
+	// line is of resets) (init, import, taint, state, graph, fmt, get,
+	// providers, console).
 	legacyDiags bool
 }
 
@@ -159,8 +160,11 @@ func (u *ui) diagnostics(diags hcl.Diagnostics) bool {
 				io.WriteString(w, wrap)
 			}
 			views.RenderDiagnostics(w, hcl.Diagnostics{d}, u.files, u.color, 78)
-			if u.color && u.legacyDiags {
+			switch {
+			case u.color && u.legacyDiags:
 				io.WriteString(w, views.ANSIReset+views.ANSIReset+"\n")
+			case u.legacyDiags:
+				io.WriteString(w, "\n")
 			}
 		}
 	}

@@ -191,10 +191,10 @@ func runInit(ctx context.Context, g *globals, u *ui, reqs installer.Requirements
 			if d := incompleteLocks(oldLocks, newLocks); d != nil {
 				fmt.Fprintln(u.out)
 				u.diagnostics(hcl.Diagnostics{d})
-				// With colour, the line of resets that follows the warning
-				// (legacyDiags) stands for the blank line before the
+				// The empty line that follows the warning (legacyDiags; a
+				// line of resets with colour) is the one before the
 				// closing message, as in OpenTofu's output.
-				doneNewline = !u.color
+				doneNewline = false
 			}
 		}
 	}

@@ -46,6 +46,10 @@ func newTaintCommand(g *globals, taint bool) *cobra.Command {
 					fmt.Fprintf(u.out, "Resource instance %s was not found, but this is not an error because -allow-missing was set.\n", addr)
 					return nil
 				}
+				if st.Empty() {
+					return u.errorf("No such resource instance", "The state currently contains no resource instances whatsoever. This may occur if the configuration has never been applied or if it has recently been destroyed.")
+				}
+				// OpenTofu says "tainted" for untaint too.
 				return u.errorf("No such resource instance", "There is no resource instance in the state with the address %s. If the resource configuration has just been added, you must run \"tenet apply\" once to create the corresponding instance(s) before they can be tainted.", addr)
 			}
 			if taint {

@@ -253,7 +253,10 @@ func (w *planWalker) importInstances(ctx context.Context, rn *resourceNode, item
 
 // importInstance imports and reads one object and records it as prior.
 func (w *planWalker) importInstance(ctx context.Context, rn *resourceNode, it *instPlan, t importTarget) hcl.Diagnostics {
-	rng := t.rng.Ptr()
+	var rng *hcl.Range // the import block; the import command has none
+	if t.rng.Filename != "" {
+		rng = t.rng.Ptr()
+	}
 	if h, ok := w.env.Hooks.(phase.ImportHooks); ok {
 		h.PrepareImport(it.addr, t.id)
 	}
@@ -273,8 +276,11 @@ func (w *planWalker) importInstance(ctx context.Context, rn *resourceNode, it *i
 	if imported.State == cty.NilVal || imported.State.IsNull() {
 		return append(diags, eval.Errorf(rng, "Import returned null resource", "While attempting to import with ID %q, the provider returned an instance with no state.", t.id))
 	}
+	// As OpenTofu, the refresh names the imported object by its own id,
+	// which need not be the import ID.
+	idKey, idVal := eval.ObjectID(imported.State)
 	if w.env.Hooks != nil {
-		w.env.Hooks.PreRefresh(it.addr, state.NotDeposed, "id", t.id)
+		w.env.Hooks.PreRefresh(it.addr, state.NotDeposed, idKey, idVal)
 	}
 	read := rn.provider.ReadResource(ctx, providers.ReadResourceRequest{TypeName: rn.typ, PriorState: imported.State, Private: imported.Private})
 	diags = append(diags, providercall.Diags(read.Diagnostics, nil, "")...)
@@ -282,11 +288,12 @@ func (w *planWalker) importInstance(ctx context.Context, rn *resourceNode, it *i
 		return diags
 	}
 	if read.NewState == cty.NilVal || read.NewState.IsNull() {
-		return append(diags, eval.Errorf(rng, "Cannot import non-existent remote object",
-			"While attempting to import an existing object to %s, the provider detected that no object exists with the given id. Only pre-existing objects can be imported; check that the id is correct and that it is associated with the provider's configured region or endpoint, or use \"tenet apply\" to create a new remote object for this resource.", it.addr))
+		// Sourceless, as in OpenTofu: the ID was fine, the object is gone.
+		return append(diags, eval.Errorf(nil, "Cannot import non-existent remote object",
+			"While attempting to import an existing object to %q, the provider detected that no object exists with the given id. Only pre-existing objects can be imported; check that the id is correct and that it is associated with the provider's configured region or endpoint, or use \"tenet apply\" to create a new remote object for this resource.", it.addr))
 	}
 	if w.env.Hooks != nil {
-		w.env.Hooks.PostRefresh(it.addr, state.NotDeposed, "id", t.id)
+		w.env.Hooks.PostRefresh(it.addr, state.NotDeposed, idKey, idVal)
 	}
 	v := read.NewState
 	sens := eval.SchemaSensitivePaths(rn.schema.Block, v)

@@ -256,8 +256,10 @@ func (m *momentPlanner) apply(now func() time.Time) func(context.Context, provid
 }
 
 // parseOffsets reads the comma-separated whole numbers of an import ID
-// into the named attributes; empty parts stay null.
-func parseOffsets(parts, names []string, vals map[string]cty.Value) error {
+// into the named attributes; empty parts stay null. On a part that is
+// not a whole number it returns that part's attribute name and an error
+// worded as hashicorp/time words it (what says what the numbers are).
+func parseOffsets(parts, names []string, what string, vals map[string]cty.Value) (string, error) {
 	for i, name := range names {
 		if parts[i] == "" {
 			vals[name] = cty.NullVal(cty.Number)
@@ -265,20 +267,29 @@ func parseOffsets(parts, names []string, vals map[string]cty.Value) error {
 		}
 		n, err := strconv.ParseInt(parts[i], 10, 64)
 		if err != nil {
-			return fmt.Errorf("%s %q is not a whole number", name, parts[i])
+			return name, fmt.Errorf("could not parse %s (%q) as int: %w", what, parts[i], err)
 		}
 		vals[name] = cty.NumberIntVal(n)
 	}
-	return nil
+	return "", nil
 }
 
-func importFailed(format, id string, err error) providers.ImportResourceStateResponse {
+// The import errors are worded as hashicorp/time v0.14.2 words them, so
+// that switching between the built-in and the real plugin changes no
+// message a user or a script has seen.
+
+// importFormatError refuses an ID without the expected parts.
+func importFormatError(id, expected string) providers.ImportResourceStateResponse {
 	var diags providers.Diagnostics
-	detail := fmt.Sprintf("The import ID %q does not have the form %s", id, format)
-	if err != nil {
-		detail += ": " + err.Error()
-	}
-	return providers.ImportResourceStateResponse{Diagnostics: diags.Errorf(nil, "Invalid import ID", detail+".")}
+	return providers.ImportResourceStateResponse{Diagnostics: diags.Errorf(nil, "Unexpected Format of ID",
+		fmt.Sprintf("Unexpected format of ID (%q), expected %s", id, expected))}
+}
+
+// importValueError refuses an ID whose parts are there but one does not
+// parse.
+func importValueError(summary, detail string, err error) providers.ImportResourceStateResponse {
+	var diags providers.Diagnostics
+	return providers.ImportResourceStateResponse{Diagnostics: diags.Errorf(nil, summary, detail+"\n\n+Original Error: "+err.Error())}
 }
 
 func imported(typeName string, schema *providers.Block, vals map[string]cty.Value) providers.ImportResourceStateResponse {
@@ -296,18 +307,21 @@ func imported(typeName string, schema *providers.Block, vals map[string]cty.Valu
 // importOffset takes BASE,YEARS,MONTHS,DAYS,HOURS,MINUTES,SECONDS with at
 // least one offset given.
 func importOffset(_ context.Context, req providers.ImportResourceStateRequest) providers.ImportResourceStateResponse {
-	const format = "BASE_RFC3339,YEARS,MONTHS,DAYS,HOURS,MINUTES,SECONDS with at least one offset"
+	const format = "BASETIMESTAMP,YEARS,MONTHS,DAYS,HOURS,MINUTES,SECONDS"
 	parts := strings.Split(req.ID, ",")
-	if len(parts) != 7 || parts[0] == "" || strings.Join(parts[1:], "") == "" {
-		return importFailed(format, req.ID, nil)
+	if len(parts) != 7 {
+		return importFormatError(req.ID, format)
+	}
+	if parts[0] == "" || strings.Join(parts[1:], "") == "" {
+		return importFormatError(req.ID, format+" where at least one offset value is non-empty")
 	}
 	vals := map[string]cty.Value{}
-	if err := parseOffsets(parts[1:], []string{"offset_years", "offset_months", "offset_days", "offset_hours", "offset_minutes", "offset_seconds"}, vals); err != nil {
-		return importFailed(format, req.ID, err)
+	if name, err := parseOffsets(parts[1:], []string{"offset_years", "offset_months", "offset_days", "offset_hours", "offset_minutes", "offset_seconds"}, "offset", vals); err != nil {
+		return importValueError("Import time offset error", fmt.Sprintf("The %s parameter that was supplied could not be parsed as Int64.", name), err)
 	}
 	base, err := time.Parse(time.RFC3339, parts[0])
 	if err != nil {
-		return importFailed(format, req.ID, err)
+		return importValueError("Create time offset error", "The base_rfc3339 timestamp that was supplied could not be parsed as RFC3339.", err)
 	}
 	obj := cty.ObjectVal(vals)
 	for k, v := range offsetValues(obj, base) {

@@ -158,15 +158,21 @@ func TestTimeValidate(t *testing.T) {
 func TestTimeImport(t *testing.T) {
 	tests := []struct {
 		typ, id string
-		want    map[string]cty.Value
-		wantErr bool
+		want map[string]cty.Value
+		// wantErr is "summary: detail", as hashicorp/time v0.14.2 words
+		// the error (recorded from the real plugin).
+		wantErr string
 	}{
 		{typ: "time_offset", id: "2020-01-01T00:00:00Z,,,1,2,,", want: map[string]cty.Value{
 			"base_rfc3339": cty.StringVal("2020-01-01T00:00:00Z"), "rfc3339": cty.StringVal("2020-01-02T02:00:00Z"),
 			"offset_days": cty.NumberIntVal(1), "offset_hours": cty.NumberIntVal(2), "offset_years": cty.NullVal(cty.Number),
 			"triggers": cty.MapValEmpty(cty.String),
 		}},
-		{typ: "time_offset", id: "2020-01-01T00:00:00Z,,,,,,", wantErr: true},
+		{typ: "time_offset", id: "2020-01-01T00:00:00Z,,,,,,", wantErr: `Unexpected Format of ID: Unexpected format of ID ("2020-01-01T00:00:00Z,,,,,,"), expected BASETIMESTAMP,YEARS,MONTHS,DAYS,HOURS,MINUTES,SECONDS where at least one offset value is non-empty`},
+		{typ: "time_offset", id: ",1,0,0,0,0,0", wantErr: `Unexpected Format of ID: Unexpected format of ID (",1,0,0,0,0,0"), expected BASETIMESTAMP,YEARS,MONTHS,DAYS,HOURS,MINUTES,SECONDS where at least one offset value is non-empty`},
+		{typ: "time_offset", id: "2020-01-01T00:00:00Z,1", wantErr: `Unexpected Format of ID: Unexpected format of ID ("2020-01-01T00:00:00Z,1"), expected BASETIMESTAMP,YEARS,MONTHS,DAYS,HOURS,MINUTES,SECONDS`},
+		{typ: "time_offset", id: "x,1,x,0,0,0,0", wantErr: "Import time offset error: The offset_months parameter that was supplied could not be parsed as Int64.\n\n+Original Error: could not parse offset (\"x\") as int: strconv.ParseInt: parsing \"x\": invalid syntax"},
+		{typ: "time_offset", id: "x,0,0,0,0,0,0", wantErr: "Create time offset error: The base_rfc3339 timestamp that was supplied could not be parsed as RFC3339.\n\n+Original Error: parsing time \"x\" as \"2006-01-02T15:04:05Z07:00\": cannot parse \"x\" as \"2006\""},
 		{typ: "time_rotating", id: "2020-01-01T00:00:00Z,2021-01-01T00:00:00Z", want: map[string]cty.Value{
 			"rfc3339": cty.StringVal("2020-01-01T00:00:00Z"), "rotation_rfc3339": cty.StringVal("2021-01-01T00:00:00Z"),
 			"year": cty.NumberIntVal(2021), "rotation_days": cty.NullVal(cty.Number),
@@ -174,7 +180,13 @@ func TestTimeImport(t *testing.T) {
 		{typ: "time_rotating", id: "2020-01-01T00:00:00Z,1,,,,", want: map[string]cty.Value{
 			"rotation_rfc3339": cty.StringVal("2021-01-01T00:00:00Z"), "rotation_years": cty.NumberIntVal(1),
 		}},
-		{typ: "time_rotating", id: "2020-01-01T00:00:00Z", wantErr: true},
+		{typ: "time_rotating", id: "2020-01-01T00:00:00Z", wantErr: `Unexpected Format of ID: Unexpected format of ID ("2020-01-01T00:00:00Z"), expected BASETIMESTAMP,YEARS,MONTHS,DAYS,HOURS,MINUTES or BASETIMESTAMP,ROTATIONTIMESTAMP`},
+		{typ: "time_rotating", id: ",x", wantErr: `Unexpected Format of ID: Unexpected format of ID (",x"), expected BASETIMESTAMP,ROTATIONTIMESTAMP`},
+		{typ: "time_rotating", id: ",1,0,0,0,0", wantErr: `Unexpected Format of ID: Unexpected format of ID (",1,0,0,0,0"), expected BASETIMESTAMP,YEARS,MONTHS,DAYS,HOURS,MINUTES where at least one rotation value is non-empty`},
+		{typ: "time_rotating", id: "x,y", wantErr: "Import time rotating error: The timestamp that was supplied could not be parsed as RFC3339.\n\n+Original Error: parsing time \"x\" as \"2006-01-02T15:04:05Z07:00\": cannot parse \"x\" as \"2006\""},
+		{typ: "time_rotating", id: "x,1,x,0,0,0", wantErr: "Import time rotating error: The parameter that was supplied could not be parsed.\n\n+Original Error: could not parse rotation (\"x\") as int: strconv.ParseInt: parsing \"x\": invalid syntax"},
+		{typ: "time_rotating", id: "x,0,0,0,0,0", wantErr: "Import time rotating error: The parameter that was supplied could not be parsed.\n\n+Original Error: parsing time \"x\" as \"2006-01-02T15:04:05Z07:00\": cannot parse \"x\" as \"2006\""},
+		{typ: "time_static", id: "", wantErr: "Import time static error: The id that was supplied could not be parsed as RFC3339.\n\n+Original Error: parsing time \"\" as \"2006-01-02T15:04:05Z07:00\": cannot parse \"\" as \"2006\""},
 		{typ: "time_static", id: "2020-01-01T00:00:00Z", want: map[string]cty.Value{"triggers": cty.MapValEmpty(cty.String)}},
 		// time_sleep's ID is create_duration,destroy_duration.
 		{typ: "time_sleep", id: "30s,", want: map[string]cty.Value{
@@ -185,9 +197,11 @@ func TestTimeImport(t *testing.T) {
 			"create_duration": cty.NullVal(cty.String), "destroy_duration": cty.StringVal("1m"),
 			"id": cty.StringVal("2026-11-21T10:16:21Z"), "triggers": cty.MapValEmpty(cty.String),
 		}},
-		{typ: "time_sleep", id: ",", wantErr: true},
-		{typ: "time_sleep", id: "30s", wantErr: true},
-		{typ: "time_sleep", id: "soon,", wantErr: true},
+		{typ: "time_sleep", id: ",", wantErr: `Unexpected Format of ID: Unexpected format of ID (","), expected CREATEDURATION,DESTROYDURATION where at least one value is non-empty`},
+		{typ: "time_sleep", id: "30s", wantErr: `Unexpected Format of ID: Unexpected format of ID ("30s"), expected CREATEDURATION,DESTROYDURATION where at least one value is non-empty`},
+		{typ: "time_sleep", id: "soon,", wantErr: "Import time sleep error: The create_duration cannot be parsed\n\n+Original Error: time: invalid duration \"soon\""},
+		// The real plugin names create_duration whichever is wrong.
+		{typ: "time_sleep", id: "1s,later", wantErr: "Import time sleep error: The create_duration cannot be parsed\n\n+Original Error: time: invalid duration \"later\""},
 	}
 	p := New().(*Provider)
 	p.now = fixedClock()
@@ -195,9 +209,12 @@ func TestTimeImport(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.typ+" "+tt.id, func(t *testing.T) {
 			got, diags := h.Import(tt.typ, tt.id)
-			if tt.wantErr {
-				if len(diags) != 1 || diags[0].Summary != "Invalid import ID" {
-					t.Errorf("want an Invalid import ID error, got %v", diags)
+			if tt.wantErr != "" {
+				if len(diags) != 1 {
+					t.Fatalf("want one error, got %v", diags)
+				}
+				if diff := cmp.Diff(tt.wantErr, diags[0].Summary+": "+diags[0].Detail); diff != "" {
+					t.Errorf("error (-want +got):\n%s", diff)
 				}
 				return
 			}

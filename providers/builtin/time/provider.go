@@ -170,9 +170,7 @@ func (p *Provider) applyStatic(_ context.Context, req providers.ApplyResourceCha
 func importStatic(_ context.Context, req providers.ImportResourceStateRequest) providers.ImportResourceStateResponse {
 	t, err := time.Parse(time.RFC3339, req.ID)
 	if err != nil {
-		var diags providers.Diagnostics
-		return providers.ImportResourceStateResponse{Diagnostics: diags.Errorf(nil, "Invalid import ID",
-			fmt.Sprintf("A time_static import ID is an RFC 3339 timestamp such as 2006-01-02T15:04:05Z; %q is not: %s.", req.ID, err))}
+		return importValueError("Import time static error", "The id that was supplied could not be parsed as RFC3339.", err)
 	}
 	return providers.ImportResourceStateResponse{ImportedResources: []providers.ImportedResource{{
 		TypeName: req.TypeName,
@@ -218,10 +216,9 @@ func validateSleep(config cty.Value) providers.Diagnostics {
 // importSleep takes CREATE_DURATION,DESTROY_DURATION with at least one
 // of them given; the id is the time of the import.
 func (p *Provider) importSleep(_ context.Context, req providers.ImportResourceStateRequest) providers.ImportResourceStateResponse {
-	const format = "CREATE_DURATION,DESTROY_DURATION with at least one duration"
 	parts := strings.Split(req.ID, ",")
 	if len(parts) != 2 || parts[0]+parts[1] == "" {
-		return importFailed(format, req.ID, nil)
+		return importFormatError(req.ID, "CREATEDURATION,DESTROYDURATION where at least one value is non-empty")
 	}
 	vals := map[string]cty.Value{
 		"id":       cty.StringVal(p.now().UTC().Format(time.RFC3339)),
@@ -232,7 +229,8 @@ func (p *Provider) importSleep(_ context.Context, req providers.ImportResourceSt
 			continue
 		}
 		if _, err := time.ParseDuration(parts[i]); err != nil {
-			return importFailed(format, req.ID, fmt.Errorf("%s: %w", name, err))
+			// Whichever duration it is: hashicorp/time's words.
+			return importValueError("Import time sleep error", "The create_duration cannot be parsed", err)
 		}
 		vals[name] = cty.StringVal(parts[i])
 	}

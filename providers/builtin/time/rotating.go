@@ -102,26 +102,41 @@ func (p *Provider) rotatedReplace(prior, planned cty.Value) []cty.Path {
 // importRotating takes BASE,ROTATION (two RFC 3339 moments) or
 // BASE,YEARS,MONTHS,DAYS,HOURS,MINUTES with at least one period.
 func importRotating(_ context.Context, req providers.ImportResourceStateRequest) providers.ImportResourceStateResponse {
-	const format = "BASE_RFC3339,ROTATION_RFC3339 or BASE_RFC3339,YEARS,MONTHS,DAYS,HOURS,MINUTES with at least one period"
+	const (
+		summary  = "Import time rotating error"
+		moments  = "BASETIMESTAMP,ROTATIONTIMESTAMP"
+		periods  = "BASETIMESTAMP,YEARS,MONTHS,DAYS,HOURS,MINUTES"
+		badValue = "The parameter that was supplied could not be parsed."
+	)
 	parts := strings.Split(req.ID, ",")
 	vals := map[string]cty.Value{"triggers": cty.MapValEmpty(cty.String)}
-	switch {
-	case len(parts) == 2 && parts[0] != "" && parts[1] != "":
-		if _, err := time.Parse(time.RFC3339, parts[1]); err != nil {
-			return importFailed(format, req.ID, err)
+	var base time.Time
+	switch len(parts) {
+	case 2:
+		if parts[0] == "" || parts[1] == "" {
+			return importFormatError(req.ID, moments)
 		}
+		for _, p := range parts {
+			if _, err := time.Parse(time.RFC3339, p); err != nil {
+				return importValueError(summary, "The timestamp that was supplied could not be parsed as RFC3339.", err)
+			}
+		}
+		base, _ = time.Parse(time.RFC3339, parts[0])
 		vals["rotation_rfc3339"] = cty.StringVal(parts[1])
-	case len(parts) == 6 && parts[0] != "" && strings.Join(parts[1:], "") != "":
-		if err := parseOffsets(parts[1:], []string{"rotation_years", "rotation_months", "rotation_days", "rotation_hours", "rotation_minutes"}, vals); err != nil {
-			return importFailed(format, req.ID, err)
+	case 6:
+		if parts[0] == "" || strings.Join(parts[1:], "") == "" {
+			return importFormatError(req.ID, periods+" where at least one rotation value is non-empty")
+		}
+		if _, err := parseOffsets(parts[1:], []string{"rotation_years", "rotation_months", "rotation_days", "rotation_hours", "rotation_minutes"}, "rotation", vals); err != nil {
+			return importValueError(summary, badValue, err)
+		}
+		var err error
+		if base, err = time.Parse(time.RFC3339, parts[0]); err != nil {
+			return importValueError(summary, badValue, err)
 		}
 		vals["rotation_rfc3339"] = cty.NullVal(cty.String)
 	default:
-		return importFailed(format, req.ID, nil)
-	}
-	base, err := time.Parse(time.RFC3339, parts[0])
-	if err != nil {
-		return importFailed(format, req.ID, err)
+		return importFormatError(req.ID, periods+" or "+moments)
 	}
 	obj := map[string]cty.Value{}
 	for _, name := range rotationArgs {
@@ -135,7 +150,7 @@ func importRotating(_ context.Context, req providers.ImportResourceStateRequest)
 	}
 	computed, err := rotatingValues(cty.ObjectVal(obj), base)
 	if err != nil {
-		return importFailed(format, req.ID, err)
+		return importValueError(summary, badValue, err)
 	}
 	for k, v := range computed {
 		vals[k] = v
