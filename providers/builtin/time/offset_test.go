@@ -158,7 +158,7 @@ func TestTimeValidate(t *testing.T) {
 func TestTimeImport(t *testing.T) {
 	tests := []struct {
 		typ, id string
-		want map[string]cty.Value
+		want    map[string]cty.Value
 		// wantErr is "summary: detail", as hashicorp/time v0.14.2 words
 		// the error (recorded from the real plugin).
 		wantErr string
