@@ -5,15 +5,12 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"maps"
 	"os"
-	"slices"
 	"strconv"
 	"strings"
 	"sync"
 
 	"github.com/hashicorp/hcl/v2"
-	"github.com/zclconf/go-cty/cty"
 
 	"github.com/tenetplan/tenet/cli/views"
 	"github.com/tenetplan/tenet/config"
@@ -86,17 +83,13 @@ func inputEnabled(flag bool, env []string) bool {
 // for the usual "No value for required variable" errors.
 func promptForVariables(ctx context.Context, g *globals, u *ui, root *config.Module, vals map[string]config.VariableValue) hcl.Diagnostics {
 	var diags hcl.Diagnostics
-	for _, name := range slices.Sorted(maps.Keys(root.Variables)) {
-		v := root.Variables[name]
-		if _, given := vals[name]; given || v.Default != cty.NilVal {
-			continue
-		}
+	for _, v := range config.UnsetRequiredVariables(root, vals) {
 		fmt.Fprint(u.out, variablePrompt(v, u.color))
 		line, err := g.answers.readLine(ctx)
 		if ctx.Err() != nil {
 			fmt.Fprintln(u.out)
 			return append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Failed to request interactive input",
-				Detail: fmt.Sprintf("tenet was asking for a value for var.%s when it was interrupted.", name)})
+				Detail: fmt.Sprintf("tenet was asking for a value for var.%s when it was interrupted.", v.Name)})
 		}
 		if err != nil {
 			continue // nothing more to read: no answer
@@ -106,7 +99,7 @@ func promptForVariables(ctx context.Context, g *globals, u *ui, root *config.Mod
 		val, d := config.VariableValueFromText(v, line, config.ValueFromInput)
 		diags = append(diags, d...)
 		if !d.HasErrors() {
-			vals[name] = val
+			vals[v.Name] = val
 		}
 	}
 	return diags

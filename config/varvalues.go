@@ -219,11 +219,8 @@ func (c *collector) loadFile(read func() ([]byte, error), filename string) {
 // configuration, and no plan is started.
 func MissingRootVariables(root *Module, given map[string]VariableValue) hcl.Diagnostics {
 	var diags hcl.Diagnostics
-	for _, name := range slices.Sorted(maps.Keys(root.Variables)) {
-		v := root.Variables[name]
-		if _, ok := given[name]; !ok && v.Default == cty.NilVal {
-			diags = append(diags, NoValueForRequiredVariable(v))
-		}
+	for _, v := range UnsetRequiredVariables(root, given) {
+		diags = append(diags, NoValueForRequiredVariable(v))
 	}
 	// In the order of the declarations, as OpenTofu lists them.
 	slices.SortStableFunc(diags, func(a, b *hcl.Diagnostic) int {
@@ -233,6 +230,20 @@ func MissingRootVariables(root *Module, given map[string]VariableValue) hcl.Diag
 		return a.Subject.Start.Byte - b.Subject.Start.Byte
 	})
 	return diags
+}
+
+// UnsetRequiredVariables are the root module's variables without a
+// default that were given no value, in name order.
+func UnsetRequiredVariables(root *Module, given map[string]VariableValue) []*Variable {
+	var out []*Variable
+	for _, name := range slices.Sorted(maps.Keys(root.Variables)) {
+		if v := root.Variables[name]; v.Default == cty.NilVal {
+			if _, ok := given[name]; !ok {
+				out = append(out, v)
+			}
+		}
+	}
+	return out
 }
 
 // NoValueForRequiredVariable is the error for a root module variable

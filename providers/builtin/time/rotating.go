@@ -116,12 +116,15 @@ func importRotating(_ context.Context, req providers.ImportResourceStateRequest)
 		if parts[0] == "" || parts[1] == "" {
 			return importFormatError(req.ID, moments)
 		}
-		for _, p := range parts {
-			if _, err := time.Parse(time.RFC3339, p); err != nil {
+		for i, p := range parts {
+			t, err := time.Parse(time.RFC3339, p)
+			if err != nil {
 				return importValueError(summary, "The timestamp that was supplied could not be parsed as RFC3339.", err)
 			}
+			if i == 0 {
+				base = t
+			}
 		}
-		base, _ = time.Parse(time.RFC3339, parts[0])
 		vals["rotation_rfc3339"] = cty.StringVal(parts[1])
 	case 6:
 		if parts[0] == "" || strings.Join(parts[1:], "") == "" {
