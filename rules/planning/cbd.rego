@@ -10,18 +10,17 @@
 #   forced it.
 package tenet.cbd
 
-# Extension point: team rules add resource addresses that must be
-# create_before_destroy. They infect their dependencies like configured ones.
-force_create_before_destroy contains {"value": x, "rule": ""} if {
-	false
-	x := ""
-}
+# Extension point force_create_before_destroy, defined by team rule files
+# only: each element is a resource address that must be
+# create_before_destroy, seen here as {"value": <the address>, "rule":
+# <handle of the team rule>}. Those addresses infect their dependencies like
+# configured ones. Undefined, it adds nothing.
 
 dependencies := {r.address: r.depends_on | some r in input.resources}
 
 configured := {r.address | some r in input.resources; r.create_before_destroy}
 
-team_forced := {f.value | some f in force_create_before_destroy} - configured
+team_forced := {f.value | some f in data.tenet.cbd.force_create_before_destroy} - configured
 
 # tenet.reachable is a linear breadth-first search provided by the engine
 # (graph.reachable re-expands shared dependencies and explodes on diamonds).
@@ -40,6 +39,6 @@ forced := object.union(
 	{addr: ["tenet.cbd.forced_by_dependent"] | some addr in infected},
 	{addr: rules |
 		some addr in team_forced
-		rules := [f | some f in force_create_before_destroy; f.value == addr]
+		rules := [f | some f in data.tenet.cbd.force_create_before_destroy; f.value == addr]
 	},
 )

@@ -13,11 +13,10 @@
 #   - ignore_all: a set of indices whose whole configuration is ignored
 #     (ignore_changes = all).
 #   - fired: a set of [i, rule id] for provenance.
-#   - ignore_paths, equivalent: the team extension points' elements
-#     {"value": [i, path], "rule": handle} (prepare_extensions.rego). The
-#     engine adds each path to ignore and each element to fired; reading
-#     the elements once is cheaper than building those unions for every
-#     chunk.
+#   - ignore_paths, equivalent: the elements of the team extension points
+#     of the same names (below). The engine adds each path to ignore and
+#     each element to fired; reading the elements once is cheaper than
+#     building those unions for every chunk.
 #
 #   Instances without a prior object (creates, tainted replacements) are
 #   never sent: their real configuration always applies.
@@ -27,9 +26,24 @@ result := {
 	"ignore": lifecycle_ignore,
 	"ignore_all": ignore_all,
 	"fired": lifecycle_fired,
-	"ignore_paths": ignore_paths,
-	"equivalent": equivalent,
+	"ignore_paths": {p | some p in data.tenet.prepare.ignore_paths},
+	"equivalent": {p | some p in data.tenet.prepare.equivalent},
 }
+
+# The extension points ignore_paths and equivalent are defined by team rule
+# files only; undefined, they add nothing. A team rule adds a path for the
+# instance it is about (or [i, path] for instance i of input.instances, in
+# the chunk form), a path being a step array as in lifecycle.ignore_changes.
+# Each element is seen here as {"value": [i, path], "rule": <handle of the
+# team rule>}.
+#
+# Both make the configuration take the prior value at the path before the
+# provider plans, so the provider sees no difference there; paths that do
+# not exist in the configuration are ignored silently. They differ in what
+# they say, which explain shows: ignore_paths means "changes here are not
+# ours to make" (extra lifecycle.ignore_changes paths), equivalent means
+# "these values differ in text but not in meaning" (e.g. two JSON documents
+# that are equal once decoded).
 
 # METADATA
 # title: lifecycle.ignore_changes paths keep their prior value
