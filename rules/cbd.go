@@ -16,14 +16,10 @@ import (
 func (e *Engine) ForcedCreateBeforeDestroy(ctx context.Context, g ResourceGraph) (map[string]Fired, error) {
 	resources := make([]*ast.Term, len(g.Resources))
 	for i, r := range g.Resources {
-		deps := make([]*ast.Term, len(r.DependsOn))
-		for j, d := range r.DependsOn {
-			deps[j] = ast.StringTerm(d)
-		}
 		resources[i] = ast.ObjectTerm(
 			ast.Item(ast.InternedTerm("address"), ast.StringTerm(r.Address)),
 			ast.Item(ast.InternedTerm("create_before_destroy"), ast.InternedTerm(r.CreateBeforeDestroy)),
-			ast.Item(ast.InternedTerm("depends_on"), ast.ArrayTerm(deps...)),
+			ast.Item(ast.InternedTerm("depends_on"), ast.ArrayTerm(stringTerms(r.DependsOn)...)),
 		)
 	}
 	input := ast.NewObject(
@@ -134,9 +130,5 @@ func reachable(_ rego.BuiltinContext, adjTerm, startsTerm *ast.Term) (*ast.Term,
 		}
 	}
 	sort.Strings(reached)
-	terms := make([]*ast.Term, len(reached))
-	for i, s := range reached {
-		terms[i] = ast.StringTerm(s)
-	}
-	return ast.SetTerm(terms...), nil
+	return ast.SetTerm(stringTerms(reached)...), nil
 }

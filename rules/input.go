@@ -240,3 +240,12 @@ func pathsTerm(paths []cty.Path) *ast.Term {
 	}
 	return ast.ArrayTerm(out...)
 }
+
+// stringTerms is the strings as terms, for an array or set of them.
+func stringTerms(ss []string) []*ast.Term {
+	terms := make([]*ast.Term, len(ss))
+	for i, s := range ss {
+		terms[i] = ast.StringTerm(s)
+	}
+	return terms
+}

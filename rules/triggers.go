@@ -60,13 +60,9 @@ func (e *Engine) triggersChunk(ctx context.Context, run Run, runT *ast.Term, bat
 		in := &batch[i]
 		refs := make([]*ast.Term, len(in.References))
 		for j, r := range in.References {
-			actions := make([]*ast.Term, len(r.Actions))
-			for k, a := range r.Actions {
-				actions[k] = ast.StringTerm(a)
-			}
 			refs[j] = ast.ObjectTerm(
 				ast.Item(keyRef, ast.StringTerm(r.Ref)),
-				ast.Item(keyActions, ast.ArrayTerm(actions...)),
+				ast.Item(keyActions, ast.ArrayTerm(stringTerms(r.Actions)...)),
 				ast.Item(keyHasPath, ast.InternedTerm(r.HasPath)),
 				ast.Item(keyPathChanged, ast.InternedTerm(r.PathChanged)),
 			)
