@@ -19,7 +19,7 @@ const modulePath = "github.com/tenetplan/tenet"
 // cli/views). Imports within a layer are free.
 var layerImports = map[string][]string{
 	"main":      {"cli", "internal/gcstart"},
-	"cli":       {"cli/views", "engine", "engine/plan", "engine/plan/action", "engine/plan/planjson", "engine/plan/planfile", "policy", "config", "state", "providers", "rules", "graphsolve", "addrs", "internal/jsontext", "internal/registryhttp", "internal/attrpath"},
+	"cli":       {"cli/views", "engine", "engine/plan", "engine/plan/action", "engine/plan/planjson", "engine/plan/planfile", "policy", "config", "state", "providers", "rules", "graphsolve", "addrs", "internal/jsontext", "internal/registryhttp", "internal/attrpath", "internal/provenance"},
 	"cli/views": {"engine/plan/action", "engine/plan/planjson", "engine/plan/plantest", "config", "state", "providers", "addrs", "internal/jsontext"},                                                                                              // rendering only: the plan as its JSON document, never the engine
 	"engine":    {"engine/planning", "engine/applying", "engine/validating", "engine/phase", "engine/graph", "engine/providercall", "config", "addrs", "providers", "rules", "state", "engine/plan", "engine/plan/action", "engine/plan/planfile"}, // the facade: delegates to the phases
 	// The engine's phases, each importing only the ones below it: the
@@ -30,7 +30,7 @@ var layerImports = map[string][]string{
 	// graph node means), over graph (building the graphs) over eval
 	// (expression evaluation) over providercall (the provider protocol).
 	// Only the facade is imported from outside.
-	"engine/planning":      {"engine/phase", "engine/ignorechanges", "engine/nodes", "engine/graph", "engine/eval", "engine/providercall", "config", "addrs", "graphsolve", "providers", "state", "rules", "engine/plan", "engine/plan/action", "engine/plan/planjson", "internal/attrpath"},
+	"engine/planning":      {"engine/phase", "engine/ignorechanges", "engine/nodes", "engine/graph", "engine/eval", "engine/providercall", "config", "addrs", "graphsolve", "providers", "state", "rules", "engine/plan", "engine/plan/action", "engine/plan/planjson", "internal/attrpath", "internal/provenance"},
 	"engine/applying":      {"engine/phase", "engine/ignorechanges", "engine/nodes", "engine/graph", "engine/eval", "engine/providercall", "config", "addrs", "graphsolve", "providers", "state", "rules", "engine/plan", "engine/plan/action"},
 	"engine/validating":    {"engine/phase", "engine/nodes", "engine/graph", "engine/eval", "engine/providercall", "config", "addrs"},
 	"engine/phase":         {"engine/graph", "engine/eval", "engine/plan", "engine/plan/action", "config", "addrs", "providers", "rules", "state"},
@@ -39,19 +39,19 @@ var layerImports = map[string][]string{
 	"engine/graph":         {"engine/eval", "engine/providercall", "engine/plan", "engine/plan/action", "config", "addrs", "graphsolve", "providers"},
 	"engine/eval":          {"engine/providercall", "config", "addrs", "providers", "state"},
 	"engine/providercall":  {"engine/plan", "engine/plan/action", "config", "addrs", "providers", "internal/attrpath"},
-	"engine/plan":          {"engine/plan/action", "engine/plan/plantest", "addrs", "state", "internal/jsontext"}, // plantest only in its external tests
-	"engine/plan/action":   nil,                                                                                   // the one action vocabulary: a leaf, so the UIs may name actions too
+	"engine/plan":          {"engine/plan/action", "engine/plan/plantest", "addrs", "state", "internal/jsontext", "internal/provenance"}, // plantest only in its external tests
+	"engine/plan/action":   nil,                                                                                                          // the one action vocabulary: a leaf, so the UIs may name actions too
 	// The plan's encodings, each the only reader and writer of its format
 	// (like state/statefile and state/statejson), and the plan builders
 	// tests share.
-	"engine/plan/planjson": {"engine/plan", "engine/plan/action", "engine/plan/plantest", "addrs", "state", "internal/jsontext"},
-	"engine/plan/planfile": {"engine/plan", "engine/plan/action", "engine/plan/planjson", "engine/plan/plantest", "addrs", "state"},
+	"engine/plan/planjson": {"engine/plan", "engine/plan/action", "engine/plan/plantest", "addrs", "state", "internal/jsontext", "internal/provenance"},
+	"engine/plan/planfile": {"engine/plan", "engine/plan/action", "engine/plan/planjson", "engine/plan/plantest", "addrs", "state", "internal/provenance"},
 	"engine/plan/plantest": {"engine/plan", "engine/plan/action", "addrs", "state"},
 	"policy":               {"engine/plan", "addrs", "internal/jsontext", "internal/regokit"},
 	"config":               {"addrs", "internal/registryhttp", "internal/versionparse"},
 	"state":                {"addrs", "internal/jsontext"},
 	"providers":            {"addrs", "internal/registryhttp", "internal/versionparse", "internal/attrpath"},
-	"rules":                {"internal/regokit", "internal/attrpath"}, // a leaf of the project: only the leaf Rego toolkit and the attribute path
+	"rules":                {"internal/regokit", "internal/attrpath", "internal/provenance"}, // a leaf of the project: only the leaf Rego toolkit, the attribute path and provenance
 	"graphsolve":           nil,
 	"addrs":                nil,
 	// Not in design.md's table: a leaf helper (JSON string decoding exactly
@@ -80,6 +80,9 @@ var layerImports = map[string][]string{
 	// and its other forms (the rules' step list, the display string, the
 	// identity key, from a traversal), shared by the rules and the engine.
 	"internal/attrpath": nil,
+	// Also not in design.md's table: the one record of a rule's part in a
+	// decision, which the rules return and the plan keeps.
+	"internal/provenance": nil,
 }
 
 // layerOf maps a package path relative to the module to its layer, or ""

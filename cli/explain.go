@@ -15,6 +15,7 @@ import (
 	"github.com/tenetplan/tenet/addrs"
 	"github.com/tenetplan/tenet/config"
 	"github.com/tenetplan/tenet/engine/plan"
+	"github.com/tenetplan/tenet/internal/provenance"
 
 	"github.com/tenetplan/tenet/engine/plan/action"
 	"github.com/tenetplan/tenet/engine/plan/planfile"
@@ -255,7 +256,7 @@ type explanationJSON struct {
 	Deposed     string              `json:"deposed,omitempty"`
 	Action      string              `json:"action"`
 	Reason      string              `json:"reason,omitempty"`
-	Rules       []plan.RuleFired    `json:"rules"`
+	Rules       []provenance.Rule   `json:"rules"`
 	Facts       *plan.DecisionFacts `json:"facts,omitempty"`
 }
 
@@ -270,7 +271,7 @@ func writeExplanationsJSON(w io.Writer, p *plan.Plan, changes []*plan.ResourceIn
 			e.PrevAddress = c.PrevRunAddr.String()
 		}
 		if e.Rules == nil {
-			e.Rules = []plan.RuleFired{}
+			e.Rules = []provenance.Rule{}
 		}
 		out = append(out, e)
 	}

@@ -4,6 +4,7 @@ import (
 	"io/fs"
 	"time"
 
+	"github.com/tenetplan/tenet/internal/provenance"
 	"github.com/zclconf/go-cty/cty"
 )
 
@@ -133,20 +134,9 @@ type Decision struct {
 	Reason string // JSON-plan action_reason, or ""
 	// Provenance lists the rules that decided this; the first chose the action.
 	// The slice may be shared between decisions: do not modify it.
-	Provenance []Fired
+	Provenance []provenance.Rule
 	Errors     []Finding
 	Warnings   []Finding
-}
-
-// Fired identifies a rule that contributed to a decision.
-type Fired struct {
-	RuleID string // METADATA custom.id, or "team:FILE:LINE" for a team rule without one
-	File   string
-	Line   int
-	Title  string
-	// Message is what a team extension-point rule produced (e.g. the
-	// force_replace message); empty for default rules.
-	Message string
 }
 
 // Finding is an error or warning raised by a rule against an instance. The

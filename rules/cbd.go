@@ -8,12 +8,13 @@ import (
 	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/open-policy-agent/opa/v1/rego"
 	"github.com/open-policy-agent/opa/v1/types"
+	"github.com/tenetplan/tenet/internal/provenance"
 )
 
 // ForcedCreateBeforeDestroy returns the resources that are not configured
 // create_before_destroy but must behave so because a transitive dependent is
 // (or because a team rule forces them), each with the rule that forced it.
-func (e *Engine) ForcedCreateBeforeDestroy(ctx context.Context, g ResourceGraph) (map[string]Fired, error) {
+func (e *Engine) ForcedCreateBeforeDestroy(ctx context.Context, g ResourceGraph) (map[string]provenance.Rule, error) {
 	resources := make([]*ast.Term, len(g.Resources))
 	for i, r := range g.Resources {
 		resources[i] = ast.ObjectTerm(
@@ -30,7 +31,7 @@ func (e *Engine) ForcedCreateBeforeDestroy(ctx context.Context, g ResourceGraph)
 	if err != nil {
 		return nil, evalError("create_before_destroy", err)
 	}
-	out := map[string]Fired{}
+	out := map[string]provenance.Rule{}
 	if len(rs) == 0 {
 		return out, nil
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/open-policy-agent/opa/v1/rego"
+	"github.com/tenetplan/tenet/internal/provenance"
 )
 
 // decideQuery reads what the decide rules decide for a chunk of instances
@@ -317,12 +318,12 @@ var (
 )
 
 // decodeRules turns a list of rule ids and team elements into provenance.
-func (e *Engine) decodeRules(t *ast.Term) ([]Fired, error) {
+func (e *Engine) decodeRules(t *ast.Term) ([]provenance.Rule, error) {
 	arr, ok := t.Value.(*ast.Array)
 	if !ok {
 		return nil, fmt.Errorf("rules %v is not an array", t)
 	}
-	fired := make([]Fired, 0, arr.Len())
+	fired := make([]provenance.Rule, 0, arr.Len())
 	for i := range arr.Len() {
 		f, err := e.decodeFired(arr.Elem(i))
 		if err != nil {
@@ -335,7 +336,7 @@ func (e *Engine) decodeRules(t *ast.Term) ([]Fired, error) {
 
 // decodeFired reads a rule id, or a team element {"value": [i, message],
 // "rule": handle} as produced by a wrapped team rule.
-func (e *Engine) decodeFired(t *ast.Term) (Fired, error) {
+func (e *Engine) decodeFired(t *ast.Term) (provenance.Rule, error) {
 	switch v := t.Value.(type) {
 	case ast.String:
 		return e.fired(string(v)), nil
@@ -344,7 +345,7 @@ func (e *Engine) decodeFired(t *ast.Term) (Fired, error) {
 		f.Message = teamMessage(v.Get(keyValue))
 		return f, nil
 	default:
-		return Fired{}, fmt.Errorf("rule reference %v is neither an id nor a team element", v)
+		return provenance.Rule{}, fmt.Errorf("rule reference %v is neither an id nor a team element", v)
 	}
 }
 

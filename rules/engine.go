@@ -15,6 +15,7 @@ import (
 	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/open-policy-agent/opa/v1/rego"
 
+	"github.com/tenetplan/tenet/internal/provenance"
 	"github.com/tenetplan/tenet/internal/regokit"
 )
 
@@ -58,10 +59,10 @@ type Engine struct {
 	decideWithTeam *query
 
 	// provenance by rule id (default rules) or team handle ("team:N"),
-	// filled as stages compile; values are Fired.
+	// filled as stages compile; values are provenance.Rule.
 	provenance sync.Map
 	// one-element provenance slices shared between decisions; values are
-	// []Fired.
+	// []provenance.Rule.
 	single sync.Map
 
 	// includeValues is set when team rules are loaded: the defaults never
@@ -378,7 +379,7 @@ func (e *Engine) indexProvenance(c *ast.Compiler, team []*teamRule) {
 		if a.ID == "" || a.Scope != "rule" {
 			continue
 		}
-		f := Fired{RuleID: a.ID, Title: a.Title}
+		f := provenance.Rule{RuleID: a.ID, Title: a.Title}
 		if a.Location != nil {
 			f.File, f.Line = a.Location.File, a.Location.Row
 		}
@@ -387,7 +388,7 @@ func (e *Engine) indexProvenance(c *ast.Compiler, team []*teamRule) {
 	e.indexDecideNames(c)
 	for _, t := range team {
 		loc := t.rule.Location
-		f := Fired{RuleID: fmt.Sprintf("team:%s:%d", loc.File, loc.Row), File: loc.File, Line: loc.Row}
+		f := provenance.Rule{RuleID: fmt.Sprintf("team:%s:%d", loc.File, loc.Row), File: loc.File, Line: loc.Row}
 		if a, ok := byLocation[fmt.Sprintf("%s:%d", loc.File, loc.Row)]; ok && a.Scope == "rule" {
 			if a.ID != "" {
 				f.RuleID = a.ID
@@ -411,28 +412,28 @@ func (e *Engine) indexDecideNames(c *ast.Compiler) {
 		}
 		name, ok := ref.Path[len(ref.Path)-1].Value.(ast.String)
 		if f, found := e.provenance.Load(id); ok && found {
-			e.addProvenance(string(name), f.(Fired))
+			e.addProvenance(string(name), f.(provenance.Rule))
 		}
 	}
 }
 
-func (e *Engine) addProvenance(id string, f Fired) {
+func (e *Engine) addProvenance(id string, f provenance.Rule) {
 	e.provenance.Store(id, f)
-	e.single.Store(id, []Fired{f})
+	e.single.Store(id, []provenance.Rule{f})
 }
 
 // fired returns the provenance of a rule id or team handle.
-func (e *Engine) fired(id string) Fired {
+func (e *Engine) fired(id string) provenance.Rule {
 	if f, ok := e.provenance.Load(id); ok {
-		return f.(Fired)
+		return f.(provenance.Rule)
 	}
-	return Fired{RuleID: id}
+	return provenance.Rule{RuleID: id}
 }
 
 // singleFired is fired as a shared one-element slice.
-func (e *Engine) singleFired(id string) []Fired {
+func (e *Engine) singleFired(id string) []provenance.Rule {
 	if fs, ok := e.single.Load(id); ok {
-		return fs.([]Fired)
+		return fs.([]provenance.Rule)
 	}
-	return []Fired{e.fired(id)}
+	return []provenance.Rule{e.fired(id)}
 }

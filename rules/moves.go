@@ -9,6 +9,7 @@ import (
 
 	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/open-policy-agent/opa/v1/rego"
+	"github.com/tenetplan/tenet/internal/provenance"
 )
 
 // Kinds of move endpoints, as written ([MoveEndpoint.Kind]) and as unified
@@ -87,7 +88,7 @@ type MoveDecisions struct {
 	// when the statements form a cycle.
 	Order []int
 	// Skipped holds the implied statements an explicit one overrides.
-	Skipped map[int]Fired
+	Skipped map[int]provenance.Rule
 	// Cyclic lists the statements that are part of a cycle.
 	Cyclic []int
 	// CrossType lists statements that move objects between resource types.
@@ -96,14 +97,14 @@ type MoveDecisions struct {
 	Errors   []MoveFinding
 	Warnings []MoveFinding
 	// Unified is the rule that chose every statement's kind.
-	Unified Fired
+	Unified provenance.Rule
 }
 
 // MoveFinding is an error or warning about a statement (Statement is -1 when
 // it concerns no single statement).
 type MoveFinding struct {
 	Statement int
-	Rule      Fired
+	Rule      provenance.Rule
 	Summary   string
 	Detail    string
 }
@@ -170,7 +171,7 @@ func (e *Engine) DecideMoves(ctx context.Context, facts MoveFacts) (MoveDecision
 		Order:     res.Order,
 		Cyclic:    res.Cyclic,
 		CrossType: res.CrossType,
-		Skipped:   map[int]Fired{},
+		Skipped:   map[int]provenance.Rule{},
 		Unified:   e.fired("tenet.moves.unify"),
 	}
 	for i := range out.Kinds {

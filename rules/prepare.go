@@ -9,6 +9,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/tenetplan/tenet/internal/attrpath"
+	"github.com/tenetplan/tenet/internal/provenance"
 )
 
 // PrepareInstance holds the facts the "prepare" stage needs about one
@@ -40,7 +41,7 @@ type Preparation struct {
 	// Ignore lists the paths at which the configuration takes the prior
 	// value, steps as in [PrepareInstance.IgnoreChanges].
 	Ignore     []cty.Path
-	Provenance []Fired
+	Provenance []provenance.Rule
 
 	// shown holds the values as the prepare stage presented them, for
 	// Decide to reuse (see [Instance.Prepared]).

@@ -9,6 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/tenetplan/tenet/internal/attrpath"
+	"github.com/tenetplan/tenet/internal/provenance"
 )
 
 func TestPrepareIgnorePaths(t *testing.T) {
@@ -23,13 +24,13 @@ func TestPrepareIgnorePaths(t *testing.T) {
 			in:   PrepareInstance{Address: "a.b", HasPrior: true, IgnoreChanges: stepPaths([]any{"tags", attrpath.MapKey("Name")}, []any{"list", 1, "x"})},
 			want: Preparation{
 				Ignore:     stepPaths([]any{"list", 1, "x"}, []any{"tags", attrpath.MapKey("Name")}),
-				Provenance: []Fired{e.fired("tenet.prepare.ignore_changes")},
+				Provenance: []provenance.Rule{e.fired("tenet.prepare.ignore_changes")},
 			},
 		},
 		{
 			name: "all",
 			in:   PrepareInstance{Address: "a.b", HasPrior: true, IgnoreAll: true},
-			want: Preparation{IgnoreAll: true, Provenance: []Fired{e.fired("tenet.prepare.ignore_all")}},
+			want: Preparation{IgnoreAll: true, Provenance: []provenance.Rule{e.fired("tenet.prepare.ignore_all")}},
 		},
 		{
 			name: "no prior object: nothing ignored",
@@ -77,7 +78,7 @@ func TestTriggers(t *testing.T) {
 		{
 			name: "update of the referenced instance fires",
 			refs: []TriggerRef{{Ref: "a.x", Actions: []string{"update"}}},
-			want: Trigger{Triggered: true, Ref: "a.x", Provenance: []Fired{e.fired("tenet.triggers.object_changed")}},
+			want: Trigger{Triggered: true, Ref: "a.x", Provenance: []provenance.Rule{e.fired("tenet.triggers.object_changed")}},
 		},
 		{
 			name: "create never fires",
@@ -94,7 +95,7 @@ func TestTriggers(t *testing.T) {
 				{Ref: "a.y.id", Actions: []string{"delete-then-create"}, HasPath: true, PathChanged: true},
 				{Ref: "a.z", Actions: []string{"update"}},
 			},
-			want: Trigger{Triggered: true, Ref: "a.y.id", Provenance: []Fired{e.fired("tenet.triggers.attribute_changed")}},
+			want: Trigger{Triggered: true, Ref: "a.y.id", Provenance: []provenance.Rule{e.fired("tenet.triggers.attribute_changed")}},
 		},
 	}
 	for _, tt := range tests {

@@ -6,6 +6,7 @@ import (
 	"sort"
 
 	"github.com/open-policy-agent/opa/v1/ast"
+	"github.com/tenetplan/tenet/internal/provenance"
 )
 
 // MoveCandidates is the input of [Engine.ComputedMoves]: the resources a
@@ -33,7 +34,7 @@ type MoveCandidate struct {
 // from From to To, both addresses written as in a moved block.
 type ComputedMove struct {
 	From, To string
-	Rule     Fired // the team rule that computed it
+	Rule     provenance.Rule // the team rule that computed it
 }
 
 var (

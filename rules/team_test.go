@@ -8,6 +8,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/open-policy-agent/opa/v1/ast"
+	"github.com/tenetplan/tenet/internal/provenance"
 )
 
 // TestTeamRuleLoadingErrors checks that a bad team file is refused with a
@@ -70,7 +71,7 @@ force_replace contains [i, sprintf("db at %s", [input.run.timestamp])] if {
 		t.Fatalf("actions = %s, %s; want delete-then-create, no-op", got[0].Action, got[1].Action)
 	}
 	team := got[0].Provenance[1]
-	want := Fired{RuleID: "team:.tenet/rules/replace.rego:5", File: ".tenet/rules/replace.rego", Line: 5, Message: "db at 2025-01-02T03:04:05Z"}
+	want := provenance.Rule{RuleID: "team:.tenet/rules/replace.rego:5", File: ".tenet/rules/replace.rego", Line: 5, Message: "db at 2025-01-02T03:04:05Z"}
 	if diff := cmp.Diff(want, team); diff != "" {
 		t.Errorf("team provenance (-want +got):\n%s", diff)
 	}

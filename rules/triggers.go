@@ -6,6 +6,7 @@ import (
 
 	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/open-policy-agent/opa/v1/rego"
+	"github.com/tenetplan/tenet/internal/provenance"
 )
 
 // TriggerInstance holds the replace_triggered_by facts of one managed
@@ -28,7 +29,7 @@ type Trigger struct {
 	Triggered bool
 	// Ref is the first reference that fired; Provenance the rule that fired it.
 	Ref        string
-	Provenance []Fired
+	Provenance []provenance.Rule
 }
 
 // Triggers evaluates the triggers stage for a batch and returns one result
@@ -109,7 +110,7 @@ func (e *Engine) triggersChunk(ctx context.Context, run Run, runT *ast.Term, bat
 		if out[i].Triggered {
 			return nil
 		}
-		out[i] = Trigger{Triggered: true, Ref: batch[i].References[j].Ref, Provenance: []Fired{e.fired(str(row.Elem(2)))}}
+		out[i] = Trigger{Triggered: true, Ref: batch[i].References[j].Ref, Provenance: []provenance.Rule{e.fired(str(row.Elem(2)))}}
 		return nil
 	})
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/tenetplan/tenet/addrs"
 	"github.com/tenetplan/tenet/engine/plan/action"
+	"github.com/tenetplan/tenet/internal/provenance"
 	"github.com/tenetplan/tenet/state"
 )
 
@@ -87,7 +88,7 @@ type Plan struct {
 
 	// Provenance records, per change (keyed by ChangeKey), which rules made
 	// the decision; shown by explain and under the JSON plan's "tenet" key.
-	Provenance map[string][]RuleFired
+	Provenance map[string][]provenance.Rule
 	// Facts records, per change (keyed by ChangeKey), the facts its decision
 	// was made on (see DecisionFacts); shown by explain, optional.
 	Facts map[string]*DecisionFacts
@@ -102,17 +103,6 @@ type Plan struct {
 type ResourceAttr struct {
 	Resource string
 	Attr     cty.Path
-}
-
-// RuleFired is one rule's part in a decision.
-type RuleFired struct {
-	RuleID string `json:"id"`
-	File   string `json:"file,omitempty"`
-	Line   int    `json:"line,omitempty"`
-	Title  string `json:"title,omitempty"`
-	// Message is what a team extension-point rule said (e.g. why it forces
-	// a replacement).
-	Message string `json:"message,omitempty"`
 }
 
 // ResourceInstanceChange is the planned change of one resource instance

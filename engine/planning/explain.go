@@ -10,6 +10,7 @@ import (
 	"github.com/tenetplan/tenet/engine/eval"
 	"github.com/tenetplan/tenet/engine/plan"
 	"github.com/tenetplan/tenet/internal/attrpath"
+	"github.com/tenetplan/tenet/internal/provenance"
 	"github.com/tenetplan/tenet/rules"
 )
 
@@ -22,17 +23,15 @@ import (
 // equivalent) after the decision's.
 func (w *planWalker) recordExplanation(c *plan.ResourceInstanceChange, it *instPlan) {
 	f := decisionFacts(&it.fact, it.ignore, w.opts.Mode == plan.NormalMode)
-	var extra []plan.RuleFired
+	var extra []provenance.Rule
 	if it.ignore != nil {
-		for _, r := range it.ignore.Provenance {
-			extra = append(extra, ruleFired(r))
-		}
+		extra = append(extra, it.ignore.Provenance...)
 	}
 	// The walk sets PrevRunAddr only at the end (finishMoves).
 	if prev, moved := w.moves.previousAddr(c.Addr); moved && len(w.teamMoves) > 0 {
 		for _, m := range w.teamMoves {
 			if movedBy(m.From, prev) {
-				r := ruleFired(m.Rule)
+				r := m.Rule
 				r.Message = "moved " + m.From + " to " + m.To
 				extra = append(extra, r)
 			}
@@ -50,10 +49,6 @@ func movedBy(from string, prev addrs.AbsResourceInstance) bool {
 	}
 	mod := prev.Module.String()
 	return mod != "" && (mod == from || strings.HasPrefix(mod+".", from+".") || strings.HasPrefix(mod, from+"["))
-}
-
-func ruleFired(f rules.Fired) plan.RuleFired {
-	return plan.RuleFired{RuleID: f.RuleID, File: f.File, Line: f.Line, Title: f.Title, Message: f.Message}
 }
 
 // decisionFacts digests the rules input of one instance object.

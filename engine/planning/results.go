@@ -6,7 +6,7 @@ import (
 	"github.com/tenetplan/tenet/addrs"
 	"github.com/tenetplan/tenet/engine/plan"
 	"github.com/tenetplan/tenet/engine/plan/action"
-	"github.com/tenetplan/tenet/rules"
+	"github.com/tenetplan/tenet/internal/provenance"
 	"github.com/tenetplan/tenet/state"
 )
 
@@ -23,7 +23,7 @@ type walkResults struct {
 	changes    []*plan.ResourceInstanceChange
 	changed    map[string]bool // resource node key -> has a non-no-op change
 	drift      []*plan.ResourceInstanceChange
-	provenance map[string][]plan.RuleFired
+	provenance map[string][]provenance.Rule
 	explained  map[string]*plan.DecisionFacts // facts per change key (explain.go)
 	trig       triggerIndex                   // changes by address, for replace_triggered_by
 }
@@ -32,13 +32,13 @@ func newWalkResults(prior *state.State, triggers bool) *walkResults {
 	return &walkResults{
 		prior:      prior,
 		changed:    map[string]bool{},
-		provenance: map[string][]plan.RuleFired{},
+		provenance: map[string][]provenance.Rule{},
 		trig:       triggerIndex{enabled: triggers},
 	}
 }
 
 // addChange records a planned change with the rules that decided it.
-func (r *walkResults) addChange(nodeKey string, c *plan.ResourceInstanceChange, fired []rules.Fired) {
+func (r *walkResults) addChange(nodeKey string, c *plan.ResourceInstanceChange, fired []provenance.Rule) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.changes = append(r.changes, c)
@@ -47,17 +47,15 @@ func (r *walkResults) addChange(nodeKey string, c *plan.ResourceInstanceChange, 
 		r.changed[nodeKey] = true
 	}
 	if len(fired) > 0 {
-		pf := make([]plan.RuleFired, len(fired))
-		for i, f := range fired {
-			pf[i] = plan.RuleFired{RuleID: f.RuleID, File: f.File, Line: f.Line, Title: f.Title, Message: f.Message}
-		}
-		r.provenance[c.ChangeKey()] = pf
+		// Shared with the decision (and maybe other decisions): never
+		// appended to in place (addExplanation copies).
+		r.provenance[c.ChangeKey()] = fired
 	}
 }
 
 // addExplanation keeps a change's facts, and provenance to add after the
 // decision's.
-func (r *walkResults) addExplanation(key string, f *plan.DecisionFacts, extra []plan.RuleFired) {
+func (r *walkResults) addExplanation(key string, f *plan.DecisionFacts, extra []provenance.Rule) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.explained == nil {
@@ -65,7 +63,7 @@ func (r *walkResults) addExplanation(key string, f *plan.DecisionFacts, extra []
 	}
 	r.explained[key] = f
 	if len(extra) > 0 {
-		r.provenance[key] = append(append([]plan.RuleFired(nil), r.provenance[key]...), extra...)
+		r.provenance[key] = append(append([]provenance.Rule(nil), r.provenance[key]...), extra...)
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 
 	"github.com/tenetplan/tenet/addrs"
 	"github.com/tenetplan/tenet/config"
+	"github.com/tenetplan/tenet/internal/provenance"
 	"github.com/tenetplan/tenet/rules"
 )
 
@@ -97,7 +98,7 @@ func moveCandidate(addr, module string, r addrs.Resource) rules.MoveCandidate {
 
 // computedEndpoint reads an address a team rule wrote, as a moved block
 // endpoint of the root module.
-func computedEndpoint(s string, decl hcl.Range, rule rules.Fired) (*config.MoveEndpoint, hcl.Diagnostics) {
+func computedEndpoint(s string, decl hcl.Range, rule provenance.Rule) (*config.MoveEndpoint, hcl.Diagnostics) {
 	bad := func(why string) hcl.Diagnostics {
 		return hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Invalid computed move",
 			Detail:  fmt.Sprintf("Rule %s computed the address %q, which %s. A computed move names a module, module instance, resource or resource instance, as in a moved block.", rule.RuleID, s, why),

@@ -5,13 +5,15 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"github.com/tenetplan/tenet/engine/plan/action"
-	"github.com/tenetplan/tenet/engine/plan/plantest"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/tenetplan/tenet/engine/plan/action"
+	"github.com/tenetplan/tenet/engine/plan/plantest"
+	"github.com/tenetplan/tenet/internal/provenance"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
@@ -141,7 +143,7 @@ func richPlan(t *testing.T) *plan.Plan {
 		Errored:            true,
 		Configuration:      json.RawMessage(`{"root_module": {}}`),
 		RelevantAttributes: []plan.ResourceAttr{{Resource: "aws_instance.web", Attr: cty.GetAttrPath("ports").IndexInt(0)}},
-		Provenance: map[string][]plan.RuleFired{
+		Provenance: map[string][]provenance.Rule{
 			web.ChangeKey(): {{RuleID: "replace.triggers", File: "rules/replace.rego", Line: 12, Title: "replace_triggered_by"}},
 		},
 		PolicyResults:    json.RawMessage(`{"deny":[]}`),

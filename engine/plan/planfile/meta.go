@@ -12,6 +12,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/tenetplan/tenet/addrs"
+	"github.com/tenetplan/tenet/internal/provenance"
 	"github.com/tenetplan/tenet/state"
 
 	"github.com/tenetplan/tenet/engine/plan"
@@ -41,7 +42,7 @@ type fileMeta struct {
 	Errored          bool                           `json:"errored"`
 	Configuration    int                            `json:"configuration"`
 	Relevant         []fileAttr                     `json:"relevant_attributes"`
-	Provenance       map[string][]plan.RuleFired    `json:"provenance"`
+	Provenance       map[string][]provenance.Rule   `json:"provenance"`
 	Facts            map[string]*plan.DecisionFacts `json:"facts,omitempty"`
 	PolicyResults    int                            `json:"policy_results"`
 	Checks           *int                           `json:"checks,omitempty"`

@@ -2,10 +2,12 @@ package planjson
 
 import (
 	"encoding/json"
-	"github.com/tenetplan/tenet/engine/plan/action"
-	"github.com/tenetplan/tenet/engine/plan/plantest"
 	"testing"
 	"time"
+
+	"github.com/tenetplan/tenet/engine/plan/action"
+	"github.com/tenetplan/tenet/engine/plan/plantest"
+	"github.com/tenetplan/tenet/internal/provenance"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/zclconf/go-cty/cty"
@@ -40,7 +42,7 @@ func TestMarshalJSONTopLevel(t *testing.T) {
 		},
 		OutputChanges: []*plan.OutputChange{{Name: "o", Action: action.Delete, Before: cty.StringVal("v"), After: cty.NullVal(cty.String)}},
 		Variables:     map[string]cty.Value{"v": cty.StringVal("x")},
-		Provenance: map[string][]plan.RuleFired{
+		Provenance: map[string][]provenance.Rule{
 			"terraform_data.a": {{RuleID: "destroy.mode", File: "rules/destroy.rego", Line: 3}},
 		},
 		PolicyResults:    json.RawMessage(`{"deny": ["no"]}`),
