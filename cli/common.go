@@ -60,12 +60,14 @@ type ui struct {
 // (OpenTofu ignores NO_COLOR).
 func newUI(cmd *cobra.Command, g *globals, noColor, jsonMode bool) *ui {
 	u := &ui{out: cmd.OutOrStdout(), errw: cmd.ErrOrStderr(), color: !noColor && !envSet(g.deps.Env, "NO_COLOR"), env: g.deps.Env, log: g.log, lateFailure: &g.lateFailure}
+	var jsonLog func(string)
 	if jsonMode {
 		u.json = jsonui.NewJSONView(u.out)
 		u.json.Version(Version)
-		if g.intr != nil {
-			g.intr.useJSON(u.json.Log)
-		}
+		jsonLog = u.json.Log
+	}
+	if g.intr != nil {
+		g.intr.useView(func(d hcl.Diagnostics) { u.diagnostics(d) }, jsonLog)
 	}
 	return u
 }

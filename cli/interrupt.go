@@ -12,6 +12,7 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 
+	"github.com/tenetplan/tenet/cli/views"
 	"github.com/tenetplan/tenet/state/local"
 )
 
@@ -44,6 +45,9 @@ type interrupts struct {
 	// jsonLog, set under -json, writes the messages as the JSON stream's
 	// log messages, as OpenTofu does, instead of text on out.
 	jsonLog func(message string)
+	// report shows diagnostics as the command's view does (human or
+	// -json); nil until a command sets up its view.
+	report func(hcl.Diagnostics)
 }
 
 // guard is one cleanup registered with interrupts.guard.
@@ -112,16 +116,26 @@ func (i *interrupts) signal() {
 		return
 	}
 	if n == 2 {
-		fmt.Fprint(i.errw, "\nTwo interrupts received. Exiting immediately. Note that data loss may have occurred.\n")
+		const fatal = "Two interrupts received. Exiting immediately. Note that data loss may have occurred."
+		if jsonLog != nil {
+			jsonLog("\n" + fatal + "\n")
+		} else {
+			fmt.Fprint(i.errw, "\n"+views.WordWrap(fatal, 78)+"\n\n")
+		}
 		i.log.logf(logWarn, "second interrupt: exiting immediately")
 		i.cancelStop()
 		i.cancelHard()
-		i.forcedExit()
+		i.forcedExit(running)
 	}
 }
 
-// forcedExit runs the pending guards, newest first, and exits 1.
-func (i *interrupts) forcedExit() {
+// operationCanceled is how a plan or apply that a second interrupt ended
+// fails, in OpenTofu's words.
+var operationCanceled = hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "operation canceled"}}
+
+// forcedExit runs the pending guards, newest first, and exits 1; an
+// operation that was under way fails with "operation canceled".
+func (i *interrupts) forcedExit(operation bool) {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
@@ -139,13 +153,21 @@ func (i *interrupts) forcedExit() {
 	case <-done:
 	case <-time.After(forcedExitWait):
 	}
+	i.mu.Lock()
+	report := i.report
+	i.mu.Unlock()
+	if operation && report != nil {
+		report(operationCanceled)
+	}
 	i.exit(1)
 }
 
-// useJSON makes the interrupt messages log messages of a -json stream.
-func (i *interrupts) useJSON(log func(message string)) {
+// useView makes the interrupts speak through a command's view: report
+// shows diagnostics, and jsonLog, under -json, makes the messages log
+// messages of the JSON stream.
+func (i *interrupts) useView(report func(hcl.Diagnostics), jsonLog func(message string)) {
 	i.mu.Lock()
-	i.jsonLog = log
+	i.report, i.jsonLog = report, jsonLog
 	i.mu.Unlock()
 }
 

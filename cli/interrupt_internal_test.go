@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+	"github.com/hashicorp/hcl/v2"
 	"github.com/tenetplan/tenet/addrs"
 	"github.com/tenetplan/tenet/state"
 	"github.com/tenetplan/tenet/state/local"
@@ -75,7 +77,7 @@ func TestForcedExitFoldsJournalAndUnlocks(t *testing.T) {
 	if got := strings.Join(order, ","); got != "fold,release" {
 		t.Errorf("guards ran as %s, want fold,release", got)
 	}
-	if !strings.Contains(errw.String(), "Two interrupts received. Exiting immediately. Note that data loss may have occurred.") {
+	if !strings.Contains(errw.String(), "Two interrupts received. Exiting immediately. Note that data loss may have\noccurred.") {
 		t.Errorf("second interrupt printed %q", errw.String())
 	}
 	src, err := os.ReadFile(path)
@@ -89,5 +91,57 @@ func TestForcedExitFoldsJournalAndUnlocks(t *testing.T) {
 		if _, err := os.Stat(left); err == nil {
 			t.Errorf("%s left behind", filepath.Base(left))
 		}
+	}
+}
+
+// TestSecondInterruptSpeaksThroughTheView: the second interrupt's message
+// and the "operation canceled" error come as OpenTofu 1.10.6 shows them
+// (recorded from a plan stuck reading a data source): wrapped on stderr
+// with the error after it in the human view, as log and diagnostic
+// messages under -json; without an operation under way, no error.
+func TestSecondInterruptSpeaksThroughTheView(t *testing.T) {
+	const fatal = "\nTwo interrupts received. Exiting immediately. Note that data loss may have occurred.\n"
+	tests := []struct {
+		name      string
+		json      bool
+		operation bool
+		wantErrw  string
+		wantLogs  []string
+		wantDiags []string
+	}{
+		{"human", false, true, "\nTwo interrupts received. Exiting immediately. Note that data loss may have\noccurred.\n\n", nil, []string{"operation canceled"}},
+		{"json", true, true, "", []string{fatal}, []string{"operation canceled"}},
+		{"no operation", false, false, "\nTwo interrupts received. Exiting immediately. Note that data loss may have\noccurred.\n\n", nil, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var out, errw bytes.Buffer
+			var logs, diags []string
+			i := newInterrupts(&out, &errw, func(int) {}, nil)
+			var jsonLog func(string)
+			if tt.json {
+				jsonLog = func(m string) { logs = append(logs, m) }
+			}
+			i.useView(func(ds hcl.Diagnostics) {
+				for _, d := range ds {
+					diags = append(diags, d.Summary)
+				}
+			}, jsonLog)
+			if tt.operation {
+				i.operation()
+			}
+			i.signal()
+			logs = nil // the first interrupt's messages are another test's
+			i.signal()
+			if diff := cmp.Diff(tt.wantErrw, errw.String()); diff != "" {
+				t.Errorf("stderr (-want +got):\n%s", diff)
+			}
+			if diff := cmp.Diff(tt.wantLogs, logs); diff != "" {
+				t.Errorf("log messages (-want +got):\n%s", diff)
+			}
+			if diff := cmp.Diff(tt.wantDiags, diags); diff != "" {
+				t.Errorf("diagnostics (-want +got):\n%s", diff)
+			}
+		})
 	}
 }

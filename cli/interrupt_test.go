@@ -249,7 +249,7 @@ func TestSecondInterruptExitsAtOnce(t *testing.T) {
 	stderr := r.stderr.String()
 	// The second signal may come after the graceful stop already ended
 	// the run; when it does not, tenet says it exits at once.
-	if strings.Contains(stderr, "Two interrupts received") && !strings.Contains(stderr, "Two interrupts received. Exiting immediately. Note that data loss may have occurred.") {
+	if strings.Contains(stderr, "Two interrupts received") && !strings.Contains(stderr, "Two interrupts received. Exiting immediately. Note that data loss may have\noccurred.") {
 		t.Errorf("second interrupt message:\n%s", stderr)
 	}
 	if diff := cmp.Diff([]string{"time_sleep.fast"}, stateInstances(t, dir)); diff != "" {
