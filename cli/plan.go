@@ -254,9 +254,15 @@ func showPlan(u *ui, g *globals, p *plan.Plan, diags hcl.Diagnostics, holdWarnin
 		return u.errorf("Failed to encode the plan", "%s", err)
 	}
 	if u.json != nil {
-		u.diagnostics(diags)
+		// As OpenTofu's stream: the planned changes, then the diagnostics,
+		// which an apply holds as the human view does.
 		if err := jsonui.EmitPlan(u.json, js, viewMode(p.Mode)); err != nil {
 			return u.errorf("Failed to encode the plan", "%s", err)
+		}
+		if holdWarnings && !p.Errored && !diags.HasErrors() {
+			u.planWarnings = diags
+		} else {
+			u.diagnostics(diags)
 		}
 		return nil
 	}

@@ -24,9 +24,36 @@ func formatElapsed(d time.Duration) string {
 	return d.Truncate(time.Second).String()
 }
 
+// Voice is how a view speaks of an operation. They differ only for a data
+// source read, which OpenTofu's human view calls reading ("Reading...",
+// "Read complete after 1s") and its JSON stream refreshing
+// ("Refreshing...", "Refresh complete after 1s").
+type Voice uint8
+
+const (
+	HumanVoice Voice = iota
+	JSONVoice
+)
+
+// verb is the operation's lower-case progress verb: "creating".
+func (v Voice) verb(act action.Action) string {
+	if v == JSONVoice && act == action.Read {
+		return "refreshing"
+	}
+	return act.ProgressVerb()
+}
+
+// noun is the finished operation's noun: "Creation".
+func (v Voice) noun(act action.Action) string {
+	if v == JSONVoice && act == action.Read {
+		return "Refresh"
+	}
+	return act.CompletionNoun()
+}
+
 // ApplyStartText is the line when an operation doing act starts.
-func ApplyStartText(act action.Action, idKey, idValue string) string {
-	verb := act.ProgressVerb()
+func (v Voice) ApplyStartText(act action.Action, idKey, idValue string) string {
+	verb := v.verb(act)
 	s := strings.ToUpper(verb[:1]) + verb[1:] + "..."
 	if act == action.Create || act == action.Read { // as OpenTofu: no id for a create or a data source read
 		return s
@@ -38,12 +65,12 @@ func ApplyStartText(act action.Action, idKey, idValue string) string {
 // "Still modifying... [id=abc, 10s elapsed]". The human view names the
 // object by its id, as OpenTofu's does, shortening a long one; the JSON
 // view passes no id.
-func ApplyProgressText(act action.Action, idKey, idValue string, elapsed time.Duration) string {
+func (v Voice) ApplyProgressText(act action.Action, idKey, idValue string, elapsed time.Duration) string {
 	id := ""
 	if idKey != "" && idValue != "" {
 		id = idKey + "=" + shortID(idValue) + ", "
 	}
-	return fmt.Sprintf("Still %s... [%s%s elapsed]", act.ProgressVerb(), id, formatElapsed(elapsed))
+	return fmt.Sprintf("Still %s... [%s%s elapsed]", v.verb(act), id, formatElapsed(elapsed))
 }
 
 // maxIDRunes is the longest id a still-running line shows whole; a longer
@@ -62,8 +89,8 @@ func shortID(id string) string {
 }
 
 // ApplyCompleteText is the line when the operation completed.
-func ApplyCompleteText(act action.Action, idKey, idValue string, elapsed time.Duration) string {
-	s := fmt.Sprintf("%s complete after %s", act.CompletionNoun(), formatElapsed(elapsed))
+func (v Voice) ApplyCompleteText(act action.Action, idKey, idValue string, elapsed time.Duration) string {
+	s := fmt.Sprintf("%s complete after %s", v.noun(act), formatElapsed(elapsed))
 	if act != action.Delete && act != action.Forget {
 		s += IDSuffix(idKey, idValue)
 	}
@@ -71,8 +98,8 @@ func ApplyCompleteText(act action.Action, idKey, idValue string, elapsed time.Du
 }
 
 // ApplyErroredText is the line when the operation failed.
-func ApplyErroredText(act action.Action, elapsed time.Duration) string {
-	return fmt.Sprintf("%s errored after %s", act.CompletionNoun(), formatElapsed(elapsed))
+func (v Voice) ApplyErroredText(act action.Action, elapsed time.Duration) string {
+	return fmt.Sprintf("%s errored after %s", v.noun(act), formatElapsed(elapsed))
 }
 
 // RefreshStartText is the line when reading an object starts.

@@ -29,7 +29,38 @@ func TestApplyProgressText(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := ApplyProgressText(tt.act, tt.idKey, tt.idValue, tt.elapsed); got != tt.want {
+			if got := HumanVoice.ApplyProgressText(tt.act, tt.idKey, tt.idValue, tt.elapsed); got != tt.want {
+				t.Errorf("got  %q\nwant %q", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestVoices: OpenTofu 1.10.6's human view calls a data source read
+// reading and its JSON stream refreshing; every other operation is named
+// alike in both.
+func TestVoices(t *testing.T) {
+	const second = time.Second
+	tests := []struct {
+		name  string
+		voice Voice
+		act   action.Action
+		want  [4]string // start, still running, complete, errored
+	}{
+		{"human read", HumanVoice, action.Read, [4]string{"Reading...", "Still reading... [10s elapsed]", "Read complete after 1s", "Read errored after 1s"}},
+		{"json read", JSONVoice, action.Read, [4]string{"Refreshing...", "Still refreshing... [10s elapsed]", "Refresh complete after 1s", "Refresh errored after 1s"}},
+		{"json create", JSONVoice, action.Create, [4]string{"Creating...", "Still creating... [10s elapsed]", "Creation complete after 1s", "Creation errored after 1s"}},
+		{"json delete", JSONVoice, action.Delete, [4]string{"Destroying...", "Still destroying... [10s elapsed]", "Destruction complete after 1s", "Destruction errored after 1s"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := [4]string{
+				tt.voice.ApplyStartText(tt.act, "", ""),
+				tt.voice.ApplyProgressText(tt.act, "", "", 10*second),
+				tt.voice.ApplyCompleteText(tt.act, "", "", second),
+				tt.voice.ApplyErroredText(tt.act, second),
+			}
+			if got != tt.want {
 				t.Errorf("got  %q\nwant %q", got, tt.want)
 			}
 		})

@@ -53,13 +53,13 @@ func (h *HumanHooks) write(addr, text string, started bool) {
 
 // ApplyStart writes `addr: Creating...` (or Modifying/Destroying... with the id).
 func (h *HumanHooks) ApplyStart(addr string, act action.Action, idKey, idValue string) {
-	h.write(addr, views.ApplyStartText(act, idKey, idValue), true)
+	h.write(addr, views.HumanVoice.ApplyStartText(act, idKey, idValue), true)
 }
 
 // ApplyProgress writes `addr: Still creating... [10s elapsed]`, or
 // `addr: Still destroying... [id=abc, 10s elapsed]` for an existing object.
 func (h *HumanHooks) ApplyProgress(addr string, act action.Action, idKey, idValue string, elapsed time.Duration) {
-	h.write(addr, views.ApplyProgressText(act, idKey, idValue, elapsed), true)
+	h.write(addr, views.HumanVoice.ApplyProgressText(act, idKey, idValue, elapsed), true)
 }
 
 // ApplyComplete writes `addr: Creation complete after 1s [id=…]` and counts
@@ -77,7 +77,7 @@ func (h *HumanHooks) ApplyComplete(addr string, act action.Action, idKey, idValu
 		h.forgotten++
 	}
 	h.mu.Unlock()
-	h.line(addr, views.ApplyCompleteText(act, idKey, idValue, elapsed))
+	h.line(addr, views.HumanVoice.ApplyCompleteText(act, idKey, idValue, elapsed))
 }
 
 // ApplyErrored writes nothing: as in OpenTofu, the human view leaves a

@@ -172,14 +172,14 @@ func (v *JSONView) ApplyStart(addr string, act action.Action, idKey, idValue str
 		return // forgetting touches no remote object; OpenTofu's stream has no hooks for it
 	}
 	h := hookMessage{Resource: NewResourceAddr(addr), Action: act.UIName(), IDKey: idKey, IDValue: idValue}
-	v.emit("info", addr+": "+views.ApplyStartText(act, idKey, idValue), "apply_start", "hook", h, nil)
+	v.emit("info", addr+": "+views.JSONVoice.ApplyStartText(act, idKey, idValue), "apply_start", "hook", h, nil)
 }
 
 // ApplyProgress reports an operation still running. As in OpenTofu's
 // stream, neither the message nor the hook names the object's id.
 func (v *JSONView) ApplyProgress(addr string, act action.Action, idKey, idValue string, elapsed time.Duration) {
 	h := hookMessage{Resource: NewResourceAddr(addr), Action: act.UIName(), ElapsedSeconds: seconds(elapsed)}
-	v.emit("info", addr+": "+views.ApplyProgressText(act, "", "", elapsed), "apply_progress", "hook", h, nil)
+	v.emit("info", addr+": "+views.JSONVoice.ApplyProgressText(act, "", "", elapsed), "apply_progress", "hook", h, nil)
 }
 
 // ApplyComplete reports a finished operation.
@@ -188,15 +188,19 @@ func (v *JSONView) ApplyComplete(addr string, act action.Action, idKey, idValue 
 		return
 	}
 	h := hookMessage{Resource: NewResourceAddr(addr), Action: act.UIName(), IDKey: idKey, IDValue: idValue, ElapsedSeconds: seconds(elapsed)}
-	v.emit("info", addr+": "+views.ApplyCompleteText(act, idKey, idValue, elapsed), "apply_complete", "hook", h, nil)
+	v.emit("info", addr+": "+views.JSONVoice.ApplyCompleteText(act, idKey, idValue, elapsed), "apply_complete", "hook", h, nil)
 }
 
 // ApplyErrored reports a failed operation; the diagnostics follow
-// separately.
+// separately. A failed data source read has no such message in OpenTofu's
+// stream, only its diagnostics.
 func (v *JSONView) ApplyErrored(addr string, act action.Action, elapsed time.Duration) {
+	if act == action.Read {
+		return
+	}
 	h := hookMessage{Resource: NewResourceAddr(addr), Action: act.UIName(), ElapsedSeconds: seconds(elapsed)}
 	// At level info, as OpenTofu: the error is the diagnostic that follows.
-	v.emit("info", addr+": "+views.ApplyErroredText(act, elapsed), "apply_errored", "hook", h, nil)
+	v.emit("info", addr+": "+views.JSONVoice.ApplyErroredText(act, elapsed), "apply_errored", "hook", h, nil)
 }
 
 // RefreshStart reports that reading the object at addr started.

@@ -64,7 +64,7 @@ func TestJSONViewHooks(t *testing.T) {
 				"addr": "terraform_data.a[1]", "module": "", "resource": "terraform_data.a[1]",
 				"implied_provider": "terraform", "resource_type": "terraform_data", "resource_name": "a", "resource_key": 1.0}}}},
 		{"apply_complete", func(v *JSONView) { v.ApplyComplete("data.x_y.z", action.Read, "id", "1", 2500*time.Millisecond) }, map[string]any{
-			"@level": "info", "@message": "data.x_y.z: Read complete after 2s [id=1]", "type": "apply_complete",
+			"@level": "info", "@message": "data.x_y.z: Refresh complete after 2s [id=1]", "type": "apply_complete",
 			"hook": map[string]any{"action": "read", "id_key": "id", "id_value": "1", "elapsed_seconds": 2.0, "resource": map[string]any{
 				"addr": "data.x_y.z", "module": "", "resource": "data.x_y.z",
 				"implied_provider": "x", "resource_type": "x_y", "resource_name": "z", "resource_key": nil}}}},
@@ -90,6 +90,22 @@ func TestJSONViewHooks(t *testing.T) {
 				t.Errorf("(-want +got):\n%s", diff)
 			}
 		})
+	}
+}
+
+// TestJSONViewNoErroredRead: as in OpenTofu's stream, a data source read
+// that fails has no apply_errored message (only its diagnostics follow);
+// a failed create has one.
+func TestJSONViewNoErroredRead(t *testing.T) {
+	var buf bytes.Buffer
+	v := newTestJSONView(&buf)
+	v.ApplyErrored("data.x_y.z", action.Read, time.Second)
+	if buf.Len() != 0 {
+		t.Errorf("a failed read wrote %s", buf.String())
+	}
+	v.ApplyErrored("x_y.z", action.Create, time.Second)
+	if got := decodeLines(t, buf.String())[0]["@message"]; got != "x_y.z: Creation errored after 1s" {
+		t.Errorf("a failed create wrote %q", got)
 	}
 }
 
