@@ -18,17 +18,9 @@ import (
 // they need values only the apply knows), output preconditions with the
 // output, check blocks as warnings.
 func TestConditionsPlanAndApply(t *testing.T) {
-	cases := []struct {
-		name      string
-		config    string
-		mode      plan.Mode
-		wantPlan  []string // "severity: summary", sorted
-		wantApply []string // nil when the plan fails
-		wantState bool     // test_thing.a exists after apply
-	}{
-		{
-			name: "failing precondition stops the plan",
-			config: `
+	// The same failing precondition stops a normal plan and only warns in a
+	// refresh-only one.
+	const failingPrecondition = `
 variable "limit" {
   default = 1
 }
@@ -40,7 +32,18 @@ resource "test_thing" "a" {
       error_message = "never."
     }
   }
-}`,
+}`
+	cases := []struct {
+		name      string
+		config    string
+		mode      plan.Mode
+		wantPlan  []string // "severity: summary", sorted
+		wantApply []string // nil when the plan fails
+		wantState bool     // test_thing.a exists after apply
+	}{
+		{
+			name:     "failing precondition stops the plan",
+			config:   failingPrecondition,
 			wantPlan: []string{"error: Resource precondition failed"},
 		},
 		{
@@ -105,21 +108,9 @@ check "named" {
 			wantState: true,
 		},
 		{
-			name: "refresh-only plans only warn",
-			mode: plan.RefreshOnlyMode,
-			config: `
-variable "limit" {
-  default = 1
-}
-resource "test_thing" "a" {
-  name = "x"
-  lifecycle {
-    precondition {
-      condition     = var.limit > 2
-      error_message = "never."
-    }
-  }
-}`,
+			name:      "refresh-only plans only warn",
+			mode:      plan.RefreshOnlyMode,
+			config:    failingPrecondition,
 			wantPlan:  []string{"warning: Resource precondition failed"},
 			wantApply: []string{},
 		},
