@@ -209,11 +209,7 @@ func decodeFile(body hcl.Body, name string) (*File, hcl.Diagnostics) {
 			diags = append(diags, d...)
 			tf.MockProviders = append(tf.MockProviders, m)
 		default:
-			o, d := decodeOverride(b)
-			diags = append(diags, d...)
-			if o != nil {
-				tf.Overrides = append(tf.Overrides, o)
-			}
+			diags = append(diags, addOverride(&tf.Overrides, b)...)
 		}
 	}
 	return tf, diags
@@ -282,11 +278,7 @@ func decodeRun(b *hcl.Block) (*Run, hcl.Diagnostics) {
 			diags = append(diags, d...)
 			r.PlanOptions = po
 		default:
-			o, d := decodeOverride(blk)
-			diags = append(diags, d...)
-			if o != nil {
-				r.Overrides = append(r.Overrides, o)
-			}
+			diags = append(diags, addOverride(&r.Overrides, blk)...)
 		}
 	}
 	return r, diags
@@ -403,14 +395,21 @@ func decodeMockProvider(b *hcl.Block) (*MockProvider, hcl.Diagnostics) {
 			}
 			m.Resources = append(m.Resources, mr)
 		default:
-			o, d := decodeOverride(blk)
-			diags = append(diags, d...)
-			if o != nil {
-				m.Overrides = append(m.Overrides, o)
-			}
+			diags = append(diags, addOverride(&m.Overrides, blk)...)
 		}
 	}
 	return m, diags
+}
+
+// addOverride decodes an override block, which a file, a run and a mock
+// provider may each hold, onto list; a block without a usable target adds
+// nothing, and its diagnostics say why.
+func addOverride(list *[]*Override, b *hcl.Block) hcl.Diagnostics {
+	o, diags := decodeOverride(b)
+	if o != nil {
+		*list = append(*list, o)
+	}
+	return diags
 }
 
 func decodeOverride(b *hcl.Block) (*Override, hcl.Diagnostics) {
