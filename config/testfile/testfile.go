@@ -224,22 +224,18 @@ func decodeRun(b *hcl.Block) (*Run, hcl.Diagnostics) {
 	}
 	if a, ok := content.Attributes["command"]; ok {
 		r.CommandRange = a.Expr.Range()
-		switch kw := hcl.ExprAsKeyword(a.Expr); kw {
-		case "apply", "plan":
+		kw, d := keywordArg(a, "Invalid \"command\" keyword", "apply", "plan")
+		diags = append(diags, d...)
+		if kw != "" {
 			r.Command = kw
-		default:
-			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid \"command\" keyword",
-				Detail: "The \"command\" argument requires one of the following keywords without quotes: apply or plan.", Subject: a.Expr.Range().Ptr()})
 		}
 	}
 	if a, ok := content.Attributes["providers"]; ok {
 		r.Providers = a.Expr
 	}
-	if a, ok := content.Attributes["expect_failures"]; ok {
-		trs, d := traversalList(a.Expr, "expect_failures")
-		diags = append(diags, d...)
-		r.ExpectFailures = trs
-	}
+	var d hcl.Diagnostics
+	r.ExpectFailures, d = traversalListArg(content.Attributes, "expect_failures")
+	diags = append(diags, d...)
 	seen := map[string]hcl.Range{}
 	once := func(blk *hcl.Block) bool {
 		if prev, dup := seen[blk.Type]; dup {
@@ -336,27 +332,20 @@ func decodePlanOptions(b *hcl.Block) (*PlanOptions, hcl.Diagnostics) {
 	}})
 	po := &PlanOptions{Mode: "normal", Refresh: true, DeclRange: b.DefRange}
 	if a, ok := content.Attributes["mode"]; ok {
-		switch kw := hcl.ExprAsKeyword(a.Expr); kw {
-		case "normal", "refresh-only":
+		kw, d := keywordArg(a, "Invalid \"mode\" value", "normal", "refresh-only")
+		diags = append(diags, d...)
+		if kw != "" {
 			po.Mode = kw
-		default:
-			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid \"mode\" value",
-				Detail: "The \"mode\" argument requires one of the following keywords without quotes: normal or refresh-only.", Subject: a.Expr.Range().Ptr()})
 		}
 	}
 	if a, ok := content.Attributes["refresh"]; ok {
 		diags = append(diags, gohcl.DecodeExpression(a.Expr, nil, &po.Refresh)...)
 	}
-	if a, ok := content.Attributes["replace"]; ok {
-		trs, d := traversalList(a.Expr, "replace")
-		diags = append(diags, d...)
-		po.Replace = trs
-	}
-	if a, ok := content.Attributes["target"]; ok {
-		trs, d := traversalList(a.Expr, "target")
-		diags = append(diags, d...)
-		po.Target = trs
-	}
+	var d hcl.Diagnostics
+	po.Replace, d = traversalListArg(content.Attributes, "replace")
+	diags = append(diags, d...)
+	po.Target, d = traversalListArg(content.Attributes, "target")
+	diags = append(diags, d...)
 	return po, diags
 }
 
@@ -437,10 +426,26 @@ func decodeOverride(b *hcl.Block) (*Override, hcl.Diagnostics) {
 	return o, diags
 }
 
-// traversalList reads a list of references, as expect_failures, replace
-// and target hold.
-func traversalList(expr hcl.Expression, what string) ([]hcl.Traversal, hcl.Diagnostics) {
-	exprs, diags := hcl.ExprList(expr)
+// keywordArg reads an argument that takes one of two bare keywords; it
+// gives "" and an error with the given summary for anything else.
+func keywordArg(a *hcl.Attribute, summary, first, second string) (string, hcl.Diagnostics) {
+	kw := hcl.ExprAsKeyword(a.Expr)
+	if kw == first || kw == second {
+		return kw, nil
+	}
+	return "", hcl.Diagnostics{{Severity: hcl.DiagError, Summary: summary,
+		Detail:  fmt.Sprintf("The %q argument requires one of the following keywords without quotes: %s or %s.", a.Name, first, second),
+		Subject: a.Expr.Range().Ptr()}}
+}
+
+// traversalListArg reads the named argument, when it is set, as a list of
+// references, as expect_failures, replace and target hold.
+func traversalListArg(attrs hcl.Attributes, what string) ([]hcl.Traversal, hcl.Diagnostics) {
+	a, ok := attrs[what]
+	if !ok {
+		return nil, nil
+	}
+	exprs, diags := hcl.ExprList(a.Expr)
 	if diags.HasErrors() {
 		return nil, diags
 	}
