@@ -150,27 +150,38 @@ func decodeMoveEndpoint(expr hcl.Expression) (*MoveEndpoint, hcl.Diagnostics) {
 	if diags.HasErrors() {
 		return nil, diags
 	}
-	e := &MoveEndpoint{Traversal: trav, SourceRange: expr.Range(), Subject: target.Subject}
-	switch s := target.Subject.(type) {
+	kind, ok := MoveEndpointKindOf(target.Subject)
+	if !ok {
+		return nil, hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "Invalid address",
+			Detail:   "A moved block endpoint must name a module or a resource.",
+			Subject:  expr.Range().Ptr(),
+		}}
+	}
+	return &MoveEndpoint{Traversal: trav, SourceRange: expr.Range(), Kind: kind, Subject: target.Subject}, nil
+}
+
+// MoveEndpointKindOf says what a parsed address names as a moved endpoint,
+// for moved blocks and for moves team rules compute alike; ok is false for
+// the root module, which no move can name (and for any address that is not
+// a module or resource, which addrs.ParseTarget never gives).
+func MoveEndpointKindOf(subject addrs.Targetable) (kind MoveEndpointKind, ok bool) {
+	switch s := subject.(type) {
 	case addrs.ModuleInstance:
-		e.Kind = MoveModuleInstance
 		if len(s) == 0 {
-			return nil, hcl.Diagnostics{{
-				Severity: hcl.DiagError,
-				Summary:  "Invalid address",
-				Detail:   "A moved block endpoint must name a module or a resource.",
-				Subject:  expr.Range().Ptr(),
-			}}
+			return 0, false
 		}
 		if s[len(s)-1].Key == nil {
-			e.Kind = MoveModuleCall
+			return MoveModuleCall, true
 		}
+		return MoveModuleInstance, true
 	case addrs.AbsResource:
-		e.Kind = MoveResource
+		return MoveResource, true
 	case addrs.AbsResourceInstance:
-		e.Kind = MoveResourceInstance
+		return MoveResourceInstance, true
 	}
-	return e, nil
+	return 0, false
 }
 
 // staticAddress reads an address argument: a bare traversal, or in JSON

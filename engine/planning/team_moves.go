@@ -112,22 +112,11 @@ func computedEndpoint(s string, decl hcl.Range, rule provenance.Rule) (*config.M
 	if d.HasErrors() {
 		return nil, bad("is not a valid address")
 	}
-	e := &config.MoveEndpoint{Traversal: trav, SourceRange: decl, Subject: target.Subject}
-	switch t := target.Subject.(type) {
-	case addrs.ModuleInstance:
-		if len(t) == 0 {
-			return nil, bad("names the root module")
-		}
-		e.Kind = config.MoveModuleInstance
-		if t[len(t)-1].Key == nil {
-			e.Kind = config.MoveModuleCall
-		}
-	case addrs.AbsResource:
-		e.Kind = config.MoveResource
-	case addrs.AbsResourceInstance:
-		e.Kind = config.MoveResourceInstance
-	default:
-		return nil, bad("is not a module or resource address")
+	kind, ok := config.MoveEndpointKindOf(target.Subject)
+	if !ok {
+		// ParseTarget gives only modules and resources, so what is
+		// refused here is the root module.
+		return nil, bad("names the root module")
 	}
-	return e, nil
+	return &config.MoveEndpoint{Traversal: trav, SourceRange: decl, Kind: kind, Subject: target.Subject}, nil
 }
