@@ -150,7 +150,7 @@ func (w *planWalker) importRepetitions(imp *config.Import) ([]eval.Repetition, h
 	ty := v.Type()
 	var reps []eval.Repetition
 	switch {
-	case ty.IsMapType() || ty.IsObjectType():
+	case ty.IsMapType() || ty.IsObjectType() || ty.IsListType() || ty.IsTupleType():
 		for it := v.ElementIterator(); it.Next(); {
 			k, ev := it.Element()
 			reps = append(reps, eval.Repetition{Kind: 'e', Key: k, Value: ev})
@@ -159,11 +159,6 @@ func (w *planWalker) importRepetitions(imp *config.Import) ([]eval.Repetition, h
 		for it := v.ElementIterator(); it.Next(); {
 			_, ev := it.Element()
 			reps = append(reps, eval.Repetition{Kind: 'e', Key: ev, Value: ev})
-		}
-	case ty.IsListType() || ty.IsTupleType():
-		for it := v.ElementIterator(); it.Next(); {
-			k, ev := it.Element()
-			reps = append(reps, eval.Repetition{Kind: 'e', Key: k, Value: ev})
 		}
 	default:
 		return invalid(fmt.Sprintf("The for_each argument of an import block must be a map, set or tuple, not %s.", ty.FriendlyName()))
