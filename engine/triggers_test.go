@@ -1,6 +1,7 @@
 package engine_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -193,61 +194,32 @@ func TestIgnoreChangesPlans(t *testing.T) {
 		input  string // planned input of terraform_data.a, as Go-syntax cty
 	}{
 		{
-			name: "an ignored attribute keeps its value",
-			before: `resource "terraform_data" "a" {
-  input = "v1"
-  lifecycle { ignore_changes = [input] }
-}`,
-			after: `resource "terraform_data" "a" {
-  input = "v2"
-  lifecycle { ignore_changes = [input] }
-}`,
-			want:  []string{"terraform_data.a: NoOp"},
-			input: `cty.StringVal("v1")`,
+			name:   "an ignored attribute keeps its value",
+			before: ignoringData("v1", "", "[input]"),
+			after:  ignoringData("v2", "", "[input]"),
+			want:   []string{"terraform_data.a: NoOp"},
+			input:  `cty.StringVal("v1")`,
 		},
 		{
-			name: "an ignored replacement trigger leaves an in-place update",
-			before: `resource "terraform_data" "a" {
-  input            = "v1"
-  triggers_replace = "t1"
-  lifecycle { ignore_changes = [triggers_replace] }
-}`,
-			after: `resource "terraform_data" "a" {
-  input            = "v2"
-  triggers_replace = "t2"
-  lifecycle { ignore_changes = [triggers_replace] }
-}`,
-			want:  []string{"terraform_data.a: Update"},
-			input: `cty.StringVal("v2")`,
+			name:   "an ignored replacement trigger leaves an in-place update",
+			before: ignoringData("v1", "t1", "[triggers_replace]"),
+			after:  ignoringData("v2", "t2", "[triggers_replace]"),
+			want:   []string{"terraform_data.a: Update"},
+			input:  `cty.StringVal("v2")`,
 		},
 		{
-			name: "all ignores everything",
-			before: `resource "terraform_data" "a" {
-  input            = "v1"
-  triggers_replace = "t1"
-  lifecycle { ignore_changes = all }
-}`,
-			after: `resource "terraform_data" "a" {
-  input            = "v2"
-  triggers_replace = "t2"
-  lifecycle { ignore_changes = all }
-}`,
-			want:  []string{"terraform_data.a: NoOp"},
-			input: `cty.StringVal("v1")`,
+			name:   "all ignores everything",
+			before: ignoringData("v1", "t1", "all"),
+			after:  ignoringData("v2", "t2", "all"),
+			want:   []string{"terraform_data.a: NoOp"},
+			input:  `cty.StringVal("v1")`,
 		},
 		{
-			name: "a replacement gets the real configuration",
-			before: `resource "terraform_data" "a" {
-  input = "v1"
-  lifecycle { ignore_changes = [input] }
-}`,
-			after: `resource "terraform_data" "a" {
-  input            = "v2"
-  triggers_replace = "now"
-  lifecycle { ignore_changes = [input] }
-}`,
-			want:  []string{"terraform_data.a: DeleteThenCreate (replace_because_cannot_update)"},
-			input: `cty.StringVal("v2")`,
+			name:   "a replacement gets the real configuration",
+			before: ignoringData("v1", "", "[input]"),
+			after:  ignoringData("v2", "now", "[input]"),
+			want:   []string{"terraform_data.a: DeleteThenCreate (replace_because_cannot_update)"},
+			input:  `cty.StringVal("v2")`,
 		},
 	}
 	for _, tt := range tests {
@@ -278,4 +250,15 @@ func TestIgnoreChangesRedundantElement(t *testing.T) {
 	if diff := cmp.Diff([]string{"Redundant ignore_changes element"}, summaries(diags, hcl.DiagWarning)); diff != "" {
 		t.Errorf("warnings (-want +got):\n%s", diff)
 	}
+}
+
+// ignoringData is terraform_data.a with the given input, triggers_replace
+// (left out when "") and ignore_changes, so that a case's two runs show
+// only what changes between them.
+func ignoringData(input, triggersReplace, ignoreChanges string) string {
+	trigger := ""
+	if triggersReplace != "" {
+		trigger = fmt.Sprintf("  triggers_replace = %q\n", triggersReplace)
+	}
+	return fmt.Sprintf("resource \"terraform_data\" \"a\" {\n  input = %q\n%s  lifecycle { ignore_changes = %s }\n}", input, trigger, ignoreChanges)
 }
