@@ -22,6 +22,16 @@ func (c *Client) call(ctx context.Context, o op, req protoreflect.Message) (prot
 	return nil, c.transportDiags(ctx, o, err)
 }
 
+// callForDiagnostics makes an RPC whose response carries nothing but
+// diagnostics, and returns them (or why the call failed).
+func (c *Client) callForDiagnostics(ctx context.Context, o op, req protoreflect.Message) providers.Diagnostics {
+	resp, diags := c.call(ctx, o, req)
+	if resp == nil {
+		return diags
+	}
+	return decodeDiagnostics(resp)
+}
+
 // transportDiags explains a failed call: interrupted, not implemented,
 // the plugin crashed, or the connection failed.
 func (c *Client) transportDiags(ctx context.Context, o op, err error) providers.Diagnostics {
@@ -185,11 +195,7 @@ func (c *Client) ValidateResourceConfig(ctx context.Context, req providers.Valid
 	if hasField(m, "client_capabilities") {
 		setCaps(m)
 	}
-	resp, diags := c.call(ctx, opValidateResource, m)
-	if resp == nil {
-		return providers.ValidateResourceConfigResponse{Diagnostics: diags}
-	}
-	return providers.ValidateResourceConfigResponse{Diagnostics: decodeDiagnostics(resp)}
+	return providers.ValidateResourceConfigResponse{Diagnostics: c.callForDiagnostics(ctx, opValidateResource, m)}
 }
 
 func (c *Client) ValidateDataResourceConfig(ctx context.Context, req providers.ValidateDataResourceConfigRequest) providers.ValidateDataResourceConfigResponse {
@@ -198,11 +204,7 @@ func (c *Client) ValidateDataResourceConfig(ctx context.Context, req providers.V
 	if m == nil {
 		return providers.ValidateDataResourceConfigResponse{Diagnostics: diags}
 	}
-	resp, diags := c.call(ctx, opValidateData, m)
-	if resp == nil {
-		return providers.ValidateDataResourceConfigResponse{Diagnostics: diags}
-	}
-	return providers.ValidateDataResourceConfigResponse{Diagnostics: decodeDiagnostics(resp)}
+	return providers.ValidateDataResourceConfigResponse{Diagnostics: c.callForDiagnostics(ctx, opValidateData, m)}
 }
 
 func (c *Client) ConfigureProvider(ctx context.Context, req providers.ConfigureProviderRequest) providers.ConfigureProviderResponse {
@@ -216,11 +218,7 @@ func (c *Client) ConfigureProvider(ctx context.Context, req providers.ConfigureP
 		return providers.ConfigureProviderResponse{Diagnostics: encodeError(diags, c.proto.rpcs[opConfigure].name, "provider configuration", err)}
 	}
 	setCaps(m)
-	resp, diags := c.call(ctx, opConfigure, m)
-	if resp == nil {
-		return providers.ConfigureProviderResponse{Diagnostics: diags}
-	}
-	return providers.ConfigureProviderResponse{Diagnostics: decodeDiagnostics(resp)}
+	return providers.ConfigureProviderResponse{Diagnostics: c.callForDiagnostics(ctx, opConfigure, m)}
 }
 
 func (c *Client) UpgradeResourceState(ctx context.Context, req providers.UpgradeResourceStateRequest) providers.UpgradeResourceStateResponse {
