@@ -36,16 +36,21 @@ func decodeSchemaResponse(resp protoreflect.Message) (providers.GetProviderSchem
 }
 
 func decodeSchemaMap(m protoreflect.Map) (map[string]providers.Schema, error) {
-	out := make(map[string]providers.Schema, m.Len())
+	return decodeByName(m, "", decodeSchema)
+}
+
+// decodeByName decodes each message of a map keyed by name. The first
+// failure stops it, prefixed with what and the name it came under.
+func decodeByName[T any](m protoreflect.Map, what string, decode func(protoreflect.Message) (T, error)) (map[string]T, error) {
+	out := make(map[string]T, m.Len())
 	var err error
 	m.Range(func(k protoreflect.MapKey, v protoreflect.Value) bool {
-		var s providers.Schema
-		s, err = decodeSchema(v.Message())
-		if err != nil {
-			err = fmt.Errorf("%q: %w", k.String(), err)
+		var x T
+		if x, err = decode(v.Message()); err != nil {
+			err = fmt.Errorf("%s%q: %w", what, k.String(), err)
 			return false
 		}
-		out[k.String()] = s
+		out[k.String()] = x
 		return true
 	})
 	return out, err
@@ -67,18 +72,11 @@ func decodeBlock(m protoreflect.Message) (*providers.Block, error) {
 	}
 	b.Description = getString(m, "description")
 	b.Deprecated = getBool(m, "deprecated")
-	attrs := getList(m, "attributes")
-	if attrs.Len() > 0 {
-		b.Attributes = make(map[string]*providers.Attribute, attrs.Len())
-	}
-	for i := 0; i < attrs.Len(); i++ {
-		am := attrs.Get(i).Message()
-		a, err := decodeAttribute(am)
-		name := getString(am, "name")
-		if err != nil {
-			return nil, fmt.Errorf("attribute %q: %w", name, err)
+	if attrs := getList(m, "attributes"); attrs.Len() > 0 {
+		var err error
+		if b.Attributes, err = decodeAttributes(attrs, "attribute"); err != nil {
+			return nil, err
 		}
-		b.Attributes[name] = a
 	}
 	blocks := getList(m, "block_types")
 	if blocks.Len() > 0 {
@@ -151,19 +149,27 @@ func decodeObject(m protoreflect.Message) (*providers.Object, error) {
 	if !ok {
 		return nil, fmt.Errorf("unsupported nested attribute nesting mode %d", getEnum(m, "nesting"))
 	}
-	o := &providers.Object{Nesting: nesting}
-	attrs := getList(m, "attributes")
-	o.Attributes = make(map[string]*providers.Attribute, attrs.Len())
-	for i := 0; i < attrs.Len(); i++ {
-		am := attrs.Get(i).Message()
+	attrs, err := decodeAttributes(getList(m, "attributes"), "nested attribute")
+	if err != nil {
+		return nil, err
+	}
+	return &providers.Object{Nesting: nesting, Attributes: attrs}, nil
+}
+
+// decodeAttributes reads a list of Attribute messages into a map by name;
+// what names them in an error.
+func decodeAttributes(list protoreflect.List, what string) (map[string]*providers.Attribute, error) {
+	out := make(map[string]*providers.Attribute, list.Len())
+	for i := 0; i < list.Len(); i++ {
+		am := list.Get(i).Message()
 		a, err := decodeAttribute(am)
 		name := getString(am, "name")
 		if err != nil {
-			return nil, fmt.Errorf("nested attribute %q: %w", name, err)
+			return nil, fmt.Errorf("%s %q: %w", what, name, err)
 		}
-		o.Attributes[name] = a
+		out[name] = a
 	}
-	return o, nil
+	return out, nil
 }
 
 // decodeType reads a type constraint in cty's JSON type notation
@@ -183,18 +189,7 @@ func decodeFunctions(m protoreflect.Map) (map[string]providers.Function, error) 
 	if m.Len() == 0 {
 		return nil, nil
 	}
-	out := make(map[string]providers.Function, m.Len())
-	var err error
-	m.Range(func(k protoreflect.MapKey, v protoreflect.Value) bool {
-		var f providers.Function
-		if f, err = decodeFunction(v.Message()); err != nil {
-			err = fmt.Errorf("function %q: %w", k.String(), err)
-			return false
-		}
-		out[k.String()] = f
-		return true
-	})
-	return out, err
+	return decodeByName(m, "function ", decodeFunction)
 }
 
 func decodeFunction(m protoreflect.Message) (providers.Function, error) {
