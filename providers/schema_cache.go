@@ -28,33 +28,45 @@ var (
 )
 
 func derivedOf(b *Block) *blockDerived {
-	key := weak.Make(b)
-	if d, ok := blockDerivedCache.Load(key); ok {
-		return d.(*blockDerived)
-	}
-	// Nested blocks are cached under their own keys, so this recursion
-	// does each block once.
-	d := &blockDerived{impliedType: b.buildImpliedType()}
-	d.emptyValue = b.buildEmptyValue()
-	if got, loaded := blockDerivedCache.LoadOrStore(key, d); loaded {
-		return got.(*blockDerived)
-	}
-	runtime.AddCleanup(b, func(k weak.Pointer[Block]) { blockDerivedCache.Delete(k) }, key)
-	return d
+	return cachedFor(&blockDerivedCache, b, func() *blockDerived {
+		// Nested blocks are cached under their own keys, so this recursion
+		// does each block once.
+		d := &blockDerived{impliedType: b.buildImpliedType()}
+		d.emptyValue = b.buildEmptyValue()
+		return d
+	})
 }
 
 func objectTypeOf(o *Object) cty.Type {
-	key := weak.Make(o)
-	if t, ok := objectTypeCache.Load(key); ok {
-		return t.(cty.Type)
-	}
-	t := o.buildImpliedType()
-	if got, loaded := objectTypeCache.LoadOrStore(key, t); loaded {
-		return got.(cty.Type)
-	}
-	runtime.AddCleanup(o, func(k weak.Pointer[Object]) { objectTypeCache.Delete(k) }, key)
-	return t
+	return cachedFor(&objectTypeCache, o, o.buildImpliedType)
 }
+
+// cachedFor is what cache holds for p, built on first need. When two
+// goroutines build at once, both get the one stored first.
+func cachedFor[P, V any](cache *sync.Map, p *P, build func() V) V {
+	key := weak.Make(p)
+	if v, ok := cache.Load(key); ok {
+		return v.(V)
+	}
+	v := build()
+	// One boxed key serves both the map and the cleanup, and the cleanup
+	// is a plain function rather than a closure, so a miss allocates
+	// nothing for them beyond the map entry and the cleanup record.
+	boxed := any(key)
+	if got, loaded := cache.LoadOrStore(boxed, v); loaded {
+		return got.(V)
+	}
+	runtime.AddCleanup(p, dropCacheEntry, cacheEntry{cache, boxed})
+	return v
+}
+
+// cacheEntry is where cachedFor stored a value.
+type cacheEntry struct {
+	cache *sync.Map
+	key   any
+}
+
+func dropCacheEntry(e cacheEntry) { e.cache.Delete(e.key) }
 
 // EmptyValue is the value of b when nothing is configured and nothing is
 // known: every attribute null, list/set/map blocks empty, single blocks
