@@ -285,9 +285,8 @@ func decodeHost(b *hcl.Block) (map[string]string, hcl.Diagnostics) {
 	if a == nil {
 		return nil, diags
 	}
-	v, more := a.Expr.Value(nil)
-	diags = append(diags, more...)
-	if more.HasErrors() {
+	v, ok := evalAttr(a, &diags)
+	if !ok {
 		return nil, diags
 	}
 	if v.IsNull() || !(v.Type().IsObjectType() || v.Type().IsMapType()) {
@@ -332,71 +331,67 @@ func decodeCredentials(b *hcl.Block) (string, hcl.Diagnostics) {
 }
 
 func stringValue(a *hcl.Attribute, diags *hcl.Diagnostics) (string, bool) {
-	v, more := a.Expr.Value(nil)
-	*diags = append(*diags, more...)
-	if more.HasErrors() {
+	v, ok := evalAttr(a, diags)
+	if !ok {
 		return "", false
 	}
 	if v.IsNull() || !v.Type().Equals(cty.String) {
-		*diags = append(*diags, &hcl.Diagnostic{
-			Severity: hcl.DiagError,
-			Summary:  "Invalid " + a.Name,
-			Detail:   fmt.Sprintf("%s must be a string.", a.Name),
-			Subject:  a.Expr.Range().Ptr(),
-		})
+		invalidAttr(a, diags, "a string")
 		return "", false
 	}
 	return v.AsString(), true
 }
 
 func boolValue(a *hcl.Attribute, diags *hcl.Diagnostics) (bool, bool) {
-	v, more := a.Expr.Value(nil)
-	*diags = append(*diags, more...)
-	if more.HasErrors() {
+	v, ok := evalAttr(a, diags)
+	if !ok {
 		return false, false
 	}
 	if v.IsNull() || !v.Type().Equals(cty.Bool) {
-		*diags = append(*diags, &hcl.Diagnostic{
-			Severity: hcl.DiagError,
-			Summary:  "Invalid " + a.Name,
-			Detail:   fmt.Sprintf("%s must be true or false.", a.Name),
-			Subject:  a.Expr.Range().Ptr(),
-		})
+		invalidAttr(a, diags, "true or false")
 		return false, false
 	}
 	return v.True(), true
 }
 
 func stringListValue(a *hcl.Attribute, diags *hcl.Diagnostics) ([]string, bool) {
-	v, more := a.Expr.Value(nil)
-	*diags = append(*diags, more...)
-	if more.HasErrors() {
+	v, ok := evalAttr(a, diags)
+	if !ok {
 		return nil, false
 	}
 	ty := v.Type()
 	if v.IsNull() || !(ty.IsListType() || ty.IsTupleType() || ty.IsSetType()) {
-		*diags = append(*diags, &hcl.Diagnostic{
-			Severity: hcl.DiagError,
-			Summary:  "Invalid " + a.Name,
-			Detail:   fmt.Sprintf("%s must be a list of strings.", a.Name),
-			Subject:  a.Expr.Range().Ptr(),
-		})
+		invalidAttr(a, diags, "a list of strings")
 		return nil, false
 	}
 	var out []string
 	for _, ev := range v.AsValueSlice() {
 		if ev.IsNull() || !ev.Type().Equals(cty.String) {
-			*diags = append(*diags, &hcl.Diagnostic{
-				Severity: hcl.DiagError,
-				Summary:  "Invalid " + a.Name,
-				Detail:   fmt.Sprintf("%s must be a list of strings.", a.Name),
-				Subject:  a.Expr.Range().Ptr(),
-			})
+			invalidAttr(a, diags, "a list of strings")
 			return nil, false
 		}
 		out = append(out, ev.AsString())
 	}
 	return out, true
+}
+
+// evalAttr evaluates a setting, which can refer to nothing (no variables
+// or functions in CLI configuration); false when that failed.
+func evalAttr(a *hcl.Attribute, diags *hcl.Diagnostics) (cty.Value, bool) {
+	v, more := a.Expr.Value(nil)
+	*diags = append(*diags, more...)
+	return v, !more.HasErrors()
+}
+
+// invalidAttr reports a setting whose value is of the wrong kind; mustBe
+// says what it should be ("a string").
+func invalidAttr(a *hcl.Attribute, diags *hcl.Diagnostics, mustBe string) {
+	*diags = append(*diags, &hcl.Diagnostic{
+		Severity: hcl.DiagError,
+		Summary:  "Invalid " + a.Name,
+		Detail:   fmt.Sprintf("%s must be %s.", a.Name, mustBe),
+		Subject:  a.Expr.Range().Ptr(),
+	})
 }
 
 // Token returns the bearer token for host: a TF_TOKEN_<host> variable
