@@ -78,12 +78,10 @@ func (p *Provider) fileResource(sensitive bool) *kit.Resource {
 	return &kit.Resource{
 		Schema:   providers.Schema{Block: schema},
 		Validate: validateFile,
-		Plan: func(_ context.Context, req providers.PlanResourceChangeRequest) providers.PlanResourceChangeResponse {
-			return planner.Plan(req)
-		},
-		Apply:  p.applyFile,
-		Read:   p.readFile,
-		Import: refuseImport,
+		Planner:  planner,
+		Apply:    p.applyFile,
+		Read:     p.readFile,
+		Import:   refuseImport,
 	}
 }
 

@@ -35,11 +35,9 @@ func New() providers.Interface {
 		Config: providers.Schema{Block: &providers.Block{}},
 		Resources: map[string]*kit.Resource{
 			"null_resource": {
-				Schema: providers.Schema{Block: resourceSchema},
-				Plan: func(_ context.Context, req providers.PlanResourceChangeRequest) providers.PlanResourceChangeResponse {
-					return planner.Plan(req)
-				},
-				Apply: apply,
+				Schema:  providers.Schema{Block: resourceSchema},
+				Planner: planner,
+				Apply:   apply,
 			},
 		},
 		DataSources: map[string]*kit.DataSource{

@@ -69,11 +69,9 @@ func New() providers.Interface {
 			"time_sleep": {
 				Schema:   providers.Schema{Block: sleepSchema},
 				Validate: validateSleep,
-				Plan: func(_ context.Context, req providers.PlanResourceChangeRequest) providers.PlanResourceChangeResponse {
-					return sleepPlanner.Plan(req)
-				},
-				Apply:  p.applySleep,
-				Import: p.importSleep,
+				Planner:  sleepPlanner,
+				Apply:    p.applySleep,
+				Import:   p.importSleep,
 			},
 			"time_offset": {
 				Schema:   providers.Schema{Block: offsetSchema},

@@ -12,16 +12,19 @@ import (
 )
 
 // Resource is one managed resource type. Nil handlers get a default:
-// Validate accepts, Plan uses [Planner] with no defaults and every
-// argument forcing replacement, Read returns the prior state unchanged,
-// Import refuses.
+// Validate accepts, Plan uses Planner (or, when that is nil too, a
+// [Planner] with no defaults and every argument forcing replacement),
+// Read returns the prior state unchanged, Import refuses.
 type Resource struct {
 	Schema   providers.Schema
 	Validate func(config cty.Value) providers.Diagnostics
 	Plan     func(ctx context.Context, req providers.PlanResourceChangeRequest) providers.PlanResourceChangeResponse
-	Apply    func(ctx context.Context, req providers.ApplyResourceChangeRequest) providers.ApplyResourceChangeResponse
-	Read     func(ctx context.Context, req providers.ReadResourceRequest) providers.ReadResourceResponse
-	Import   func(ctx context.Context, req providers.ImportResourceStateRequest) providers.ImportResourceStateResponse
+	// Planner plans when Plan is nil: the usual rules with this type's
+	// defaults and in-place arguments.
+	Planner *Planner
+	Apply   func(ctx context.Context, req providers.ApplyResourceChangeRequest) providers.ApplyResourceChangeResponse
+	Read    func(ctx context.Context, req providers.ReadResourceRequest) providers.ReadResourceResponse
+	Import  func(ctx context.Context, req providers.ImportResourceStateRequest) providers.ImportResourceStateResponse
 }
 
 // DataSource is one data source type.
@@ -147,10 +150,13 @@ func (b *Base) PlanResourceChange(ctx context.Context, req providers.PlanResourc
 	if r == nil {
 		return providers.PlanResourceChangeResponse{Diagnostics: diags}
 	}
-	if r.Plan == nil {
-		return (&Planner{Schema: r.Schema.Block}).Plan(req)
+	switch {
+	case r.Plan != nil:
+		return r.Plan(ctx, req)
+	case r.Planner != nil:
+		return r.Planner.Plan(req)
 	}
-	return r.Plan(ctx, req)
+	return (&Planner{Schema: r.Schema.Block}).Plan(req)
 }
 
 func (b *Base) ApplyResourceChange(ctx context.Context, req providers.ApplyResourceChangeRequest) providers.ApplyResourceChangeResponse {
