@@ -11,6 +11,7 @@ import (
 
 	"github.com/tenetplan/tenet/providers"
 	"github.com/tenetplan/tenet/providers/plugin"
+	"github.com/tenetplan/tenet/providers/plugin/internal/testprovider"
 )
 
 var cmpOpts = cmp.Options{
@@ -100,18 +101,10 @@ func TestSchema(t *testing.T) {
 					}
 				}
 			}
-			wantFns := map[string]providers.Function{
-				"upper": {Parameters: []providers.FunctionParameter{{Name: "s", Type: cty.String}}, ReturnType: cty.String, Summary: "upper-cases"},
-				"sum":   {VariadicParameter: &providers.FunctionParameter{Name: "n", Type: cty.Number}, ReturnType: cty.Number},
-				"echo": {Parameters: []providers.FunctionParameter{{Name: "v", Type: cty.DynamicPseudoType, AllowNullValue: true, AllowUnknownValues: true}},
-					ReturnType: cty.DynamicPseudoType},
-				"fail":   {Parameters: []providers.FunctionParameter{{Name: "s", Type: cty.String}}, ReturnType: cty.String},
-				"getenv": {Parameters: []providers.FunctionParameter{{Name: "name", Type: cty.String}}, ReturnType: cty.String},
-			}
-			if d := cmp.Diff(wantFns, s.Functions, cmpOpts); d != "" {
+			if d := cmp.Diff(testprovider.Functions, s.Functions, cmpOpts); d != "" {
 				t.Errorf("functions (-want +got):\n%s", d)
 			}
-			if d := cmp.Diff(wantFns, c.GetFunctions(context.Background()).Functions, cmpOpts); d != "" {
+			if d := cmp.Diff(testprovider.Functions, c.GetFunctions(context.Background()).Functions, cmpOpts); d != "" {
 				t.Errorf("GetFunctions (-want +got):\n%s", d)
 			}
 			if !s.PlanDestroy || !s.MoveResourceState || !s.GetProviderSchemaOptional {

@@ -27,6 +27,18 @@ type core struct {
 	prefix string
 }
 
+// Functions are the provider's functions, as it declares them: the tests
+// compare what the client decodes with this.
+var Functions = map[string]providers.Function{
+	"upper": {Parameters: []providers.FunctionParameter{{Name: "s", Type: cty.String}}, ReturnType: cty.String, Summary: "upper-cases"},
+	"sum":   {VariadicParameter: &providers.FunctionParameter{Name: "n", Type: cty.Number}, ReturnType: cty.Number},
+	"echo": {Parameters: []providers.FunctionParameter{{Name: "v", Type: cty.DynamicPseudoType, AllowNullValue: true, AllowUnknownValues: true}},
+		ReturnType: cty.DynamicPseudoType},
+	"fail": {Parameters: []providers.FunctionParameter{{Name: "s", Type: cty.String}}, ReturnType: cty.String},
+	// getenv lets tests see the environment the plugin runs in.
+	"getenv": {Parameters: []providers.FunctionParameter{{Name: "name", Type: cty.String}}, ReturnType: cty.String},
+}
+
 // schema is the provider's schema. Nested-type attributes and write-only
 // attributes exist only in protocol 6.
 func (c *core) schema() providers.GetProviderSchemaResponse {
@@ -77,18 +89,10 @@ func (c *core) schema() providers.GetProviderSchemaResponse {
 		"output": {Type: cty.String, Computed: true},
 	}}
 	return providers.GetProviderSchemaResponse{
-		Provider:      providers.Schema{Block: &providers.Block{Attributes: map[string]*providers.Attribute{"prefix": {Type: cty.String, Optional: true}}}},
-		ResourceTypes: map[string]providers.Schema{"test_thing": {Version: 1, Block: thing}, "test_other": {Block: other}},
-		DataSources:   map[string]providers.Schema{"test_echo": {Block: echo}},
-		Functions: map[string]providers.Function{
-			"upper": {Parameters: []providers.FunctionParameter{{Name: "s", Type: cty.String}}, ReturnType: cty.String, Summary: "upper-cases"},
-			"sum":   {VariadicParameter: &providers.FunctionParameter{Name: "n", Type: cty.Number}, ReturnType: cty.Number},
-			"echo": {Parameters: []providers.FunctionParameter{{Name: "v", Type: cty.DynamicPseudoType, AllowNullValue: true, AllowUnknownValues: true}},
-				ReturnType: cty.DynamicPseudoType},
-			"fail": {Parameters: []providers.FunctionParameter{{Name: "s", Type: cty.String}}, ReturnType: cty.String},
-			// getenv lets tests see the environment the plugin runs in.
-			"getenv": {Parameters: []providers.FunctionParameter{{Name: "name", Type: cty.String}}, ReturnType: cty.String},
-		},
+		Provider:          providers.Schema{Block: &providers.Block{Attributes: map[string]*providers.Attribute{"prefix": {Type: cty.String, Optional: true}}}},
+		ResourceTypes:     map[string]providers.Schema{"test_thing": {Version: 1, Block: thing}, "test_other": {Block: other}},
+		DataSources:       map[string]providers.Schema{"test_echo": {Block: echo}},
+		Functions:         Functions,
 		PlanDestroy:       true,
 		MoveResourceState: true,
 	}
