@@ -52,6 +52,18 @@ func also(o origin, a, b cty.Value) origin {
 	return 0
 }
 
+// keepConfig answers a merge with the configuration as it is, which is
+// also the prior when want asks and the two are identical.
+func keepConfig(prior, config cty.Value, want origin) (cty.Value, origin) {
+	return config, fromConfig | also(want&fromPrior, config, prior)
+}
+
+// keepPrior answers a merge with the prior as it is, which is also the
+// configuration when want asks and the two are identical.
+func keepPrior(prior, config cty.Value, want origin) (cty.Value, origin) {
+	return prior, fromPrior | also(want&fromConfig, prior, config)
+}
+
 // mergeFunc merges one prior element with one configuration element.
 type mergeFunc func(prior, config cty.Value) (cty.Value, origin)
 
@@ -59,7 +71,7 @@ type mergeFunc func(prior, config cty.Value) (cty.Value, origin)
 // caller would like an identity answer about.
 func proposedNewBlock(cb *compiledBlock, prior, config cty.Value, want origin) (cty.Value, origin) {
 	if config.IsNull() || !config.IsKnown() {
-		return prior, fromPrior | also(want&fromConfig, prior, config)
+		return keepPrior(prior, config, want)
 	}
 	var same origin
 	switch {
@@ -112,19 +124,19 @@ func proposedNewAttribute(a *compiledAttr, prior, config cty.Value, want origin)
 		// something only the user could have set was removed by the user;
 		// keeping the prior would resurrect it.
 		if a.nested != nil && a.optional && holdsConfiguredValue(a.nested, prior) {
-			return config, fromConfig | also(want&fromPrior, config, prior)
+			return keepConfig(prior, config, want)
 		}
-		return prior, fromPrior | also(want&fromConfig, prior, config)
+		return keepPrior(prior, config, want)
 	case a.nested != nil:
 		return proposedNewNestedType(a.nested, prior, config, want)
 	default:
-		return config, fromConfig | also(want&fromPrior, config, prior)
+		return keepConfig(prior, config, want)
 	}
 }
 
 func proposedNewAttributes(attrs []compiledAttr, prior, config cty.Value, want origin) (cty.Value, origin) {
 	if config.IsNull() || !config.IsKnown() {
-		return config, fromConfig | also(want&fromPrior, config, prior)
+		return keepConfig(prior, config, want)
 	}
 	var same origin
 	if !prior.IsKnown() {
@@ -162,7 +174,7 @@ func proposedNewAttributes(attrs []compiledAttr, prior, config cty.Value, want o
 
 func proposedNewNestedType(obj *compiledObject, prior, config cty.Value, want origin) (cty.Value, origin) {
 	if !config.IsKnown() {
-		return config, fromConfig | also(want&fromPrior, config, prior)
+		return keepConfig(prior, config, want)
 	}
 	merge := func(prior, config cty.Value) (cty.Value, origin) {
 		return proposedNewAttributes(obj.attrs, prior, config, fromConfig|fromPrior)
@@ -170,7 +182,7 @@ func proposedNewNestedType(obj *compiledObject, prior, config cty.Value, want or
 	switch obj.nesting {
 	case providers.NestingSingle, providers.NestingGroup:
 		if config.IsNull() {
-			return config, fromConfig | also(want&fromPrior, config, prior)
+			return keepConfig(prior, config, want)
 		}
 		return proposedNewAttributes(obj.attrs, prior, config, want)
 	}
@@ -179,7 +191,7 @@ func proposedNewNestedType(obj *compiledObject, prior, config cty.Value, want or
 
 func proposedNewNestedBlock(nb *compiledNested, prior, config cty.Value, want origin) (cty.Value, origin) {
 	if !config.IsKnown() {
-		return config, fromConfig | also(want&fromPrior, config, prior)
+		return keepConfig(prior, config, want)
 	}
 	merge := func(prior, config cty.Value) (cty.Value, origin) {
 		return proposedNewBlock(nb.block, prior, config, fromConfig|fromPrior)
@@ -187,7 +199,7 @@ func proposedNewNestedBlock(nb *compiledNested, prior, config cty.Value, want or
 	switch nb.nesting {
 	case providers.NestingSingle:
 		if config.IsNull() {
-			return config, fromConfig | also(want&fromPrior, config, prior)
+			return keepConfig(prior, config, want)
 		}
 		return proposedNewBlock(nb.block, prior, config, want)
 	case providers.NestingGroup:
@@ -208,7 +220,7 @@ func proposedNewCollection(nesting providers.NestingMode, prior, config cty.Valu
 	case providers.NestingSet:
 		return proposedNewSet(prior, config, want, couldProduce, merge)
 	}
-	return config, fromConfig | also(want&fromPrior, config, prior)
+	return keepConfig(prior, config, want)
 }
 
 // collectionOrigin is what a merged collection may turn out identical
@@ -235,7 +247,7 @@ func sameKind(a, b cty.Type) bool {
 // Elements beyond the end of a known prior are new and taken verbatim.
 func proposedNewByIndex(prior, config cty.Value, want origin, merge mergeFunc) (cty.Value, origin) {
 	if config.IsNull() || config.LengthInt() == 0 {
-		return config, fromConfig | also(want&fromPrior, config, prior)
+		return keepConfig(prior, config, want)
 	}
 	priorLen := 0
 	if prior.IsKnown() && !prior.IsNull() {
@@ -273,7 +285,7 @@ func proposedNewByIndex(prior, config cty.Value, want origin, merge mergeFunc) (
 // prior lacks are new and taken verbatim.
 func proposedNewByKey(prior, config cty.Value, want origin, merge mergeFunc) (cty.Value, origin) {
 	if config.IsNull() || config.LengthInt() == 0 {
-		return config, fromConfig | also(want&fromPrior, config, prior)
+		return keepConfig(prior, config, want)
 	}
 	n := config.LengthInt()
 	same := collectionOrigin(prior, config, n)
@@ -342,7 +354,7 @@ func hasKey(v cty.Value, k string) bool {
 // merged with a null prior so their computed attributes stay null.
 func proposedNewSet(prior, config cty.Value, want origin, couldProduce func(prior, config cty.Value) bool, merge mergeFunc) (cty.Value, origin) {
 	if config.IsNull() || config.LengthInt() == 0 {
-		return config, fromConfig | also(want&fromPrior, config, prior)
+		return keepConfig(prior, config, want)
 	}
 	var priorElems []cty.Value
 	if prior.IsKnown() && !prior.IsNull() {
