@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/spf13/cobra"
@@ -124,19 +123,16 @@ func confirm(ctx context.Context, g *globals, u *ui, destroy bool) (bool, error)
 		question = "Do you really want to destroy all resources?"
 		detail = "tenet will destroy all your managed infrastructure, as shown above.\n  There is no undo. Only 'yes' will be accepted to confirm."
 	}
+	prompt := fmt.Sprintf("\n%s\n  %s\n\n  Enter a value: ", question, detail)
 	if u.color {
 		// OpenTofu's bytes: the question bold from before its blank line.
-		fmt.Fprintf(u.out, "%s\n%s%s\n  %s\n\n  %s", views.ANSIReset+views.ANSIBold, question, views.ANSIReset, detail, views.Colorize("[bold]Enter a value:[reset] ", true))
-	} else {
-		fmt.Fprintf(u.out, "\n%s\n  %s\n\n  Enter a value: ", question, detail)
+		prompt = fmt.Sprintf("%s\n%s%s\n  %s\n\n  %s", views.ANSIReset+views.ANSIBold, question, views.ANSIReset, detail, views.Colorize("[bold]Enter a value:[reset] ", true))
 	}
-	line, err := g.answers.readLine(ctx)
-	// OpenTofu ends the prompt's line once the answer is read.
-	fmt.Fprintln(u.out)
+	approved := g.answers.askYes(ctx, u.out, prompt)
 	if ctx.Err() != nil {
 		return false, u.errorf("error asking for approval: interrupted", "")
 	}
-	return err == nil && strings.TrimSpace(line) == "yes", nil
+	return approved, nil
 }
 
 // applySavedPlan applies a plan file after checking it still fits the

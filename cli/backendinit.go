@@ -540,14 +540,13 @@ func (f *backendFlags) migrationOptions(u *ui, env []string) migrationOptions {
 		o.lockTimeout = v
 	}
 	o.answers.ask = func(question, explanation string) bool {
-		fmt.Fprintf(u.out, "%s\n", question)
+		var prompt strings.Builder
+		fmt.Fprintf(&prompt, "%s\n", question)
 		for _, line := range strings.Split(explanation, "\n") {
-			fmt.Fprintf(u.out, "  %s\n", line)
+			fmt.Fprintf(&prompt, "  %s\n", line)
 		}
-		fmt.Fprintf(u.out, "\n  Enter a value: ")
-		line, err := f.answers.readLine(f.cmd.Context())
-		fmt.Fprintln(u.out)
-		return err == nil && strings.TrimSpace(line) == "yes"
+		prompt.WriteString("\n  Enter a value: ")
+		return f.answers.askYes(f.cmd.Context(), u.out, prompt.String())
 	}
 	return o
 }

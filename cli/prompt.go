@@ -63,6 +63,16 @@ func (a *answers) readLine(ctx context.Context) (string, error) {
 	}
 }
 
+// askYes prints prompt, reads one answer and reports whether it is
+// "yes". The prompt's line is ended once the answer is read, whatever it
+// was, as OpenTofu does.
+func (a *answers) askYes(ctx context.Context, out io.Writer, prompt string) bool {
+	fmt.Fprint(out, prompt)
+	line, err := a.readLine(ctx)
+	fmt.Fprintln(out)
+	return err == nil && strings.TrimSpace(line) == "yes"
+}
+
 // inputEnabled reports whether tenet may ask for input: -input (true
 // unless given false) and TF_INPUT (when it is a false value, it wins
 // even over -input=true, as in OpenTofu).

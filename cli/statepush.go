@@ -158,12 +158,9 @@ func newStateReplaceProviderCommand(g *globals) *cobra.Command {
 					fmt.Fprintf(u.out, "  %s\n", n)
 				}
 				if !autoApprove {
-					fmt.Fprintf(u.out, "\nDo you want to make these changes?\nOnly 'yes' will be accepted to continue.\n\nEnter a value: ")
-					if !readYes(cmd.Context(), g) {
-						fmt.Fprintln(u.out)
+					if !g.answers.askYes(cmd.Context(), u.out, "\nDo you want to make these changes?\nOnly 'yes' will be accepted to continue.\n\nEnter a value: ") {
 						return false, u.errorf("Replacing providers cancelled", "Only 'yes' approves the change; the state was not changed.")
 					}
-					fmt.Fprintln(u.out)
 				}
 				for _, r := range matched {
 					pc := r.ProviderConfig
@@ -198,12 +195,10 @@ func newForceUnlockCommand(g *globals) *cobra.Command {
 			}
 			defer sf.close()
 			if !force {
-				fmt.Fprintf(u.out, "Do you really want to force-unlock?\n  tenet will remove the lock on the state %s, so that other commands can\n  change it even if the operation holding the lock is still running.\n  Only 'yes' will be accepted to confirm.\n\n  Enter a value: ", sf.path)
-				if !readYes(cmd.Context(), g) {
-					fmt.Fprintln(u.out)
+				prompt := fmt.Sprintf("Do you really want to force-unlock?\n  tenet will remove the lock on the state %s, so that other commands can\n  change it even if the operation holding the lock is still running.\n  Only 'yes' will be accepted to confirm.\n\n  Enter a value: ", sf.path)
+				if !g.answers.askYes(cmd.Context(), u.out, prompt) {
 					return u.errorf("force-unlock cancelled", "Only 'yes' confirms; the lock was left in place.")
 				}
-				fmt.Fprintln(u.out)
 			}
 			store := sf.openStore("OperationTypeInvalid")
 			if err := store.ForceUnlock(id); err != nil {

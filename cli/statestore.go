@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -82,12 +81,6 @@ func (f *stateFlags) modifyState(ctx context.Context, u *ui, operation string, c
 		return u.errorf("Failed to save state", "Writing the state failed: %s.\n\nThe state file %s was left as it was.", err, f.path)
 	}
 	return nil
-}
-
-// readYes reads one line of input and reports whether it is "yes".
-func readYes(ctx context.Context, g *globals) bool {
-	line, err := g.answers.readLine(ctx)
-	return err == nil && strings.TrimSpace(line) == "yes"
 }
 
 // timedBackup sets the default backup of the state commands: as OpenTofu,
