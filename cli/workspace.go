@@ -155,8 +155,19 @@ func overridden(u *ui) error {
 	return nil
 }
 
-func invalidWorkspaceName(u *ui, name string) error {
-	return u.errorf("Invalid workspace name", "The workspace name %q cannot be used: it must be non-empty and made of characters that need no escaping in a URL path (letters, digits, '-', '_', '.', '~' …; no slashes or spaces). Choose another name.", name)
+// workspaceToSelect checks the NAME argument of "workspace new" and
+// "workspace select", both of which end by selecting it: one valid name,
+// and no TF_WORKSPACE that would make the selection pointless. what says
+// which workspace the argument names, for the arity error.
+func workspaceToSelect(u *ui, args []string, what string) (string, error) {
+	if len(args) != 1 {
+		return "", u.errorf("Wrong number of arguments", "Exactly one argument is expected: the name of %s.", what)
+	}
+	name := args[0]
+	if !validWorkspaceName(name) {
+		return "", u.errorf("Invalid workspace name", "The workspace name %q cannot be used: it must be non-empty and made of characters that need no escaping in a URL path (letters, digits, '-', '_', '.', '~' …; no slashes or spaces). Choose another name.", name)
+	}
+	return name, overridden(u)
 }
 
 func newWorkspaceNewCommand(g *globals) *cobra.Command {
@@ -168,14 +179,8 @@ func newWorkspaceNewCommand(g *globals) *cobra.Command {
 		Short: "Create a workspace and select it",
 		RunE: func(cmd *cobra.Command, args []string) error {
 			u := newUI(cmd, g, noColorFlag(cmd), false)
-			if len(args) != 1 {
-				return u.errorf("Wrong number of arguments", "Exactly one argument is expected: the name of the new workspace.")
-			}
-			name := args[0]
-			if !validWorkspaceName(name) {
-				return invalidWorkspaceName(u, name)
-			}
-			if err := overridden(u); err != nil {
+			name, err := workspaceToSelect(u, args, "the new workspace")
+			if err != nil {
 				return err
 			}
 			_, ws, err := openWorkspaces(cmd.Context(), u)
@@ -223,14 +228,8 @@ func newWorkspaceSelectCommand(g *globals) *cobra.Command {
 		Short: "Select a workspace",
 		RunE: func(cmd *cobra.Command, args []string) error {
 			u := newUI(cmd, g, noColorFlag(cmd), false)
-			if len(args) != 1 {
-				return u.errorf("Wrong number of arguments", "Exactly one argument is expected: the name of the workspace to select.")
-			}
-			name := args[0]
-			if !validWorkspaceName(name) {
-				return invalidWorkspaceName(u, name)
-			}
-			if err := overridden(u); err != nil {
+			name, err := workspaceToSelect(u, args, "the workspace to select")
+			if err != nil {
 				return err
 			}
 			loc, ws, err := openWorkspaces(cmd.Context(), u)
