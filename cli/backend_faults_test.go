@@ -19,6 +19,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/zclconf/go-cty/cty"
 
+	"github.com/tenetplan/tenet/cli"
 	"github.com/tenetplan/tenet/state/backend/backendtest"
 )
 
@@ -219,7 +220,7 @@ resource "time_sleep" "slow" {
 }
 `)
 		cmd := tenetCmd(t, dir, "apply", "-auto-approve", "-no-color")
-		var out syncBuffer // written by exec's copying goroutine while read here
+		var out cli.SyncBuffer // written by exec's copying goroutine while read here
 		cmd.Stdout, cmd.Stderr = &out, &out
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)

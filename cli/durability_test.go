@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -96,15 +97,7 @@ func runTenet(t *testing.T, dir string, args ...string) (string, error) {
 // It returns how many creations the process reported.
 func applyAndKill(t *testing.T, dir string, after int, deadline time.Duration) int {
 	t.Helper()
-	cmd := tenetCmd(t, dir, "apply", "-auto-approve")
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd.Stderr = cmd.Stdout
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	cmd, stdout := startApply(t, dir)
 	timer := time.AfterFunc(deadline, func() { cmd.Process.Signal(syscall.SIGKILL) })
 	defer timer.Stop()
 	done := 0
@@ -118,14 +111,26 @@ func applyAndKill(t *testing.T, dir string, after int, deadline time.Duration) i
 			}
 		}
 	}
-	go func() { _, _ = bufio.NewReader(stdout).WriteTo(discard{}) }()
+	go io.Copy(io.Discard, stdout)
 	_ = cmd.Wait()
 	return done
 }
 
-type discard struct{}
-
-func (discard) Write(p []byte) (int, error) { return len(p), nil }
+// startApply starts "apply -auto-approve" in dir and returns the process
+// with its output, stdout and stderr together, to follow as it runs.
+func startApply(t *testing.T, dir string) (*exec.Cmd, io.Reader) {
+	t.Helper()
+	cmd := tenetCmd(t, dir, "apply", "-auto-approve")
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Stderr = cmd.Stdout
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	return cmd, out
+}
 
 // checkDurable checks the invariants after a crash and returns how many
 // instances the recovered state holds.
@@ -280,15 +285,7 @@ func TestConcurrentApplyWaitsForLock(t *testing.T) {
 	if out, err := runTenet(t, dir, "init"); err != nil {
 		t.Fatalf("init: %v\n%s", err, out)
 	}
-	first := tenetCmd(t, dir, "apply", "-auto-approve")
-	stdout, err := first.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	first.Stderr = first.Stdout
-	if err := first.Start(); err != nil {
-		t.Fatal(err)
-	}
+	first, stdout := startApply(t, dir)
 	sc := bufio.NewScanner(stdout)
 	for sc.Scan() && !strings.Contains(sc.Text(), "Creation complete") {
 	}
@@ -310,7 +307,7 @@ func TestConcurrentApplyWaitsForLock(t *testing.T) {
 	if err := waiter.Start(); err != nil {
 		t.Fatal(err)
 	}
-	go func() { _, _ = bufio.NewReader(stdout).WriteTo(discard{}) }()
+	go io.Copy(io.Discard, stdout)
 	if err := first.Wait(); err != nil {
 		t.Fatalf("first apply failed: %v", err)
 	}
@@ -412,15 +409,7 @@ func TestApplyWithoutChangesSettlesRecoveredJournal(t *testing.T) {
 	if _, err := os.Stat(statePath + ".journal"); !os.IsNotExist(err) {
 		t.Errorf("journal left after an apply without changes (stat: %v)", err)
 	}
-	src, err := os.ReadFile(statePath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	parsed, err := statefile.Parse(src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if parsed.State.ResourceInstance(addr) == nil {
+	if parsed := readStateFile(t, statePath); parsed.State.ResourceInstance(addr) == nil {
 		t.Error("the state file lacks the recovered r[1]")
 	}
 }

@@ -1,7 +1,6 @@
 package cli_test
 
 import (
-	"bytes"
 	"errors"
 	"io"
 	"os"
@@ -9,14 +8,13 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/tenetplan/tenet/state/statefile"
+	"github.com/tenetplan/tenet/cli"
 )
 
 // The interrupt tests run the real binary and send it real signals.
@@ -39,26 +37,9 @@ resource "time_sleep" "after" {
 // interruptRun is a tenet process under test.
 type interruptRun struct {
 	cmd            *exec.Cmd
-	stdout, stderr *syncBuffer
+	stdout, stderr *cli.SyncBuffer
 	exited         chan struct{} // stdout closed
 	done           chan struct{}
-}
-
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }
 
 // startTenet starts tenet in dir. With ignoreInt, it is started the way a
@@ -79,7 +60,7 @@ func startTenet(t *testing.T, dir string, ignoreInt bool, args ...string) *inter
 	}
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "NO_COLOR=1", "TF_IN_AUTOMATION=1", "TF_CLI_CONFIG_FILE=/dev/null", "CHECKPOINT_DISABLE=1")
-	r := &interruptRun{cmd: cmd, stdout: &syncBuffer{}, stderr: &syncBuffer{}, exited: make(chan struct{}), done: make(chan struct{})}
+	r := &interruptRun{cmd: cmd, stdout: &cli.SyncBuffer{}, stderr: &cli.SyncBuffer{}, exited: make(chan struct{}), done: make(chan struct{})}
 	pipe, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -150,14 +131,7 @@ func (r *interruptRun) wait(t *testing.T, limit time.Duration) int {
 // OpenTofu would read it: the file alone, no journal.
 func stateInstances(t *testing.T, dir string) []string {
 	t.Helper()
-	src, err := os.ReadFile(filepath.Join(dir, "terraform.tfstate"))
-	if err != nil {
-		t.Fatalf("no state file: %v", err)
-	}
-	f, err := statefile.Parse(src)
-	if err != nil {
-		t.Fatalf("state file does not parse: %v", err)
-	}
+	f := readStateFile(t, filepath.Join(dir, "terraform.tfstate"))
 	var out []string
 	for _, ref := range f.State.AllResourceInstances() {
 		out = append(out, ref.Addr.String())
@@ -166,9 +140,27 @@ func stateInstances(t *testing.T, dir string) []string {
 	return out
 }
 
-// noLeftovers checks that the lock and the journal are gone.
-func noLeftovers(t *testing.T, dir string) {
+// startSlowApply starts applying slowApplyConfig in a fresh directory and
+// returns once the fast instance is created and the slow one is under
+// way: the moment the interrupt tests signal.
+func startSlowApply(t *testing.T, ignoreInt bool) (dir string, r *interruptRun) {
 	t.Helper()
+	dir = t.TempDir()
+	writeFile(t, filepath.Join(dir, "main.tf"), slowApplyConfig)
+	r = startTenet(t, dir, ignoreInt, "apply", "-auto-approve")
+	r.waitFor(t, "time_sleep.fast: Creation complete")
+	r.waitFor(t, "time_sleep.slow: Creating...")
+	return dir, r
+}
+
+// checkInterruptedApplyState checks what an apply of slowApplyConfig
+// interrupted during the slow sleep leaves: a state file holding only
+// the fast instance, and neither the lock nor the journal.
+func checkInterruptedApplyState(t *testing.T, dir string) {
+	t.Helper()
+	if diff := cmp.Diff([]string{"time_sleep.fast"}, stateInstances(t, dir)); diff != "" {
+		t.Errorf("state instances (-want +got):\n%s", diff)
+	}
 	for _, name := range []string{".terraform.tfstate.lock.info", "terraform.tfstate.journal"} {
 		if _, err := os.Stat(filepath.Join(dir, name)); err == nil {
 			t.Errorf("%s left behind", name)
@@ -196,11 +188,7 @@ func TestInterruptStopsApplyGracefully(t *testing.T) {
 		{"sigterm", false, syscall.SIGTERM},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			dir := t.TempDir()
-			writeFile(t, filepath.Join(dir, "main.tf"), slowApplyConfig)
-			r := startTenet(t, dir, tc.ignoreInt, "apply", "-auto-approve")
-			r.waitFor(t, "time_sleep.fast: Creation complete")
-			r.waitFor(t, "time_sleep.slow: Creating...")
+			dir, r := startSlowApply(t, tc.ignoreInt)
 			start := time.Now()
 			r.cmd.Process.Signal(tc.sig)
 			if code := r.wait(t, 30*time.Second); code != 1 {
@@ -221,10 +209,7 @@ func TestInterruptStopsApplyGracefully(t *testing.T) {
 			if strings.Contains(r.stdout.String(), "Apply complete") {
 				t.Errorf("an interrupted apply claims to be complete:\n%s", r.stdout)
 			}
-			if diff := cmp.Diff([]string{"time_sleep.fast"}, stateInstances(t, dir)); diff != "" {
-				t.Errorf("state instances (-want +got):\n%s", diff)
-			}
-			noLeftovers(t, dir)
+			checkInterruptedApplyState(t, dir)
 		})
 	}
 }
@@ -236,11 +221,7 @@ func TestSecondInterruptExitsAtOnce(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and signals the tenet binary")
 	}
-	dir := t.TempDir()
-	writeFile(t, filepath.Join(dir, "main.tf"), slowApplyConfig)
-	r := startTenet(t, dir, false, "apply", "-auto-approve")
-	r.waitFor(t, "time_sleep.fast: Creation complete")
-	r.waitFor(t, "time_sleep.slow: Creating...")
+	dir, r := startSlowApply(t, false)
 	r.cmd.Process.Signal(syscall.SIGINT)
 	r.cmd.Process.Signal(syscall.SIGINT)
 	if code := r.wait(t, 15*time.Second); code != 1 {
@@ -252,10 +233,7 @@ func TestSecondInterruptExitsAtOnce(t *testing.T) {
 	if strings.Contains(stderr, "Two interrupts received") && !strings.Contains(stderr, "Two interrupts received. Exiting immediately. Note that data loss may have\noccurred.") {
 		t.Errorf("second interrupt message:\n%s", stderr)
 	}
-	if diff := cmp.Diff([]string{"time_sleep.fast"}, stateInstances(t, dir)); diff != "" {
-		t.Errorf("state instances (-want +got):\n%s", diff)
-	}
-	noLeftovers(t, dir)
+	checkInterruptedApplyState(t, dir)
 }
 
 // TestInterruptedPlanLeavesNothing: a plan interrupted while a data
