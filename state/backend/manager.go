@@ -193,16 +193,7 @@ func (m *Manager) Lock(ctx context.Context, info LockInfo) (string, hcl.Diagnost
 	if m.lock != nil {
 		return m.lock.ID, nil
 	}
-	fresh := NewLockInfo(info.Operation)
-	if info.ID == "" {
-		info.ID = fresh.ID
-	}
-	if info.Who == "" {
-		info.Who = fresh.Who
-	}
-	if info.Created.IsZero() {
-		info.Created = fresh.Created
-	}
+	info.FillUnset()
 	if info.Version == "" {
 		info.Version = m.opts.TerraformVersion
 	}

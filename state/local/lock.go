@@ -28,7 +28,24 @@ type LockInfo struct {
 
 // NewLockInfo fills in ID, Who and Created for an operation.
 func NewLockInfo(operation string) LockInfo {
-	return LockInfo{ID: statefile.NewLineage(), Operation: operation, Who: whoAmI(), Created: time.Now().UTC()}
+	info := LockInfo{Operation: operation}
+	info.FillUnset()
+	return info
+}
+
+// FillUnset gives ID, Who and Created the values NewLockInfo would where
+// the caller left them empty, so that every lock taken can be told apart,
+// traced to someone and dated.
+func (i *LockInfo) FillUnset() {
+	if i.ID == "" {
+		i.ID = statefile.NewLineage()
+	}
+	if i.Who == "" {
+		i.Who = whoAmI()
+	}
+	if i.Created.IsZero() {
+		i.Created = time.Now().UTC()
+	}
 }
 
 func whoAmI() string {
@@ -99,15 +116,7 @@ func (m *Manager) Lock(ctx context.Context, info LockInfo) error {
 	if err := m.checkNotDir(); err != nil {
 		return err
 	}
-	if info.ID == "" {
-		info.ID = statefile.NewLineage()
-	}
-	if info.Who == "" {
-		info.Who = whoAmI()
-	}
-	if info.Created.IsZero() {
-		info.Created = time.Now().UTC()
-	}
+	info.FillUnset()
 	if info.Operation == "" {
 		info.Operation = m.opts.Operation
 	}
