@@ -35,6 +35,24 @@ type runReport struct {
 	verbose string
 }
 
+// settleExpected ends a run once its plan or apply has been judged
+// against expect_failures (expectFailures): an error, a failed operation
+// or an expected failure that did not happen fails it, fatally; expected
+// failures that did happen stopped the operation, so the run passes with
+// nothing left to assert. ended is false when the run goes on.
+func (rr *runReport) settleExpected(diags hcl.Diagnostics, expected []string, missing hcl.Diagnostics, failed bool) (ended, fatal bool) {
+	switch {
+	case failed || diags.HasErrors() || len(missing) > 0:
+		rr.diags = append(diags, missing...)
+		return true, true
+	case len(expected) > 0:
+		rr.status = "pass"
+		rr.diags = diags
+		return true, false
+	}
+	return false, false
+}
+
 // fileReport is what one test file did.
 type fileReport struct {
 	runs   []runReport
@@ -176,15 +194,8 @@ func (fr *fileRun) runOne(ctx context.Context, r *testfile.Run) (runReport, bool
 	}
 	expected, missing, d := expectFailures(r, scope, d, r.Command == "plan")
 	diags = append(diags, d...)
-	if p == nil || diags.HasErrors() || len(missing) > 0 {
-		rr.diags = append(diags, missing...)
-		return rr, true
-	}
-	if len(expected) > 0 {
-		// The expected failures stopped the plan: nothing to assert.
-		rr.status = "pass"
-		rr.diags = diags
-		return rr, false
+	if ended, fatal := rr.settleExpected(diags, expected, missing, p == nil); ended {
+		return rr, fatal
 	}
 	if fr.f.verbose && r.Command == "plan" {
 		rr.verbose = fr.renderPlan(p)
@@ -202,14 +213,8 @@ func (fr *fileRun) runOne(ctx context.Context, r *testfile.Run) (runReport, bool
 		}
 		expected, missing, d := expectFailures(r, scope, d, true)
 		diags = append(diags, d...)
-		if diags.HasErrors() || len(missing) > 0 {
-			rr.diags = append(diags, missing...)
-			return rr, true
-		}
-		if len(expected) > 0 {
-			rr.status = "pass"
-			rr.diags = diags
-			return rr, false
+		if ended, fatal := rr.settleExpected(diags, expected, missing, false); ended {
+			return rr, fatal
 		}
 		fr.recordOutputs(r.Name, key, ts.st)
 		if fr.f.verbose {
