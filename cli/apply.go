@@ -67,19 +67,14 @@ func newApplyCommand(g *globals, destroy bool) *cobra.Command {
 				if err := settleRecovered(u, r.mgr, r.prev); err != nil {
 					return err
 				}
-				if u.json == nil {
-					// Nothing to do is still a complete apply (as OpenTofu).
-					op := views.OperationApply
-					if f.destroy {
-						op = views.OperationDestroy
-					}
-					u.diagnostics(u.planWarnings)
-					u.planWarnings = nil
-					human.WriteApplySummary(u.out, views.ChangeSummary{Operation: op}, u.color)
-					if !f.destroy {
-						writeOutputs(u, r.prev)
-					}
+				// Nothing to do is still a complete apply (as OpenTofu).
+				op := views.OperationApply
+				if f.destroy {
+					op = views.OperationDestroy
 				}
+				u.diagnostics(u.planWarnings)
+				u.planWarnings = nil
+				reportApplied(u, views.ChangeSummary{Operation: op}, r.prev, f.refreshCommand)
 				return nil
 			}
 			if ctx.Err() != nil {
@@ -228,27 +223,36 @@ func applyPlan(ctx context.Context, g *globals, u *ui, f *planFlags, cfg *config
 	u.planWarnings = nil
 	summary := hooks.counts()
 	if p.Mode == plan.DestroyMode {
-		summary.Operation = "destroy"
+		summary.Operation = views.OperationDestroy
 	} else {
-		summary.Operation = "apply"
+		summary.Operation = views.OperationApply
 	}
 	if diags.HasErrors() {
 		return &exitError{1}
 	}
-	if u.json != nil {
-		u.json.ChangeSummary(summary)
-		u.json.ApplyOutputs(outputValues(final))
-		return nil
-	}
-	if f.refreshCommand {
-		writeOutputs(u, final)
-		return nil
-	}
-	human.WriteApplySummary(u.out, summary, u.color)
-	if p.Mode != plan.DestroyMode {
-		writeOutputs(u, final)
-	}
+	reportApplied(u, summary, final, f.refreshCommand)
 	return nil
+}
+
+// reportApplied ends a successful apply's output as OpenTofu's does, in
+// both views: the summary ("Apply complete! ...", which a refresh does not
+// have), then the root outputs, which a destroy does not show.
+func reportApplied(u *ui, summary views.ChangeSummary, final *state.State, refreshCommand bool) {
+	if !refreshCommand {
+		if u.json != nil {
+			u.json.ChangeSummary(summary)
+		} else {
+			human.WriteApplySummary(u.out, summary, u.color)
+		}
+	}
+	if summary.Operation == views.OperationDestroy {
+		return
+	}
+	if u.json != nil {
+		u.json.ApplyOutputs(outputValues(final))
+	} else {
+		writeOutputs(u, final)
+	}
 }
 
 // settleRecovered writes the state an apply with nothing to do read, when
