@@ -112,11 +112,11 @@ func newOutputCommand(g *globals) *cobra.Command {
 				return u.errorf("Output name required", "The -raw option requires a single output name.")
 			}
 			if jsonOut {
-				js, err := views.OutputsJSON(outs)
+				js, err := views.OutputsJSON(outs) // ends its own line
 				if err != nil {
 					return u.errorf("Failed to encode outputs", "%s", err)
 				}
-				fmt.Fprintln(u.out, string(js))
+				u.out.Write(js)
 				return nil
 			}
 			if len(outs) == 0 {
