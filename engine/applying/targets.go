@@ -2,6 +2,7 @@ package applying
 
 import (
 	"github.com/hashicorp/hcl/v2"
+	"github.com/tenetplan/tenet/addrs"
 	"github.com/tenetplan/tenet/engine/graph"
 	"github.com/tenetplan/tenet/engine/plan"
 	"github.com/tenetplan/tenet/graphsolve"
@@ -21,44 +22,33 @@ func targetingApplyWarning(p *plan.Plan) hcl.Diagnostics {
 
 // targetedApplyGraph limits the apply walk of a plan made with -target or
 // -exclude to the resources with changes, what they depend on, and the root
-// outputs whose dependencies are all walked: the rest of the configuration
-// may refer to objects the plan left out.
+// outputs the plan has changes for, with what they depend on: the rest of
+// the configuration may refer to objects the plan left out, and an output
+// the plan left out keeps its value in the state.
 func targetedApplyGraph(ag *graph.ApplyGraph, cg *graph.Graph, p *plan.Plan) *graphsolve.Graph[string] {
 	if len(p.TargetAddrs) == 0 && len(p.ExcludeAddrs) == 0 {
 		return ag.G
 	}
-	seeds := make([]string, 0, 2*len(ag.ByNode))
+	seeds := make([]string, 0, 2*len(ag.ByNode)+len(p.OutputChanges))
 	for key := range ag.ByNode {
 		seeds = append(seeds, key)
 		if dk := graph.DestroyKey(key); ag.G.HasVertex(dk) {
 			seeds = append(seeds, dk)
 		}
 	}
+	if p.Mode != plan.DestroyMode {
+		// A destroy removes the outputs; evaluating them could read
+		// objects already destroyed.
+		for _, oc := range p.OutputChanges {
+			if key := graph.ModKey(addrs.RootModule, "output", oc.Name); cg.Nodes[key] != nil && ag.G.HasVertex(key) {
+				seeds = append(seeds, key)
+			}
+		}
+	}
 	walk := make(map[string]bool, len(seeds))
 	for _, keys := range [][]string{seeds, ag.G.TransitiveDependencies(seeds...)} {
 		for _, k := range keys {
 			walk[k] = true
-		}
-	}
-	if p.Mode == plan.DestroyMode {
-		// A destroy removes the outputs; evaluating them could read
-		// objects already destroyed.
-		return ag.G.Subgraph(func(k string) bool { return walk[k] })
-	}
-	for _, key := range cg.Order {
-		n := cg.Nodes[key]
-		if n.Kind != graph.NodeOutput || !n.Mod.Path.IsRoot() || walk[key] {
-			continue
-		}
-		all := true
-		for _, d := range ag.G.TransitiveDependencies(key) {
-			if !walk[d] {
-				all = false
-				break
-			}
-		}
-		if all {
-			walk[key] = true
 		}
 	}
 	return ag.G.Subgraph(func(k string) bool { return walk[k] })

@@ -78,7 +78,7 @@ func (w *planWalker) targetGraph() (*graphsolve.Graph[string], hcl.Diagnostics) 
 				delete(f.only, k)
 			}
 		}
-		w.keepRootOutputs(walk)
+		w.keepRootOutputs(walk, walk)
 	} else {
 		named := w.namedResourceNodes(w.opts.Excludes, f.except)
 		walk = map[string]bool{}
@@ -97,12 +97,19 @@ func (w *planWalker) targetGraph() (*graphsolve.Graph[string], hcl.Diagnostics) 
 				}
 			}
 		}
+		targeted := make(map[string]bool, len(walk))
+		for k := range walk {
+			targeted[k] = true
+		}
 		for _, k := range named {
 			if removed[k] {
 				// Depended upon by an excluded node: kept whole.
 				delete(f.except, k)
+			} else if excludedWhole(f.except[k]) {
+				delete(targeted, k)
 			}
 		}
+		w.keepRootOutputs(walk, targeted)
 	}
 	return g.Subgraph(func(k string) bool { return walk[k] }), diags
 }
@@ -128,24 +135,63 @@ func (w *planWalker) namedResourceNodes(ts []addrs.Targetable, by map[string][]a
 	return out
 }
 
-// keepRootOutputs adds the root outputs whose dependencies are all walked.
-func (w *planWalker) keepRootOutputs(walk map[string]bool) {
+// keepRootOutputs decides which root outputs a plan with -target or
+// -exclude walks, as OpenTofu does: an output derived from at least one
+// resource, every one of them targeted (a walked resource that -exclude
+// names whole is not), is kept with everything it depends on; any other
+// is left out, an output of constants or variables alone included.
+func (w *planWalker) keepRootOutputs(walk, targeted map[string]bool) {
 	for _, key := range w.cg.Order {
 		n := w.cg.Nodes[key]
-		if n.Kind != graph.NodeOutput || !n.Mod.Path.IsRoot() || walk[key] {
+		if n.Kind != graph.NodeOutput || !n.Mod.Path.IsRoot() {
 			continue
 		}
-		all := true
-		for _, d := range w.cg.G.TransitiveDependencies(key) {
-			if !walk[d] {
-				all = false
+		deps := w.cg.G.TransitiveDependencies(key)
+		resources := 0
+		for _, d := range deps {
+			if dn := w.cg.Nodes[d]; dn == nil || (dn.Kind != graph.NodeResource && dn.Kind != graph.NodeOrphan) {
+				continue
+			}
+			if !targeted[d] {
+				resources = 0
 				break
 			}
+			resources++
 		}
-		if all {
-			walk[key] = true
+		if resources == 0 {
+			delete(walk, key)
+			continue
+		}
+		walk[key] = true
+		for _, d := range deps {
+			walk[d] = true
 		}
 	}
+}
+
+// excludedWhole reports whether one of the excludes naming a resource
+// node names all of its instances: the resource, or a module containing
+// it, without instance keys.
+func excludedWhole(excludes []addrs.Targetable) bool {
+	for _, t := range excludes {
+		var mod addrs.ModuleInstance
+		switch t := t.(type) {
+		case addrs.AbsResource:
+			mod = t.Module
+		case addrs.ModuleInstance:
+			mod = t
+		default:
+			continue
+		}
+		keyless := true
+		for _, step := range mod {
+			keyless = keyless && step.Key == addrs.NoKey
+		}
+		if keyless {
+			return true
+		}
+	}
+	return false
 }
 
 func resourceKeysOf(cg *graph.Graph, keys []string) []string {
