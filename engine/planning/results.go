@@ -26,6 +26,9 @@ type walkResults struct {
 	provenance map[string][]provenance.Rule
 	explained  map[string]*plan.DecisionFacts // facts per change key (explain.go)
 	trig       triggerIndex                   // changes by address, for replace_triggered_by
+	// failedOutputs names the root outputs whose evaluation failed: an
+	// errored plan has no change for them.
+	failedOutputs map[string]bool
 }
 
 func newWalkResults(prior *state.State, triggers bool) *walkResults {
@@ -126,4 +129,14 @@ func (r *walkResults) recordedChanges() []*plan.ResourceInstanceChange {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.changes
+}
+
+// outputFailed notes that a root output's evaluation failed.
+func (r *walkResults) outputFailed(name string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.failedOutputs == nil {
+		r.failedOutputs = map[string]bool{}
+	}
+	r.failedOutputs[name] = true
 }

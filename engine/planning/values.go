@@ -20,8 +20,8 @@ func (w *planWalker) rootOutputChanges() []*plan.OutputChange {
 	for name, out := range w.cfg.Root.Outputs {
 		seen[name] = true
 		after, ok := root.Get('o', name)
-		if !ok {
-			continue
+		if !ok || w.res.failedOutputs[name] {
+			continue // not evaluated, or in error: no change to plan
 		}
 		oc := &plan.OutputChange{Name: name, Sensitive: out.Sensitive || after.ContainsMarked()}
 		after, _ = after.UnmarkDeep()
@@ -85,7 +85,11 @@ func (w *planWalker) visitLocal(n *graph.Node) hcl.Diagnostics {
 }
 
 func (w *planWalker) visitOutput(n *graph.Node) hcl.Diagnostics {
-	return nodes.Output(w.ev, n)
+	diags := nodes.Output(w.ev, n)
+	if diags.HasErrors() && n.Mod.Path.IsRoot() {
+		w.res.outputFailed(n.Name)
+	}
+	return diags
 }
 
 func (w *planWalker) visitCall(n *graph.Node) hcl.Diagnostics {

@@ -161,11 +161,9 @@ func Plan(ctx context.Context, env phase.Env, cfg *config.Config, prevRun *state
 	diags = append(diags, w.forceReplaceWarnings()...)
 	diags = w.finishMoveDiagnostics(ctx, diags)
 
-	var outputs []*plan.OutputChange
-	if !diags.HasErrors() {
-		outputs = w.rootOutputChanges()
-	}
-	p := w.assemble(outputs, diags.HasErrors())
+	// An errored plan still has the changes of the outputs the walk could
+	// evaluate, as OpenTofu's partial plan does.
+	p := w.assemble(w.rootOutputChanges(), diags.HasErrors())
 	if !p.Errored {
 		// Surface apply-graph cycles at plan time.
 		if _, cycleDiags := graph.BuildApply(cfg, cg, p); cycleDiags.HasErrors() {
