@@ -88,6 +88,10 @@ func DiagnosticJSON(d *hcl.Diagnostic, files map[string]*hcl.File) DiagnosticMes
 			HighlightEndOffset:   ex.hlEnd,
 			Values:               []DiagnosticExprValue{},
 		}
+		// The same values the human view lists under the excerpt.
+		for _, v := range expressionValueParts(d) {
+			m.Snippet.Values = append(m.Snippet.Values, DiagnosticExprValue{Traversal: v.name, Statement: v.statement})
+		}
 		if ex.context != "" {
 			ctx := ex.context
 			m.Snippet.Context = &ctx

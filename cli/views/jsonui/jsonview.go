@@ -1,6 +1,7 @@
 package jsonui
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -64,15 +65,18 @@ func (v *JSONView) emit(level, message, typ string, payloadKey string, payload a
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	msg["@timestamp"] = v.now().Format(timestampLayout)
-	line, err := json.Marshal(msg)
-	if err != nil {
+	// As OpenTofu's stream: <, > and & stay as they are in messages and
+	// source snippets. Encode ends the line.
+	var line bytes.Buffer
+	enc := json.NewEncoder(&line)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(msg); err != nil {
 		if v.err == nil {
 			v.err = err
 		}
 		return
 	}
-	line = append(line, '\n')
-	if _, err := v.w.Write(line); err != nil && v.err == nil {
+	if _, err := v.w.Write(line.Bytes()); err != nil && v.err == nil {
 		v.err = err
 	}
 }
