@@ -85,12 +85,7 @@ func runConsole(ctx context.Context, cmd *cobra.Command, g *globals, u *ui, vars
 	}
 	u.diagnostics(diags)
 	stdin := cmd.InOrStdin()
-	interactive := false
-	if f, ok := stdin.(*os.File); ok {
-		if fi, err := f.Stat(); err == nil && fi.Mode()&os.ModeCharDevice != 0 {
-			interactive = true
-		}
-	}
+	interactive := isTerminal(stdin)
 	in := bufio.NewScanner(stdin)
 	in.Buffer(make([]byte, 64*1024), 16*1024*1024)
 	var pending string // the lines of an expression whose brackets are still open

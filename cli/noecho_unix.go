@@ -30,3 +30,14 @@ func hideInput(r io.Reader) (restore func()) {
 	}
 	return func() { unix.IoctlSetTermios(fd, ioctlSetTermios, old) }
 }
+
+// isTerminal reports whether r is a terminal: /dev/null and other
+// character devices that are not do not count.
+func isTerminal(r io.Reader) bool {
+	f, ok := r.(*os.File)
+	if !ok {
+		return false
+	}
+	_, err := unix.IoctlGetTermios(int(f.Fd()), ioctlGetTermios)
+	return err == nil
+}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"runtime"
 	"slices"
 	"sort"
@@ -21,6 +22,7 @@ import (
 	"github.com/tenetplan/tenet/providers/getproviders"
 	"github.com/tenetplan/tenet/providers/installer"
 	"github.com/tenetplan/tenet/providers/lockfile"
+	"github.com/tenetplan/tenet/state"
 )
 
 func newProvidersCommand(g *globals) *cobra.Command {
@@ -31,20 +33,55 @@ func newProvidersCommand(g *globals) *cobra.Command {
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			u := newUI(cmd, g, noColor, false)
+			u.legacyDiags = true
 			cfg, diags := u.loadConfig()
 			if diags.HasErrors() {
 				return u.fail(diags)
+			}
+			if len(cfg.Files) == 0 {
+				dir, _ := filepath.Abs(".")
+				return u.errorf("No configuration files", "The directory %s contains no tenet configuration files.", dir)
+			}
+			st, err := readState(u, defaultStatePath)
+			if err != nil {
+				return err
 			}
 			u.diagnostics(diags)
 			fmt.Fprintln(u.out, "\nProviders required by configuration:")
 			fmt.Fprintln(u.out, ".")
 			writeModuleTree(u.out, cfg.Root, "")
+			fmt.Fprintln(u.out)
+			if inState := stateProviders(st); len(inState) > 0 {
+				fmt.Fprint(u.out, "Providers required by state:\n\n")
+				for _, p := range inState {
+					fmt.Fprintf(u.out, "    provider[%s]\n\n", p)
+				}
+			}
 			return nil
 		},
 	}
 	cmd.Flags().BoolVar(&noColor, "no-color", false, "disable color")
 	cmd.AddCommand(newProvidersSchemaCommand(g), newProvidersLockCommand(g), newProvidersMirrorCommand(g))
 	return cmd
+}
+
+// stateProviders are the providers the state's resources name, sorted.
+func stateProviders(st *state.State) []string {
+	if st == nil {
+		return nil
+	}
+	seen := map[string]bool{}
+	var out []string
+	for _, m := range st.Modules {
+		for _, r := range m.Resources {
+			if p := r.ProviderConfig.Provider.String(); !seen[p] {
+				seen[p] = true
+				out = append(out, p)
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
 }
 
 // writeModuleTree prints the providers one module requires, then its
