@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sync"
 
+	"github.com/hashicorp/hcl/v2"
 	"github.com/spf13/cobra"
 	"github.com/zclconf/go-cty/cty"
 
@@ -80,15 +81,28 @@ func newOutputCommand(g *globals) *cobra.Command {
 		Args:  cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			u := newUI(cmd, g, noColor, false)
+			if raw && len(args) == 0 {
+				return u.errorf("Output name required", "You must give the name of a single output value when using the -raw option.\n\nFor more help on using this command, run:\n  tenet output -help")
+			}
 			st, err := readState(u, statePath)
 			if err != nil {
 				return err
 			}
 			outs := outputValues(st)
+			if len(outs) == 0 && !jsonOut {
+				// As OpenTofu: without outputs the human and raw views only
+				// warn; -json answers "{}", or that the named one is missing.
+				u.diagnostics(hcl.Diagnostics{{
+					Severity: hcl.DiagWarning,
+					Summary:  "No outputs found",
+					Detail:   "The state file either has no outputs defined, or all the defined outputs are empty. Please define an output in your configuration with the `output` keyword and run `tenet refresh` for it to become available. If you are using interpolation, please verify the interpolated value is not empty. You can use the `tenet console` command to assist.",
+				}})
+				return nil
+			}
 			if len(args) == 1 {
 				o, ok := outs[args[0]]
 				if !ok {
-					return u.errorf("Output value not found", "The output variable requested could not be found in the state file. If you recently added this to your configuration, be sure to run `tenet apply`, since the state won't be updated with new output variables until that command is run.")
+					return u.errorf(fmt.Sprintf("Output %q not found", args[0]), "The output variable requested could not be found in the state file. If you recently added this to your configuration, be sure to run `tenet apply`, since the state won't be updated with new output variables until that command is run.")
 				}
 				switch {
 				case jsonOut:
@@ -108,19 +122,12 @@ func newOutputCommand(g *globals) *cobra.Command {
 				}
 				return nil
 			}
-			if raw {
-				return u.errorf("Output name required", "The -raw option requires a single output name.")
-			}
 			if jsonOut {
 				js, err := views.OutputsJSON(outs) // ends its own line
 				if err != nil {
 					return u.errorf("Failed to encode outputs", "%s", err)
 				}
 				u.out.Write(js)
-				return nil
-			}
-			if len(outs) == 0 {
-				fmt.Fprintf(u.errw, "\nWarning: No outputs found\n\nThe state file either has no outputs defined, or all the defined outputs are empty.\n")
 				return nil
 			}
 			return human.WriteOutputs(u.out, outs)

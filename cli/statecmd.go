@@ -87,6 +87,9 @@ func newStateListCommand(g *globals) *cobra.Command {
 			if err != nil {
 				return err
 			}
+			if st == nil {
+				return noStateFile(u, u.color)
+			}
 			objects := stateObjects(st)
 			var filters []*addrs.Target
 			for _, a := range args {
@@ -185,23 +188,27 @@ func newStateShowCommand(g *globals) *cobra.Command {
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			u := newUI(cmd, g, true, false)
+			// As OpenTofu, this command's errors are plain text.
+			const oneInstance = "\n\nThis command requires that the address references one specific instance.\nTo view the available instances, use \"tenet state list\". Please modify \nthe address to reference a specific instance.\n"
 			addr, diags := addrs.ParseAbsResourceInstanceStr(args[0])
 			if diags.HasErrors() {
-				return u.fail(diags)
+				fmt.Fprint(u.errw, "Error parsing instance address: "+args[0]+oneInstance)
+				return &exitError{1}
 			}
 			file, err := readStateFile(u, statePath)
 			if err != nil {
 				return err
 			}
 			if file == nil || file.State == nil {
-				return u.errorf("No state file was found", "State management commands require a state file. Run this command in a directory where tenet has been run or use the -state flag to point the command to a specific state location.")
+				return noStateFile(u, false)
 			}
 			for _, o := range stateObjects(file.State) {
 				if o.addr.Equal(addr) && o.deposed == state.NotDeposed {
 					return writeStateObject(u, g, o)
 				}
 			}
-			return u.errorf("No instance found for the given address", "This command requires that the address references one specific instance. To view the available instances, use \"tenet state list\".")
+			fmt.Fprint(u.errw, "No instance found for the given address!"+oneInstance)
+			return &exitError{1}
 		},
 	}
 	cmd.Flags().StringVar(&statePath, "state", defaultStatePath, "path to the state file")

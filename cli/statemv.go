@@ -279,10 +279,10 @@ func moveBetweenStates(ctx context.Context, u *ui, from, to *stateFlags, src, ds
 		return err
 	}
 	defer releaseTo()
-	fromState, toState := state.NewState(), state.NewState()
-	if fromFile != nil && fromFile.State != nil {
-		fromState = fromFile.State
+	if fromFile == nil || fromFile.State == nil {
+		return noStateFile(u, u.color)
 	}
+	fromState, toState := fromFile.State, state.NewState()
 	if toFile != nil && toFile.State != nil {
 		toState = toFile.State
 	}

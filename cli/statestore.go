@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/tenetplan/tenet/cli/views"
 	"github.com/tenetplan/tenet/state"
 	"github.com/tenetplan/tenet/state/local"
 	"github.com/tenetplan/tenet/state/statefile"
@@ -69,10 +70,10 @@ func (f *stateFlags) modifyState(ctx context.Context, u *ui, operation string, c
 		return err
 	}
 	defer release()
-	st := state.NewState()
-	if file != nil && file.State != nil {
-		st = file.State
+	if file == nil || file.State == nil {
+		return noStateFile(u, u.color)
 	}
+	st := file.State
 	write, err := change(st)
 	if err != nil || !write {
 		return err
@@ -81,6 +82,19 @@ func (f *stateFlags) modifyState(ctx context.Context, u *ui, operation string, c
 		return u.errorf("Failed to save state", "Writing the state failed: %s.\n\nThe state file %s was left as it was.", err, f.path)
 	}
 	return nil
+}
+
+// noStateFile is how a state command that finds no state fails, in
+// OpenTofu's words and form: plain text on stderr, red when colour is on
+// (state show never colours it).
+func noStateFile(u *ui, color bool) error {
+	const msg = "No state file was found!\n\nState management commands require a state file. Run this command\nin a directory where tenet has been run or use the -state flag\nto point the command to a specific state location."
+	if color {
+		fmt.Fprint(u.errw, views.ANSIRed+msg+views.ANSIReset+views.ANSIReset+"\n")
+	} else {
+		fmt.Fprintln(u.errw, msg)
+	}
+	return &exitError{1}
 }
 
 // timedBackup sets the default backup of the state commands: as OpenTofu,
