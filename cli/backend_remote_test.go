@@ -82,7 +82,7 @@ output "ws" {
 				{args: []string{"apply", "-no-color", "p.tfplan"}, ok: true, stdout: `Apply complete! Resources: 1 added`, noLocalF: true},
 				{args: []string{"apply", "-no-color", "p.tfplan"}, stderr: `Saved plan is stale`},
 				{args: []string{"workspace", "select", "default"}, ok: true},
-				{args: []string{"workspace", "delete", "dev"}, stderr: `still tracks resources`},
+				{args: []string{"workspace", "delete", "dev"}, stderr: `is currently tracking the following resource instances`},
 				{args: []string{"workspace", "delete", "-force", "dev"}, ok: true, stdout: `Deleted workspace "dev"`},
 				{args: []string{"workspace", "list"}, ok: true, stdout: `\A\* default\n\n\z`},
 				{args: []string{"destroy", "-auto-approve", "-no-color"}, ok: true, stdout: `Resources: 1 destroyed`, noLocalF: true},

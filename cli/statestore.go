@@ -88,7 +88,13 @@ func (f *stateFlags) modifyState(ctx context.Context, u *ui, operation string, c
 // OpenTofu's words and form: plain text on stderr, red when colour is on
 // (state show never colours it).
 func noStateFile(u *ui, color bool) error {
-	const msg = "No state file was found!\n\nState management commands require a state file. Run this command\nin a directory where tenet has been run or use the -state flag\nto point the command to a specific state location."
+	return plainError(u, color, "No state file was found!\n\nState management commands require a state file. Run this command\nin a directory where tenet has been run or use the -state flag\nto point the command to a specific state location.")
+}
+
+// plainError fails a command with an error in the oldest form OpenTofu
+// still uses for some commands (state, workspace): the message alone on
+// stderr, red when color is set, and exit status 1.
+func plainError(u *ui, color bool, msg string) error {
 	if color {
 		fmt.Fprint(u.errw, views.ANSIRed+msg+views.ANSIReset+views.ANSIReset+"\n")
 	} else {

@@ -7,11 +7,13 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/spf13/cobra"
 
+	"github.com/tenetplan/tenet/addrs"
 	"github.com/tenetplan/tenet/state"
 	"github.com/tenetplan/tenet/state/backend"
 	"github.com/tenetplan/tenet/state/backend/backends"
@@ -165,7 +167,7 @@ func workspaceToSelect(u *ui, args []string, what string) (string, error) {
 	}
 	name := args[0]
 	if !validWorkspaceName(name) {
-		return "", u.errorf("Invalid workspace name", "The workspace name %q cannot be used: it must be non-empty and made of characters that need no escaping in a URL path (letters, digits, '-', '_', '.', '~' …; no slashes or spaces). Choose another name.", name)
+		return "", plainError(u, u.color, fmt.Sprintf("\nThe workspace name %q is not allowed. The name must contain only URL safe\ncharacters, and no path separators.\n", name))
 	}
 	return name, overridden(u)
 }
@@ -191,7 +193,7 @@ func newWorkspaceNewCommand(g *globals) *cobra.Command {
 			if ok, err := workspaceExists(ctx, ws, name); err != nil {
 				return u.errorf("Failed to list workspaces", "%s", err)
 			} else if ok {
-				return u.errorf("Workspace already exists", "The workspace %q already exists. Select it with \"tenet workspace select %s\".", name, name)
+				return plainError(u, u.color, fmt.Sprintf("Workspace %q already exists", name))
 			}
 			var initial *statefile.File
 			if statePath != "" {
@@ -210,8 +212,7 @@ func newWorkspaceNewCommand(g *globals) *cobra.Command {
 			if err := selectWorkspace(u.env, name); err != nil {
 				return u.errorf("Failed to select workspace", "The workspace %q was created, but recording the selection failed: %s. Run \"tenet workspace select %s\".", name, err, name)
 			}
-			fmt.Fprintln(u.out, u.colorize(fmt.Sprintf("[reset][green][bold]Created and switched to workspace %q![reset][green]\n\n", name)+
-				"You're now on a new, empty workspace. Workspaces isolate their state,\nso if you run \"tenet plan\" tenet will not see any existing state\nfor this configuration."))
+			createdAndSwitched(u, name)
 			return nil
 		},
 	}
@@ -237,8 +238,7 @@ func newWorkspaceSelectCommand(g *globals) *cobra.Command {
 				return err
 			}
 			if loc.Workspace == name {
-				fmt.Fprintf(u.out, "Already on workspace %q.\n", name)
-				return nil
+				return nil // as OpenTofu: nothing to say
 			}
 			ok, err := workspaceExists(cmd.Context(), ws, name)
 			if err != nil {
@@ -246,7 +246,7 @@ func newWorkspaceSelectCommand(g *globals) *cobra.Command {
 			}
 			if !ok {
 				if !orCreate {
-					return u.errorf("Workspace doesn't exist", "There is no workspace %q. Create it with \"tenet workspace new %s\", or select with -or-create.", name, name)
+					return plainError(u, u.color, "\n"+noSuchWorkspaceAdvice(name))
 				}
 				if err := ws.create(cmd.Context(), name, nil, true, 0); err != nil {
 					return u.errorf("Failed to create workspace", "Creating the workspace %q failed: %s.", name, err)
@@ -254,6 +254,10 @@ func newWorkspaceSelectCommand(g *globals) *cobra.Command {
 			}
 			if err := selectWorkspace(u.env, name); err != nil {
 				return u.errorf("Failed to select workspace", "%s", err)
+			}
+			if !ok {
+				createdAndSwitched(u, name)
+				return nil
 			}
 			fmt.Fprintln(u.out, u.colorize(fmt.Sprintf("[reset][green]Switched to workspace %q.", name)))
 			return nil
@@ -316,41 +320,52 @@ func newWorkspaceDeleteCommand(g *globals) *cobra.Command {
 		Short: "Delete a workspace",
 		RunE: func(cmd *cobra.Command, args []string) error {
 			u := newUI(cmd, g, noColorFlag(cmd), false)
+			u.legacyDiags = true
 			if len(args) != 1 {
 				return u.errorf("Wrong number of arguments", "Exactly one argument is expected: the name of the workspace to delete.")
 			}
 			name := args[0]
-			if name == "default" {
-				return u.errorf("Cannot delete the default workspace", "The default workspace always exists and cannot be deleted. Remove its resources with \"tenet destroy\" instead.")
-			}
 			loc, ws, err := openWorkspaces(cmd.Context(), u)
 			if err != nil {
 				return err
-			}
-			if loc.Workspace == name {
-				return u.errorf("Workspace is currently selected", "The workspace %q is currently selected and cannot be deleted. Select another one first (\"tenet workspace select default\").", name)
 			}
 			ctx := cmd.Context()
 			ok, err := workspaceExists(ctx, ws, name)
 			if err != nil {
 				return u.errorf("Failed to list workspaces", "%s", err)
 			}
-			if !ok {
-				return u.errorf("Workspace doesn't exist", "There is no workspace %q to delete; \"tenet workspace list\" shows the ones there are.", name)
+			// In OpenTofu's order and words.
+			switch {
+			case !ok:
+				return plainError(u, u.color, noSuchWorkspaceAdvice(name))
+			case loc.Workspace == name:
+				return plainError(u, u.color, fmt.Sprintf("Workspace %q is your active workspace.\n\nYou cannot delete the currently active workspace. Please switch\nto another workspace and try again.", name))
+			case name == "default":
+				return plainError(u, u.color, "cannot delete default state")
 			}
 			st, err := ws.stateOf(ctx, name)
 			if err != nil {
 				return u.errorf("Failed to load state", "Reading the state of workspace %q failed: %s. Fix or remove the state, or delete the workspace with -force.", name, err)
 			}
 			if st != nil && st.HasManagedResourceInstanceObjects() && !force {
-				return u.errorf("Workspace is not empty", "The workspace %q still tracks resources; deleting it would leave them running with no state to manage them. Destroy them first (select the workspace and run \"tenet destroy\"), or delete anyway with -force.", name)
+				var tracked strings.Builder
+				for _, o := range stateObjects(st) {
+					if o.addr.Resource.Resource.Mode != addrs.ManagedResourceMode {
+						continue
+					}
+					fmt.Fprintf(&tracked, "\n  - %s", o.addr)
+					if o.deposed != state.NotDeposed {
+						fmt.Fprintf(&tracked, " (deposed object %s)", o.deposed)
+					}
+				}
+				return u.errorf("Workspace is not empty", "Workspace %q is currently tracking the following resource instances:%s\n\nDeleting this workspace would cause tenet to lose track of any associated remote objects, which would then require you to delete them manually outside of tenet. You should destroy these objects with tenet before deleting the workspace.\n\nIf you want to delete this workspace anyway, and have tenet forget about these managed objects, use the -force option to disable this safety check.", name, tracked.String())
 			}
 			if err := ws.remove(ctx, name, lock, timeout); err != nil {
 				return u.errorf("Failed to delete workspace", "Deleting the workspace %q failed: %s.", name, err)
 			}
 			fmt.Fprintln(u.out, u.colorize(fmt.Sprintf("[reset][green]Deleted workspace %q!", name)))
 			if st != nil && st.HasManagedResourceInstanceObjects() {
-				fmt.Fprintf(u.out, "\nThe workspace's state still tracked resources; tenet no longer manages them.\n")
+				fmt.Fprintln(u.out, u.colorize(fmt.Sprintf("[reset][yellow]WARNING: %q was non-empty.\nThe resources managed by the deleted workspace may still exist,\nbut are no longer manageable by tenet since the state has\nbeen deleted.\n", name)))
 			}
 			return nil
 		},
@@ -434,4 +449,16 @@ func retryWhileLocked(ctx context.Context, timeout time.Duration, op func() hcl.
 		}
 		delay = min(2*delay, time.Second)
 	}
+}
+
+// noSuchWorkspaceAdvice is OpenTofu's answer to a workspace name that
+// does not exist.
+func noSuchWorkspaceAdvice(name string) string {
+	return fmt.Sprintf("Workspace %q doesn't exist.\n\nYou can create this workspace with the \"new\" subcommand \nor include the \"-or-create\" flag with the \"select\" subcommand.", name)
+}
+
+// createdAndSwitched reports a workspace created and selected.
+func createdAndSwitched(u *ui, name string) {
+	fmt.Fprintln(u.out, u.colorize(fmt.Sprintf("[reset][green][bold]Created and switched to workspace %q![reset][green]\n\n", name)+
+		"You're now on a new, empty workspace. Workspaces isolate their state,\nso if you run \"tenet plan\" tenet will not see any existing state\nfor this configuration."))
 }
