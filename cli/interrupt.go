@@ -95,7 +95,7 @@ func (i *interrupts) watch() func() {
 func (i *interrupts) signal() {
 	i.mu.Lock()
 	i.signals++
-	n, running, jsonLog := i.signals, i.running, i.jsonLog
+	n, running, jsonLog, report := i.signals, i.running, i.jsonLog, i.report
 	i.mu.Unlock()
 	if n == 1 {
 		const received = "\nInterrupt received.\nPlease wait for tenet to exit or data loss may occur.\nGracefully shutting down...\n"
@@ -125,7 +125,10 @@ func (i *interrupts) signal() {
 		i.log.logf(logWarn, "second interrupt: exiting immediately")
 		i.cancelStop()
 		i.cancelHard()
-		i.forcedExit(running)
+		if !running {
+			report = nil // no operation to fail
+		}
+		i.forcedExit(report)
 	}
 }
 
@@ -133,9 +136,11 @@ func (i *interrupts) signal() {
 // fails, in OpenTofu's words.
 var operationCanceled = hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "operation canceled"}}
 
-// forcedExit runs the pending guards, newest first, and exits 1; an
-// operation that was under way fails with "operation canceled".
-func (i *interrupts) forcedExit(operation bool) {
+// forcedExit runs the pending guards, newest first, reports "operation
+// canceled" through report when there is one (an operation was under
+// way), and exits 1. report is read before the guards run: a guard that
+// never returns keeps i.mu.
+func (i *interrupts) forcedExit(report func(hcl.Diagnostics)) {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
@@ -153,10 +158,7 @@ func (i *interrupts) forcedExit(operation bool) {
 	case <-done:
 	case <-time.After(forcedExitWait):
 	}
-	i.mu.Lock()
-	report := i.report
-	i.mu.Unlock()
-	if operation && report != nil {
+	if report != nil {
 		report(operationCanceled)
 	}
 	i.exit(1)
