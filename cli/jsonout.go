@@ -3,8 +3,6 @@ package cli
 import (
 	"encoding/json"
 	"fmt"
-	"io"
-	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 
@@ -38,51 +36,4 @@ func writeValidateJSON(u *ui, diags hcl.Diagnostics) error {
 		return &exitError{1}
 	}
 	return nil
-}
-
-// writeUnifiedDiff writes a unified diff of two versions of a file,
-// computed over lines with a longest-common-subsequence table (files
-// given to fmt are small).
-func writeUnifiedDiff(w io.Writer, name string, a, b []byte) {
-	al := strings.SplitAfter(string(a), "\n")
-	bl := strings.SplitAfter(string(b), "\n")
-	n, m := len(al), len(bl)
-	lcs := make([][]int, n+1)
-	for i := range lcs {
-		lcs[i] = make([]int, m+1)
-	}
-	for i := n - 1; i >= 0; i-- {
-		for j := m - 1; j >= 0; j-- {
-			if al[i] == bl[j] {
-				lcs[i][j] = lcs[i+1][j+1] + 1
-			} else if lcs[i+1][j] >= lcs[i][j+1] {
-				lcs[i][j] = lcs[i+1][j]
-			} else {
-				lcs[i][j] = lcs[i][j+1]
-			}
-		}
-	}
-	fmt.Fprintf(w, "--- old/%s\n+++ new/%s\n", name, name)
-	i, j := 0, 0
-	for i < n || j < m {
-		switch {
-		case i < n && j < m && al[i] == bl[j]:
-			fmt.Fprintf(w, " %s", ensureNewline(al[i]))
-			i++
-			j++
-		case j < m && (i == n || lcs[i][j+1] >= lcs[i+1][j]):
-			fmt.Fprintf(w, "+%s", ensureNewline(bl[j]))
-			j++
-		default:
-			fmt.Fprintf(w, "-%s", ensureNewline(al[i]))
-			i++
-		}
-	}
-}
-
-func ensureNewline(s string) string {
-	if strings.HasSuffix(s, "\n") {
-		return s
-	}
-	return s + "\n"
 }

@@ -293,7 +293,7 @@ func (l *loader) parseDir(dir string, call *ModuleCall) ([]parsedFile, hcl.Diagn
 	var diags hcl.Diagnostics
 	for _, e := range entries {
 		name := e.Name()
-		if e.IsDir() || ignoredFile(name) {
+		if e.IsDir() || IsIgnoredFile(name) {
 			continue
 		}
 		isJSON := strings.HasSuffix(name, ".tf.json")
@@ -336,8 +336,9 @@ func (l *loader) parseDir(dir string, call *ModuleCall) ([]parsedFile, hcl.Diagn
 	return append(primary, overrides...), diags
 }
 
-// ignoredFile skips editor backups and hidden files the way tofu does.
-func ignoredFile(name string) bool {
+// IsIgnoredFile reports the hidden files and editor backups OpenTofu
+// leaves out of a configuration directory (and fmt out of its work).
+func IsIgnoredFile(name string) bool {
 	return strings.HasPrefix(name, ".") ||
 		strings.HasSuffix(name, "~") ||
 		(strings.HasPrefix(name, "#") && strings.HasSuffix(name, "#"))

@@ -300,9 +300,10 @@ func writeDiagnosticSource(body *strings.Builder, d *hcl.Diagnostic, files map[s
 	}
 	body.WriteString(":\n")
 	code := string(ex.code)
-	if color && ex.hlEnd > ex.hlStart {
+	if color {
 		// One underline from the subject's start to its end, across lines
-		// if it spans several, and a reset closing the excerpt.
+		// if it spans several, and a reset closing the excerpt; an empty
+		// subject still gets its (empty) underline, as in OpenTofu.
 		code = code[:ex.hlStart] + ANSIUnderline + code[ex.hlStart:ex.hlEnd] + ANSIReset + code[ex.hlEnd:] + ANSIReset
 	}
 	for i, line := range strings.Split(code, "\n") {
