@@ -39,7 +39,7 @@ func localPolicy(c *ast.Compiler, query string) bool {
 	if len(rules) == 0 {
 		return false
 	}
-	lc := &localChecker{c: c, inputFree: map[*ast.Rule]bool{}}
+	lc := &localChecker{c: c, reads: regokit.NewReads(c)}
 	for _, r := range rules {
 		if r.Head.RuleKind() != ast.MultiValue || r.Else != nil || !lc.rule(r) {
 			return false
@@ -49,8 +49,8 @@ func localPolicy(c *ast.Compiler, query string) bool {
 }
 
 type localChecker struct {
-	c         *ast.Compiler
-	inputFree map[*ast.Rule]bool // memo of rulesInputFree, per rule
+	c     *ast.Compiler
+	reads *regokit.Reads // whether a rule, through what it depends on, reads input
 }
 
 // rule checks one definition.
@@ -140,7 +140,7 @@ func relaxedPolicy(c *ast.Compiler, query string) ast.Body {
 	if len(rules) != 1 || rules[0].Head.RuleKind() != ast.MultiValue || rules[0].Else != nil {
 		return nil
 	}
-	lc := &localChecker{c: c, inputFree: map[*ast.Rule]bool{}}
+	lc := &localChecker{c: c, reads: regokit.NewReads(c)}
 	return lc.relaxedBody(rules[0])
 }
 
@@ -303,7 +303,7 @@ func (lc *localChecker) exprLocal(x *ast.Expr, elem, idx ast.Var, tainted map[as
 		}
 		op, isRef := t[0].Value.(ast.Ref)
 		userFunc := isRef && op[0].Equal(ast.DefaultRootDocument)
-		if userFunc && !lc.rulesInputFree(op) {
+		if userFunc && lc.reads.RefReadsInput(op) {
 			return false
 		}
 		for i, arg := range t[1:] {
@@ -367,7 +367,7 @@ func (lc *localChecker) visitLocal(x any, elem, idx ast.Var, tainted map[ast.Var
 				ok = false
 				return true
 			case head.Equal(ast.DefaultRootDocument):
-				if !lc.rulesInputFree(v) {
+				if lc.reads.RefReadsInput(v) {
 					ok = false
 					return true
 				}
@@ -426,7 +426,7 @@ func (lc *localChecker) paramExpr(e *ast.Expr, p ast.Var, depth int) bool {
 		if op, isRef := t[0].Value.(ast.Ref); isRef && op[0].Equal(ast.DefaultRootDocument) {
 			for i, arg := range t[1:] {
 				if v, ok := arg.Value.(ast.Var); ok && v == p {
-					if !lc.rulesInputFree(op) || !lc.paramLocal(op, i, depth+1) {
+					if lc.reads.RefReadsInput(op) || !lc.paramLocal(op, i, depth+1) {
 						return false
 					}
 					continue
@@ -439,47 +439,6 @@ func (lc *localChecker) paramExpr(e *ast.Expr, p ast.Var, depth int) bool {
 		}
 	}
 	return lc.visitLocal(e, p, "", nil)
-}
-
-// rulesInputFree reports whether no rule ref can refer to, nor any rule
-// those depend on, reads the input.
-func (lc *localChecker) rulesInputFree(ref ast.Ref) bool {
-	for _, r := range lc.c.GetRules(ref) {
-		if !lc.ruleInputFree(r) {
-			return false
-		}
-	}
-	return true
-}
-
-func (lc *localChecker) ruleInputFree(r *ast.Rule) bool {
-	if free, seen := lc.inputFree[r]; seen {
-		return free
-	}
-	lc.inputFree[r] = true // cycles: assume so while checking
-	free := true
-	ast.WalkRefs(r, func(ref ast.Ref) bool {
-		if ref[0].Equal(ast.InputRootDocument) {
-			free = false
-		}
-		return !free
-	})
-	ast.WalkVars(r, func(v ast.Var) bool {
-		if v.Equal(ast.InputRootDocument.Value) {
-			free = false
-		}
-		return !free
-	})
-	if free {
-		for dep := range lc.c.Graph.Dependencies(r) {
-			if d, ok := dep.(*ast.Rule); ok && !lc.ruleInputFree(d) {
-				free = false
-				break
-			}
-		}
-	}
-	lc.inputFree[r] = free
-	return free
 }
 
 // changeRepresentatives returns one change of each kind of the input's
