@@ -24,21 +24,21 @@ type RuleReads struct {
 	With bool
 }
 
-// RefsUnder reports whether one of the references starts with prefix.
-func (rr *RuleReads) RefsUnder(prefix ast.Ref) bool {
+// CountUnder is the number of references that start with prefix.
+func (rr *RuleReads) CountUnder(prefix ast.Ref) int {
+	n := 0
 	for _, ref := range rr.Refs {
 		if ref.HasPrefix(prefix) {
-			return true
+			n++
 		}
 	}
-	return false
+	return n
 }
 
 // ScanReads finds what x, a module, rule, expression or term, compiled
 // or not, refers to directly.
 func ScanReads(x any) *RuleReads {
 	rr := &RuleReads{}
-	heads := map[*ast.Term]bool{} // head terms of references: not bare
 	var vis *ast.GenericVisitor
 	vis = ast.NewGenericVisitor(func(x any) bool {
 		switch v := x.(type) {
@@ -46,14 +46,23 @@ func ScanReads(x any) *RuleReads {
 			rr.With = rr.With || len(v.With) > 0
 		case *ast.Term:
 			if name, ok := v.Value.(ast.Var); ok && name.Equal(ast.InputRootDocument.Value) {
-				rr.BareInput = rr.BareInput || !heads[v]
+				rr.Input, rr.BareInput = true, true
 			}
-		case ast.Var:
+		case ast.Var: // a rule's name, an import's alias
 			rr.Input = rr.Input || v.Equal(ast.InputRootDocument.Value)
 		case ast.Ref:
 			rr.Refs = append(rr.Refs, v)
-			heads[v[0]] = true
-			rr.BareInput = rr.BareInput || len(v) == 1 && v[0].Equal(ast.InputRootDocument)
+			if v[0].Equal(ast.InputRootDocument) {
+				rr.Input = true
+				rr.BareInput = rr.BareInput || len(v) == 1
+			} else {
+				vis.Walk(v[0])
+			}
+			// The head is not input as a value: only the steps are walked.
+			for _, step := range v[1:] {
+				vis.Walk(step)
+			}
+			return true
 		}
 		return false
 	})
