@@ -84,7 +84,7 @@ func (e *Engine) compileDefaultsInBackground(ctx context.Context) {
 			if err == nil {
 				e.indexProvenance(c, nil)
 				if isDecide {
-					e.memo.enabled = decideMemoSafe(c)
+					e.memo.enabled = decideMemoSafe(c, regokit.NewReads(c))
 					e.memo.keyKindOnly = keyReadByKindOnly(c)
 				}
 				q.q, err = prepareQuery(ctx, c, st.query)
@@ -282,13 +282,14 @@ func (e *Engine) compileStagesInBackground(ctx context.Context, stages map[strin
 				err = errors.New("the rules did not compile")
 			} else {
 				e.indexProvenance(c, teamRulesIn(team, stagePackage(name)))
+				reads := regokit.NewReads(c)
 				if name == "decide" || name == "" {
-					e.guards.decide = analyzeGuards(c, "data.tenet.decide", teamFiles)
-					e.memo.enabled = decideMemoSafe(c)
+					e.guards.decide = analyzeGuards(c, reads, "data.tenet.decide", teamFiles)
+					e.memo.enabled = decideMemoSafe(c, reads)
 					e.memo.keyKindOnly = keyReadByKindOnly(c)
 				}
 				if name == "prepare" || name == "" {
-					e.guards.prepare = analyzeGuards(c, "data.tenet.prepare", teamFiles)
+					e.guards.prepare = analyzeGuards(c, reads, "data.tenet.prepare", teamFiles)
 				}
 			}
 			for _, p := range qs {

@@ -6,6 +6,8 @@ import (
 	"sync/atomic"
 
 	"github.com/open-policy-agent/opa/v1/ast"
+
+	"github.com/tenetplan/tenet/internal/regokit"
 )
 
 // The engine decides resources in dependency order, so a chain of resources
@@ -145,26 +147,25 @@ var unkeyedFields = map[string]bool{
 }
 
 // decideMemoSafe reports whether no rule of the decide package, other than
-// the findings, refers to a field the memo key leaves out. It looks at
-// every string step of every reference, which is stricter than needed.
-func decideMemoSafe(c *ast.Compiler) bool {
-	safe := true
+// the findings, refers to a field the memo key leaves out (reads is the
+// read set of c). It looks at every string step of every reference, which
+// is stricter than needed.
+func decideMemoSafe(c *ast.Compiler, reads *regokit.Reads) bool {
 	for _, m := range defaultDecideModules(c) {
 		for _, r := range m.Rules {
 			if name := ruleName(r); name == "errors" || name == "warnings" {
 				continue
 			}
-			ast.WalkRefs(r, func(ref ast.Ref) bool {
+			for _, ref := range reads.Rule(r).Refs {
 				for _, t := range ref[1:] {
 					if s, ok := t.Value.(ast.String); ok && unkeyedFields[string(s)] {
-						safe = false
+						return false
 					}
 				}
-				return false
-			})
+			}
 		}
 	}
-	return safe
+	return true
 }
 
 // typeTests are the built-ins that read only the kind of their argument.

@@ -18,9 +18,9 @@ import (
 var guardFields = map[string]bool{"address": true, "resource": true, "module": true, "type": true, "name": true}
 
 // analyzeGuards reads the guards of the team extension rules of pkg from
-// the compiled modules of team files; nil when instances may not be left
-// out (see above).
-func analyzeGuards(c *ast.Compiler, pkg string, teamFiles map[string]bool) *stageGuards {
+// the compiled modules of team files, reads being the read set of c; nil
+// when instances may not be left out (see above).
+func analyzeGuards(c *ast.Compiler, reads *regokit.Reads, pkg string, teamFiles map[string]bool) *stageGuards {
 	points := extensionPoints[pkg]
 	g := &stageGuards{}
 	for file, m := range c.Modules {
@@ -29,7 +29,8 @@ func analyzeGuards(c *ast.Compiler, pkg string, teamFiles map[string]bool) *stag
 		}
 		inPkg := m.Package.Path.String() == pkg
 		for _, r := range m.Rules {
-			if hasWith(r) {
+			rr := reads.Rule(r)
+			if rr.With {
 				return nil
 			}
 			isPoint := inPkg && slices.Contains(points, ruleName(r)) && r.Head.Key != nil
@@ -40,7 +41,7 @@ func analyzeGuards(c *ast.Compiler, pkg string, teamFiles map[string]bool) *stag
 					return nil
 				}
 			}
-			if !instancesOnlyAt(r, idx) {
+			if !instancesOnlyAt(rr, idx) {
 				return nil
 			}
 			if isPoint {
@@ -122,50 +123,21 @@ func elementIndexVar(key *ast.Term, body ast.Body) (ast.Var, bool) {
 	return v, ok
 }
 
-func hasWith(r *ast.Rule) bool {
-	found := false
-	ast.WalkExprs(r, func(x *ast.Expr) bool {
-		found = found || len(x.With) > 0
-		return found
-	})
-	return found
-}
-
 var instancesRef = regokit.Ref(ast.InputRootDocument, "instances")
 
-// instancesOnlyAt reports whether every reference of r to the instances is
-// input.instances[idx] (idx "" allows none), so the rule never looks at
-// an instance other than the one it adds an element for.
-func instancesOnlyAt(r *ast.Rule, idx ast.Var) bool {
-	ok := true
-	var vis *ast.GenericVisitor
-	vis = ast.NewGenericVisitor(func(x any) bool {
-		if !ok {
-			return true
-		}
-		t, isTerm := x.(*ast.Term)
-		if !isTerm {
+// instancesOnlyAt reports whether every reference of a rule (read rr) to
+// the instances is input.instances[idx] (idx "" allows none), so the rule
+// never looks at an instance other than the one it adds an element for.
+func instancesOnlyAt(rr *regokit.RuleReads, idx ast.Var) bool {
+	if rr.BareInput {
+		return false
+	}
+	for _, ref := range rr.Refs {
+		if ref[0].Equal(ast.InputRootDocument) && !instancesRefOK(ref, idx) {
 			return false
 		}
-		switch v := t.Value.(type) {
-		case ast.Var:
-			if v.Equal(ast.InputRootDocument.Value) {
-				ok = false // input itself, as a value
-			}
-		case ast.Ref:
-			if v[0].Equal(ast.InputRootDocument) && !instancesRefOK(v, idx) {
-				ok = false
-				return true
-			}
-			for _, step := range v[1:] {
-				vis.Walk(step)
-			}
-			return true
-		}
-		return false
-	})
-	vis.Walk(r)
-	return ok
+	}
+	return true
 }
 
 // instancesRefOK reports whether a reference into input reads the
