@@ -4,6 +4,8 @@ import (
 	"fmt"
 
 	"github.com/open-policy-agent/opa/v1/ast"
+
+	"github.com/tenetplan/tenet/internal/regokit"
 )
 
 // The default decide rules (rules/planning/decide.rego) are written about
@@ -391,13 +393,7 @@ func (c *chunkRewriter) rewrite(key string, rules []*ast.Rule) (done func(), err
 	var heads []*ast.Term
 	var bodies []ast.Body
 	for _, r := range rules {
-		reads := 0
-		ast.WalkRefs(r, func(ref ast.Ref) bool {
-			if ref.HasPrefix(instanceRef) {
-				reads++
-			}
-			return false
-		})
+		reads := regokit.ScanReads(r).CountUnder(instanceRef)
 		st := &bindState{rule: &ruleState{locals: map[string]*ast.Term{}, inline: reads == 1}}
 		body, err := c.body(r.Body, st)
 		if err != nil {

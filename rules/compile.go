@@ -205,17 +205,12 @@ func stageModules(defaults, team []*ast.Module) (map[string]map[string]*ast.Modu
 			shared = append(shared, m)
 			continue
 		}
-		crosses := false
-		ast.WalkRefs(m, func(ref ast.Ref) bool {
+		for _, ref := range regokit.ScanReads(m).Refs {
 			if ref.HasPrefix(tenetRef) && len(ref) > 2 {
 				if other, ok := stageByPkg[ref[:3].String()]; ok && other != st {
-					crosses = true
+					return nil, false
 				}
 			}
-			return crosses
-		})
-		if crosses {
-			return nil, false
 		}
 		stages[st][m.Package.Location.File] = m
 	}

@@ -39,12 +39,7 @@ const (
 // readsInstance reports whether x, a rule or any part of one, reads
 // input.instance.
 func readsInstance(x any) bool {
-	found := false
-	ast.WalkRefs(x, func(ref ast.Ref) bool {
-		found = found || ref.HasPrefix(instanceRef)
-		return found
-	})
-	return found
+	return regokit.RefsUnder(x, instanceRef)
 }
 
 // instanceUseDiags refuses input.instance in rules that are not extension
