@@ -1,6 +1,10 @@
 package rules
 
-import "github.com/open-policy-agent/opa/v1/ast"
+import (
+	"github.com/open-policy-agent/opa/v1/ast"
+
+	"github.com/tenetplan/tenet/internal/regokit"
+)
 
 // TeamRulesLoaded reports whether team rule files were loaded. The engine
 // then gathers the facts only team rules read (values, root variables).
@@ -91,7 +95,7 @@ func valueReads(modules []*ast.Module) map[string]*valueRead {
 	inRef := map[*ast.Term]bool{}
 	for _, m := range modules {
 		gets := objectGetKeys(m)
-		ast.WalkRefs(m, func(ref ast.Ref) bool {
+		for _, ref := range regokit.ScanReads(m).Refs {
 			for _, t := range ref {
 				inRef[t] = true
 			}
@@ -122,8 +126,7 @@ func valueReads(modules []*ast.Module) map[string]*valueRead {
 				}
 				r.anyAttr = true
 			}
-			return false
-		})
+		}
 		ast.WalkTerms(m, func(t *ast.Term) bool {
 			if s, ok := t.Value.(ast.String); ok && !inRef[t] {
 				if r := reads[string(s)]; r != nil {
@@ -200,14 +203,13 @@ func fieldsRead(modules []*ast.Module, defaultDecideRules map[string]bool) (deci
 			}
 			return false
 		})
-		ast.WalkRefs(m, func(ref ast.Ref) bool {
+		for _, ref := range regokit.ScanReads(m).Refs {
 			if ref.HasPrefix(decideRef) && len(ref) > 3 {
 				if s, ok := ref[3].Value.(ast.String); ok && defaultRules[string(s)] {
 					all = true
 				}
 			}
-			return false
-		})
+		}
 		ast.WalkTerms(m, func(t *ast.Term) bool {
 			if s, ok := t.Value.(ast.String); ok {
 				mentioned[string(s)] = true
