@@ -48,9 +48,12 @@ func ScanReads(x any) *RuleReads {
 			if name, ok := v.Value.(ast.Var); ok && name.Equal(ast.InputRootDocument.Value) {
 				rr.Input, rr.BareInput = true, true
 			}
-		case ast.Var: // a rule's name, an import's alias
+		case ast.Var: // in a term, or a rule's name or an import's alias
 			rr.Input = rr.Input || v.Equal(ast.InputRootDocument.Value)
 		case ast.Ref:
+			if len(v) == 0 {
+				return true
+			}
 			rr.Refs = append(rr.Refs, v)
 			if v[0].Equal(ast.InputRootDocument) {
 				rr.Input = true
