@@ -90,6 +90,7 @@ func newImportCommand(g *globals) *cobra.Command {
 		},
 	}
 	sf.register(cmd)
+	acceptIgnoreRemoteVersion(cmd)
 	fl := cmd.Flags()
 	fl.Var(&varFlag{kind: config.ValueFromCLI, list: &vars}, "var", "set a value for a root module input variable (NAME=VALUE); repeatable")
 	fl.Var(&varFlag{kind: config.ValueFromFile, list: &vars}, "var-file", "load variable values from a file; repeatable")

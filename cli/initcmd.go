@@ -70,6 +70,7 @@ func newInitCommand(g *globals) *cobra.Command {
 	cmd.Flags().StringVar(&lockMode, "lockfile", "", "\"readonly\": fail instead of changing the dependency lock file")
 	cmd.Flags().Bool("get", true, "install the modules the configuration calls")
 	bf.register(cmd)
+	acceptIgnoreRemoteVersion(cmd)
 	// -migrate-state locks both backends' states with these (read by
 	// backendFlags.migrationOptions).
 	var lock bool

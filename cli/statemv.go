@@ -60,6 +60,7 @@ func newStateRmCommand(g *globals) *cobra.Command {
 		},
 	}
 	sf.registerFor(cmd, true)
+	acceptIgnoreRemoteVersion(cmd)
 	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "only show what would be removed")
 	return cmd
 }
@@ -136,6 +137,7 @@ func newStateMvCommand(g *globals) *cobra.Command {
 		},
 	}
 	sf.registerFor(cmd, true)
+	acceptIgnoreRemoteVersion(cmd)
 	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "only show what would be moved")
 	cmd.Flags().StringVar(&stateOut, "state-out", "", "path of the state file to move into (default: the source state)")
 	cmd.Flags().StringVar(&backupOut, "backup-out", "", "path of the backup of the -state-out file (\"-\" to disable)")

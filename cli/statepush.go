@@ -84,6 +84,7 @@ func newStatePushCommand(g *globals) *cobra.Command {
 		},
 	}
 	sf.registerFor(cmd, false)
+	acceptIgnoreRemoteVersion(cmd)
 	cmd.Flags().BoolVar(&force, "force", false, "write the state even if the lineage differs or the serial is lower")
 	return cmd
 }
@@ -173,6 +174,7 @@ func newStateReplaceProviderCommand(g *globals) *cobra.Command {
 		},
 	}
 	sf.registerFor(cmd, true)
+	acceptIgnoreRemoteVersion(cmd)
 	cmd.Flags().BoolVar(&autoApprove, "auto-approve", false, "skip the interactive approval")
 	return cmd
 }

@@ -166,3 +166,11 @@ func (f *stateFlags) close() {
 		f.remote.b.Close()
 	}
 }
+
+// acceptIgnoreRemoteVersion takes -ignore-remote-version on the commands
+// OpenTofu takes it on. It changes only how OpenTofu's "remote" backend
+// (Terraform Cloud) compares versions; tenet refuses that backend, and
+// with every other backend the flag does nothing in OpenTofu either.
+func acceptIgnoreRemoteVersion(cmd *cobra.Command) {
+	cmd.Flags().Bool("ignore-remote-version", false, "accepted for OpenTofu compatibility; only OpenTofu's remote backend, which tenet does not offer, reads it")
+}

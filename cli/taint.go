@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/hashicorp/hcl/v2"
 	"github.com/spf13/cobra"
 
 	"github.com/tenetplan/tenet/addrs"
@@ -20,7 +21,7 @@ func newTaintCommand(g *globals, taint bool) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   use,
 		Short: short,
-		Args:  cobra.ExactArgs(1),
+		Args:  exactlyOneArgument(g),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			u := newUI(cmd, g, noColor, false)
 			u.legacyDiags = true
@@ -43,7 +44,7 @@ func newTaintCommand(g *globals, taint bool) *cobra.Command {
 			ri := st.ResourceInstance(addr)
 			if ri == nil || ri.Current == nil {
 				if allowMissing {
-					fmt.Fprintf(u.out, "Resource instance %s was not found, but this is not an error because -allow-missing was set.\n", addr)
+					u.diagnostics(hcl.Diagnostics{{Severity: hcl.DiagWarning, Summary: "No such resource instance", Detail: fmt.Sprintf("Resource instance %s was not found, but this is not an error because -allow-missing was set.", addr)}})
 					return nil
 				}
 				if st.Empty() {
@@ -72,7 +73,24 @@ func newTaintCommand(g *globals, taint bool) *cobra.Command {
 		},
 	}
 	sf.register(cmd)
+	acceptIgnoreRemoteVersion(cmd)
 	cmd.Flags().BoolVar(&noColor, "no-color", false, "disable color")
 	cmd.Flags().BoolVar(&allowMissing, "allow-missing", false, "succeed even if the instance is missing")
 	return cmd
+}
+
+// exactlyOneArgument refuses any other number of arguments as OpenTofu's
+// taint and untaint do: a line naming the command, then its usage, in
+// red unless colour is off.
+func exactlyOneArgument(g *globals) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error {
+		if len(args) == 1 {
+			return nil
+		}
+		u := newUI(cmd, g, noColorFlag(cmd), false)
+		msg := fmt.Sprintf("The %s command expects exactly one argument.", cmd.Name())
+		fmt.Fprintln(u.errw, u.colorize("[red]"+msg+"[reset]"))
+		fmt.Fprint(u.errw, u.colorize("[red]"+cmd.UsageString()+"[reset]"))
+		return &exitError{1}
+	}
 }
