@@ -51,7 +51,7 @@ func ParseTarget(traversal hcl.Traversal) (*Target, hcl.Diagnostics) {
 func ParseTargetStr(s string) (*Target, hcl.Diagnostics) {
 	traversal, diags := hclsyntax.ParseTraversalAbs([]byte(s), "", hcl.InitialPos)
 	if diags.HasErrors() {
-		return nil, invalidAddress(s, "it is not a valid address", hcl.Range{})
+		return nil, diags
 	}
 	return ParseTarget(traversal)
 }
@@ -69,33 +69,39 @@ func ParseAbsResourceInstance(traversal hcl.Traversal) (AbsResourceInstance, hcl
 	case AbsResource:
 		return s.Instance(NoKey), diags
 	}
-	return AbsResourceInstance{}, append(diags, &hcl.Diagnostic{
-		Severity: hcl.DiagError,
-		Summary:  "Invalid resource instance address",
-		Detail:   "A resource instance address is required here; a module address was given.",
-		Subject:  traversal.SourceRange().Ptr(),
-	})
+	return AbsResourceInstance{}, addressError("A resource instance address is required here. The module path must be followed by a resource instance specification.", traversal.SourceRange())
 }
+
+// The parsers of strings below report a string that is no traversal with
+// HCL's own diagnostics, as OpenTofu does (they name no file: the string
+// came from the command line or a state file).
 
 // ParseAbsResourceInstanceStr parses a resource instance address string.
 func ParseAbsResourceInstanceStr(s string) (AbsResourceInstance, hcl.Diagnostics) {
 	traversal, diags := hclsyntax.ParseTraversalAbs([]byte(s), "", hcl.InitialPos)
 	if diags.HasErrors() {
-		return AbsResourceInstance{}, invalidAddress(s, "it is not a valid resource instance address", hcl.Range{})
+		return AbsResourceInstance{}, diags
 	}
 	return ParseAbsResourceInstance(traversal)
 }
 
 // ParseAbsResourceStr parses a resource address (no instance key allowed).
 func ParseAbsResourceStr(s string) (AbsResource, hcl.Diagnostics) {
-	t, diags := ParseTargetStr(s)
+	traversal, diags := hclsyntax.ParseTraversalAbs([]byte(s), "", hcl.InitialPos)
 	if diags.HasErrors() {
 		return AbsResource{}, diags
 	}
-	if r, ok := t.Subject.(AbsResource); ok {
-		return r, diags
+	t, diags := ParseTarget(traversal)
+	if diags.HasErrors() {
+		return AbsResource{}, diags
 	}
-	return AbsResource{}, invalidAddress(s, "a resource address without an instance key is required", hcl.Range{})
+	switch r := t.Subject.(type) {
+	case AbsResource:
+		return r, diags
+	case AbsResourceInstance:
+		return AbsResource{}, addressError("A resource address is required. This instance key identifies a specific resource instance, which is not expected here.", traversal[len(traversal)-1].SourceRange())
+	}
+	return AbsResource{}, addressError("A resource address is required here. The module path must be followed by a resource specification.", traversal.SourceRange())
 }
 
 // ParseModuleInstanceStr parses module.a[0].module.b (or "" for root).
@@ -105,14 +111,18 @@ func ParseModuleInstanceStr(s string) (ModuleInstance, hcl.Diagnostics) {
 	}
 	traversal, diags := hclsyntax.ParseTraversalAbs([]byte(s), "", hcl.InitialPos)
 	if diags.HasErrors() {
-		return nil, invalidAddress(s, "it is not a valid module instance address", hcl.Range{})
+		return nil, diags
 	}
 	mod, rest, diags := parseModuleInstancePrefix(traversal)
 	if diags.HasErrors() {
 		return nil, diags
 	}
 	if len(rest) > 0 {
-		return nil, invalidAddress(s, "only module steps are allowed in a module instance address", rest.SourceRange())
+		detail := "The module instance address is followed by additional invalid content."
+		if len(rest) == len(traversal) {
+			detail = "A module instance address must begin with \"module.\"."
+		}
+		return nil, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Invalid module instance address", Detail: detail, Subject: rest.SourceRange().Ptr()}}
 	}
 	return mod, nil
 }
@@ -121,23 +131,28 @@ func parseModuleInstancePrefix(traversal hcl.Traversal) (ModuleInstance, hcl.Tra
 	var mod ModuleInstance
 	remain := traversal
 	for len(remain) > 0 {
+		switch remain[0].(type) {
+		case hcl.TraverseRoot, hcl.TraverseAttr:
+		default:
+			return nil, nil, operatorError("Module address prefix must be followed by dot and then a name.", remain[0].SourceRange())
+		}
 		if stepName(remain[0]) != "module" {
 			break
 		}
 		if len(remain) < 2 {
-			return nil, nil, addressError("The keyword \"module\" must be followed by a module name.", remain.SourceRange())
+			return nil, nil, operatorError("Prefix \"module.\" must be followed by a module name.", remain[0].SourceRange())
 		}
 		nameStep, ok := remain[1].(hcl.TraverseAttr)
 		if !ok {
-			return nil, nil, addressError("The keyword \"module\" must be followed by a module name.", remain[1].SourceRange())
+			return nil, nil, operatorError("Prefix \"module.\" must be followed by a module name.", remain[1].SourceRange())
 		}
 		remain = remain[2:]
 		step := ModuleInstanceStep{Name: nameStep.Name}
 		if len(remain) > 0 {
 			if idx, ok := remain[0].(hcl.TraverseIndex); ok {
-				key, diags := keyFromIndex(idx)
-				if diags.HasErrors() {
-					return nil, nil, diags
+				key, err := KeyFromValue(idx.Key)
+				if err != nil {
+					return nil, nil, operatorError(fmt.Sprintf("Invalid module index: %s.", err), idx.SrcRange)
 				}
 				step.Key = key
 				remain = remain[1:]
@@ -156,32 +171,37 @@ func parseResourceSteps(remain hcl.Traversal) (Resource, InstanceKey, bool, hcl.
 		remain = remain[1:]
 	}
 	if len(remain) < 2 {
-		return res, nil, false, addressError("A resource address needs a resource type and a name, such as terraform_data.example.", remain.SourceRange())
+		return res, nil, false, addressError("Resource specification must include a resource type and name.", remain.SourceRange())
 	}
 	typ := stepName(remain[0])
+	if typ == "" {
+		detail := "A resource type name is required."
+		if mode == DataResourceMode {
+			detail = "A data source name is required."
+		}
+		return res, nil, false, addressError(detail, remain[0].SourceRange())
+	}
 	nameStep, ok := remain[1].(hcl.TraverseAttr)
-	if typ == "" || !ok {
-		return res, nil, false, addressError("A resource address needs a resource type and a name, such as terraform_data.example.", remain.SourceRange())
+	if !ok {
+		return res, nil, false, addressError("A resource name is required.", remain[1].SourceRange())
 	}
 	res = Resource{Mode: mode, Type: typ, Name: nameStep.Name}
 	remain = remain[2:]
-	if len(remain) == 0 {
+	switch {
+	case len(remain) == 0:
 		return res, nil, false, nil
+	case len(remain) > 1:
+		return res, nil, false, addressError("Unexpected extra operators after address.", remain[1].SourceRange())
 	}
 	idx, ok := remain[0].(hcl.TraverseIndex)
-	if !ok || len(remain) > 1 {
-		return res, nil, false, addressError("A resource instance address may end with one index such as [0] or [\"key\"], and nothing after it.", remain.SourceRange())
+	if !ok {
+		return res, nil, false, addressError("Resource instance key must be given in square brackets.", remain[0].SourceRange())
 	}
-	key, diags := keyFromIndex(idx)
-	return res, key, true, diags
-}
-
-func keyFromIndex(idx hcl.TraverseIndex) (InstanceKey, hcl.Diagnostics) {
 	key, err := KeyFromValue(idx.Key)
 	if err != nil {
-		return nil, addressError(fmt.Sprintf("Invalid instance key: %s.", err), idx.SrcRange)
+		return res, nil, false, addressError(fmt.Sprintf("Invalid resource instance key: %s.", err), idx.SrcRange)
 	}
-	return key, nil
+	return res, key, true, nil
 }
 
 func stepName(step hcl.Traverser) string {
@@ -194,20 +214,13 @@ func stepName(step hcl.Traverser) string {
 	return ""
 }
 
-func invalidAddress(s, why string, rng hcl.Range) hcl.Diagnostics {
-	d := &hcl.Diagnostic{
-		Severity: hcl.DiagError,
-		Summary:  "Invalid address",
-		Detail:   fmt.Sprintf("The address %q is not valid: %s.", s, why),
-	}
-	if rng.Filename != "" {
-		d.Subject = rng.Ptr()
-	}
-	return hcl.Diagnostics{d}
-}
-
 // addressError is the error for an address that is not valid: detail
 // says why, rng where.
 func addressError(detail string, rng hcl.Range) hcl.Diagnostics {
 	return hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Invalid address", Detail: detail, Subject: rng.Ptr()}}
+}
+
+// operatorError is the error for a module step that is not valid.
+func operatorError(detail string, rng hcl.Range) hcl.Diagnostics {
+	return hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Invalid address operator", Detail: detail, Subject: rng.Ptr()}}
 }

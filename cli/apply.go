@@ -34,6 +34,7 @@ func newApplyCommand(g *globals, destroy bool) *cobra.Command {
 		Short: short,
 		Args:  cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			f.command = cmd.Name()
 			if destroy {
 				f.destroy = true
 			}

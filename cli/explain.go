@@ -40,6 +40,7 @@ plans now, taking the same options as "tenet plan" (-var, -rules, -replace,
 -destroy, ...), and shows nothing but the explanation and any diagnostics.`,
 		Args: cobra.RangeArgs(1, 2),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			f.command = cmd.Name()
 			u := newUI(cmd, g, f.noColor, false)
 			match, err := changeMatcher(args[0])
 			if err != nil {
@@ -101,14 +102,17 @@ func planQuietly(ctx context.Context, g *globals, u *ui, f *planFlags) (*plan.Pl
 	if ctx == nil {
 		ctx = context.Background()
 	}
+	args, err := f.checkArgs(u)
+	if err != nil {
+		return nil, nil, err
+	}
 	cfg, diags := u.loadConfigAndProviders(g)
 	if diags.HasErrors() {
 		return nil, nil, u.fail(diags)
 	}
 	vals, d := config.CollectVariableValues(os.DirFS("."), ".", cfg.Root, f.vars, g.deps.Env)
 	diags = append(diags, d...)
-	opts, d := f.planOpts(vals)
-	diags = append(diags, d...)
+	opts := f.planOpts(args, vals)
 	if diags.HasErrors() {
 		return nil, nil, u.fail(diags)
 	}

@@ -34,6 +34,7 @@ func newPlanCommand(g *globals) *cobra.Command {
 		Short: "Show the changes required by the current configuration",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			f.command = cmd.Name()
 			u := newUI(cmd, g, f.noColor, f.json)
 			u.compactWarnings = f.compactWarnings
 			r, err := planRun(cmd.Context(), g, u, f, "plan")
@@ -99,6 +100,10 @@ func planRun(ctx context.Context, g *globals, u *ui, f *planFlags, operation str
 	if ctx == nil {
 		ctx = context.Background()
 	}
+	args, err := f.checkArgs(u)
+	if err != nil {
+		return nil, err
+	}
 	// Compiling the rules takes tens of milliseconds and needs nothing
 	// else: do it on the other core while configuration and state load.
 	compiled := compileRules(ctx, f.rules)
@@ -149,11 +154,10 @@ func planRun(ctx context.Context, g *globals, u *ui, f *planFlags, operation str
 			return nil, u.fail(append(diags, missing...))
 		}
 	}
-	opts, d := f.planOpts(vals)
-	diags = append(diags, d...)
 	if diags.HasErrors() {
 		return nil, u.fail(diags)
 	}
+	opts := f.planOpts(args, vals)
 	g.intr.operation()
 	mgr, prev, release, err := f.state.openState(ctx, u, operation)
 	if err != nil {

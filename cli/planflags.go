@@ -1,10 +1,14 @@
 package cli
 
 import (
+	"bufio"
+	"bytes"
 	"fmt"
+	"os"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/spf13/cobra"
 
 	"github.com/tenetplan/tenet/addrs"
@@ -45,6 +49,8 @@ type planFlags struct {
 	replace          []string
 	target           []string
 	exclude          []string
+	targetFiles      []string // -target-file
+	excludeFiles     []string // -exclude-file
 	rules            []string
 	policy           []string // compliance policy sources (cli/policygate.go)
 	policyOverride   string
@@ -60,7 +66,10 @@ type planFlags struct {
 	// refreshCommand is set by `tenet refresh`: no plan is shown and the
 	// apply ends with the outputs only.
 	refreshCommand bool
-	state          stateFlags
+	// command names the command in the help prompt after argument errors
+	// (plan, apply, destroy, refresh); set as the command starts.
+	command string
+	state   stateFlags
 }
 
 func (f *planFlags) register(cmd *cobra.Command, withDestroy bool) {
@@ -76,6 +85,7 @@ func (f *planFlags) register(cmd *cobra.Command, withDestroy bool) {
 	fl.StringArrayVar(&f.replace, "replace", nil, "force replacement of this resource instance; repeatable")
 	fl.StringArrayVar(&f.target, "target", nil, "limit planning to this address and its dependencies; repeatable")
 	fl.StringArrayVar(&f.exclude, "exclude", nil, "plan everything except this address and its dependents; repeatable")
+	f.registerTargetFiles(cmd)
 	fl.StringArrayVar(&f.rules, "rules", nil, "directory of team planning rules; repeatable")
 	fl.StringArrayVar(&f.policy, "policy", nil, "compliance policy directory, .rego file or OPA bundle, in addition to .tenet/policy; repeatable")
 	fl.StringVar(&f.policyOverride, "policy-override", "", "let soft-mandatory policy failures through, recording this reason (exit status 3 means a policy check failed)")
@@ -86,19 +96,50 @@ func (f *planFlags) register(cmd *cobra.Command, withDestroy bool) {
 	f.state.register(cmd)
 }
 
-// planOpts turns the flags into engine options, with diagnostics for
-// addresses that do not parse or options that do not combine.
-func (f *planFlags) planOpts(vars map[string]config.VariableValue) (engine.PlanOpts, hcl.Diagnostics) {
+// planArgs is what the planning flags ask for, checked before anything
+// is loaded (as OpenTofu checks its arguments first).
+type planArgs struct {
+	mode     plan.Mode
+	replace  []addrs.AbsResourceInstance
+	targets  []addrs.Targetable
+	excludes []addrs.Targetable
+}
+
+// parseArgs checks the planning flags, with diagnostics for addresses
+// that do not parse and options that do not combine, in OpenTofu's order.
+func (f *planFlags) parseArgs() (planArgs, hcl.Diagnostics) {
+	var args planArgs
 	var diags hcl.Diagnostics
-	opts := engine.PlanOpts{SkipRefresh: !f.refresh, Variables: vars, Parallelism: f.parallelism}
+	if (len(f.target) > 0 || len(f.targetFiles) > 0) && (len(f.exclude) > 0 || len(f.excludeFiles) > 0) {
+		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid combination of arguments",
+			Detail: "The target and exclude planning options are mutually-exclusive. Each plan must use either only the target options or only the exclude options."})
+	} else {
+		var d hcl.Diagnostics
+		args.targets, d = targetSubjects(f.target, f.targetFiles, "target")
+		diags = append(diags, d...)
+		args.excludes, d = targetSubjects(f.exclude, f.excludeFiles, "exclude")
+		diags = append(diags, d...)
+	}
+	for _, s := range f.replace {
+		a, d := addrs.ParseAbsResourceInstanceStr(s)
+		switch {
+		case d.HasErrors():
+			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: fmt.Sprintf("Invalid force-replace address %q", s), Detail: d[0].Detail})
+		case a.Resource.Resource.Mode != addrs.ManagedResourceMode:
+			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: fmt.Sprintf("Invalid force-replace address %q", s),
+				Detail: "Only managed resources can be used with the -replace=... option."})
+		default:
+			args.replace = append(args.replace, a)
+		}
+	}
 	switch {
 	case f.destroy && f.refreshOnly:
 		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Incompatible plan mode options",
 			Detail: "The -destroy and -refresh-only options are mutually-exclusive."})
 	case f.destroy:
-		opts.Mode = plan.DestroyMode
+		args.mode = plan.DestroyMode
 	case f.refreshOnly:
-		opts.Mode = plan.RefreshOnlyMode
+		args.mode = plan.RefreshOnlyMode
 		if !f.refresh {
 			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Incompatible refresh options",
 				Detail: "It doesn't make sense to use -refresh-only at the same time as -refresh=false, because tenet would have nothing to do."})
@@ -108,39 +149,76 @@ func (f *planFlags) planOpts(vars map[string]config.VariableValue) (engine.PlanO
 		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid parallelism value",
 			Detail: fmt.Sprintf("The -parallelism value must be at least 1; got %d.", f.parallelism)})
 	}
-	for _, s := range f.replace {
-		a, d := addrs.ParseAbsResourceInstanceStr(s)
-		if d.HasErrors() || a.Resource.Resource.Mode != addrs.ManagedResourceMode {
-			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid force-replace address",
-				Detail: fmt.Sprintf("The -replace option needs the address of a managed resource instance; %q is not one.", s)})
-			continue
-		}
-		opts.ForceReplace = append(opts.ForceReplace, a)
-	}
-	if len(f.target) > 0 && len(f.exclude) > 0 {
-		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid combination of arguments",
-			Detail: "The -target and -exclude options cannot be used together."})
-	}
-	targets, d := targetSubjects(f.target, "target")
-	opts.Targets = append(opts.Targets, targets...)
-	diags = append(diags, d...)
-	excludes, d := targetSubjects(f.exclude, "exclude")
-	opts.Excludes = append(opts.Excludes, excludes...)
-	return opts, append(diags, d...)
+	return args, diags
 }
 
-// targetSubjects parses the addresses of -target or -exclude (flag),
-// with an error for each that is not one.
-func targetSubjects(flagValues []string, flag string) ([]addrs.Targetable, hcl.Diagnostics) {
+// checkArgs reports the planning flags' errors as OpenTofu reports
+// argument errors: the diagnostics, then where to find help.
+func (f *planFlags) checkArgs(u *ui) (planArgs, error) {
+	args, diags := f.parseArgs()
+	if diags.HasErrors() {
+		u.diagnostics(diags)
+		if u.json == nil {
+			fmt.Fprintf(u.errw, "\nFor more help on using this command, run:\n  tenet %s -help\n", f.command)
+		}
+		return args, &exitError{1}
+	}
+	return args, nil
+}
+
+// planOpts gives the engine options for checked arguments and the root
+// module's variable values.
+func (f *planFlags) planOpts(args planArgs, vars map[string]config.VariableValue) engine.PlanOpts {
+	return engine.PlanOpts{SkipRefresh: !f.refresh, Variables: vars, Parallelism: f.parallelism, Mode: args.mode,
+		ForceReplace: args.replace, Targets: args.targets, Excludes: args.excludes}
+}
+
+// targetSubjects parses the addresses of -target or -exclude (flag) and
+// of the files -target-file or -exclude-file name (one address a line,
+// lines starting with # left out), with an error for each that is not
+// one: those of the command line name the flag, those of a file their
+// line.
+func targetSubjects(flagValues, files []string, flag string) ([]addrs.Targetable, hcl.Diagnostics) {
 	var out []addrs.Targetable
 	var diags hcl.Diagnostics
 	for _, s := range flagValues {
 		t, d := addrs.ParseTargetStr(s)
 		if d.HasErrors() {
-			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid " + flag + " address", Detail: fmt.Sprintf("%q: %s", s, d[0].Detail)})
+			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: fmt.Sprintf("Invalid %s %q", flag, s), Detail: d[0].Detail})
 			continue
 		}
 		out = append(out, t.Subject)
 	}
+	for _, path := range files {
+		src, err := os.ReadFile(path)
+		if err != nil {
+			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: err.Error()})
+			continue
+		}
+		sc := hcl.NewRangeScanner(src, path, bufio.ScanLines)
+		for sc.Scan() {
+			line := sc.Bytes()
+			if bytes.HasPrefix(bytes.TrimSpace(line), []byte("#")) {
+				continue
+			}
+			traversal, d := hclsyntax.ParseTraversalAbs(line, path, sc.Range().Start)
+			if d.HasErrors() {
+				diags = append(diags, d...)
+				continue
+			}
+			t, d := addrs.ParseTarget(traversal)
+			if d.HasErrors() {
+				diags = append(diags, d...)
+				continue
+			}
+			out = append(out, t.Subject)
+		}
+	}
 	return out, diags
+}
+
+// registerTargetFiles adds -target-file and -exclude-file.
+func (f *planFlags) registerTargetFiles(cmd *cobra.Command) {
+	cmd.Flags().StringArrayVar(&f.targetFiles, "target-file", nil, "like -target, for each address in this file (one a line, # starts a comment); repeatable")
+	cmd.Flags().StringArrayVar(&f.excludeFiles, "exclude-file", nil, "like -exclude, for each address in this file (one a line, # starts a comment); repeatable")
 }

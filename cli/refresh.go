@@ -18,6 +18,7 @@ func newRefreshCommand(g *globals) *cobra.Command {
 		Long:  "Updates the state with what the providers report about the real objects, without changing them. The same as \"tenet apply -refresh-only -auto-approve\", without showing the changes first.",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			f.command = cmd.Name()
 			u := newUI(cmd, g, f.noColor, f.json)
 			u.compactWarnings = f.compactWarnings
 			ctx := cmd.Context()
@@ -41,6 +42,7 @@ func newRefreshCommand(g *globals) *cobra.Command {
 	fl.IntVar(&f.parallelism, "parallelism", 10, "limit the number of concurrent operations")
 	fl.StringArrayVar(&f.target, "target", nil, "limit the refresh to this address and its dependencies; repeatable")
 	fl.StringArrayVar(&f.exclude, "exclude", nil, "refresh everything except this address and its dependents; repeatable")
+	f.registerTargetFiles(cmd)
 	fl.StringArrayVar(&f.rules, "rules", nil, "directory of team planning rules; repeatable")
 	fl.BoolVar(&f.json, "json", false, "machine-readable output (one JSON object per line)")
 	fl.BoolVar(&f.noColor, "no-color", false, "disable color in the output")

@@ -65,15 +65,18 @@ func newStateRmCommand(g *globals) *cobra.Command {
 	return cmd
 }
 
-// parseTargets parses module, resource and instance addresses.
+// parseTargets parses module, resource and instance addresses, reporting
+// every one that does not parse.
 func parseTargets(u *ui, args []string) ([]*addrs.Target, error) {
 	var out []*addrs.Target
+	var diags hcl.Diagnostics
 	for _, a := range args {
-		t, diags := addrs.ParseTargetStr(a)
-		if diags.HasErrors() {
-			return nil, u.fail(diags)
-		}
+		t, d := addrs.ParseTargetStr(a)
+		diags = append(diags, d...)
 		out = append(out, t)
+	}
+	if diags.HasErrors() {
+		return nil, u.fail(diags)
 	}
 	return out, nil
 }

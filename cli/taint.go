@@ -29,8 +29,8 @@ func newTaintCommand(g *globals, taint bool) *cobra.Command {
 			if diags.HasErrors() {
 				return u.fail(diags)
 			}
-			if addr.Resource.Resource.Mode != addrs.ManagedResourceMode {
-				return u.errorf("Invalid resource address", "Resource instance %s cannot be tainted: only managed resources can be.", addr)
+			if taint && addr.Resource.Resource.Mode != addrs.ManagedResourceMode {
+				return plainError(u, u.color, fmt.Sprintf("Resource instance %s cannot be tainted", addr))
 			}
 			ctx := cmd.Context()
 			if ctx == nil {
@@ -42,6 +42,9 @@ func newTaintCommand(g *globals, taint bool) *cobra.Command {
 			}
 			defer release()
 			ri := st.ResourceInstance(addr)
+			if ri != nil && ri.Current == nil && len(ri.Deposed) > 0 {
+				return u.errorf("No such resource instance", "Resource instance %s is currently part-way through a create_before_destroy replacement action. Run \"tenet apply\" to complete its replacement before tainting it.", addr)
+			}
 			if ri == nil || ri.Current == nil {
 				if allowMissing {
 					u.diagnostics(hcl.Diagnostics{{Severity: hcl.DiagWarning, Summary: "No such resource instance", Detail: fmt.Sprintf("Resource instance %s was not found, but this is not an error because -allow-missing was set.", addr)}})
