@@ -41,6 +41,12 @@ func summary(p *plan.Plan) []string {
 	return out
 }
 
+// moved is a moved block from one address to another, four lines long so
+// that a case can count the line a diagnostic points at.
+func moved(from, to string) string {
+	return "moved {\n  from = " + from + "\n  to   = " + to + "\n}\n"
+}
+
 func warningSummaries(diags hcl.Diagnostics) []string {
 	var out []string
 	for _, d := range diags {
@@ -64,14 +70,7 @@ func TestMovesRebindStateBeforePlanning(t *testing.T) {
 			first: map[string]string{"main.tf": `resource "test_thing" "a" { name = "x" }`},
 			second: map[string]string{"main.tf": `
 resource "test_thing" "c" { name = "x" }
-moved {
-  from = test_thing.b
-  to   = test_thing.c
-}
-moved {
-  from = test_thing.a
-  to   = test_thing.b
-}`},
+` + moved("test_thing.b", "test_thing.c") + moved("test_thing.a", "test_thing.b")},
 			want: []string{"test_thing.c NoOp <- test_thing.a"},
 		},
 		{
@@ -89,10 +88,7 @@ resource "test_thing" "a" {
 			first: map[string]string{"main.tf": `resource "test_thing" "a" { name = "a" }` + "\n" + `resource "test_thing" "b" { name = "b" }`},
 			second: map[string]string{"main.tf": `
 resource "test_thing" "b" { name = "b" }
-moved {
-  from = test_thing.a
-  to   = test_thing.b
-}`},
+` + moved("test_thing.a", "test_thing.b")},
 			want:     []string{"test_thing.a Delete", "test_thing.b NoOp"},
 			warnings: []string{"Unresolved resource instance address changes"},
 		},
@@ -112,10 +108,7 @@ module "m" {
   source   = "./mod"
   for_each = toset(["k"])
 }
-moved {
-  from = module.m[0]
-  to   = module.m["k"]
-}`,
+` + moved("module.m[0]", `module.m["k"]`),
 				"mod/main.tf": `resource "test_thing" "a" { name = "m" }`,
 			},
 			want: []string{`module.m["k"].test_thing.a NoOp <- module.m[0].test_thing.a`},
@@ -126,10 +119,7 @@ moved {
 			second: map[string]string{
 				"main.tf": `
 module "m" { source = "./mod" }
-moved {
-  from = test_thing.a
-  to   = module.m.test_thing.a
-}`,
+` + moved("test_thing.a", "module.m.test_thing.a"),
 				"mod/main.tf": `resource "test_thing" "a" { name = "m" }`,
 			},
 			want: []string{"module.m.test_thing.a NoOp <- test_thing.a"},
@@ -189,24 +179,14 @@ func TestMoveValidationErrorsReplaceOtherDiagnostics(t *testing.T) {
 			name: "from still declared",
 			second: `resource "test_thing" "a" { name = "a" }
 resource "test_thing" "b" { name = "b" }
-moved {
-  from = test_thing.a
-  to   = test_thing.b
-}`,
+` + moved("test_thing.a", "test_thing.b"),
 			summary:  "Moved object still exists",
 			wantLine: 3,
 		},
 		{
 			name: "cycle",
 			second: `resource "test_thing" "other" { name = "o" }
-moved {
-  from = test_thing.a
-  to   = test_thing.b
-}
-moved {
-  from = test_thing.b
-  to   = test_thing.a
-}`,
+` + moved("test_thing.a", "test_thing.b") + moved("test_thing.b", "test_thing.a"),
 			summary:  "Cyclic dependency in move statements",
 			wantLine: 2,
 		},
@@ -214,14 +194,7 @@ moved {
 			name: "ambiguous",
 			second: `resource "test_thing" "b" { name = "b" }
 resource "test_thing" "c" { name = "c" }
-moved {
-  from = test_thing.a
-  to   = test_thing.b
-}
-moved {
-  from = test_thing.a
-  to   = test_thing.c
-}`,
+` + moved("test_thing.a", "test_thing.b") + moved("test_thing.a", "test_thing.c"),
 			summary:  "Ambiguous move statements",
 			wantLine: 7,
 		},

@@ -13,12 +13,11 @@ import (
 
 func TestReplaceTriggeredBy(t *testing.T) {
 	tests := []struct {
-		name        string
-		before      string
-		after       string
-		want        []string
-		wantErr     string
-		errFragment string
+		name     string
+		before   string // terraform_data.a in the first run
+		after    string // terraform_data.a in the second run
+		watchers string // the resources that watch it, in both runs
+		want     []string
 	}{
 		{
 			name: "each.key picks the instance it watches",
@@ -26,17 +25,13 @@ func TestReplaceTriggeredBy(t *testing.T) {
 resource "terraform_data" "a" {
   for_each = { x = "1", y = "1" }
   input    = each.value
-}
-resource "terraform_data" "b" {
-  for_each = toset(["x", "y"])
-  input    = each.key
-  lifecycle { replace_triggered_by = [terraform_data.a[each.key]] }
 }`,
 			after: `
 resource "terraform_data" "a" {
   for_each = { x = "1", y = "2" }
   input    = each.value
-}
+}`,
+			watchers: `
 resource "terraform_data" "b" {
   for_each = toset(["x", "y"])
   input    = each.key
@@ -50,15 +45,10 @@ resource "terraform_data" "b" {
 			},
 		},
 		{
-			name: "an attribute that changes fires",
-			before: `
-resource "terraform_data" "a" { input = "v1" }
-resource "terraform_data" "b" {
-  input = "b"
-  lifecycle { replace_triggered_by = [terraform_data.a.output] }
-}`,
-			after: `
-resource "terraform_data" "a" { input = "v2" }
+			name:   "an attribute that changes fires",
+			before: `resource "terraform_data" "a" { input = "v1" }`,
+			after:  `resource "terraform_data" "a" { input = "v2" }`,
+			watchers: `
 resource "terraform_data" "b" {
   input = "b"
   lifecycle { replace_triggered_by = [terraform_data.a.output] }
@@ -71,16 +61,13 @@ resource "terraform_data" "b" {
 resource "terraform_data" "a" {
   input            = "v1"
   triggers_replace = "t"
-}
-resource "terraform_data" "b" {
-  input = "b"
-  lifecycle { replace_triggered_by = [terraform_data.a.triggers_replace] }
 }`,
 			after: `
 resource "terraform_data" "a" {
   input            = "v2"
   triggers_replace = "t"
-}
+}`,
+			watchers: `
 resource "terraform_data" "b" {
   input = "b"
   lifecycle { replace_triggered_by = [terraform_data.a.triggers_replace] }
@@ -93,21 +80,13 @@ resource "terraform_data" "b" {
 resource "terraform_data" "a" {
   count = 2
   input = "v1"
-}
-resource "terraform_data" "b" {
-  count = 2
-  input = "b"
-  lifecycle { replace_triggered_by = [terraform_data.a[count.index].input] }
-}
-resource "terraform_data" "c" {
-  input = "c"
-  lifecycle { replace_triggered_by = [terraform_data.a] }
 }`,
 			after: `
 resource "terraform_data" "a" {
   count = 2
   input = count.index == 0 ? "v1" : "v2"
-}
+}`,
+			watchers: `
 resource "terraform_data" "b" {
   count = 2
   input = "b"
@@ -125,13 +104,31 @@ resource "terraform_data" "c" {
 				"terraform_data.c: DeleteThenCreate (replace_by_triggers)",
 			},
 		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := newDataRun(t)
+			r.run(tt.before+"\n"+tt.watchers, engine.PlanOpts{})
+			p, _ := r.run(tt.after+"\n"+tt.watchers, engine.PlanOpts{})
+			if diff := cmp.Diff(tt.want, actions(p)); diff != "" {
+				t.Errorf("changes (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestReplaceTriggeredByErrors(t *testing.T) {
+	tests := []struct {
+		name        string
+		watched     string // terraform_data.a, applied first and kept
+		watcher     string // added in the second run
+		wantErr     string
+		errFragment string
+	}{
 		{
-			name: "count.index in a resource without count",
-			before: `
-resource "terraform_data" "a" { input = "v1" }
-`,
-			after: `
-resource "terraform_data" "a" { input = "v1" }
+			name:    "count.index in a resource without count",
+			watched: `resource "terraform_data" "a" { input = "v1" }`,
+			watcher: `
 resource "terraform_data" "b" {
   input = "b"
   lifecycle { replace_triggered_by = [terraform_data.a[count.index]] }
@@ -140,17 +137,12 @@ resource "terraform_data" "b" {
 		},
 		{
 			name: "a reference to an instance that has no change",
-			before: `
+			watched: `
 resource "terraform_data" "a" {
   count = 1
   input = "v1"
-}
-`,
-			after: `
-resource "terraform_data" "a" {
-  count = 1
-  input = "v1"
-}
+}`,
+			watcher: `
 resource "terraform_data" "b" {
   input = "b"
   lifecycle { replace_triggered_by = [terraform_data.a[3]] }
@@ -162,24 +154,17 @@ resource "terraform_data" "b" {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			r := newDataRun(t)
-			r.run(tt.before, engine.PlanOpts{})
-			if tt.wantErr != "" {
-				_, _, diags := r.plan(tt.after, engine.PlanOpts{})
-				errs := summaries(diags, hcl.DiagError)
-				if diff := cmp.Diff([]string{tt.wantErr}, errs); diff != "" {
-					t.Fatalf("errors (-want +got):\n%s", diff)
-				}
-				if !strings.Contains(diags.Error(), tt.errFragment) {
-					t.Errorf("error %q lacks %q", diags.Error(), tt.errFragment)
-				}
-				if diags[0].Subject == nil {
-					t.Errorf("error has no source range")
-				}
-				return
+			r.run(tt.watched, engine.PlanOpts{})
+			_, _, diags := r.plan(tt.watched+"\n"+tt.watcher, engine.PlanOpts{})
+			errs := summaries(diags, hcl.DiagError)
+			if diff := cmp.Diff([]string{tt.wantErr}, errs); diff != "" {
+				t.Fatalf("errors (-want +got):\n%s", diff)
 			}
-			p, _ := r.run(tt.after, engine.PlanOpts{})
-			if diff := cmp.Diff(tt.want, actions(p)); diff != "" {
-				t.Errorf("changes (-want +got):\n%s", diff)
+			if !strings.Contains(diags.Error(), tt.errFragment) {
+				t.Errorf("error %q lacks %q", diags.Error(), tt.errFragment)
+			}
+			if diags[0].Subject == nil {
+				t.Errorf("error has no source range")
 			}
 		})
 	}
