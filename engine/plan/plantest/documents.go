@@ -67,26 +67,18 @@ var mixedChangeTemplates = []string{
 func MixedPlan(n int) []byte {
 	var b strings.Builder
 	b.WriteString(`{"format_version":"1.2","resource_drift":[`)
-	for i := range n / 4 {
-		if i > 0 {
-			b.WriteString(",")
-		}
+	writeEach(&b, n/4, func(i int) {
 		fmt.Fprintf(&b, `{"address":"example_thing.u[\"k%[1]d\"]","mode":"managed","type":"example_thing","name":"u","index":"k%[1]d","provider_name":"registry.opentofu.org/hashicorp/example","change":{"actions":["update"],"before":{"id":"i-%[1]d","name":"old","tags":{"a":"0"},"ports":[80]},"after":{"id":"i-%[1]d","name":"old","tags":{"a":"1","b":"2"},"ports":[81]},"after_unknown":{},"before_sensitive":{},"after_sensitive":{}}}`, i)
-	}
+	})
 	b.WriteString(`],"resource_changes":[`)
-	for i := range n {
-		if i > 0 {
-			b.WriteString(",")
-		}
+	writeEach(&b, n, func(i int) {
 		fmt.Fprintf(&b, mixedChangeTemplates[i%len(mixedChangeTemplates)], i)
-	}
+	})
 	b.WriteString(`],"output_changes":{"a":{"actions":["create"],"before":null,"after":"x","after_unknown":false,"before_sensitive":false,"after_sensitive":false},"s":{"actions":["update"],"before":"1","after":"2","after_unknown":false,"before_sensitive":true,"after_sensitive":true}},"relevant_attributes":[`)
-	for i := 0; i < n/4; i += 2 {
-		if i > 0 {
-			b.WriteString(",")
-		}
-		fmt.Fprintf(&b, `{"resource":"example_thing.u[\"k%d\"]","attribute":["tags"]}`, i)
-	}
+	// Every other drifted instance's tags are relevant.
+	writeEach(&b, (n/4+1)/2, func(j int) {
+		fmt.Fprintf(&b, `{"resource":"example_thing.u[\"k%d\"]","attribute":["tags"]}`, 2*j)
+	})
 	b.WriteString(`],"errored":false}`)
 	return []byte(b.String())
 }
@@ -96,19 +88,23 @@ func MixedPlan(n int) []byte {
 func NestedMarkerPlan(n int) []byte {
 	var b strings.Builder
 	b.WriteString(`{"format_version":"1.2","resource_drift":[`)
-	for i := range n / 3 {
-		if i > 0 {
-			b.WriteString(",")
-		}
+	writeEach(&b, n/3, func(i int) {
 		fmt.Fprintf(&b, `{"address":"x.d[%d]","mode":"managed","type":"x","name":"d","index":%d,"change":{"actions":["update"],"before":{"v":[{"a":1},{"address":"q"}]},"after":{"v":[{"a":2},{"address":"q"}]},"after_unknown":{},"before_sensitive":{},"after_sensitive":{}}}`, i, i)
-	}
+	})
 	b.WriteString(`],"resource_changes":[`)
+	writeEach(&b, n, func(i int) {
+		fmt.Fprintf(&b, `{"address":"x.r[\"k%d\"]","mode":"managed","type":"x","name":"r","index":"k%d","change":{"actions":["create"],"before":null,"after":{"list":[{"a":%d.5e1},{"address":"}]},{\"address\":\"\u00e9"}],"n":-0.25},"after_unknown":{"id":true},"before_sensitive":false,"after_sensitive":{"list":[{},{"address":true}]}}}`, i, i, i)
+	})
+	b.WriteString(`],"output_changes":{"o":{"actions":["update"],"before":1,"after":2,"after_unknown":false,"before_sensitive":false,"after_sensitive":false}},"relevant_attributes":[{"resource":"x.d[0]","attribute":["v",0]}],"errored":false}`)
+	return []byte(b.String())
+}
+
+// writeEach writes element(i) for each i below n, with commas between.
+func writeEach(b *strings.Builder, n int, element func(i int)) {
 	for i := range n {
 		if i > 0 {
 			b.WriteString(",")
 		}
-		fmt.Fprintf(&b, `{"address":"x.r[\"k%d\"]","mode":"managed","type":"x","name":"r","index":"k%d","change":{"actions":["create"],"before":null,"after":{"list":[{"a":%d.5e1},{"address":"}]},{\"address\":\"\u00e9"}],"n":-0.25},"after_unknown":{"id":true},"before_sensitive":false,"after_sensitive":{"list":[{},{"address":true}]}}}`, i, i, i)
+		element(i)
 	}
-	b.WriteString(`],"output_changes":{"o":{"actions":["update"],"before":1,"after":2,"after_unknown":false,"before_sensitive":false,"after_sensitive":false}},"relevant_attributes":[{"resource":"x.d[0]","attribute":["v",0]}],"errored":false}`)
-	return []byte(b.String())
 }

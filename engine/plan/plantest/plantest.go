@@ -205,3 +205,20 @@ func BigPlan(n int) *plan.Plan {
 	}
 	return p
 }
+
+// CreateTD is the planned create of a terraform_data instance: its id and
+// output stay unknown until apply, and it has no replacement triggers.
+func CreateTD(t testing.TB, addr string, input cty.Value) *plan.ResourceInstanceChange {
+	t.Helper()
+	return Change(t, addr, action.Create, cty.NullVal(TDType), TD(UnkStr, input, cty.DynamicVal, NullDyn))
+}
+
+// OutputAttrs names the output attribute of each resource as relevant to
+// a plan, as a plan records a reference to it.
+func OutputAttrs(resources ...string) []plan.ResourceAttr {
+	attrs := make([]plan.ResourceAttr, len(resources))
+	for i, r := range resources {
+		attrs[i] = plan.ResourceAttr{Resource: r, Attr: AttrPath("output")}
+	}
+	return attrs
+}

@@ -34,16 +34,13 @@ var RecordedPlans = []struct {
 		cType := cty.Object(map[string]cty.Type{"fixed": cty.String, "from_b": cty.DynamicPseudoType})
 		return &plan.Plan{
 			Changes: []*plan.ResourceInstanceChange{
-				Change(t, "terraform_data.a", action.Create, cty.NullVal(TDType), TD(UnkStr, cty.StringVal("hello"), cty.DynamicVal, NullDyn)),
-				Change(t, "terraform_data.b", action.Create, cty.NullVal(TDType), TD(UnkStr, cty.DynamicVal, cty.DynamicVal, NullDyn)),
+				CreateTD(t, "terraform_data.a", cty.StringVal("hello")),
+				CreateTD(t, "terraform_data.b", cty.DynamicVal),
 				Change(t, "terraform_data.c", action.Create, cty.NullVal(TDType), TD(UnkStr,
 					cty.ObjectVal(map[string]cty.Value{"fixed": cty.StringVal("k"), "from_b": cty.DynamicVal}),
 					cty.UnknownVal(cType), NullDyn)),
 			},
-			RelevantAttributes: []plan.ResourceAttr{
-				{Resource: "terraform_data.a", Attr: AttrPath("output")},
-				{Resource: "terraform_data.b", Attr: AttrPath("output")},
-			},
+			RelevantAttributes: OutputAttrs("terraform_data.a", "terraform_data.b"),
 		}
 	}},
 	{"004-delete-no-resource-config", func(t *testing.T) *plan.Plan {
@@ -85,7 +82,7 @@ var RecordedPlans = []struct {
 		unk.Reason = plan.ReasonReadBecauseConfigUnknown
 		return &plan.Plan{
 			Changes: []*plan.ResourceInstanceChange{dep, unk,
-				Change(t, "terraform_data.a", action.Create, cty.NullVal(TDType), TD(UnkStr, cty.StringVal("v1"), cty.DynamicVal, NullDyn)),
+				CreateTD(t, "terraform_data.a", cty.StringVal("v1")),
 			},
 			OutputChanges: []*plan.OutputChange{
 				{Name: "static_v", Action: action.Create, Before: NullDyn, After: cty.StringVal("from-remote")},
@@ -129,45 +126,45 @@ var RecordedPlans = []struct {
 		return &plan.Plan{
 			Changes: []*plan.ResourceInstanceChange{
 				Change(t, "terraform_data.root", action.Create, cty.NullVal(TDType), TD(UnkStr, cty.TupleVal([]cty.Value{UnkStr, UnkStr}), cty.UnknownVal(tuple), NullDyn)),
-				Change(t, "module.m[0].terraform_data.r", action.Create, cty.NullVal(TDType), TD(UnkStr, cty.StringVal("m-0"), cty.DynamicVal, NullDyn)),
-				Change(t, "module.m[1].terraform_data.r", action.Create, cty.NullVal(TDType), TD(UnkStr, cty.StringVal("m-1"), cty.DynamicVal, NullDyn)),
+				CreateTD(t, "module.m[0].terraform_data.r", cty.StringVal("m-0")),
+				CreateTD(t, "module.m[1].terraform_data.r", cty.StringVal("m-1")),
 			},
 			OutputChanges: []*plan.OutputChange{{Name: "outs", Action: action.Create, Before: NullDyn, After: cty.TupleVal([]cty.Value{cty.DynamicVal, cty.DynamicVal})}},
-			RelevantAttributes: []plan.ResourceAttr{
-				{Resource: "module.m.terraform_data.r", Attr: AttrPath("output")},
-				{Resource: "module.m[0].terraform_data.r", Attr: AttrPath("output")},
-				{Resource: "module.m[1].terraform_data.r", Attr: AttrPath("output")},
-			},
+			RelevantAttributes: OutputAttrs(
+				"module.m.terraform_data.r",
+				"module.m[0].terraform_data.r",
+				"module.m[1].terraform_data.r",
+			),
 		}
 	}},
 	{"111-module-for-each-outputs", func(t *testing.T) *plan.Plan {
 		return &plan.Plan{
 			Changes: []*plan.ResourceInstanceChange{
-				Change(t, "terraform_data.root", action.Create, cty.NullVal(TDType), TD(UnkStr, cty.DynamicVal, cty.DynamicVal, NullDyn)),
-				Change(t, `module.m["x"].terraform_data.r`, action.Create, cty.NullVal(TDType), TD(UnkStr, cty.StringVal("m-x"), cty.DynamicVal, NullDyn)),
-				Change(t, `module.m["y"].terraform_data.r`, action.Create, cty.NullVal(TDType), TD(UnkStr, cty.StringVal("m-y"), cty.DynamicVal, NullDyn)),
+				CreateTD(t, "terraform_data.root", cty.DynamicVal),
+				CreateTD(t, `module.m["x"].terraform_data.r`, cty.StringVal("m-x")),
+				CreateTD(t, `module.m["y"].terraform_data.r`, cty.StringVal("m-y")),
 			},
 			OutputChanges: []*plan.OutputChange{{Name: "outs", Action: action.Create, Before: NullDyn,
 				After: cty.ObjectVal(map[string]cty.Value{"x": cty.DynamicVal, "y": cty.DynamicVal})}},
-			RelevantAttributes: []plan.ResourceAttr{
-				{Resource: "module.m.terraform_data.r", Attr: AttrPath("output")},
-				{Resource: `module.m["x"].terraform_data.r`, Attr: AttrPath("output")},
-				{Resource: `module.m["y"].terraform_data.r`, Attr: AttrPath("output")},
-			},
+			RelevantAttributes: OutputAttrs(
+				"module.m.terraform_data.r",
+				`module.m["x"].terraform_data.r`,
+				`module.m["y"].terraform_data.r`,
+			),
 		}
 	}},
 	{"116-nested-module-count", func(t *testing.T) *plan.Plan {
 		return &plan.Plan{
 			Changes: []*plan.ResourceInstanceChange{
-				Change(t, "module.outer.module.inner[0].terraform_data.r", action.Create, cty.NullVal(TDType), TD(UnkStr, cty.StringVal("m-inner-0"), cty.DynamicVal, NullDyn)),
-				Change(t, "module.outer.module.inner[1].terraform_data.r", action.Create, cty.NullVal(TDType), TD(UnkStr, cty.StringVal("m-inner-1"), cty.DynamicVal, NullDyn)),
+				CreateTD(t, "module.outer.module.inner[0].terraform_data.r", cty.StringVal("m-inner-0")),
+				CreateTD(t, "module.outer.module.inner[1].terraform_data.r", cty.StringVal("m-inner-1")),
 			},
 			OutputChanges: []*plan.OutputChange{{Name: "outs", Action: action.Create, Before: NullDyn, After: cty.TupleVal([]cty.Value{cty.DynamicVal, cty.DynamicVal})}},
-			RelevantAttributes: []plan.ResourceAttr{
-				{Resource: "module.outer.module.inner.terraform_data.r", Attr: AttrPath("output")},
-				{Resource: "module.outer.module.inner[0].terraform_data.r", Attr: AttrPath("output")},
-				{Resource: "module.outer.module.inner[1].terraform_data.r", Attr: AttrPath("output")},
-			},
+			RelevantAttributes: OutputAttrs(
+				"module.outer.module.inner.terraform_data.r",
+				"module.outer.module.inner[0].terraform_data.r",
+				"module.outer.module.inner[1].terraform_data.r",
+			),
 		}
 	}},
 	{"133-unknown-propagation-nested", func(t *testing.T) *plan.Plan {
@@ -184,7 +181,7 @@ var RecordedPlans = []struct {
 			TD(cty.StringVal("380c186d-1913-8a8e-c9e0-4ba03ccbe00e"), input, cty.UnknownVal(input.Type()), NullDyn))
 		return &plan.Plan{
 			Changes:            []*plan.ResourceInstanceChange{a, b},
-			RelevantAttributes: []plan.ResourceAttr{{Resource: "terraform_data.a", Attr: AttrPath("output")}},
+			RelevantAttributes: OutputAttrs("terraform_data.a"),
 		}
 	}},
 	{"134-deposed-objects-in-state", func(t *testing.T) *plan.Plan {
