@@ -96,17 +96,13 @@ func (d *instanceDecoder) decode(sp span, obj *state.ObjectSrc, out *decodedInst
 			}
 			return 1, i
 		case "status":
-			status, i = s.stringValue(i)
-			return 2, i
+			return s.stringMember(&status, 2, i)
 		case "deposed":
-			deposed, i = s.stringValue(i)
-			return 4, i
+			return s.stringMember(&deposed, 4, i)
 		case "provider":
-			provider, i = s.stringValue(i)
-			return 8, i
+			return s.stringMember(&provider, 8, i)
 		case "schema_version":
-			obj.SchemaVersion, i = s.uintValue(i)
-			return 16, i
+			return s.uintMember(&obj.SchemaVersion, 16, i)
 		case "attributes":
 			s.SawSpace = false
 			if attrs, i = s.rawValue(i, 5); i < 0 {
@@ -123,8 +119,7 @@ func (d *instanceDecoder) decode(sp span, obj *state.ObjectSrc, out *decodedInst
 		case "attributes_flat":
 			return 0, -1
 		case "sensitive_attributes":
-			sensitive, i = s.rawValue(i, 5)
-			return 64, i
+			return s.rawMember(&sensitive, 64, i, 5)
 		case "private":
 			return 128, d.private(i, obj)
 		case "dependencies":

@@ -34,22 +34,17 @@ func parseFast(src []byte) (f *File, ok bool) {
 			hasVersion = true
 			return 1, i
 		case "terraform_version":
-			top.tfVersion, i = s.stringValue(i)
-			return 2, i
+			return s.stringMember(&top.tfVersion, 2, i)
 		case "serial":
-			top.serial, i = s.uintValue(i)
-			return 4, i
+			return s.uintMember(&top.serial, 4, i)
 		case "lineage":
-			top.lineage, i = s.stringValue(i)
-			return 8, i
+			return s.stringMember(&top.lineage, 8, i)
 		case "outputs":
-			top.outputs, i = s.rawValue(i, 1)
-			return 16, i
+			return s.rawMember(&top.outputs, 16, i, 1)
 		case "resources":
 			return 32, s.resources(i, &top)
 		case "check_results":
-			top.checks, i = s.rawValue(i, 1)
-			return 64, i
+			return s.rawMember(&top.checks, 64, i, 1)
 		}
 		return 0, s.Value(i, 1)
 	})
@@ -151,6 +146,24 @@ func (s *scanner) uintValue(i int) (uint64, int) {
 	return n, end
 }
 
+// stringMember, uintMember and rawMember decode a member's value at
+// Src[i] into *dst and return what an object's member func returns: the
+// member's bit and the index after the value, or -1.
+func (s *scanner) stringMember(dst *string, bit uint16, i int) (uint16, int) {
+	*dst, i = s.stringValue(i)
+	return bit, i
+}
+
+func (s *scanner) uintMember(dst *uint64, bit uint16, i int) (uint16, int) {
+	*dst, i = s.uintValue(i)
+	return bit, i
+}
+
+func (s *scanner) rawMember(dst *[]byte, bit uint16, i, depth int) (uint16, int) {
+	*dst, i = s.rawValue(i, depth)
+	return bit, i
+}
+
 // object reads the object at Src[i] and returns the index after it, or
 // -1. It calls member with each key and the index of its value; member
 // returns a bit naming the key (0 for keys it ignores) and the index
@@ -217,23 +230,18 @@ func (s *scanner) resources(i int, top *fastTop) int {
 		i = s.object(i, func(key []byte, i int) (uint16, int) {
 			switch string(key) {
 			case "module":
-				r.module, i = s.stringValue(i)
-				return 1, i
+				return s.stringMember(&r.module, 1, i)
 			case "mode":
-				r.mode, i = s.stringValue(i)
-				return 2, i
+				return s.stringMember(&r.mode, 2, i)
 			case "type":
-				r.typ, i = s.stringValue(i)
-				return 4, i
+				return s.stringMember(&r.typ, 4, i)
 			case "name":
-				r.name, i = s.stringValue(i)
-				return 8, i
+				return s.stringMember(&r.name, 8, i)
 			case "each":
 				_, i = s.stringValue(i)
 				return 16, i
 			case "provider":
-				r.provider, i = s.stringValue(i)
-				return 32, i
+				return s.stringMember(&r.provider, 32, i)
 			case "instances":
 				return 64, s.instanceSpans(i, top)
 			}
