@@ -248,14 +248,10 @@ func (c *Client) UpgradeResourceState(ctx context.Context, req providers.Upgrade
 }
 
 func (c *Client) ReadResource(ctx context.Context, req providers.ReadResourceRequest) providers.ReadResourceResponse {
-	m, ty, diags := c.newTypedReq(ctx, opRead, "ReadResource", resourceTypeSchema, req.TypeName,
-		namedValue{"current_state", "current state", req.PriorState})
-	if m == nil {
-		return providers.ReadResourceResponse{Diagnostics: diags}
-	}
-	setBytes(m, "private", req.Private)
-	setCaps(m)
-	resp, diags := c.call(ctx, opRead, m)
+	resp, ty, diags := c.callTyped(ctx, opRead, "ReadResource", resourceTypeSchema, req.TypeName, func(m protoreflect.Message) {
+		setBytes(m, "private", req.Private)
+		setCaps(m)
+	}, namedValue{"current_state", "current state", req.PriorState})
 	if resp == nil {
 		return providers.ReadResourceResponse{Diagnostics: diags}
 	}
@@ -302,15 +298,25 @@ func (c *Client) newTypedReq(ctx context.Context, o op, rpcName string, lookup s
 	return m, ty, diags
 }
 
-func (c *Client) PlanResourceChange(ctx context.Context, req providers.PlanResourceChangeRequest) providers.PlanResourceChangeResponse {
-	m, ty, diags := c.newTypedReq(ctx, opPlan, "PlanResourceChange", resourceTypeSchema, req.TypeName,
-		fieldValue("prior_state", req.PriorState), fieldValue("proposed_new_state", req.ProposedNewState), fieldValue("config", req.Config))
+// callTyped sends a request made by newTypedReq once fill has set its
+// other fields, and gives the response with the type the operation's
+// object values decode as. A nil response means the request was not
+// built or the call failed; the diagnostics say which.
+func (c *Client) callTyped(ctx context.Context, o op, rpcName string, lookup schemaLookup, typeName string, fill func(protoreflect.Message), values ...namedValue) (protoreflect.Message, cty.Type, providers.Diagnostics) {
+	m, ty, diags := c.newTypedReq(ctx, o, rpcName, lookup, typeName, values...)
 	if m == nil {
-		return providers.PlanResourceChangeResponse{Diagnostics: diags}
+		return nil, ty, diags
 	}
-	setBytes(m, "prior_private", req.PriorPrivate)
-	setCaps(m)
-	resp, diags := c.call(ctx, opPlan, m)
+	fill(m)
+	resp, diags := c.call(ctx, o, m)
+	return resp, ty, diags
+}
+
+func (c *Client) PlanResourceChange(ctx context.Context, req providers.PlanResourceChangeRequest) providers.PlanResourceChangeResponse {
+	resp, ty, diags := c.callTyped(ctx, opPlan, "PlanResourceChange", resourceTypeSchema, req.TypeName, func(m protoreflect.Message) {
+		setBytes(m, "prior_private", req.PriorPrivate)
+		setCaps(m)
+	}, fieldValue("prior_state", req.PriorState), fieldValue("proposed_new_state", req.ProposedNewState), fieldValue("config", req.Config))
 	if resp == nil {
 		return providers.PlanResourceChangeResponse{Diagnostics: diags}
 	}
@@ -327,13 +333,9 @@ func (c *Client) PlanResourceChange(ctx context.Context, req providers.PlanResou
 }
 
 func (c *Client) ApplyResourceChange(ctx context.Context, req providers.ApplyResourceChangeRequest) providers.ApplyResourceChangeResponse {
-	m, ty, diags := c.newTypedReq(ctx, opApply, "ApplyResourceChange", resourceTypeSchema, req.TypeName,
-		fieldValue("prior_state", req.PriorState), fieldValue("planned_state", req.PlannedState), fieldValue("config", req.Config))
-	if m == nil {
-		return providers.ApplyResourceChangeResponse{Diagnostics: diags}
-	}
-	setBytes(m, "planned_private", req.PlannedPrivate)
-	resp, diags := c.call(ctx, opApply, m)
+	resp, ty, diags := c.callTyped(ctx, opApply, "ApplyResourceChange", resourceTypeSchema, req.TypeName, func(m protoreflect.Message) {
+		setBytes(m, "planned_private", req.PlannedPrivate)
+	}, fieldValue("prior_state", req.PriorState), fieldValue("planned_state", req.PlannedState), fieldValue("config", req.Config))
 	if resp == nil {
 		return providers.ApplyResourceChangeResponse{Diagnostics: diags}
 	}
@@ -379,13 +381,8 @@ func (c *Client) ImportResourceState(ctx context.Context, req providers.ImportRe
 }
 
 func (c *Client) ReadDataSource(ctx context.Context, req providers.ReadDataSourceRequest) providers.ReadDataSourceResponse {
-	m, ty, diags := c.newTypedReq(ctx, opReadData, "ReadDataSource", dataSourceSchema, req.TypeName,
+	resp, ty, diags := c.callTyped(ctx, opReadData, "ReadDataSource", dataSourceSchema, req.TypeName, setCaps,
 		namedValue{"config", "configuration", req.Config})
-	if m == nil {
-		return providers.ReadDataSourceResponse{Diagnostics: diags}
-	}
-	setCaps(m)
-	resp, diags := c.call(ctx, opReadData, m)
 	if resp == nil {
 		return providers.ReadDataSourceResponse{Diagnostics: diags}
 	}
