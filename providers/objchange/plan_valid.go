@@ -85,21 +85,9 @@ func assertPlannedBlocksValid(nb *compiledNested, prior, config, planned cty.Val
 	}
 	switch nb.nesting {
 	case providers.NestingList:
-		plannedN, configN := planned.LengthInt(), config.LengthInt()
-		if plannedN != configN {
-			errs.add("block count in plan (%d) disagrees with count in config (%d)", plannedN, configN)
-			return
-		}
-		for it := planned.ElementIterator(); it.Next(); {
-			idx, plannedEV := it.Element()
-			n := len(*errs)
-			if !plannedEV.IsKnown() {
-				errs.add("planned an unknown value for a nested block")
-			} else {
-				assertPlanValidBlock(nb.block, elementOrNull(prior, idx), config.Index(idx), plannedEV, errs)
-			}
-			errs.underIndex(n, idx)
-		}
+		assertPlannedListValid(planned, config, "block count in plan (%d) disagrees with count in config (%d)", errs, func(idx, plannedEV cty.Value) {
+			assertPlannedElementBlockValid(nb.block, elementOrNull(prior, idx), config.Index(idx), plannedEV, errs)
+		})
 	case providers.NestingMap:
 		plannedKeys, configKeys := sortedKeys(planned), sortedKeys(config)
 		before := len(*errs)
@@ -121,12 +109,7 @@ func assertPlannedBlocksValid(nb *compiledNested, prior, config, planned cty.Val
 		for _, k := range plannedKeys {
 			key := cty.StringVal(k)
 			n := len(*errs)
-			plannedEV := elementAt(planned, key)
-			if !plannedEV.IsKnown() {
-				errs.add("planned an unknown value for a nested block")
-			} else {
-				assertPlanValidBlock(nb.block, elementOrNull(prior, key), elementAt(config, key), plannedEV, errs)
-			}
+			assertPlannedElementBlockValid(nb.block, elementOrNull(prior, key), elementAt(config, key), elementAt(planned, key), errs)
 			errs.underIndex(n, key)
 		}
 	case providers.NestingSet:
@@ -138,6 +121,33 @@ func assertPlannedBlocksValid(nb *compiledNested, prior, config, planned cty.Val
 				errs.add("planned an unknown value for a nested block")
 			}
 		}
+	}
+}
+
+// assertPlannedElementBlockValid checks one block of a list or map of
+// blocks, which the provider may not plan as unknown.
+func assertPlannedElementBlockValid(block *compiledBlock, prior, config, planned cty.Value, errs *errList) {
+	if !planned.IsKnown() {
+		errs.add("planned an unknown value for a nested block")
+		return
+	}
+	assertPlanValidBlock(block, prior, config, planned, errs)
+}
+
+// assertPlannedListValid checks a planned list against the configured
+// one: the same length (countFormat words a difference) and each planned
+// element by check, whose problems go under the element's index.
+func assertPlannedListValid(planned, config cty.Value, countFormat string, errs *errList, check func(idx, plannedEV cty.Value)) {
+	plannedN, configN := planned.LengthInt(), config.LengthInt()
+	if plannedN != configN {
+		errs.add(countFormat, plannedN, configN)
+		return
+	}
+	for it := planned.ElementIterator(); it.Next(); {
+		idx, plannedEV := it.Element()
+		n := len(*errs)
+		check(idx, plannedEV)
+		errs.underIndex(n, idx)
 	}
 }
 
@@ -200,17 +210,9 @@ func assertPlannedNestedTypeValid(a *compiledAttr, prior, config, planned cty.Va
 	case providers.NestingSingle, providers.NestingGroup:
 		assertPlannedObjectValid(obj, prior, config, planned, errs)
 	case providers.NestingList:
-		plannedN, configN := planned.LengthInt(), config.LengthInt()
-		if plannedN != configN {
-			errs.add("count in plan (%d) disagrees with count in config (%d)", plannedN, configN)
-			return
-		}
-		for it := planned.ElementIterator(); it.Next(); {
-			idx, plannedEV := it.Element()
-			n := len(*errs)
+		assertPlannedListValid(planned, config, "count in plan (%d) disagrees with count in config (%d)", errs, func(idx, plannedEV cty.Value) {
 			assertPlannedObjectValid(obj, elementOrNull(prior, idx), config.Index(idx), plannedEV, errs)
-			errs.underIndex(n, idx)
-		}
+		})
 	case providers.NestingMap:
 		plannedKeys, configKeys := sortedKeys(planned), sortedKeys(config)
 		for _, k := range configKeys {
