@@ -27,14 +27,25 @@ func AssertObjectCompatible(schema *providers.Block, planned, actual cty.Value) 
 // The walks add what they find to errs, relative to the value they are
 // given; errs stays nil (and unallocated) while everything is compatible.
 
-func assertBlockCompatible(cb *compiledBlock, planned, actual cty.Value, errs *errList) {
+// addPresenceChange reports a value that was planned null and is not,
+// or the other way round, and says whether it did.
+func addPresenceChange(planned, actual cty.Value, errs *errList) bool {
 	switch {
 	case planned.IsNull() && !actual.IsNull():
 		errs.add("was absent, but now present")
-		return
+		return true
 	case !planned.IsNull() && actual.IsNull():
 		errs.add("was present, but now absent")
+		return true
+	}
+	return false
+}
+
+func assertBlockCompatible(cb *compiledBlock, planned, actual cty.Value, errs *errList) {
+	if addPresenceChange(planned, actual, errs) {
 		return
+	}
+	switch {
 	case planned.IsNull() || !planned.IsKnown():
 		return
 	case !actual.IsKnown():
@@ -142,16 +153,14 @@ func assertAttrCompatible(attr *compiledAttr, planned, actual cty.Value, errs *e
 		return
 	}
 	obj := attr.nested
-	switch {
-	case !planned.IsKnown():
+	if !planned.IsKnown() {
 		assertValueCompatible(planned, actual, attr.sensitive, errs)
 		return
-	case planned.IsNull() && !actual.IsNull():
-		errs.add("was absent, but now present")
+	}
+	if addPresenceChange(planned, actual, errs) {
 		return
-	case !planned.IsNull() && actual.IsNull():
-		errs.add("was present, but now absent")
-		return
+	}
+	switch {
 	case planned.IsNull():
 		return
 	case !actual.IsKnown():

@@ -23,14 +23,25 @@ func AssertPlanValid(schema *providers.Block, prior, config, planned cty.Value) 
 // The walks add what they find to errs, relative to the value they are
 // given; errs stays nil (and unallocated) while everything is valid.
 
-func assertPlanValidBlock(cb *compiledBlock, prior, config, planned cty.Value, errs *errList) {
+// addPresenceMismatch reports a planned value that is null where the
+// configuration is not, or the other way round, and says whether it did.
+func addPresenceMismatch(planned, config cty.Value, errs *errList) bool {
 	switch {
 	case planned.IsNull() && !config.IsNull():
 		errs.add("planned for absence but config wants existence")
-		return
+		return true
 	case config.IsNull() && !planned.IsNull():
 		errs.add("planned for existence but config wants absence")
+		return true
+	}
+	return false
+}
+
+func assertPlanValidBlock(cb *compiledBlock, prior, config, planned cty.Value, errs *errList) {
+	if addPresenceMismatch(planned, config, errs) {
 		return
+	}
+	switch {
 	case !config.IsKnown():
 		if planned.IsKnown() {
 			errs.add("planned a value for a block whose configuration is unknown")
@@ -193,13 +204,10 @@ func addMismatch(sensitive bool, prior, config, planned cty.Value, errs *errList
 
 func assertPlannedNestedTypeValid(a *compiledAttr, prior, config, planned cty.Value, errs *errList) {
 	obj := a.nested
+	if addPresenceMismatch(planned, config, errs) {
+		return
+	}
 	switch {
-	case planned.IsNull() && !config.IsNull():
-		errs.add("planned for absence but config wants existence")
-		return
-	case config.IsNull() && !planned.IsNull():
-		errs.add("planned for existence but config wants absence")
-		return
 	case !config.IsNull() && !planned.IsKnown():
 		errs.add("planned an unknown value for a configured attribute")
 		return
