@@ -608,14 +608,7 @@ func refAssertBlocksCompatible(nb *providers.NestedBlock, planned, actual cty.Va
 	each := func(p, a cty.Value, path cty.Path) []error { return refAssertBlockCompatible(&nb.Block, p, a, path) }
 	switch nb.Nesting {
 	case providers.NestingList:
-		plannedN, actualN := planned.LengthInt(), actual.LengthInt()
-		if plannedN != actualN {
-			return append(errs, path.NewErrorf("block count changed from %d to %d", plannedN, actualN))
-		}
-		for it := planned.ElementIterator(); it.Next(); {
-			idx, p := it.Element()
-			errs = append(errs, each(p, actual.Index(idx), path.Index(idx))...)
-		}
+		errs = append(errs, refAssertListCompatible(planned, actual, path, "block count changed from %d to %d", each)...)
 	case providers.NestingMap:
 		errs = append(errs, refAssertKeyedCompatible(planned, actual, path, "block key", each)...)
 	case providers.NestingSet:
@@ -665,14 +658,7 @@ func refAssertAttrCompatible(attr *providers.Attribute, planned, actual cty.Valu
 	case providers.NestingSingle, providers.NestingGroup:
 		errs = append(errs, each(planned, actual, path)...)
 	case providers.NestingList:
-		plannedN, actualN := planned.LengthInt(), actual.LengthInt()
-		if plannedN != actualN {
-			return append(errs, path.NewErrorf("count changed from %d to %d", plannedN, actualN))
-		}
-		for it := planned.ElementIterator(); it.Next(); {
-			idx, p := it.Element()
-			errs = append(errs, each(p, actual.Index(idx), path.Index(idx))...)
-		}
+		errs = append(errs, refAssertListCompatible(planned, actual, path, "count changed from %d to %d", each)...)
 	case providers.NestingMap:
 		errs = append(errs, refAssertKeyedCompatible(planned, actual, path, "key", each)...)
 	case providers.NestingSet:
@@ -701,37 +687,25 @@ func refAssertValueCompatible(planned, actual cty.Value, sensitive bool, path ct
 	if !planned.IsKnown() {
 		if actual.IsKnown() {
 			if problem := refinementViolation(planned, actual); problem != "" {
-				if sensitive {
-					return append(errs, path.NewErrorf("inconsistent values for sensitive attribute"))
-				}
-				errs = append(errs, path.NewErrorf("final value %s does not conform to planning placeholder: %s", formatValue(actual), problem))
+				errs = append(errs, refValueMismatch(path, sensitive, "final value %s does not conform to planning placeholder: %s", formatValue(actual), problem))
 			}
 		}
 		return errs
 	}
 	if !actual.IsKnown() {
-		if sensitive {
-			return append(errs, path.NewErrorf("inconsistent values for sensitive attribute"))
-		}
-		return append(errs, path.NewErrorf("was %s, but now unknown", formatValue(planned)))
+		return append(errs, refValueMismatch(path, sensitive, "was %s, but now unknown", formatValue(planned)))
 	}
 	if planned.IsNull() || actual.IsNull() {
 		if planned.IsNull() == actual.IsNull() {
 			return nil
 		}
-		if sensitive {
-			return append(errs, path.NewErrorf("inconsistent values for sensitive attribute"))
-		}
-		return append(errs, path.NewErrorf("was %s, but now %s", formatValue(planned), formatValue(actual)))
+		return append(errs, refValueMismatch(path, sensitive, "was %s, but now %s", formatValue(planned), formatValue(actual)))
 	}
 	ty := planned.Type()
 	switch {
 	case ty.IsPrimitiveType():
 		if !planned.RawEquals(actual) {
-			if sensitive {
-				return append(errs, path.NewErrorf("inconsistent values for sensitive attribute"))
-			}
-			errs = append(errs, path.NewErrorf("was %s, but now %s", formatValue(planned), formatValue(actual)))
+			errs = append(errs, refValueMismatch(path, sensitive, "was %s, but now %s", formatValue(planned), formatValue(actual)))
 		}
 	case ty.IsListType() || ty.IsTupleType():
 		plannedN, actualN := planned.LengthInt(), actual.LengthInt()
@@ -756,6 +730,30 @@ func refAssertValueCompatible(planned, actual cty.Value, sensitive bool, path ct
 		})...)
 	}
 	return errs
+}
+
+// refAssertListCompatible compares lists element by element once their
+// lengths agree; countChanged words a difference in length.
+func refAssertListCompatible(planned, actual cty.Value, path cty.Path, countChanged string, each func(p, a cty.Value, path cty.Path) []error) []error {
+	plannedN, actualN := planned.LengthInt(), actual.LengthInt()
+	if plannedN != actualN {
+		return []error{path.NewErrorf(countChanged, plannedN, actualN)}
+	}
+	var errs []error
+	for it := planned.ElementIterator(); it.Next(); {
+		idx, p := it.Element()
+		errs = append(errs, each(p, actual.Index(idx), path.Index(idx))...)
+	}
+	return errs
+}
+
+// refValueMismatch is the error for a value that differs from its plan,
+// which names the values unless they are sensitive.
+func refValueMismatch(path cty.Path, sensitive bool, format string, args ...any) error {
+	if sensitive {
+		return path.NewErrorf("inconsistent values for sensitive attribute")
+	}
+	return path.NewErrorf(format, args...)
 }
 
 // refAssertKeyedCompatible compares maps or objects key by key.
