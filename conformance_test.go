@@ -190,12 +190,37 @@ func TestConformanceIssue2Coverage(t *testing.T) {
 	}
 }
 
-var buildOnce struct {
-	sync.Once
-	path string
+// tempBuild builds programs into a temporary directory once per test
+// process; TestMain removes the directory.
+type tempBuild struct {
+	once sync.Once
+	dir  string
 	err  error
 	out  []byte
 }
+
+// do runs build in a new directory (named after prefix) the first time,
+// and fails tb, saying what failed, whenever that build did.
+func (b *tempBuild) do(tb testing.TB, prefix, what string, build func(dir string) ([]byte, error)) string {
+	tb.Helper()
+	b.once.Do(func() {
+		if b.dir, b.err = os.MkdirTemp("", prefix); b.err == nil {
+			b.out, b.err = build(b.dir)
+		}
+	})
+	if b.err != nil {
+		tb.Fatalf("%s: %v\n%s", what, b.err, b.out)
+	}
+	return b.dir
+}
+
+func (b *tempBuild) remove() {
+	if b.dir != "" {
+		os.RemoveAll(b.dir)
+	}
+}
+
+var tenetBuild tempBuild
 
 // tenetBinary builds tenet once per test process, or uses TENET_BIN.
 func tenetBinary(t testing.TB) string {
@@ -207,30 +232,16 @@ func tenetBinary(t testing.TB) string {
 		}
 		return abs
 	}
-	buildOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "tenet-conformance-bin")
-		if err != nil {
-			buildOnce.err = err
-			return
-		}
-		buildOnce.path = filepath.Join(dir, "tenet")
-		cmd := exec.Command("go", "build", "-o", buildOnce.path, ".")
-		buildOnce.out, buildOnce.err = cmd.CombinedOutput()
+	dir := tenetBuild.do(t, "tenet-conformance-bin", "go build", func(dir string) ([]byte, error) {
+		return exec.Command("go", "build", "-o", filepath.Join(dir, "tenet"), ".").CombinedOutput()
 	})
-	if buildOnce.err != nil {
-		t.Fatalf("go build: %v\n%s", buildOnce.err, buildOnce.out)
-	}
-	return buildOnce.path
+	return filepath.Join(dir, "tenet")
 }
 
 func TestMain(m *testing.M) {
 	code := m.Run()
-	if buildOnce.path != "" {
-		os.RemoveAll(filepath.Dir(buildOnce.path))
-	}
-	if refOnce.bins.opa != "" {
-		os.RemoveAll(filepath.Dir(refOnce.bins.opa))
-	}
+	tenetBuild.remove()
+	startupRefBuild.remove()
 	os.Exit(code)
 }
 

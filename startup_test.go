@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 )
@@ -134,40 +133,25 @@ func oneResourceDir(tb testing.TB, tenet string) string {
 
 type startupBinaries struct{ opa, empty string }
 
-var refOnce struct {
-	sync.Once
-	bins startupBinaries
-	err  error
-	out  []byte
-}
+var startupRefBuild tempBuild
 
 // referenceBinaries builds the OPA-only program (with this module's
 // go.mod, so the same OPA version) and an empty program, once per test
 // process.
 func referenceBinaries(tb testing.TB) startupBinaries {
 	tb.Helper()
-	refOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "tenet-startup-ref")
-		if err != nil {
-			refOnce.err = err
-			return
-		}
-		refOnce.bins = startupBinaries{opa: filepath.Join(dir, "opa-only"), empty: filepath.Join(dir, "empty")}
-		refOnce.out, refOnce.err = exec.Command("go", "build", "-o", refOnce.bins.opa, "./internal/cmd/startupref").CombinedOutput()
-		if refOnce.err != nil {
-			return
+	dir := startupRefBuild.do(tb, "tenet-startup-ref", "building the start-up references", func(dir string) ([]byte, error) {
+		if out, err := exec.Command("go", "build", "-o", filepath.Join(dir, "opa-only"), "./internal/cmd/startupref").CombinedOutput(); err != nil {
+			return out, err
 		}
 		src := filepath.Join(dir, "empty.go")
-		if refOnce.err = os.WriteFile(src, []byte("package main\n\nfunc main() {}\n"), 0o644); refOnce.err != nil {
-			return
+		if err := os.WriteFile(src, []byte("package main\n\nfunc main() {}\n"), 0o644); err != nil {
+			return nil, err
 		}
-		cmd := exec.Command("go", "build", "-o", refOnce.bins.empty, src)
+		cmd := exec.Command("go", "build", "-o", filepath.Join(dir, "empty"), src)
 		cmd.Dir = dir
 		cmd.Env = append(os.Environ(), "GO111MODULE=off")
-		refOnce.out, refOnce.err = cmd.CombinedOutput()
+		return cmd.CombinedOutput()
 	})
-	if refOnce.err != nil {
-		tb.Fatalf("building the start-up references: %v\n%s", refOnce.err, refOnce.out)
-	}
-	return refOnce.bins
+	return startupBinaries{opa: filepath.Join(dir, "opa-only"), empty: filepath.Join(dir, "empty")}
 }
