@@ -2,6 +2,7 @@ package state
 
 import (
 	"bytes"
+	"maps"
 	"slices"
 
 	"github.com/zclconf/go-cty/cty"
@@ -131,30 +132,13 @@ func (s *State) nonEmptyModules() int {
 
 // Equal reports whether two module instances hold the same resources.
 func (m *Module) Equal(o *Module) bool {
-	if len(m.Resources) != len(o.Resources) {
-		return false
-	}
-	for k, r := range m.Resources {
-		or := o.Resources[k]
-		if or == nil || !r.Equal(or) {
-			return false
-		}
-	}
-	return true
+	return maps.EqualFunc(m.Resources, o.Resources, func(r, or *Resource) bool { return or != nil && r.Equal(or) })
 }
 
 // Equal reports whether two resources have the same provider and objects.
 func (r *Resource) Equal(o *Resource) bool {
-	if !r.Addr.Equal(o.Addr) || !providerEqual(r.ProviderConfig, o.ProviderConfig) || len(r.Instances) != len(o.Instances) {
-		return false
-	}
-	for k, is := range r.Instances {
-		ois := o.Instances[k]
-		if ois == nil || !is.Equal(ois) {
-			return false
-		}
-	}
-	return true
+	return r.Addr.Equal(o.Addr) && providerEqual(r.ProviderConfig, o.ProviderConfig) &&
+		maps.EqualFunc(r.Instances, o.Instances, func(is, ois *ResourceInstance) bool { return ois != nil && is.Equal(ois) })
 }
 
 func providerEqual(a, b addrs.AbsProviderConfig) bool {
@@ -180,19 +164,9 @@ func (o *ObjectSrc) Equal(p *ObjectSrc) bool {
 		return o == p
 	}
 	if o.SchemaVersion != p.SchemaVersion || o.Status != p.Status || o.CreateBeforeDestroy != p.CreateBeforeDestroy ||
-		!bytes.Equal(o.AttrsJSON, p.AttrsJSON) || !bytes.Equal(o.Private, p.Private) ||
-		len(o.Dependencies) != len(p.Dependencies) || len(o.SensitivePaths) != len(p.SensitivePaths) {
+		!bytes.Equal(o.AttrsJSON, p.AttrsJSON) || !bytes.Equal(o.Private, p.Private) {
 		return false
 	}
-	for i := range o.Dependencies {
-		if !o.Dependencies[i].Equal(p.Dependencies[i]) {
-			return false
-		}
-	}
-	for i := range o.SensitivePaths {
-		if !o.SensitivePaths[i].Equals(p.SensitivePaths[i]) {
-			return false
-		}
-	}
-	return true
+	return slices.EqualFunc(o.Dependencies, p.Dependencies, addrs.ConfigResource.Equal) &&
+		slices.EqualFunc(o.SensitivePaths, p.SensitivePaths, cty.Path.Equals)
 }
