@@ -26,11 +26,7 @@ func CreateWorkspace(ctx context.Context, b Backend, name string) hcl.Diagnostic
 	if diags := ValidWorkspaceName(name); diags.HasErrors() {
 		return diags
 	}
-	m, diags := Open(ctx, b, name, Options{})
-	if diags.HasErrors() {
-		return diags
-	}
-	id, diags := m.Lock(ctx, NewLockInfo("init"))
+	m, id, diags := openLocked(ctx, b, name, "init")
 	if diags.HasErrors() {
 		return diags
 	}
@@ -56,11 +52,7 @@ func DeleteWorkspace(ctx context.Context, b Backend, name string, force bool) hc
 	if !slices.Contains(names, name) {
 		return Errorf("Workspace does not exist", "There is no workspace %q. Existing workspaces: %s.", name, strings.Join(names, ", "))
 	}
-	m, diags := Open(ctx, b, name, Options{})
-	if diags.HasErrors() {
-		return diags
-	}
-	id, diags := m.Lock(ctx, NewLockInfo("workspace delete"))
+	m, id, diags := openLocked(ctx, b, name, "workspace delete")
 	if diags.HasErrors() {
 		return diags
 	}
@@ -74,4 +66,18 @@ func DeleteWorkspace(ctx context.Context, b Backend, name string, force bool) hc
 			"The state of workspace %q still tracks resources. Destroy them first (tenet destroy), or delete the workspace with -force to forget them; the objects themselves are left alone.", name)
 	}
 	return m.client.Delete(ctx)
+}
+
+// openLocked opens a workspace's state and takes its lock for the named
+// operation; the caller unlocks with the ID it returns.
+func openLocked(ctx context.Context, b Backend, name, operation string) (*Manager, string, hcl.Diagnostics) {
+	m, diags := Open(ctx, b, name, Options{})
+	if diags.HasErrors() {
+		return nil, "", diags
+	}
+	id, diags := m.Lock(ctx, NewLockInfo(operation))
+	if diags.HasErrors() {
+		return nil, "", diags
+	}
+	return m, id, diags
 }
