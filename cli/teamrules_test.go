@@ -58,6 +58,15 @@ func step(exit int, args string, expect ...string) teamStep {
 
 const applyOK = "Apply complete!"
 
+// oneResource is a configuration of one terraform_data resource.
+const oneResource = "resource \"terraform_data\" \"a\" {\n  input = \"x\"\n}\n"
+
+// everyInstanceRule is a tenet.decide rule that puts every instance in set
+// (force_replace, prevent_destroy) with message.
+func everyInstanceRule(set, message string) string {
+	return "package tenet.decide\n\n" + set + " contains [i, \"" + message + "\"] if {\n\tsome i, _ in input.instances\n}\n"
+}
+
 // TestTeamExtensionPoints checks each extension point through the CLI, with
 // a rule file in .tenet/rules or in a -rules directory.
 func TestTeamExtensionPoints(t *testing.T) {
@@ -84,7 +93,7 @@ force_replace contains [i, "input changed"] if {
 		{
 			name: "prevent_destroy from a -rules directory",
 			files: map[string]string{
-				"main.tf": "resource \"terraform_data\" \"a\" {\n  input = \"x\"\n}\n",
+				"main.tf": oneResource,
 				"team/keep.rego": `package tenet.decide
 
 prevent_destroy contains [i, "kept by policy"] if {
@@ -206,9 +215,8 @@ moves contains [r.address, sprintf("%s.%s", [r.type, trim_prefix(r.name, "old_")
 // TestTeamRulePrecedence checks the fixed order in which behaviours combine
 // (docs/rules.md, "Precedence").
 func TestTeamRulePrecedence(t *testing.T) {
-	replaceAll := "package tenet.decide\n\nforce_replace contains [i, \"always\"] if {\n\tsome i, _ in input.instances\n}\n"
-	keepAll := "package tenet.decide\n\nprevent_destroy contains [i, \"kept\"] if {\n\tsome i, _ in input.instances\n}\n"
-	oneResource := "resource \"terraform_data\" \"a\" {\n  input = \"x\"\n}\n"
+	replaceAll := everyInstanceRule("force_replace", "always")
+	keepAll := everyInstanceRule("prevent_destroy", "kept")
 	runScenarios(t, []teamScenario{
 		{
 			name:  "protection wins over force_replace",
@@ -285,8 +293,8 @@ force_replace contains [i, "input differs"] if {
 // forgets the object even though a team rule protects it.
 func TestTeamPreventDestroyForget(t *testing.T) {
 	dir := t.TempDir()
-	writeFile(t, filepath.Join(dir, "main.tf"), "resource \"terraform_data\" \"a\" {\n  input = \"x\"\n}\n")
-	writeFile(t, filepath.Join(dir, ".tenet/rules/k.rego"), "package tenet.decide\n\nprevent_destroy contains [i, \"kept\"] if {\n\tsome i, _ in input.instances\n}\n")
+	writeFile(t, filepath.Join(dir, "main.tf"), oneResource)
+	writeFile(t, filepath.Join(dir, ".tenet/rules/k.rego"), everyInstanceRule("prevent_destroy", "kept"))
 	if code, out := runTenetIn(t, dir, "apply", "-auto-approve"); code != 0 {
 		t.Fatal(out)
 	}
