@@ -61,6 +61,19 @@ const applyOK = "Apply complete!"
 // oneResource is a configuration of one terraform_data resource.
 const oneResource = "resource \"terraform_data\" \"a\" {\n  input = \"x\"\n}\n"
 
+// replaceWhenInputChanges is a tenet.decide rule forcing the replacement,
+// with message, of every instance whose configured input differs from
+// its prior one.
+func replaceWhenInputChanges(message string) string {
+	return `package tenet.decide
+
+force_replace contains [i, "` + message + `"] if {
+	some i, inst in input.instances
+	inst.prior.values.input != inst.config.values.input
+}
+`
+}
+
 // everyInstanceRule is a tenet.decide rule that puts every instance in set
 // (force_replace, prevent_destroy) with message.
 func everyInstanceRule(set, message string) string {
@@ -74,14 +87,8 @@ func TestTeamExtensionPoints(t *testing.T) {
 		{
 			name: "force_replace with message",
 			files: map[string]string{
-				"main.tf": "variable \"v\" {\n  default = \"1\"\n}\n\nresource \"terraform_data\" \"a\" {\n  input = var.v\n}\n",
-				".tenet/rules/r.rego": `package tenet.decide
-
-force_replace contains [i, "input changed"] if {
-	some i, inst in input.instances
-	inst.prior.values.input != inst.config.values.input
-}
-`,
+				"main.tf":             "variable \"v\" {\n  default = \"1\"\n}\n\nresource \"terraform_data\" \"a\" {\n  input = var.v\n}\n",
+				".tenet/rules/r.rego": replaceWhenInputChanges("input changed"),
 			},
 			steps: []teamStep{
 				step(0, "apply -auto-approve", applyOK),
@@ -243,14 +250,8 @@ func TestTeamRulePrecedence(t *testing.T) {
 		{
 			name: "an ignored path does not stop a forced replacement",
 			files: map[string]string{
-				"main.tf": "variable \"v\" {\n  default = \"1\"\n}\n\nresource \"terraform_data\" \"a\" {\n  input = var.v\n  lifecycle {\n    ignore_changes = [input]\n  }\n}\n",
-				"rules/replace.rego": `package tenet.decide
-
-force_replace contains [i, "input differs"] if {
-	some i, inst in input.instances
-	inst.config.values.input != inst.prior.values.input
-}
-`,
+				"main.tf":            "variable \"v\" {\n  default = \"1\"\n}\n\nresource \"terraform_data\" \"a\" {\n  input = var.v\n  lifecycle {\n    ignore_changes = [input]\n  }\n}\n",
+				"rules/replace.rego": replaceWhenInputChanges("input differs"),
 			},
 			steps: []teamStep{
 				step(0, "apply -auto-approve", applyOK),
