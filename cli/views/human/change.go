@@ -18,6 +18,9 @@ type valueChange struct {
 	afterSensitive  any
 	replace         pathMatcher
 	relevant        *pathMatcher // nil: every attribute is relevant
+	// reveal draws sensitive values as their diff (-show-sensitive);
+	// carried down with the value so every level sees it without a global.
+	reveal bool
 }
 
 func (c valueChange) afterUnknown() bool   { return c.unknown == true }
@@ -38,6 +41,7 @@ func (c valueChange) attr(name string) valueChange {
 		beforeSensitive: member(c.beforeSensitive, name),
 		afterSensitive:  member(c.afterSensitive, name),
 		replace:         c.replace.child(step),
+		reveal:          c.reveal,
 	}
 	return child.withRelevance(c.relevant, step)
 }
@@ -45,7 +49,7 @@ func (c valueChange) attr(name string) valueChange {
 // elem steps into a sequence; bi and ai are the positions in before and after
 // (-1 when the element does not exist on that side).
 func (c valueChange) elem(bi, ai int) valueChange {
-	child := valueChange{}
+	child := valueChange{reveal: c.reveal}
 	if bi >= 0 {
 		child.before = element(c.before, bi)
 		child.beforeSensitive = element(c.beforeSensitive, bi)

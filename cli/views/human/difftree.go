@@ -183,10 +183,20 @@ func fillAttribute(n *diffNode, c valueChange, ty cty.Type) *diffNode {
 	*n = diffNode{replace: c.forcesReplace()}
 	if c.sensitive() {
 		n.act = sensitiveAction(c)
-		n.r = sensitiveRenderer{
+		sr := sensitiveRenderer{
 			becomes: !c.beforeNull() && !c.afterNull() && c.beforeSensitive != true && c.afterSensitive == true,
 			stops:   !c.beforeNull() && !c.afterNull() && c.beforeSensitive == true && c.afterSensitive != true,
 		}
+		if !c.reveal {
+			n.r = sr
+			return n
+		}
+		// As OpenTofu's -show-sensitive: the value's own diff is drawn in
+		// place of "(sensitive value)", while the symbol and the warning
+		// stay those of the sensitive value.
+		inner := c
+		inner.beforeSensitive, inner.afterSensitive = nil, nil
+		n.r = revealedRenderer{sensitiveRenderer: sr, inner: diffAttribute(inner, ty)}
 		return n
 	}
 	if c.afterUnknown() {

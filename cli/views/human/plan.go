@@ -40,6 +40,10 @@ type RenderOptions struct {
 	// NotApplyable is set when the plan cannot be applied; it changes the
 	// hint shown when only drift was found.
 	NotApplyable bool
+	// ShowSensitive (-show-sensitive) draws sensitive values instead of
+	// "(sensitive value)"; wholly sensitive blocks stay hidden, as in
+	// OpenTofu.
+	ShowSensitive bool
 }
 
 const defaultWidth = 78
@@ -287,7 +291,7 @@ func (r *planRenderer) renderDrift(planEmpty bool) (bool, error) {
 		if err != nil {
 			return false, fmt.Errorf("%s: %w", rc.Address, err)
 		}
-		vc := valueChangeOf(rc)
+		vc := r.valueChangeOf(rc)
 		if !refreshOnly {
 			paths, ok := relevant[rc.Address]
 			if !ok {
@@ -330,7 +334,7 @@ func (r *planRenderer) renderDrift(planEmpty bool) (bool, error) {
 	return true, nil
 }
 
-func valueChangeOf(rc *planjson.ResourceChange) valueChange {
+func (r *planRenderer) valueChangeOf(rc *planjson.ResourceChange) valueChange {
 	ch := rc.Change
 	return valueChange{
 		before:          ch.Before,
@@ -339,11 +343,12 @@ func valueChangeOf(rc *planjson.ResourceChange) valueChange {
 		beforeSensitive: ch.BeforeSensitive,
 		afterSensitive:  ch.AfterSensitive,
 		replace:         newPathMatcher(ch.ReplacePaths),
+		reveal:          r.opts.ShowSensitive,
 	}
 }
 
 func (r *planRenderer) renderResource(rc *planjson.ResourceChange, act action.Action, drift bool) {
-	node := diffBlock(valueChangeOf(rc), r.schemaFor(rc))
+	node := diffBlock(r.valueChangeOf(rc), r.schemaFor(rc))
 	r.writeResource(rc, act, node, drift)
 }
 
@@ -561,7 +566,7 @@ func (r *planRenderer) outputChanges() ([]outputChange, error) {
 			return nil, fmt.Errorf("output %s: %w", name, err)
 		}
 		vc := valueChange{before: ch.Before, after: ch.After, unknown: ch.AfterUnknown,
-			beforeSensitive: ch.BeforeSensitive, afterSensitive: ch.AfterSensitive}
+			beforeSensitive: ch.BeforeSensitive, afterSensitive: ch.AfterSensitive, reveal: r.opts.ShowSensitive}
 		node := diffAttribute(vc, ctyDynamic)
 		if act != action.NoOp && node.act == action.NoOp {
 			node.act = act

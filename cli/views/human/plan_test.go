@@ -71,7 +71,8 @@ var builtinSchemas = testSchemas{
 
 // TestRenderPlanGolden renders each testdata/*.txtar plan.json and compares
 // with want.txt. The archive comment holds options, one per line:
-// "mode=<mode>", "color", "schemas=none". UPDATE=1 rewrites want.txt.
+// "mode=<mode>", "color", "schemas=none", "show-sensitive". UPDATE=1
+// rewrites want.txt.
 func TestRenderPlanGolden(t *testing.T) {
 	files, err := filepath.Glob("testdata/plan-*.txtar")
 	if err != nil {
@@ -96,6 +97,8 @@ func TestRenderPlanGolden(t *testing.T) {
 					opts.Color = true
 				case line == "schemas=none":
 					schemas = nil
+				case line == "show-sensitive":
+					opts.ShowSensitive = true
 				}
 			}
 			var planJSON []byte

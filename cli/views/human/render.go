@@ -288,6 +288,29 @@ func (r sensitiveRenderer) writeValue(p *printer, n *diffNode, level int) {
 	p.forces(n)
 }
 
+// revealedRenderer draws a sensitive value as its diff (-show-sensitive);
+// the embedded sensitiveRenderer keeps the warning about its sensitivity.
+type revealedRenderer struct {
+	sensitiveRenderer
+	inner *diffNode
+}
+
+func (r revealedRenderer) writeValue(p *printer, n *diffNode, level int) {
+	r.inner.r.writeValue(p, r.inner, level)
+}
+
+// sensitivityWarning is the warning drawn above an attribute whose
+// sensitivity changes, or "".
+func sensitivityWarning(r nodeRenderer) string {
+	switch r := r.(type) {
+	case sensitiveRenderer:
+		return r.warning()
+	case revealedRenderer:
+		return r.warning()
+	}
+	return ""
+}
+
 type unknownRenderer struct {
 	before *diffNode // the value being replaced, nil when none
 }
@@ -443,9 +466,9 @@ func writeNamedShowing(p *printer, level int, a namedNode, width int, all bool) 
 
 // writeNamed writes `sym key = value` at level.
 func writeNamed(p *printer, level int, a namedNode, width int) {
-	if sr, ok := a.node.r.(sensitiveRenderer); ok && sr.warning() != "" {
+	if w := sensitivityWarning(a.node.r); w != "" {
 		p.linePrefix(level, action.NoOp)
-		p.WriteString(p.paint(views.ANSIYellow, sr.warning()))
+		p.WriteString(p.paint(views.ANSIYellow, w))
 		p.WriteString("\n")
 	}
 	p.linePrefix(level, a.node.act)
