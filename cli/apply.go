@@ -40,6 +40,7 @@ func newApplyCommand(g *globals, destroy bool) *cobra.Command {
 			}
 			u := newUI(cmd, g, f.noColor, f.json)
 			u.compactWarnings = f.compactWarnings
+			u.showSensitive = f.showSensitive
 			ctx := cmd.Context()
 			if ctx == nil {
 				ctx = context.Background()
@@ -103,6 +104,7 @@ func newApplyCommand(g *globals, destroy bool) *cobra.Command {
 		},
 	}
 	f.register(cmd, !destroy)
+	registerShowSensitive(cmd, &f.showSensitive)
 	cmd.Flags().BoolVar(&autoApprove, "auto-approve", false, "skip the interactive approval of the plan")
 	return cmd
 }

@@ -42,7 +42,10 @@ type ui struct {
 	// compactWarnings (-compact-warnings) shows warnings that come
 	// without errors as a list of summaries (compactwarnings.go).
 	compactWarnings bool
-	log             *coreLog // TF_LOG; nil when off
+	// showSensitive (-show-sensitive) draws sensitive values in human
+	// output instead of hiding them; -json output always has them.
+	showSensitive bool
+	log           *coreLog // TF_LOG; nil when off
 	// lateFailure marks the run failed after its result (globals.lateFailure).
 	lateFailure *bool
 	configDir   string // the configuration's directory when not the working directory (import -config)
@@ -397,4 +400,10 @@ func (u *ui) stateNotices(notices []local.Notice) {
 		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: n.Summary, Detail: n.Detail})
 	}
 	u.diagnostics(diags)
+}
+
+// registerShowSensitive adds -show-sensitive, which OpenTofu accepts on
+// plan, apply, destroy, show, output and state show.
+func registerShowSensitive(cmd *cobra.Command, showSensitive *bool) {
+	cmd.Flags().BoolVar(showSensitive, "show-sensitive", false, "show sensitive values in human output instead of hiding them")
 }

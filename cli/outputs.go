@@ -29,7 +29,7 @@ func outputValues(s *state.State) map[string]views.OutputValue {
 }
 
 func writeOutputs(u *ui, s *state.State) {
-	human.WriteApplyOutputs(u.out, outputValues(s), u.color)
+	human.WriteApplyOutputs(u.out, outputValues(s), u.color, u.showSensitive)
 }
 
 // schemaLookup finds resource schemas for the human renderer.
@@ -73,7 +73,7 @@ func (s schemaLookup) ResourceSchema(providerName, mode, typ string) *providers.
 }
 
 func newOutputCommand(g *globals) *cobra.Command {
-	var jsonOut, raw, noColor bool
+	var jsonOut, raw, noColor, showSensitive bool
 	var statePath string
 	cmd := &cobra.Command{
 		Use:   "output [options] [NAME]",
@@ -81,6 +81,7 @@ func newOutputCommand(g *globals) *cobra.Command {
 		Args:  cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			u := newUI(cmd, g, noColor, false)
+			u.showSensitive = showSensitive
 			if raw && len(args) == 0 {
 				return u.errorf("Output name required", "You must give the name of a single output value when using the -raw option.\n\nFor more help on using this command, run:\n  tenet output -help")
 			}
@@ -130,12 +131,13 @@ func newOutputCommand(g *globals) *cobra.Command {
 				u.out.Write(js)
 				return nil
 			}
-			return human.WriteOutputs(u.out, outs)
+			return human.WriteOutputs(u.out, outs, u.showSensitive)
 		},
 	}
 	cmd.Flags().BoolVar(&jsonOut, "json", false, "print the outputs as JSON")
 	cmd.Flags().BoolVar(&raw, "raw", false, "print a single string, number or bool output without quotes")
 	cmd.Flags().BoolVar(&noColor, "no-color", false, "disable color")
+	registerShowSensitive(cmd, &showSensitive)
 	cmd.Flags().StringVar(&statePath, "state", defaultStatePath, "path to the state file")
 	return cmd
 }

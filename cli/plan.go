@@ -37,6 +37,7 @@ func newPlanCommand(g *globals) *cobra.Command {
 			f.command = cmd.Name()
 			u := newUI(cmd, g, f.noColor, f.json)
 			u.compactWarnings = f.compactWarnings
+			u.showSensitive = f.showSensitive
 			r, err := planRun(cmd.Context(), g, u, f, "plan")
 			if err != nil {
 				return err
@@ -72,6 +73,7 @@ func newPlanCommand(g *globals) *cobra.Command {
 		},
 	}
 	f.register(cmd, true)
+	registerShowSensitive(cmd, &f.showSensitive)
 	cmd.Flags().StringVar(&out, "out", "", "write the plan to this file, to apply it later exactly")
 	cmd.Flags().BoolVar(&f.detailedExitcode, "detailed-exitcode", false, "exit 2 when the plan has changes")
 	cmd.Flags().StringVar(&f.generateConfigOut, "generate-config-out", "", "write resource blocks for import targets that have none to this new file, and plan with them")
@@ -280,7 +282,7 @@ func showPlan(u *ui, g *globals, p *plan.Plan, diags hcl.Diagnostics, holdWarnin
 		}
 	}
 	{ // an errored plan says so ("Planning failed"), as OpenTofu's does
-		if err := human.RenderPlan(u.out, js, schemaLookup{g.providerRegistry()}, human.RenderOptions{Color: u.color, Mode: viewMode(p.Mode), NotApplyable: !p.CanApply()}); err != nil {
+		if err := human.RenderPlan(u.out, js, schemaLookup{g.providerRegistry()}, human.RenderOptions{Color: u.color, Mode: viewMode(p.Mode), NotApplyable: !p.CanApply(), ShowSensitive: u.showSensitive}); err != nil {
 			return u.errorf("Failed to render the plan", "%s", err)
 		}
 	}

@@ -59,6 +59,7 @@ type planFlags struct {
 	input            bool
 	detailedExitcode bool
 	compactWarnings  bool
+	showSensitive    bool // plan, apply and destroy only (not explain)
 	// generateConfigOut (plan -generate-config-out) is where the
 	// resource blocks of import targets without one are written.
 	generateConfigOut string

@@ -21,7 +21,7 @@ import (
 const showHelpHint = "\n\nFor more help on using this command, run:\n  tenet show -help"
 
 func newShowCommand(g *globals) *cobra.Command {
-	var jsonOut, noColor, latestState bool
+	var jsonOut, noColor, latestState, showSensitive bool
 	var planPath string
 	cmd := &cobra.Command{
 		Use:   "show [options] [PATH]",
@@ -31,6 +31,7 @@ func newShowCommand(g *globals) *cobra.Command {
 			"of the two to show instead of a PATH.",
 		RunE: func(cmd *cobra.Command, args []string) error {
 			u := newUI(cmd, g, noColor, false)
+			u.showSensitive = showSensitive
 			g.resolveProvidersIfPossible()
 			switch {
 			case planPath == "" && !latestState:
@@ -59,6 +60,7 @@ func newShowCommand(g *globals) *cobra.Command {
 	cmd.Flags().BoolVar(&noColor, "no-color", false, "disable color")
 	cmd.Flags().BoolVar(&latestState, "state", false, "show the latest state snapshot")
 	cmd.Flags().StringVar(&planPath, "plan", "", "show the plan saved in this file")
+	registerShowSensitive(cmd, &showSensitive)
 	return cmd
 }
 
@@ -105,7 +107,7 @@ func showSavedPlan(u *ui, g *globals, p *plan.Plan, jsonOut bool) error {
 	if err != nil {
 		return u.errorf("Failed to encode the plan", "%s", err)
 	}
-	return human.RenderPlan(u.out, js, schemaLookup{g.providerRegistry()}, human.RenderOptions{Color: u.color, Mode: viewMode(p.Mode)})
+	return human.RenderPlan(u.out, js, schemaLookup{g.providerRegistry()}, human.RenderOptions{Color: u.color, Mode: viewMode(p.Mode), ShowSensitive: u.showSensitive})
 }
 
 // showCurrentState shows the state of the selected workspace.

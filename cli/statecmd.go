@@ -182,12 +182,14 @@ func matches(t *addrs.Target, addr addrs.AbsResourceInstance) bool {
 
 func newStateShowCommand(g *globals) *cobra.Command {
 	var statePath string
+	var showSensitive bool
 	cmd := &cobra.Command{
 		Use:   "show [options] ADDRESS",
 		Short: "Show one resource instance in the state",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			u := newUI(cmd, g, true, false)
+			u.showSensitive = showSensitive
 			// As OpenTofu, this command's errors are plain text.
 			const oneInstance = "\n\nThis command requires that the address references one specific instance.\nTo view the available instances, use \"tenet state list\". Please modify \nthe address to reference a specific instance.\n"
 			addr, diags := addrs.ParseAbsResourceInstanceStr(args[0])
@@ -213,6 +215,7 @@ func newStateShowCommand(g *globals) *cobra.Command {
 	}
 	cmd.Flags().StringVar(&statePath, "state", defaultStatePath, "path to the state file")
 	cmd.Flags().Bool("no-color", false, "disable color (output is never colored)")
+	registerShowSensitive(cmd, &showSensitive)
 	return cmd
 }
 
@@ -265,7 +268,7 @@ func writeStateObject(u *ui, g *globals, o instanceObject) error {
 		mode = "data"
 	}
 	sens := planjson.AppendSensitive(nil, v, o.obj.SensitivePaths)
-	if err := human.RenderStateObject(u.out, schemaLookup{g.providerRegistry()}, o.provider.String(), mode, r.Type, r.Name, attrs, sens); err != nil {
+	if err := human.RenderStateObject(u.out, schemaLookup{g.providerRegistry()}, o.provider.String(), mode, r.Type, r.Name, attrs, sens, u.showSensitive); err != nil {
 		return u.errorf("Failed to render the state", "%s", err)
 	}
 	return nil
@@ -283,7 +286,7 @@ func showStateHuman(u *ui, g *globals, file *statefile.File) error {
 	if len(file.State.Outputs) > 0 {
 		fmt.Fprintln(u.out, "\n\nOutputs:")
 		fmt.Fprintln(u.out)
-		if err := human.WriteStateOutputs(u.out, outputValues(file.State)); err != nil {
+		if err := human.WriteStateOutputs(u.out, outputValues(file.State), u.showSensitive); err != nil {
 			return u.errorf("Failed to render the outputs", "%s", err)
 		}
 	}

@@ -57,7 +57,7 @@ func TestWriteApplyOutputs(t *testing.T) {
 		"text":   {Value: cty.StringVal("one\ntwo\n")},
 	}
 	var buf bytes.Buffer
-	if err := WriteApplyOutputs(&buf, outputs, false); err != nil {
+	if err := WriteApplyOutputs(&buf, outputs, false, false); err != nil {
 		t.Fatal(err)
 	}
 	want := `

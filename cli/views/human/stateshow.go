@@ -15,10 +15,11 @@ import (
 // RenderStateObject writes one object of the state as `show` and `state
 // show` draw it (as OpenTofu does): the resource block with every non-null
 // attribute, drawn like a plan's resource body without the action
-// symbols, sensitive values hidden. attrs is the object's JSON and
-// sensitive its sensitivity tree (true where sensitive), as in the JSON
-// plan's before_sensitive; mode is "managed" or "data".
-func RenderStateObject(w io.Writer, schemas SchemaLookup, providerName, mode, typ, name string, attrs, sensitive []byte) error {
+// symbols, sensitive values hidden unless showSensitive (-show-sensitive).
+// attrs is the object's JSON and sensitive its sensitivity tree (true where
+// sensitive), as in the JSON plan's before_sensitive; mode is "managed" or
+// "data".
+func RenderStateObject(w io.Writer, schemas SchemaLookup, providerName, mode, typ, name string, attrs, sensitive []byte, showSensitive bool) error {
 	before, err := decodeJSONValue(attrs)
 	if err != nil {
 		return fmt.Errorf("attributes: %w", err)
@@ -29,7 +30,7 @@ func RenderStateObject(w io.Writer, schemas SchemaLookup, providerName, mode, ty
 			return fmt.Errorf("sensitivity: %w", err)
 		}
 	}
-	vc := valueChange{before: before, after: before, beforeSensitive: sens, afterSensitive: sens}
+	vc := valueChange{before: before, after: before, beforeSensitive: sens, afterSensitive: sens, reveal: showSensitive}
 	node := diffBlock(vc, newSchemaCache(schemas).lookup(schemaKey{providerName, mode, typ}))
 	p := &printer{hideSymbols: true, showUnchanged: true}
 	if mode == "data" {
@@ -59,14 +60,14 @@ func decodeJSONValue(b []byte) (any, error) {
 
 // WriteStateOutputs writes the root outputs as `show` lists them after the
 // resources: `name = value`, values drawn like plan values without
-// symbols, sensitive ones hidden.
-func WriteStateOutputs(w io.Writer, outputs map[string]views.OutputValue) error {
+// symbols, sensitive ones hidden unless showSensitive.
+func WriteStateOutputs(w io.Writer, outputs map[string]views.OutputValue, showSensitive bool) error {
 	p := &printer{hideSymbols: true, showUnchanged: true}
 	for _, name := range views.SortedOutputNames(outputs) {
 		o := outputs[name]
 		p.WriteString(name)
 		p.WriteString(" = ")
-		if o.Sensitive {
+		if o.Sensitive && !showSensitive {
 			p.WriteString(views.SensitiveText)
 			p.WriteString("\n")
 			continue
