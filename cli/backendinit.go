@@ -19,6 +19,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 	ctyjson "github.com/zclconf/go-cty/cty/json"
 
+	"github.com/tenetplan/tenet/config"
 	"github.com/tenetplan/tenet/state/backend"
 	"github.com/tenetplan/tenet/state/backend/backends"
 )
@@ -47,10 +48,15 @@ var (
 // returns its backend block, nil when there is none. A block in an
 // override file replaces the one of a primary file.
 func findBackend(u *ui) (*backendDecl, hcl.Diagnostics) {
-	names, _ := filepath.Glob("*.tf")
-	jsonNames, _ := filepath.Glob("*.tf.json")
-	names = append(names, jsonNames...)
-	sort.SliceStable(names, func(i, j int) bool { return !isOverrideFile(names[i]) && isOverrideFile(names[j]) })
+	entries, _ := os.ReadDir(".")
+	var names []string
+	for _, e := range entries {
+		if !e.IsDir() {
+			names = append(names, e.Name())
+		}
+	}
+	names = config.ConfigFiles(names)
+	sort.SliceStable(names, func(i, j int) bool { return !config.IsOverrideFile(names[i]) && config.IsOverrideFile(names[j]) })
 	p := hclparse.NewParser()
 	var found *backendDecl
 	var diags hcl.Diagnostics
@@ -75,7 +81,7 @@ func findBackend(u *ui) (*backendDecl, hcl.Diagnostics) {
 				if b.Type == "backend" {
 					decl.Type = b.Labels[0]
 				}
-				if found != nil && !isOverrideFile(name) {
+				if found != nil && !config.IsOverrideFile(name) {
 					diags = append(diags, &hcl.Diagnostic{
 						Severity: hcl.DiagError,
 						Summary:  "Duplicate backend configuration",
@@ -89,11 +95,6 @@ func findBackend(u *ui) (*backendDecl, hcl.Diagnostics) {
 		}
 	}
 	return found, diags
-}
-
-func isOverrideFile(name string) bool {
-	base := strings.TrimSuffix(strings.TrimSuffix(name, ".json"), ".tf")
-	return base == "override" || strings.HasSuffix(base, "_override")
 }
 
 // supportedBackend reports whether tenet can keep state in the backend
@@ -480,6 +481,7 @@ func validWorkspaceName(name string) bool {
 type backendFlags struct {
 	configs              []string
 	enabled              bool
+	cloudEnabled         bool // -cloud, an alias of -backend
 	reconfigure, migrate bool
 	forceCopy            bool
 	cmd                  *cobra.Command // for -input, -lock and -lock-timeout
@@ -498,6 +500,7 @@ type migrationOptions struct {
 func (f *backendFlags) register(cmd *cobra.Command) {
 	cmd.Flags().StringArrayVar(&f.configs, "backend-config", nil, "a backend setting NAME=VALUE, or a file of settings (repeatable)")
 	cmd.Flags().BoolVar(&f.enabled, "backend", true, "initialize the backend (-backend=false skips it)")
+	cmd.Flags().BoolVar(&f.cloudEnabled, "cloud", true, "the same as -backend (OpenTofu's alias); give one of the two")
 	cmd.Flags().BoolVar(&f.reconfigure, "reconfigure", false, "record the backend settings anew, ignoring the ones saved by the last init")
 	f.cmd = cmd
 	cmd.Flags().BoolVar(&f.migrate, "migrate-state", false, "copy every workspace's state to the changed backend, asking first")
@@ -505,6 +508,12 @@ func (f *backendFlags) register(cmd *cobra.Command) {
 }
 
 func (f *backendFlags) run(ctx context.Context, u *ui, env []string) error {
+	switch backendSet, cloudSet := f.cmd.Flags().Changed("backend"), f.cmd.Flags().Changed("cloud"); {
+	case backendSet && cloudSet:
+		return plainError(u, u.color, "The -backend and -cloud options are aliases of one another and mutually-exclusive in their use")
+	case cloudSet:
+		f.enabled = f.cloudEnabled
+	}
 	if !f.enabled {
 		if len(f.configs) > 0 || f.reconfigure || f.migrate || f.forceCopy {
 			return u.errorf("Invalid init options", "-backend=false skips the backend, so -backend-config, -reconfigure, -migrate-state and -force-copy would have no effect. Drop one or the other.")

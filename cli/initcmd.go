@@ -17,6 +17,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/tenetplan/tenet/addrs"
+	"github.com/tenetplan/tenet/config"
 	"github.com/tenetplan/tenet/providers/getproviders"
 	"github.com/tenetplan/tenet/providers/installer"
 	"github.com/tenetplan/tenet/providers/lockfile"
@@ -36,6 +37,11 @@ func newInitCommand(g *globals) *cobra.Command {
 			u.legacyDiags = true
 			if lockMode != "" && lockMode != "readonly" {
 				return u.errorf("Invalid -lockfile option", "The only mode -lockfile accepts is \"readonly\" (got %q).", lockMode)
+			}
+			if emptyWorkingDir() {
+				fmt.Fprintln(u.out, u.colorize("[reset][bold]tenet initialized in an empty directory![reset]\n\n"+
+					"The directory has no tenet configuration files. You may begin working\nwith tenet immediately by creating tenet configuration files."))
+				return nil
 			}
 			// As OpenTofu's: the backend first (it is read from the root
 			// module alone), then the modules, then the whole configuration.
@@ -305,4 +311,20 @@ func addInitStateRequirements(ctx context.Context, u *ui, reqs installer.Require
 	}
 	release()
 	addStateRequirements(reqs, st)
+}
+
+// emptyWorkingDir reports a working directory without configuration
+// files, where init has nothing to set up (test files do not count).
+func emptyWorkingDir() bool {
+	entries, err := os.ReadDir(".")
+	if err != nil {
+		return false // the configuration loader reports it
+	}
+	var names []string
+	for _, e := range entries {
+		if !e.IsDir() {
+			names = append(names, e.Name())
+		}
+	}
+	return len(config.ConfigFiles(names)) == 0
 }

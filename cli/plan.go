@@ -140,9 +140,8 @@ func planRun(ctx context.Context, g *globals, u *ui, f *planFlags, operation str
 			return nil, u.fail(diags)
 		}
 	}
-	if len(cfg.Files) == 0 && !f.destroy {
-		return nil, u.errorf("No configuration files",
-			"tenet %s requires configuration to be present. Planning without a configuration would mark everything for destruction, which is normally not what is wanted. If that is what you want, use \"tenet destroy\" (or plan -destroy).", operation)
+	if len(cfg.Files) == 0 && !f.destroy && !f.refreshCommand {
+		return nil, noConfiguration(u, operation)
 	}
 	vals, d := config.CollectVariableValues(os.DirFS("."), ".", cfg.Root, f.vars, g.deps.Env)
 	diags = append(diags, d...)
@@ -305,4 +304,13 @@ func viewMode(m plan.Mode) string {
 		return views.ModeRefreshOnly
 	}
 	return views.ModeNormal
+}
+
+// noConfiguration refuses to plan or apply without configuration (which
+// would destroy everything), in OpenTofu's words for each.
+func noConfiguration(u *ui, operation string) error {
+	if operation == "apply" {
+		return u.errorf("No configuration files", "Apply requires configuration to be present. Applying without a configuration would mark everything for destruction, which is normally not what is desired. If you would like to destroy everything, run 'tenet destroy' instead.")
+	}
+	return u.errorf("No configuration files", "Plan requires configuration to be present. Planning without a configuration would mark everything for destruction, which is normally not what is desired. If you would like to destroy everything, run plan with the -destroy option. Otherwise, create a tenet configuration file (.tf file) and try again.")
 }

@@ -291,15 +291,14 @@ func (l *loader) parseDir(dir string, call *ModuleCall) ([]parsedFile, hcl.Diagn
 	}
 	var primary, overrides []parsedFile
 	var diags hcl.Diagnostics
+	var names []string
 	for _, e := range entries {
-		name := e.Name()
-		if e.IsDir() || IsIgnoredFile(name) {
-			continue
+		if !e.IsDir() {
+			names = append(names, e.Name())
 		}
-		isJSON := strings.HasSuffix(name, ".tf.json")
-		if !isJSON && !strings.HasSuffix(name, ".tf") {
-			continue
-		}
+	}
+	for _, name := range ConfigFiles(names) {
+		isJSON := strings.HasSuffix(name, ".json")
 		filename := path.Join(dir, name)
 		src, err := l.readFile(filename)
 		if err != nil {
@@ -326,7 +325,7 @@ func (l *loader) parseDir(dir string, call *ModuleCall) ([]parsedFile, hcl.Diagn
 		if f == nil || f.Body == nil {
 			continue
 		}
-		pf := parsedFile{file: f, override: isOverrideFile(name)}
+		pf := parsedFile{file: f, override: IsOverrideFile(name)}
 		if pf.override {
 			overrides = append(overrides, pf)
 		} else {
@@ -334,19 +333,6 @@ func (l *loader) parseDir(dir string, call *ModuleCall) ([]parsedFile, hcl.Diagn
 		}
 	}
 	return append(primary, overrides...), diags
-}
-
-// IsIgnoredFile reports the hidden files and editor backups OpenTofu
-// leaves out of a configuration directory (and fmt out of its work).
-func IsIgnoredFile(name string) bool {
-	return strings.HasPrefix(name, ".") ||
-		strings.HasSuffix(name, "~") ||
-		(strings.HasPrefix(name, "#") && strings.HasSuffix(name, "#"))
-}
-
-func isOverrideFile(name string) bool {
-	base := strings.TrimSuffix(strings.TrimSuffix(name, ".json"), ".tf")
-	return base == "override" || strings.HasSuffix(base, "_override")
 }
 
 // checkModuleInputs matches a call's arguments with the variables the

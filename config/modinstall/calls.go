@@ -9,6 +9,7 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclparse"
+	"github.com/tenetplan/tenet/config"
 	"github.com/zclconf/go-cty/cty"
 )
 
@@ -36,17 +37,14 @@ func moduleCalls(diskDir, shown string) ([]call, hcl.Diagnostics) {
 	if err != nil {
 		return nil, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Unreadable module directory", Detail: "The module directory could not be read: " + err.Error()}}
 	}
-	var primary, overrides []string
+	var names, primary, overrides []string
 	for _, e := range entries {
-		n := e.Name()
-		if e.IsDir() || strings.HasPrefix(n, ".") || strings.HasPrefix(n, "#") || strings.HasSuffix(n, "~") {
-			continue
+		if !e.IsDir() {
+			names = append(names, e.Name())
 		}
-		if !strings.HasSuffix(n, ".tf") && !strings.HasSuffix(n, ".tf.json") {
-			continue
-		}
-		base := strings.TrimSuffix(strings.TrimSuffix(n, ".json"), ".tf")
-		if base == "override" || strings.HasSuffix(base, "_override") {
+	}
+	for _, n := range config.ConfigFiles(names) {
+		if config.IsOverrideFile(n) {
 			overrides = append(overrides, n)
 		} else {
 			primary = append(primary, n)
