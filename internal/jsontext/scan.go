@@ -2,6 +2,7 @@ package jsontext
 
 import (
 	"bytes"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -152,8 +153,8 @@ func (s *Scanner[S]) OpenArray(i int) (next int, done bool) {
 
 // Next skips whitespace and the comma or closing bracket after a member
 // or element, returning the index after it (and after the whitespace
-// following a comma).
-func (s *Scanner[S]) Next(i int, closing byte) (int, bool) {
+// following a comma); more says it was a comma.
+func (s *Scanner[S]) Next(i int, closing byte) (next int, more bool) {
 	if i < 0 {
 		return -1, false
 	}
@@ -165,7 +166,7 @@ func (s *Scanner[S]) Next(i int, closing byte) (int, bool) {
 	case ',':
 		return s.Space(i + 1), true
 	case closing:
-		return i + 1, true
+		return i + 1, false
 	}
 	return -1, false
 }
@@ -253,33 +254,17 @@ func (s *Scanner[S]) Value(i, depth int) int {
 }
 
 // BalancedEnd returns the index after the object or array that starts at
-// b[i], matching brackets and skipping strings without validating
+// src[i], matching brackets and skipping strings without validating
 // anything else: it only finds where an element ends so elements can be
 // decoded in parallel, and the decoder then validates each one.
-func BalancedEnd(b []byte, i int) int {
+func BalancedEnd[S ~string | ~[]byte](src S, i int) int {
 	depth := 0
-	for i < len(b) {
-		switch b[i] {
+	for i < len(src) {
+		switch src[i] {
 		case '"':
-			j := i + 1
-			for {
-				k := bytes.IndexByte(b[j:], '"')
-				if k < 0 {
-					return -1
-				}
-				j += k
-				// A quote is escaped when an odd number of backslashes
-				// precede it.
-				n := 0
-				for b[j-1-n] == '\\' {
-					n++
-				}
-				if n%2 == 0 {
-					break
-				}
-				j++
+			if i = stringEnd(src, i); i < 0 {
+				return -1
 			}
-			i = j + 1
 		case '{', '[':
 			depth++
 			if depth > MaxDepth {
@@ -297,6 +282,64 @@ func BalancedEnd(b []byte, i int) int {
 		}
 	}
 	return -1
+}
+
+// ValueEnd returns the index after the value that starts at src[i] as
+// BalancedEnd finds it: a string ends at its closing quote, an object or
+// array at its closing bracket, anything else before the next whitespace,
+// comma or closing bracket (or at the end of src). It validates nothing,
+// so readers use it only to find boundaries, and read what it bounds with
+// a Scanner; -1 where no value starts or it does not end.
+func ValueEnd[S ~string | ~[]byte](src S, i int) int {
+	if i >= len(src) {
+		return -1
+	}
+	switch src[i] {
+	case '"':
+		return stringEnd(src, i)
+	case '{', '[':
+		return BalancedEnd(src, i)
+	}
+	j := i
+	for j < len(src) && !IsSpace(src[j]) && src[j] != ',' && src[j] != '}' && src[j] != ']' {
+		j++
+	}
+	if j == i {
+		return -1
+	}
+	return j
+}
+
+// stringEnd returns the index after the closing quote of the string that
+// opens at src[i], or -1; it skips escaped quotes and checks nothing else.
+func stringEnd[S ~string | ~[]byte](src S, i int) int {
+	j := i + 1
+	for {
+		k := indexByte(src[j:], '"')
+		if k < 0 {
+			return -1
+		}
+		j += k
+		// A quote is escaped when an odd number of backslashes precede it.
+		n := 0
+		for src[j-1-n] == '\\' {
+			n++
+		}
+		if n%2 == 0 {
+			return j + 1
+		}
+		j++
+	}
+}
+
+func indexByte[S ~string | ~[]byte](s S, c byte) int {
+	switch v := any(s).(type) {
+	case []byte:
+		return bytes.IndexByte(v, c)
+	case string:
+		return strings.IndexByte(v, c)
+	}
+	return strings.IndexByte(string(s), c)
 }
 
 // IsCompact reports whether raw is exactly one valid JSON value with no

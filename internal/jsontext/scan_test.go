@@ -23,6 +23,9 @@ func checkScan(t *testing.T, src []byte) {
 	if got := str.Value(0, 0); got != end {
 		t.Fatalf("%q: Value over a string = %d, over bytes = %d", src, got, end)
 	}
+	if end == len(src) && (ValueEnd(src, 0) != end || ValueEnd(string(src), 0) != end) {
+		t.Fatalf("%q: ValueEnd = %d, Value = %d", src, ValueEnd(src, 0), end)
+	}
 	if !valid || len(src) == 0 || IsSpace(src[0]) || IsSpace(src[len(src)-1]) {
 		return
 	}
@@ -60,6 +63,50 @@ func TestBalancedEnd(t *testing.T) {
 	} {
 		if got := BalancedEnd([]byte(tc.src), 0); got != tc.want {
 			t.Errorf("BalancedEnd(%q) = %d, want %d", tc.src, got, tc.want)
+		}
+	}
+}
+
+func TestValueEnd(t *testing.T) {
+	for _, tc := range []struct {
+		src  string
+		want int
+	}{
+		{`"a\"b" ,`, 6},
+		{`{"a":"}"} x`, 9},
+		{`123,4`, 3},
+		{`true]`, 4},
+		{`null`, 4},
+		{`-1e5 `, 4},
+		{`,`, -1},
+		{``, -1},
+		{`"open`, -1},
+		{`"a\\"x"`, 5},
+	} {
+		if got := ValueEnd(tc.src, 0); got != tc.want {
+			t.Errorf("ValueEnd(%q) = %d, want %d", tc.src, got, tc.want)
+		}
+		if got := ValueEnd([]byte(tc.src), 0); got != tc.want {
+			t.Errorf("ValueEnd([]byte(%q)) = %d, want %d", tc.src, got, tc.want)
+		}
+	}
+}
+
+func TestNext(t *testing.T) {
+	for _, tc := range []struct {
+		src      string
+		wantNext int
+		wantMore bool
+	}{
+		{` , "b"`, 3, true},
+		{`,x`, 1, true},
+		{` ]`, 2, false},
+		{`}`, -1, false},
+		{`  `, -1, false},
+	} {
+		s := Scanner[string]{Src: tc.src}
+		if next, more := s.Next(0, ']'); next != tc.wantNext || more != tc.wantMore {
+			t.Errorf("Next(%q) = %d, %v; want %d, %v", tc.src, next, more, tc.wantNext, tc.wantMore)
 		}
 	}
 }
