@@ -2,13 +2,10 @@ package policy
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"runtime"
 	"sync"
 	"sync/atomic"
-	"unicode/utf8"
-	"unsafe"
 
 	"github.com/open-policy-agent/opa/v1/ast"
 
@@ -21,10 +18,11 @@ import (
 // bytes, spreads large arrays over the cores, and leaves out the members
 // no policy reads (see [inputShape]). Otherwise the result equals
 // ast.ValueFromReader's: the same strings, numbers as ast.Number of their
-// literal text, last duplicate key wins. Anything this parser does not handle exactly as
-// encoding/json does (invalid JSON, invalid UTF-8, lone surrogates,
+// literal text, last duplicate key wins. Anything this parser does not
+// handle exactly as encoding/json does (invalid JSON, very deep nesting,
 // trailing data) sends the whole document down OPA's route, so errors and
-// lenient cases stay OPA's.
+// lenient cases stay OPA's. It is written by hand because it pays:
+// BenchmarkInputValue in bench_test.go compares it with OPA's route.
 
 // errSlowPath means "let ast.ValueFromReader decide".
 var errSlowPath = errors.New("policy input needs the generic JSON decoder")
@@ -112,8 +110,10 @@ const (
 	maxJSONDepth  = 10000
 )
 
+// jsonParser builds ast terms; it lexes with jsontext's Scanner over the
+// document, holding its place in pos.
 type jsonParser struct {
-	src string
+	jsontext.Scanner[string]
 	pos int
 	// parallel allows splitting large arrays; chunk parsers do not split
 	// again.
@@ -129,7 +129,7 @@ type jsonParser struct {
 }
 
 func newJSONParser(src string, parallel bool) *jsonParser {
-	return &jsonParser{src: src, parallel: parallel, strs: make([]cachedString, 1021)}
+	return &jsonParser{Scanner: jsontext.Scanner[string]{Src: src}, parallel: parallel, strs: make([]cachedString, 1021)}
 }
 
 func (p *jsonParser) term(v ast.Value) *ast.Term {
@@ -150,17 +150,13 @@ func (p *jsonParser) document(shape *inputShape) (*ast.Term, error) {
 		return nil, err
 	}
 	p.skipSpace()
-	if p.pos != len(p.src) {
+	if p.pos != len(p.Src) {
 		return nil, errSlowPath
 	}
 	return t, nil
 }
 
-func (p *jsonParser) skipSpace() {
-	for p.pos < len(p.src) && jsontext.IsSpace(p.src[p.pos]) {
-		p.pos++
-	}
-}
+func (p *jsonParser) skipSpace() { p.pos = p.Space(p.pos) }
 
 func (p *jsonParser) value(depth int) (*ast.Term, error) {
 	return p.shapedValue(depth, nil)
@@ -168,10 +164,10 @@ func (p *jsonParser) value(depth int) (*ast.Term, error) {
 
 // shapedValue reads a value, keeping of it what sh says.
 func (p *jsonParser) shapedValue(depth int, sh *inputShape) (*ast.Term, error) {
-	if p.pos >= len(p.src) || depth > maxJSONDepth {
+	if p.pos >= len(p.Src) || depth > maxJSONDepth {
 		return nil, errSlowPath
 	}
-	switch c := p.src[p.pos]; c {
+	switch c := p.Src[p.pos]; c {
 	case '{':
 		return p.object(depth, sh)
 	case '[':
@@ -197,10 +193,11 @@ func (p *jsonParser) shapedValue(depth int, sh *inputShape) (*ast.Term, error) {
 }
 
 func (p *jsonParser) literal(word string, t *ast.Term) (*ast.Term, error) {
-	if len(p.src)-p.pos < len(word) || p.src[p.pos:p.pos+len(word)] != word {
+	end := p.Literal(p.pos, word)
+	if end < 0 {
 		return nil, errSlowPath
 	}
-	p.pos += len(word)
+	p.pos = end
 	return t, nil
 }
 
@@ -208,13 +205,12 @@ func (p *jsonParser) literal(word string, t *ast.Term) (*ast.Term, error) {
 // ast.InterfaceToValue gives for a json.Number.
 func (p *jsonParser) number() (*ast.Term, error) {
 	start := p.pos
-	s := p.src
-	i := jsontext.NumberEnd(s, start)
+	i := p.Number(start)
 	if i < 0 {
 		return nil, errSlowPath
 	}
 	p.pos = i
-	text := s[start:i]
+	text := p.Src[start:i]
 	if t := ast.InternedIntNumberTermFromString(text); t != nil {
 		return t, nil
 	}
@@ -246,44 +242,24 @@ type cachedString struct {
 	term *ast.Term
 }
 
-// str reads a JSON string at p.pos (the opening quote).
+// str reads a JSON string at p.pos (the opening quote). Plain content is
+// a slice of the source; escapes and invalid UTF-8 (which encoding/json,
+// and so ValueFromReader, replaces by U+FFFD) are decoded.
 func (p *jsonParser) str() (string, error) {
-	s := p.src
-	start := p.pos + 1
-	i := start
-	for i < len(s) {
-		c := s[i]
-		switch {
-		case c == '"':
-			p.pos = i + 1
-			return s[start:i], nil
-		case c == '\\':
-			return p.escapedStr(start)
-		case c < 0x20:
-			return "", errSlowPath
-		case c < utf8.RuneSelf:
-			i++
-		default:
-			r, size := utf8.DecodeRuneInString(s[i:])
-			if r == utf8.RuneError && size == 1 {
-				return p.escapedStr(start) // encoding/json substitutes U+FFFD
-			}
-			i += size
-		}
+	start := p.pos
+	end, plain := p.String(start)
+	if end < 0 {
+		return "", errSlowPath
 	}
-	return "", errSlowPath
-}
-
-// escapedStr reads a string that needs decoding (escapes, or invalid UTF-8
-// that encoding/json, which ValueFromReader uses, replaces by U+FFFD) from
-// its content's start.
-func (p *jsonParser) escapedStr(start int) (string, error) {
-	b, n, ok := jsontext.AppendString(p.buf[:0], p.src[start-1:])
+	p.pos = end
+	if plain {
+		return p.Src[start+1 : end-1], nil
+	}
+	b, _, ok := jsontext.AppendString(p.buf[:0], p.Src[start:end])
 	if !ok {
 		return "", errSlowPath
 	}
 	p.buf = b
-	p.pos = start - 1 + n
 	return string(b), nil
 }
 
@@ -296,12 +272,12 @@ func (p *jsonParser) object(depth int, sh *inputShape) (*ast.Term, error) {
 	defer func() { p.members = p.members[:base] }()
 	var index map[string]int
 	p.skipSpace()
-	if p.pos < len(p.src) && p.src[p.pos] == '}' {
+	if p.pos < len(p.Src) && p.Src[p.pos] == '}' {
 		p.pos++
 		return ast.InternedEmptyObject, nil
 	}
 	for {
-		if p.pos >= len(p.src) || p.src[p.pos] != '"' {
+		if p.pos >= len(p.Src) || p.Src[p.pos] != '"' {
 			return nil, errSlowPath
 		}
 		k, err := p.str()
@@ -309,7 +285,7 @@ func (p *jsonParser) object(depth int, sh *inputShape) (*ast.Term, error) {
 			return nil, err
 		}
 		p.skipSpace()
-		if p.pos >= len(p.src) || p.src[p.pos] != ':' {
+		if p.pos >= len(p.Src) || p.Src[p.pos] != ':' {
 			return nil, errSlowPath
 		}
 		p.pos++
@@ -343,20 +319,12 @@ func (p *jsonParser) object(depth int, sh *inputShape) (*ast.Term, error) {
 // next steps over the comma or the closing bracket after a member or
 // element, and the space around them; more says it was a comma.
 func (p *jsonParser) next(closing byte) (more bool, err error) {
-	p.skipSpace()
-	if p.pos >= len(p.src) {
+	next, more := p.Next(p.pos, closing)
+	if next < 0 {
 		return false, errSlowPath
 	}
-	switch p.src[p.pos] {
-	case ',':
-		p.pos++
-		p.skipSpace()
-		return true, nil
-	case closing:
-		p.pos++
-		return false, nil
-	}
-	return false, errSlowPath
+	p.pos = next
+	return more, nil
 }
 
 // addMember appends a member, replacing an earlier one of the same key
@@ -393,7 +361,7 @@ func (p *jsonParser) array(depth int, sh *inputShape) (*ast.Term, error) {
 	if sh.forArray() {
 		elemShape = sh.elems
 	}
-	if p.parallel && depth <= parallelDepth && len(p.src)-p.pos >= parallelMinBytes {
+	if p.parallel && depth <= parallelDepth && len(p.Src)-p.pos >= parallelMinBytes {
 		if t, ok, err := p.parallelArray(depth, elemShape); ok || err != nil {
 			return t, err
 		}
@@ -402,7 +370,7 @@ func (p *jsonParser) array(depth int, sh *inputShape) (*ast.Term, error) {
 	base := len(p.elems)
 	defer func() { p.elems = p.elems[:base] }()
 	p.skipSpace()
-	if p.pos < len(p.src) && p.src[p.pos] == ']' {
+	if p.pos < len(p.Src) && p.Src[p.pos] == ']' {
 		p.pos++
 		return ast.InternedEmptyArray, nil
 	}
@@ -424,80 +392,15 @@ func (p *jsonParser) array(depth int, sh *inputShape) (*ast.Term, error) {
 	}
 }
 
-// skipValid steps over one value, which must be valid JSON.
+// skipValid steps over one value, which must be valid JSON. Values nested
+// deeper than jsontext.MaxDepth go to OPA's route.
 func (p *jsonParser) skipValid() error {
-	end, ok := scanValueEnd(p.src, p.pos)
-	// json.Valid only reads its argument: view the bytes, do not copy them.
-	if !ok || !json.Valid(unsafe.Slice(unsafe.StringData(p.src[p.pos:end]), end-p.pos)) {
+	end := p.Value(p.pos, 0)
+	if end < 0 {
 		return errSlowPath
 	}
 	p.pos = end
 	return nil
-}
-
-// scanValueEnd returns the end of the value starting at i, matching
-// brackets outside strings without validating anything else.
-func scanValueEnd(s string, i int) (int, bool) {
-	if i >= len(s) {
-		return 0, false
-	}
-	switch s[i] {
-	case '{', '[':
-		depth := 0
-		for ; i < len(s); i++ {
-			switch s[i] {
-			case '{', '[':
-				depth++
-			case '}', ']':
-				depth--
-				if depth == 0 {
-					return i + 1, true
-				}
-			case '"':
-				end, ok := scanStringEnd(s, i)
-				if !ok {
-					return 0, false
-				}
-				i = end - 1
-			}
-		}
-		return 0, false
-	case '"':
-		return scanStringEnd(s, i)
-	}
-	for j := i; j < len(s); j++ {
-		switch s[j] {
-		case ',', '}', ']', ' ', '\t', '\n', '\r':
-			return j, j > i
-		}
-	}
-	return len(s), true
-}
-
-// scanStringEnd returns the index after the closing quote of the string
-// opening at i.
-func scanStringEnd(s string, i int) (int, bool) {
-	for i++; i < len(s); {
-		j := indexQuoteOrBackslash(s[i:])
-		if j < 0 {
-			return 0, false
-		}
-		i += j
-		if s[i] == '"' {
-			return i + 1, true
-		}
-		i += 2 // a backslash and the byte it escapes
-	}
-	return 0, false
-}
-
-func indexQuoteOrBackslash(s string) int {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c == '"' || c == '\\' {
-			return i
-		}
-	}
-	return -1
 }
 
 // parallelArray converts a large array at p.pos on all cores: it finds
@@ -509,7 +412,7 @@ func (p *jsonParser) parallelArray(depth int, elemShape *inputShape) (*ast.Term,
 	if workers < 2 {
 		return nil, false, nil
 	}
-	starts, end, ok := elementStarts(p.src, p.pos)
+	starts, end, ok := p.elementStarts(p.pos)
 	if !ok || end-p.pos < parallelMinBytes || len(starts) < 2 {
 		return nil, false, nil
 	}
@@ -533,7 +436,7 @@ func (p *jsonParser) parallelArray(depth int, elemShape *inputShape) (*ast.Term,
 	var wg sync.WaitGroup
 	for range min(workers, len(chunks)) {
 		wg.Go(func() {
-			cp := newJSONParser(p.src, false)
+			cp := newJSONParser(p.Src, false)
 			for !failed.Load() {
 				i := int(next.Add(1) - 1)
 				if i >= len(chunks) {
@@ -547,12 +450,14 @@ func (p *jsonParser) parallelArray(depth int, elemShape *inputShape) (*ast.Term,
 						failed.Store(true)
 						return
 					}
-					cp.skipSpace()
-					stop := end - 1 // the closing bracket
+					// The element must end where the split said: its
+					// separator leads to the next element (or past the
+					// closing bracket).
+					want := end
 					if e+1 < len(starts) {
-						stop = separatorBefore(p.src, starts[e+1])
+						want = starts[e+1]
 					}
-					if cp.pos != stop {
+					if after, _ := cp.Next(cp.pos, ']'); after != want {
 						failed.Store(true)
 						return
 					}
@@ -571,57 +476,22 @@ func (p *jsonParser) parallelArray(depth int, elemShape *inputShape) (*ast.Term,
 
 // elementStarts lists where each element of the array opening at i
 // begins, and where the array ends. It only matches brackets and skips
-// strings; the chunk parsers validate.
-func elementStarts(s string, i int) ([]int, int, bool) {
+// strings (jsontext.ValueEnd); the chunk parsers validate.
+func (p *jsonParser) elementStarts(i int) ([]int, int, bool) {
 	var starts []int
-	i++ // '['
-	i = skipSpaceAt(s, i)
-	if i < len(s) && s[i] == ']' {
+	i = p.Space(i + 1) // after '['
+	if i < len(p.Src) && p.Src[i] == ']' {
 		return nil, i + 1, true
 	}
-	for i < len(s) {
+	for {
 		starts = append(starts, i)
-		end, ok := scanValueEnd(s, i)
-		if !ok {
+		next, more := p.Next(jsontext.ValueEnd(p.Src, i), ']')
+		switch {
+		case next < 0:
 			return nil, 0, false
+		case !more:
+			return starts, next, true
 		}
-		i = skipSpaceAt(s, end)
-		if i >= len(s) {
-			return nil, 0, false
-		}
-		switch s[i] {
-		case ',':
-			i = skipSpaceAt(s, i+1)
-		case ']':
-			return starts, i + 1, true
-		default:
-			return nil, 0, false
-		}
+		i = next
 	}
-	return nil, 0, false
-}
-
-// separatorBefore returns the position of the comma that precedes the
-// element starting at i.
-func separatorBefore(s string, i int) int {
-	for i--; i >= 0; i-- {
-		switch s[i] {
-		case ' ', '\t', '\n', '\r':
-			continue
-		}
-		return i
-	}
-	return -1
-}
-
-func skipSpaceAt(s string, i int) int {
-	for i < len(s) {
-		switch s[i] {
-		case ' ', '\t', '\n', '\r':
-			i++
-		default:
-			return i
-		}
-	}
-	return i
 }
