@@ -193,12 +193,11 @@ func (p *jsonParser) shapedValue(depth int, sh *inputShape) (*ast.Term, error) {
 }
 
 func (p *jsonParser) literal(word string, t *ast.Term) (*ast.Term, error) {
-	end := p.Literal(p.pos, word)
-	if end < 0 {
-		return nil, errSlowPath
+	if end := p.Literal(p.pos, word); end >= 0 {
+		p.pos = end
+		return t, nil
 	}
-	p.pos = end
-	return t, nil
+	return nil, errSlowPath
 }
 
 // number reads a JSON number; its value is the literal text, as
