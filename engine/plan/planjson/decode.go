@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/tenetplan/tenet/engine/plan/action"
+	"github.com/tenetplan/tenet/internal/jsontext"
 )
 
 // fieldSet notes which fields of one object were seen, so a repeated one
@@ -111,11 +112,10 @@ var planDocumentMembers = newMembers(
 	knownMember[Document]{"planned_values", func(d *docDecoder, doc *Document) { doc.PlannedValues = d.plannedValues() }},
 )
 
-// decodeFast decodes src (whose text str also holds) without
-// reflection, on up to workers goroutines; ok is false when encoding/json
-// must do it.
-func decodeFast(src []byte, str string, workers int) (doc *Document, ok bool) {
-	d := &docDecoder{src: src, str: str, workers: workers}
+// decodeFast decodes the document src without reflection, on up to
+// workers goroutines; ok is false when encoding/json must do it.
+func decodeFast(src string, workers int) (doc *Document, ok bool) {
+	d := &docDecoder{Scanner: jsontext.Scanner[string]{Src: src}, workers: workers}
 	doc = &Document{}
 	decodeObject(d, doc, &planDocumentMembers)
 	if d.bad {
@@ -296,11 +296,8 @@ func (d *docDecoder) actions() []string {
 		return []string{first}
 	}
 	out := []string{first}
-	for !d.bad && d.consume(',') {
+	for !d.bad && d.next(']') {
 		out = append(out, d.text())
-	}
-	if !d.consume(']') {
-		d.fail()
 	}
 	return out
 }

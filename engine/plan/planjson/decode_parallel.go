@@ -1,9 +1,11 @@
 package planjson
 
 import (
-	"bytes"
+	"strings"
 	"sync"
 	"sync/atomic"
+
+	"github.com/tenetplan/tenet/internal/jsontext"
 )
 
 // parallelDecodeBytes is the array size below which one goroutine decodes
@@ -14,18 +16,18 @@ const parallelDecodeBytes = 128 << 10
 // resource change ends and the next begins. It can also occur deeper in a
 // value (an object with an "address" attribute inside a list), so a split
 // found with it is only a guess that decoding confirms.
-var elementMarker = []byte(`},{"address":"`)
+const elementMarker = `},{"address":"`
 
 // driftEnd follows resource_drift in the compact documents.
-var driftEnd = []byte(`],"resource_changes":`)
+const driftEnd = `],"resource_changes":`
 
 // changesEnds can follow resource_changes in the compact documents, which
 // end with what follows it; tailWindow is how far from the end they are
 // looked for (farther, a guess past the array only wastes some work).
-var changesEnds = [][]byte{
-	[]byte(`],"output_changes":`),
-	[]byte(`],"relevant_attributes":`),
-	[]byte(`],"errored":`),
+var changesEnds = []string{
+	`],"output_changes":`,
+	`],"relevant_attributes":`,
+	`],"errored":`,
 }
 
 const tailWindow = 64 << 10
@@ -33,16 +35,16 @@ const tailWindow = 64 << 10
 // arrayLimit guesses where the resource change array of key starting at
 // start ends, so that split points are looked for only inside it.
 func (d *docDecoder) arrayLimit(key string, start int) int {
-	limit := len(d.src)
+	limit := len(d.Src)
 	switch key {
 	case "resource_drift":
-		if i := bytes.Index(d.src[start:], driftEnd); i >= 0 {
+		if i := strings.Index(d.Src[start:], driftEnd); i >= 0 {
 			limit = start + i
 		}
 	case "resource_changes":
-		from := max(start, len(d.src)-tailWindow)
+		from := max(start, len(d.Src)-tailWindow)
 		for _, m := range changesEnds {
-			if i := bytes.LastIndex(d.src[from:], m); i >= 0 {
+			if i := strings.LastIndex(d.Src[from:], m); i >= 0 {
 				limit = min(limit, from+i)
 			}
 		}
@@ -70,7 +72,7 @@ type changeRun struct {
 // ok is false when the array is too short to be worth it.
 func (d *docDecoder) parallelResourceChanges(key string) ([]*ResourceChange, bool) {
 	procs := d.workers
-	if procs < 2 || len(d.src)-d.pos < parallelDecodeBytes {
+	if procs < 2 || len(d.Src)-d.pos < parallelDecodeBytes {
 		return nil, false
 	}
 	start := d.pos + 1
@@ -85,7 +87,7 @@ func (d *docDecoder) parallelResourceChanges(key string) ([]*ResourceChange, boo
 		if from >= limit {
 			break
 		}
-		i := bytes.Index(d.src[from:limit], elementMarker)
+		i := strings.Index(d.Src[from:limit], elementMarker)
 		if i < 0 {
 			break
 		}
@@ -133,7 +135,7 @@ func (d *docDecoder) parallelResourceChanges(key string) ([]*ResourceChange, boo
 			continue
 		}
 		// A guess was wrong: finish the array from the last true boundary.
-		cur = d.decodeRun(cur.end, len(d.src), false)
+		cur = d.decodeRun(cur.end, len(d.Src), false)
 		i = len(runs)
 	}
 }
@@ -142,7 +144,7 @@ func (d *docDecoder) parallelResourceChanges(key string) ([]*ResourceChange, boo
 // bound or the array closes; first is set at the array's start, where it
 // may be empty.
 func (d *docDecoder) decodeRun(pos, bound int, first bool) changeRun {
-	sub := &docDecoder{src: d.src, str: d.str, pos: pos, depth: d.depth + 1}
+	sub := &docDecoder{Scanner: jsontext.Scanner[string]{Src: d.Src}, pos: pos, depth: d.depth + 1}
 	run := changeRun{start: pos}
 	if first && sub.consume(']') {
 		run.end, run.closed = sub.pos, true
@@ -165,19 +167,14 @@ func (d *docDecoder) decodeRun(pos, bound int, first bool) changeRun {
 			run.changes = make([]*ResourceChange, 1, want)
 			run.changes[0] = rc
 		}
-		if sub.consume(',') {
-			sub.skipSpace()
+		if sub.next(']') {
 			if sub.pos >= bound {
 				run.end = sub.pos
 				return run
 			}
 			continue
 		}
-		if sub.consume(']') {
-			run.end, run.closed = sub.pos, true
-			return run
-		}
-		run.bad = true
+		run.end, run.closed, run.bad = sub.pos, !sub.bad, sub.bad
 		return run
 	}
 }

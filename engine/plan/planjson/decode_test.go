@@ -18,7 +18,7 @@ func checkDecodeMatches(t *testing.T, src []byte) (fast bool) {
 	want, wantErr := decodeReflect(src)
 	fast = true
 	for _, workers := range []int{1, 2, 5} {
-		got, ok := decodeFast(src, string(src), workers)
+		got, ok := decodeFast(string(src), workers)
 		if !ok {
 			fast = false
 			continue

@@ -83,7 +83,7 @@ func DecodeWith(src []byte, opts DecodeOptions) (*Document, error) {
 	} else {
 		str = string(src)
 	}
-	if doc, ok := decodeFast(src, str, opts.Workers); ok {
+	if doc, ok := decodeFast(str, opts.Workers); ok {
 		return doc, nil
 	}
 	return decodeReflect(src)

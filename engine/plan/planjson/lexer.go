@@ -2,8 +2,6 @@ package planjson
 
 import (
 	"encoding/json"
-	"strings"
-	"unicode/utf8"
 
 	"github.com/tenetplan/tenet/internal/jsontext"
 )
@@ -14,12 +12,12 @@ import (
 // duplicate field, a key matching a field only case-insensitively, very
 // deep nesting) sets bad, and the caller decodes with encoding/json instead,
 // which also words the error. It is written by hand because it is much
-// faster than encoding/json on large plans (BenchmarkDecode).
+// faster than encoding/json on large plans (BenchmarkDecode in
+// decode_test.go). It lexes with jsontext's Scanner over the document as
+// one string, so plain strings are slices of it and reading them allocates
+// nothing; the methods below only keep the place (pos) and the depth.
 type docDecoder struct {
-	src []byte
-	// str is src as one string: unescaped strings are slices of it, so
-	// reading a string allocates nothing.
-	str   string
+	jsontext.Scanner[string]
 	pos   int
 	depth int
 	bad   bool
@@ -33,19 +31,15 @@ const maxDecodeDepth = 500
 
 func (d *docDecoder) fail() { d.bad = true }
 
-func (d *docDecoder) skipSpace() {
-	for d.pos < len(d.src) && jsontext.IsSpace(d.src[d.pos]) {
-		d.pos++
-	}
-}
+func (d *docDecoder) skipSpace() { d.pos = d.Space(d.pos) }
 
 // peek returns the next non-space byte, 0 at the end.
 func (d *docDecoder) peek() byte {
 	d.skipSpace()
-	if d.pos >= len(d.src) {
+	if d.pos >= len(d.Src) {
 		return 0
 	}
-	return d.src[d.pos]
+	return d.Src[d.pos]
 }
 
 // consume skips c (after spaces) when it comes next.
@@ -59,8 +53,8 @@ func (d *docDecoder) consume(c byte) bool {
 
 // literal reads null, true or false at pos.
 func (d *docDecoder) literal(word string) bool {
-	if strings.HasPrefix(d.str[d.pos:], word) {
-		d.pos += len(word)
+	if end := d.Literal(d.pos, word); end >= 0 {
+		d.pos = end
 		return true
 	}
 	d.fail()
@@ -112,11 +106,7 @@ func (d *docDecoder) member(first bool) (key string, ok bool) {
 			d.depth--
 			return "", false
 		}
-	} else if !d.consume(',') {
-		if !d.consume('}') {
-			d.fail()
-			return "", false
-		}
+	} else if !d.next('}') {
 		d.depth--
 		return "", false
 	}
@@ -151,58 +141,56 @@ func (d *docDecoder) element(first bool) bool {
 		d.skipSpace()
 		return true
 	}
-	if d.consume(',') {
-		d.skipSpace()
+	if d.next(']') {
 		return true
-	}
-	if !d.consume(']') {
-		d.fail()
 	}
 	d.depth--
 	return false
 }
 
-// string reads a JSON string at pos (its opening quote).
-func (d *docDecoder) string() string {
-	start := d.pos + 1
-	for i := start; i < len(d.src); i++ {
-		switch c := d.src[i]; {
-		case c == '"':
-			d.pos = i + 1
-			return d.str[start:i]
-		case c == '\\' || c >= utf8.RuneSelf:
-			return d.slowString(start)
-		case c < 0x20:
-			d.fail()
-			return ""
-		}
+// next steps over the comma (and the space after it) or the closing
+// bracket after a member or element; true means a comma.
+func (d *docDecoder) next(closing byte) bool {
+	next, more := d.Next(d.pos, closing)
+	if next < 0 {
+		d.fail()
+		return false
 	}
-	d.fail()
-	return ""
+	d.pos = next
+	return more
 }
 
-// slowString unescapes a string starting at start (after its quote) as
-// encoding/json does: invalid UTF-8 bytes and unpaired surrogates become
-// U+FFFD.
-func (d *docDecoder) slowString(start int) string {
-	b, n, ok := jsontext.AppendString(nil, d.src[start-1:])
+// string reads a JSON string at pos (its opening quote). Escapes,
+// invalid UTF-8 bytes and unpaired surrogates are decoded as
+// encoding/json does (the last two become U+FFFD).
+func (d *docDecoder) string() string {
+	start := d.pos
+	end, plain := d.String(start)
+	if end < 0 {
+		d.fail()
+		return ""
+	}
+	d.pos = end
+	if plain {
+		return d.Src[start+1 : end-1]
+	}
+	b, _, ok := jsontext.AppendString(nil, d.Src[start:end])
 	if !ok {
 		d.fail()
 		return ""
 	}
-	d.pos = start - 1 + n
 	return string(b)
 }
 
 // number reads a JSON number at pos.
 func (d *docDecoder) number() json.Number {
-	i := jsontext.NumberEnd(d.src, d.pos)
-	if i < 0 {
+	end := d.Number(d.pos)
+	if end < 0 {
 		d.fail()
 		return ""
 	}
-	n := json.Number(d.str[d.pos:i])
-	d.pos = i
+	n := json.Number(d.Src[d.pos:end])
+	d.pos = end
 	return n
 }
 
