@@ -11,10 +11,10 @@ import (
 
 // UnmarshalAttrs decodes a state object's attribute JSON (AttrsJSON) as
 // ty. It gives exactly what ctyjson.Unmarshal gives, several times faster
-// (BenchmarkAttrCodecs): go-cty's decoder re-tokenises every nested value
-// with encoding/json.
-// Anything the fast path is not sure about (type mismatches, odd
-// encodings, errors) goes to ctyjson.Unmarshal, so errors read the same.
+// (BenchmarkAttrCodecs in attr_bench_test.go): go-cty's decoder
+// re-tokenises every nested value with encoding/json. Anything the fast
+// path is not sure about (type mismatches, odd encodings, errors) goes to
+// ctyjson.Unmarshal, so errors read the same.
 func UnmarshalAttrs(buf []byte, ty cty.Type) (cty.Value, error) {
 	d := fastDecoder{Scanner: jsontext.Scanner[[]byte]{Src: buf}}
 	d.skipSpace()

@@ -58,7 +58,8 @@ type journalEntry struct {
 
 // appendJSON writes e as json.Marshal does, by hand: encoding/json
 // reflects and re-validates Object and Value, already compact JSON from
-// statefile's encoders (BenchmarkJournalEntry compares the two).
+// statefile's encoders (BenchmarkJournalEntry in bench_test.go compares
+// the two).
 func (e journalEntry) appendJSON(b []byte) []byte {
 	b = append(b, '{')
 	field := func(name string) {

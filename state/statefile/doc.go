@@ -14,9 +14,10 @@
 // the fast reader knows — including every malformed file — goes to the
 // encoding/json reader, which is the reference for results and error
 // messages. Below a few hundred kilobytes everything stays on one
-// goroutine. The hand-written codecs pay several times over (compare
-// BenchmarkParse100k with BenchmarkParseStd100k, BenchmarkMarshal100k
-// with BenchmarkMarshalStd100k) and lex with internal/jsontext.
+// goroutine. The hand-written codecs pay several times over (in
+// bench_test.go, compare BenchmarkParse100k with BenchmarkParseStd100k,
+// BenchmarkMarshal100k with BenchmarkMarshalStd100k) and lex with
+// internal/jsontext.
 //
 // Errors speak the file's terms: the JSON path and what was expected
 // there, never Go type names, and at most a short piece of the input
