@@ -10,9 +10,11 @@ import (
 
 // The JSON plan is written by appending to a byte slice rather than through
 // encoding/json: key order must follow OpenTofu's, and plans with 100k
-// changes should not pay for reflection (BenchmarkMarshalJSON100k measures
-// the writer). Strings are escaped exactly as encoding/json does
-// (HTML-safe), so output is byte-compatible.
+// changes should not pay for reflection. In write_test.go,
+// BenchmarkMarshalJSON100k times the writer, values included, and
+// BenchmarkMarshalJSONStd100k encoding/json writing the same document
+// from decoded JSON, values already converted. Strings are escaped exactly
+// as encoding/json does (HTML-safe), so output is byte-compatible.
 
 // appendString appends s as a JSON string, escaped as encoding/json does.
 func appendString(b []byte, s string) []byte { return jsontext.AppendQuote(b, s) }
