@@ -245,21 +245,13 @@ type cachedString struct {
 // a slice of the source; escapes and invalid UTF-8 (which encoding/json,
 // and so ValueFromReader, replaces by U+FFFD) are decoded.
 func (p *jsonParser) str() (string, error) {
-	start := p.pos
-	end, plain := p.String(start)
+	s, end, buf := p.StringValue(p.pos, p.buf[:0])
+	p.buf = buf
 	if end < 0 {
 		return "", errSlowPath
 	}
 	p.pos = end
-	if plain {
-		return p.Src[start+1 : end-1], nil
-	}
-	b, _, ok := jsontext.AppendString(p.buf[:0], p.Src[start:end])
-	if !ok {
-		return "", errSlowPath
-	}
-	p.buf = b
-	return string(b), nil
+	return s, nil
 }
 
 // object reads an object; an object shape drops the members it does not

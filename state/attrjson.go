@@ -101,17 +101,12 @@ func (d *fastDecoder) value(ty cty.Type) (cty.Value, bool) {
 // str reads a JSON string: plain content is taken as is, escapes and
 // non-ASCII are decoded as encoding/json decodes them.
 func (d *fastDecoder) str() (string, bool) {
-	start := d.pos
-	end, plain := d.String(start)
+	s, end, _ := d.StringValue(d.pos, nil)
 	if end < 0 {
 		return "", false
 	}
 	d.pos = end
-	if plain {
-		return string(d.Src[start+1 : end-1]), true
-	}
-	s, _, ok := jsontext.AppendString(nil, d.Src[start:end])
-	return string(s), ok
+	return s, true
 }
 
 // number reads the text of a JSON number, or "" when there is none.

@@ -108,6 +108,25 @@ func (s *Scanner[S]) String(i int) (end int, plain bool) {
 	}
 }
 
+// StringValue reads the string at Src[i] and returns its value and the
+// index after it, or -1 where no well-formed string starts there. Plain
+// content is Src's own (not copied when Src is a string); other content
+// is decoded into buf, which is returned for reuse.
+func (s *Scanner[S]) StringValue(i int, buf []byte) (value string, end int, bufOut []byte) {
+	end, plain := s.String(i)
+	switch {
+	case end < 0:
+		return "", -1, buf
+	case plain:
+		return string(s.Src[i+1 : end-1]), end, buf
+	}
+	buf, _, ok := AppendString(buf, s.Src[i:end])
+	if !ok {
+		return "", -1, buf
+	}
+	return string(buf), end, buf
+}
+
 func validUTF8[S ~string | ~[]byte](s S) bool {
 	switch v := any(s).(type) {
 	case []byte:

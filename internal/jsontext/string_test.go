@@ -17,6 +17,7 @@ func check(t *testing.T, src []byte) {
 	var want string
 	wantErr := json.Unmarshal(src, &want) != nil
 	got, n, ok := AppendString(nil, src)
+	checkStringValue(t, src, string(got), n, ok)
 	if ok && n != len(src) {
 		// Trailing bytes after the string: encoding/json refuses those,
 		// AppendString stops at the closing quote. Compare the string alone.
@@ -31,6 +32,22 @@ func check(t *testing.T, src []byte) {
 		t.Fatalf("%q: AppendString refused what encoding/json decodes to %q", src, want)
 	case ok && !wantErr && string(got) != want:
 		t.Fatalf("%q: got %q, encoding/json gives %q", src, got, want)
+	}
+}
+
+// checkStringValue checks that Scanner.StringValue, over bytes and over a
+// string, gives what AppendString gives where Scanner.String accepts.
+func checkStringValue(t *testing.T, src []byte, want string, n int, ok bool) {
+	t.Helper()
+	sb := Scanner[[]byte]{Src: src}
+	ss := Scanner[string]{Src: string(src)}
+	if end, _ := sb.String(0); end < 0 {
+		return
+	}
+	gb, eb, _ := sb.StringValue(0, nil)
+	gs, es, _ := ss.StringValue(0, []byte("reused")[:0])
+	if !ok || gb != want || gs != want || eb != n || es != n {
+		t.Fatalf("%q: StringValue = %q, %d (bytes), %q, %d (string); AppendString = %q, %d, %v", src, gb, eb, gs, es, want, n, ok)
 	}
 }
 
@@ -50,4 +67,13 @@ func FuzzAppendString(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, src []byte) { check(t, src) })
+}
+
+// TestStringValueSlicesStrings pins what the plan reader relies on: plain
+// content read from a string is a slice of it, not a copy.
+func TestStringValueSlicesStrings(t *testing.T) {
+	s := Scanner[string]{Src: `"plain content"`}
+	if n := testing.AllocsPerRun(10, func() { s.StringValue(0, nil) }); n != 0 {
+		t.Errorf("StringValue over a string allocates %v times for plain content", n)
+	}
 }

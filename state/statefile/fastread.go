@@ -111,18 +111,8 @@ func (s *scanner) stringValue(i int) (string, int) {
 	}
 	switch s.Src[i] {
 	case '"':
-		end, plain := s.String(i)
-		if end < 0 {
-			return "", -1
-		}
-		if plain {
-			return string(s.Src[i+1 : end-1]), end
-		}
-		out, n, ok := jsontext.AppendString(nil, s.Src[i:end])
-		if !ok || n != end-i {
-			return "", -1
-		}
-		return string(out), end
+		v, end, _ := s.StringValue(i, nil)
+		return v, end
 	case 'n':
 		return "", s.Literal(i, "null")
 	}

@@ -164,22 +164,13 @@ func (d *docDecoder) next(closing byte) bool {
 // invalid UTF-8 bytes and unpaired surrogates are decoded as
 // encoding/json does (the last two become U+FFFD).
 func (d *docDecoder) string() string {
-	start := d.pos
-	end, plain := d.String(start)
+	s, end, _ := d.StringValue(d.pos, nil)
 	if end < 0 {
 		d.fail()
 		return ""
 	}
 	d.pos = end
-	if plain {
-		return d.Src[start+1 : end-1]
-	}
-	b, _, ok := jsontext.AppendString(nil, d.Src[start:end])
-	if !ok {
-		d.fail()
-		return ""
-	}
-	return string(b)
+	return s
 }
 
 // number reads a JSON number at pos.
