@@ -54,10 +54,10 @@ var layerImports = map[string][]string{
 	"rules":                {"internal/regokit", "internal/attrpath", "internal/provenance"}, // a leaf of the project: only the leaf Rego toolkit, the attribute path and provenance
 	"graphsolve":           nil,
 	"addrs":                nil,
-	// Not in design.md's table: a leaf helper (JSON string decoding exactly
-	// as encoding/json does) shared by the hand-written JSON readers of
-	// state, views and policy, which may be imported from any layer that
-	// reads JSON by hand.
+	// Not in design.md's table: a leaf helper (the JSON lexer and string
+	// writer, exactly as encoding/json reads and writes) shared by the
+	// hand-written JSON codecs of state, the plan document and policy,
+	// which may be imported from any layer that reads JSON by hand.
 	"internal/jsontext": nil,
 	// Also not in design.md's table: the one HTTP client for registries
 	// (service discovery, tokens only over https), shared by provider
