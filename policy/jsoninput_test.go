@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/open-policy-agent/opa/v1/ast"
+
+	"github.com/tenetplan/tenet/internal/jsontext"
 )
 
 // sameValue compares two input values strictly: same kinds, same string
@@ -365,4 +367,20 @@ func FuzzInputValue(f *testing.F) {
 			t.Fatalf("value differs from OPA's at input%s: %q", d, src)
 		}
 	})
+}
+
+// TestInputValueDeepSkippedMember: a member no policy reads, nested deeper
+// than jsontext.MaxDepth, sends the document down OPA's route, which
+// gives the same pruned value; nested deeper than encoding/json allows, it
+// gets OPA's error, as the fast path must not accept what OPA refuses.
+func TestInputValueDeepSkippedMember(t *testing.T) {
+	keep := &inputShape{members: map[string]*inputShape{"resource_changes": nil}}
+	for _, depth := range []int{jsontext.MaxDepth + 10, 10001} {
+		src := []byte(`{"resource_changes":[1],"prior_state":` + strings.Repeat("[", depth) + strings.Repeat("]", depth) + `}`)
+		checkPrunedSameAsOPA(t, src, keep)
+		_, wantErr := ast.ValueFromReader(bytes.NewReader(src))
+		if _, err := inputValue(src, keep); (err != nil) != (wantErr != nil) {
+			t.Errorf("depth %d: inputValue error %v, OPA's %v", depth, err, wantErr)
+		}
+	}
 }
