@@ -51,7 +51,9 @@ func newStateRmCommand(g *globals) *cobra.Command {
 					st.ForgetResourceInstanceAll(a)
 				}
 				if dryRun {
-					fmt.Fprintf(u.out, "Would have removed %d resource instance(s).\n", len(gone))
+					if len(gone) == 0 {
+						fmt.Fprintln(u.out, "Would have removed nothing.")
+					}
 					return false, nil
 				}
 				fmt.Fprintf(u.out, "Successfully removed %d resource instance(s).\n", len(gone))
@@ -149,7 +151,10 @@ func newStateMvCommand(g *globals) *cobra.Command {
 
 func reportMoved(u *ui, n int, dryRun bool) bool {
 	if dryRun {
-		fmt.Fprintf(u.out, "Would have moved %d object(s).\n", n)
+		// As OpenTofu: the lines naming each move are the whole answer.
+		if n == 0 {
+			fmt.Fprintln(u.out, "Would have moved nothing.")
+		}
 		return false
 	}
 	fmt.Fprintf(u.out, "Successfully moved %d object(s).\n", n)
