@@ -107,7 +107,7 @@ func NewRootCommand(deps Deps) *cobra.Command {
 					return &exitError{1}
 				}
 			}
-			return nil
+			return refuseEncryptionEnv(cmd, g)
 		},
 	}
 	root.SetIn(deps.Stdin)
@@ -220,4 +220,26 @@ func requireSubcommand(cmd *cobra.Command) {
 		fmt.Fprintf(cmd.ErrOrStderr(), "Error: unknown command %q for %q\n\nRun '%s --help' for the list of its subcommands.\n", args[0], cmd.CommandPath(), cmd.CommandPath())
 		return &exitError{1}
 	}
+}
+
+// commandsWithoutStateOrPlans read and write neither state nor plan files,
+// so OpenTofu's TF_ENCRYPTION means nothing to them.
+var commandsWithoutStateOrPlans = map[string]bool{"version": true, "fmt": true, "metadata": true, "login": true, "logout": true, "help": true}
+
+// refuseEncryptionEnv stops a command that reads or writes state or plan
+// files when TF_ENCRYPTION asks OpenTofu to encrypt them: tenet cannot, and
+// must not write in plain text what the user asked to be encrypted.
+func refuseEncryptionEnv(cmd *cobra.Command, g *globals) error {
+	if !envSet(g.deps.Env, "TF_ENCRYPTION") {
+		return nil
+	}
+	top := cmd
+	for top.HasParent() && top.Parent().HasParent() {
+		top = top.Parent()
+	}
+	if commandsWithoutStateOrPlans[top.Name()] {
+		return nil
+	}
+	u := newUI(cmd, g, noColorFlag(cmd), false)
+	return u.errorf("Unsupported state encryption", "TF_ENCRYPTION asks for state and plan files to be encrypted, which tenet cannot do; it will not write them unencrypted instead. Unset TF_ENCRYPTION to keep state and plans in plain text, or use OpenTofu.")
 }

@@ -210,11 +210,55 @@ func (m *Module) decodeTerraformBlock(block *hcl.Block, override bool) hcl.Diagn
 			}
 		}
 	}
+	diags = append(diags, checkLanguageSettings(content)...)
 	for _, b := range content.Blocks {
-		if b.Type != "required_providers" {
-			continue // backends and the rest are the CLI's business
+		switch b.Type {
+		case "required_providers":
+			diags = append(diags, m.decodeRequiredProviders(b, override)...)
+		case "encryption":
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Unsupported encryption block",
+				Detail:   "tenet cannot encrypt state and plan files as OpenTofu does, and will not write them unencrypted in place of what this block asks for. Remove the block to keep state and plans in plain text, or run this configuration with OpenTofu.",
+				Subject:  b.DefRange.Ptr(),
+			})
+		case "provider_meta":
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Unsupported provider_meta block",
+				Detail:   fmt.Sprintf("tenet does not pass module metadata to providers, so the provider_meta block for %q would have no effect. Remove the block, or run this configuration with OpenTofu.", b.Labels[0]),
+				Subject:  b.DefRange.Ptr(),
+			})
 		}
-		diags = append(diags, m.decodeRequiredProviders(b, override)...)
+		// backend and cloud blocks are the CLI's business (cli/backendinit.go).
+	}
+	return diags
+}
+
+// languageEdition is the one language edition there is.
+const languageEdition = "TF2021"
+
+// checkLanguageSettings refuses what a released OpenTofu refuses in the
+// terraform block's language and experiments arguments: any edition but
+// the first, and experiments (which only alpha releases offer).
+func checkLanguageSettings(content *hcl.BodyContent) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	if attr, ok := content.Attributes["language"]; ok {
+		switch kw := hcl.ExprAsKeyword(attr.Expr); {
+		case kw == "":
+			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid language edition",
+				Detail:  fmt.Sprintf("The language argument expects a bare language edition keyword. tenet supports only language edition %s, which is the default.", languageEdition),
+				Subject: attr.Expr.Range().Ptr()})
+		case kw != languageEdition:
+			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Unsupported language edition",
+				Detail:  fmt.Sprintf("tenet only supports language edition %s. This module requires a newer version of the language.", languageEdition),
+				Subject: attr.Expr.Range().Ptr()})
+		}
+	}
+	if attr, ok := content.Attributes["experiments"]; ok {
+		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Module uses experimental features",
+			Detail:  "Experimental features are intended only for gathering early feedback on new language designs, and so are available only in alpha releases of OpenTofu; tenet offers none.",
+			Subject: attr.NameRange.Ptr()})
 	}
 	return diags
 }
