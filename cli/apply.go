@@ -32,7 +32,6 @@ func newApplyCommand(g *globals, destroy bool) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   use,
 		Short: short,
-		Args:  cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			f.command = cmd.Name()
 			if destroy {
@@ -45,11 +44,14 @@ func newApplyCommand(g *globals, destroy bool) *cobra.Command {
 			if ctx == nil {
 				ctx = context.Background()
 			}
-			if len(args) == 1 {
-				if destroy {
-					return u.errorf("Plan file not allowed", "The destroy command does not accept a saved plan. Use \"tenet plan -destroy -out=FILE\" and then \"tenet apply FILE\".")
-				}
-				return applySavedPlan(ctx, g, u, f, args[0])
+			switch len(args) {
+			case 0:
+			case 1:
+				return applySavedPlan(ctx, g, u, f, args[0], destroy)
+			default:
+				u.diagnostics(hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Too many command line arguments", Detail: "Expected at most one positional argument."}})
+				fmt.Fprintf(u.errw, "\nFor more help on using this command, run:\n  tenet %s -help\n", cmd.Name())
+				return &exitError{1}
 			}
 			r, err := planRun(ctx, g, u, f, "apply")
 			if err != nil {
@@ -135,16 +137,22 @@ func confirm(ctx context.Context, g *globals, u *ui, destroy bool) (bool, error)
 
 // applySavedPlan applies a plan file after checking it still fits the
 // configuration and the state.
-func applySavedPlan(ctx context.Context, g *globals, u *ui, f *planFlags, path string) error {
+func applySavedPlan(ctx context.Context, g *globals, u *ui, f *planFlags, path string, destroy bool) error {
+	p, err := loadSavedPlan(u, path)
+	if err != nil {
+		return err
+	}
+	if destroy {
+		return u.errorf("Destroy can't be called with a plan file", "If this plan was created using plan -destroy, apply it using:\n  tenet apply %q", path)
+	}
+	if len(f.vars) > 0 {
+		return u.errorf("Can't set variables when applying a saved plan", "The -var and -var-file options cannot be used when applying a saved plan file, because a saved plan includes the variable values that were set when it was created.")
+	}
 	// The policies present now judge the plan (policygate.go); they load
 	// while the configuration and state do.
 	var policies *pendingPolicies
 	if paths := policySources(f.policy); len(paths) > 0 {
 		policies = loadPolicies(ctx, g, paths)
-	}
-	p, err := planfile.ReadFile(path)
-	if err != nil {
-		return u.errorf("Failed to load the plan file", "%s", err)
 	}
 	cfg, diags := u.loadConfigAndProviders(g)
 	if diags.HasErrors() {
@@ -160,14 +168,13 @@ func applySavedPlan(ctx context.Context, g *globals, u *ui, f *planFlags, path s
 	}
 	defer g.intr.guardRelease(release)()
 	lineage, serial, _ := mgr.Lineage()
-	if p.PriorLineage != "" && lineage != "" && lineage != p.PriorLineage {
-		return u.errorf("Saved plan is for a different state", "The plan %s was made for state lineage %s, but the current state has lineage %s. A plan can only be applied to the state it was made from.", path, p.PriorLineage, lineage)
-	}
-	if lineage != p.PriorLineage || serial != p.PriorSerial {
-		return u.errorf("Saved plan is stale", "The state was changed by another operation after the plan %s was created (serial %d, now %d). Create a new plan from the updated state.", path, p.PriorSerial, serial)
-	}
-	if u.json == nil {
-		// tofu prints nothing of the plan here; neither do we.
+	// A plan made from no state has no lineage to compare, only a serial.
+	firstPlan := p.PriorLineage == "" && p.PriorSerial == 0
+	switch {
+	case !firstPlan && lineage != p.PriorLineage:
+		return u.errorf("Saved plan does not match the given state", "The given plan file can not be applied because it was created from a different state lineage.")
+	case serial != p.PriorSerial:
+		return u.errorf("Saved plan is stale", "The given plan file can no longer be applied because the state was changed by another operation after the plan was created.")
 	}
 	if err := savedPlanPolicyGate(ctx, g, u, f, p, path, policies); err != nil {
 		return err
@@ -305,4 +312,22 @@ func withoutCheckBlockDiags(diags hcl.Diagnostics) hcl.Diagnostics {
 		out = append(out, d)
 	}
 	return out
+}
+
+// loadSavedPlan reads the plan file apply was given, with OpenTofu's
+// errors for a path that is missing, a directory or no plan.
+func loadSavedPlan(u *ui, path string) (*plan.Plan, error) {
+	summary := fmt.Sprintf("Failed to load %q as a plan file", path)
+	info, err := os.Stat(path)
+	switch {
+	case err != nil:
+		return nil, u.errorf(summary, "Error: %s", err)
+	case info.IsDir():
+		return nil, u.errorf(summary, "The specified path is a directory, not a plan file. You can use the global -chdir flag to use this directory as the configuration root.")
+	}
+	p, err := planfile.ReadFile(path)
+	if err != nil {
+		return nil, u.errorf(summary, "Error: %s", err)
+	}
+	return p, nil
 }
