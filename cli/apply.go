@@ -107,6 +107,7 @@ func newApplyCommand(g *globals, destroy bool) *cobra.Command {
 	}
 	f.register(cmd, !destroy)
 	registerShowSensitive(cmd, &f.showSensitive)
+	registerConsolidation(cmd)
 	cmd.Flags().BoolVar(&autoApprove, "auto-approve", false, "skip the interactive approval of the plan")
 	return cmd
 }
@@ -195,7 +196,7 @@ func applyPlan(ctx context.Context, g *globals, u *ui, f *planFlags, cfg *config
 	hooks := &hookAdapter{}
 	if u.json != nil {
 		hooks.p = u.json
-	} else {
+	} else if !f.concise {
 		hooks.p = human.NewHumanHooks(u.out, u.color)
 	}
 	eng := newEngine(g, r, hooks)

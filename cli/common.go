@@ -55,6 +55,9 @@ type ui struct {
 	// line is of resets) (init, import, taint, state, graph, fmt, get,
 	// providers, console).
 	legacyDiags bool
+	// consolidateWarnings and consolidateErrors fold diagnostics that
+	// share a summary (consolidate.go).
+	consolidateWarnings, consolidateErrors bool
 }
 
 // newUI sets up a command's output. Human output is coloured unless
@@ -63,6 +66,7 @@ type ui struct {
 // (OpenTofu ignores NO_COLOR).
 func newUI(cmd *cobra.Command, g *globals, noColor, jsonMode bool) *ui {
 	u := &ui{out: cmd.OutOrStdout(), errw: cmd.ErrOrStderr(), color: !noColor && !envSet(g.deps.Env, "NO_COLOR"), env: g.deps.Env, log: g.log, lateFailure: &g.lateFailure}
+	u.consolidateWarnings, u.consolidateErrors = consolidationFlags(cmd)
 	var jsonLog func(string)
 	if jsonMode {
 		u.json = jsonui.NewJSONView(u.out)
@@ -148,6 +152,12 @@ func (u *ui) diagnostics(diags hcl.Diagnostics) bool {
 	u.addVarFileSources(diags)
 	if u.json == nil {
 		diags = sortedForPeople(diags)
+		if u.consolidateWarnings {
+			diags = consolidate(diags, hcl.DiagWarning)
+		}
+		if u.consolidateErrors {
+			diags = consolidate(diags, hcl.DiagError)
+		}
 	}
 	switch {
 	case u.json != nil:

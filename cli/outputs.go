@@ -138,6 +138,7 @@ func newOutputCommand(g *globals) *cobra.Command {
 	cmd.Flags().BoolVar(&raw, "raw", false, "print a single string, number or bool output without quotes")
 	cmd.Flags().BoolVar(&noColor, "no-color", false, "disable color")
 	registerShowSensitive(cmd, &showSensitive)
+	registerConsolidation(cmd)
 	cmd.Flags().StringVar(&statePath, "state", defaultStatePath, "path to the state file")
 	return cmd
 }

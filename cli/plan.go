@@ -74,6 +74,7 @@ func newPlanCommand(g *globals) *cobra.Command {
 	}
 	f.register(cmd, true)
 	registerShowSensitive(cmd, &f.showSensitive)
+	registerConsolidation(cmd)
 	cmd.Flags().StringVar(&out, "out", "", "write the plan to this file, to apply it later exactly")
 	cmd.Flags().BoolVar(&f.detailedExitcode, "detailed-exitcode", false, "exit 2 when the plan has changes")
 	cmd.Flags().StringVar(&f.generateConfigOut, "generate-config-out", "", "write resource blocks for import targets that have none to this new file, and plan with them")
@@ -173,10 +174,16 @@ func planRun(ctx context.Context, g *globals, u *ui, f *planFlags, operation str
 		release()
 		return nil, u.fail(diags)
 	}
+	if operation != "apply" {
+		// As OpenTofu, plan and refresh show the warnings of loading before
+		// planning starts, and again with the plan's own; apply shows them
+		// once, after applying.
+		u.diagnostics(diags)
+	}
 	hooks := &hookAdapter{refresh: true}
 	if u.json != nil {
 		hooks.p = u.json
-	} else {
+	} else if !f.concise {
 		hooks.p = human.NewHumanHooks(u.out, u.color) // "Refreshing state..." lines
 	}
 	eng := newEngine(g, r, hooks)

@@ -59,6 +59,7 @@ type planFlags struct {
 	input            bool
 	detailedExitcode bool
 	compactWarnings  bool
+	concise          bool // -concise: no progress lines in human output
 	showSensitive    bool // plan, apply and destroy only (not explain)
 	// generateConfigOut (plan -generate-config-out) is where the
 	// resource blocks of import targets without one are written.
@@ -218,8 +219,10 @@ func targetSubjects(flagValues, files []string, flag string) ([]addrs.Targetable
 	return out, diags
 }
 
-// registerTargetFiles adds -target-file and -exclude-file.
+// registerTargetFiles adds -target-file and -exclude-file, and -concise,
+// which every command that takes them takes too.
 func (f *planFlags) registerTargetFiles(cmd *cobra.Command) {
+	cmd.Flags().BoolVar(&f.concise, "concise", false, "leave the progress lines (Refreshing..., Creating...) out of human output")
 	cmd.Flags().StringArrayVar(&f.targetFiles, "target-file", nil, "like -target, for each address in this file (one a line, # starts a comment); repeatable")
 	cmd.Flags().StringArrayVar(&f.excludeFiles, "exclude-file", nil, "like -exclude, for each address in this file (one a line, # starts a comment); repeatable")
 }

@@ -43,6 +43,7 @@ func newRefreshCommand(g *globals) *cobra.Command {
 	fl.StringArrayVar(&f.target, "target", nil, "limit the refresh to this address and its dependencies; repeatable")
 	fl.StringArrayVar(&f.exclude, "exclude", nil, "refresh everything except this address and its dependents; repeatable")
 	f.registerTargetFiles(cmd)
+	registerConsolidation(cmd)
 	fl.StringArrayVar(&f.rules, "rules", nil, "directory of team planning rules; repeatable")
 	fl.BoolVar(&f.json, "json", false, "machine-readable output (one JSON object per line)")
 	fl.BoolVar(&f.noColor, "no-color", false, "disable color in the output")

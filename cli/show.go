@@ -61,6 +61,7 @@ func newShowCommand(g *globals) *cobra.Command {
 	cmd.Flags().BoolVar(&latestState, "state", false, "show the latest state snapshot")
 	cmd.Flags().StringVar(&planPath, "plan", "", "show the plan saved in this file")
 	registerShowSensitive(cmd, &showSensitive)
+	registerConsolidation(cmd)
 	return cmd
 }
 

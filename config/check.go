@@ -62,7 +62,7 @@ func decodeCheckBlock(block *hcl.Block) (*Check, hcl.Diagnostics) {
 		diags = append(diags, &hcl.Diagnostic{
 			Severity: hcl.DiagError,
 			Summary:  "Zero assert blocks",
-			Detail:   fmt.Sprintf("Check block %q has no assert blocks. A check block needs at least one assert block to check anything.", c.Name),
+			Detail:   "Check blocks must have at least one assert block.",
 			Subject:  block.DefRange.Ptr(),
 		})
 	}

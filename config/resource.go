@@ -368,7 +368,7 @@ func relativeTraversalForExpr(expr hcl.Expression) (hcl.Traversal, hcl.Diagnosti
 			diags = append(diags, &hcl.Diagnostic{
 				Severity: hcl.DiagWarning,
 				Summary:  "Quoted references are deprecated",
-				Detail:   "In this context, references are expected literally rather than in quotes. Remove the quotes around this reference.",
+				Detail:   quotedReferenceDetail,
 				Subject:  rng.Ptr(),
 			})
 		}
@@ -517,6 +517,11 @@ func decodeDependsOn(attr *hcl.Attribute) ([]hcl.Traversal, hcl.Diagnostics) {
 	}
 	var out []hcl.Traversal
 	for _, e := range exprs {
+		e, d := unquoteReference(e)
+		diags = append(diags, d...)
+		if d.HasErrors() {
+			continue
+		}
 		t, d := hcl.AbsTraversalForExpr(e)
 		if d.HasErrors() {
 			diags = append(diags, &hcl.Diagnostic{
@@ -561,7 +566,7 @@ func decodeProviderConfigRef(expr hcl.Expression, argName string) (*ProviderConf
 			diags = append(diags, &hcl.Diagnostic{
 				Severity: hcl.DiagWarning,
 				Summary:  "Quoted references are deprecated",
-				Detail:   "In this context, references are expected literally rather than in quotes. Remove the quotes around this provider reference.",
+				Detail:   quotedReferenceDetail,
 				Subject:  rng.Ptr(),
 			})
 		}

@@ -121,9 +121,17 @@ func evalCondition(s *Scope, rule *config.CheckRule, self cty.Value, summary str
 	diags = append(diags, Downgrade(d, severity)...)
 	return conditionResult{status: checkFail, message: msg}, append(diags, &hcl.Diagnostic{
 		Severity: severity, Summary: summary, Detail: msg, Subject: rng,
-		Expression: rule.Condition, EvalContext: ctx,
+		Expression: rule.Condition, EvalContext: ctx, Extra: ConditionResult{},
 	})
 }
+
+// ConditionResult is the Extra of a failed condition's diagnostic: each
+// one reports its own rule, so the CLI never folds them together as it
+// folds repeated warnings.
+type ConditionResult struct{}
+
+// DoNotConsolidateDiagnostic keeps the diagnostic apart.
+func (ConditionResult) DoNotConsolidateDiagnostic() bool { return true }
 
 // conditionMessage evaluates a failed rule's error_message.
 func conditionMessage(rule *config.CheckRule, ctx *hcl.EvalContext) (string, hcl.Diagnostics) {
@@ -170,6 +178,10 @@ type FromCheckBlock struct{ Had any }
 
 // DiagnosticFromCheckBlock tells the CLI where the diagnostic came from.
 func (FromCheckBlock) DiagnosticFromCheckBlock() bool { return true }
+
+// DoNotConsolidateDiagnostic keeps a check block's diagnostics apart, as
+// condition results are (ConditionResult).
+func (FromCheckBlock) DoNotConsolidateDiagnostic() bool { return true }
 
 // DiagnosticResourceAddress passes on the address the diagnostic had.
 func (f FromCheckBlock) DiagnosticResourceAddress() string {

@@ -7,7 +7,7 @@ resource "terraform_data" "deps" {
     terraform_data.both,
     var.x, # ERROR: Invalid depends_on reference
     terraform_data.both[0].id,
-    "terraform_data.both", # ERROR: Invalid depends_on reference
+    "terraform_data.both", # WARNING: Quoted references are deprecated
   ]
 }
 resource "terraform_data" "bad_provider" {
