@@ -417,3 +417,8 @@ func (u *ui) stateNotices(notices []local.Notice) {
 func registerShowSensitive(cmd *cobra.Command, showSensitive *bool) {
 	cmd.Flags().BoolVar(showSensitive, "show-sensitive", false, "show sensitive values in human output instead of hiding them")
 }
+
+// inAutomation reports TF_IN_AUTOMATION: a program, not a person, reads
+// the output, so OpenTofu (and tenet) leave out the hints about what to
+// run next.
+func inAutomation(env []string) bool { return envSet(env, "TF_IN_AUTOMATION") }

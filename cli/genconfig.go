@@ -60,29 +60,37 @@ func missingImportConfig(missing []*config.Import) hcl.Diagnostics {
 // generateImportConfig writes the resource blocks of the missing imports
 // to out, which must not exist yet and must be in the root module's
 // directory (tenet then reads it as part of the configuration).
-func generateImportConfig(ctx context.Context, reg providers.Registry, cfg *config.Config, out string, missing []*config.Import) hcl.Diagnostics {
+// generateImportConfig writes the resource blocks of the missing import
+// targets into the new file out, and returns each block (formatted, as
+// the plan records it) by the target's address.
+func generateImportConfig(ctx context.Context, reg providers.Registry, cfg *config.Config, out string, missing []*config.Import) (map[string]string, hcl.Diagnostics) {
 	if d := checkGenerateConfigOut(out); d.HasErrors() {
-		return d
+		return nil, d
 	}
 	if filepath.Dir(filepath.Clean(out)) != "." || !strings.HasSuffix(out, ".tf") {
-		return hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Invalid -generate-config-out",
+		return nil, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Invalid -generate-config-out",
 			Detail: fmt.Sprintf("tenet writes generated configuration into the root module, so %q must be a new .tf file in the working directory, such as generated.tf.", out)}}
 	}
 	var diags hcl.Diagnostics
 	var b strings.Builder
 	b.WriteString("# __generated__ by tenet\n# Please review these resources and move them into your main configuration files.\n")
+	blocks := map[string]string{}
 	for _, imp := range missing {
-		block, d := generateOne(ctx, reg, cfg, imp)
+		id, block, d := generateOne(ctx, reg, cfg, imp)
 		diags = append(diags, d...)
-		b.WriteString(block)
+		if d.HasErrors() {
+			continue
+		}
+		fmt.Fprintf(&b, "\n# __generated__ by tenet from %q\n%s", id, block)
+		blocks[imp.ToAddr.String()] = strings.TrimSuffix(string(hclwrite.Format([]byte(block))), "\n")
 	}
 	if diags.HasErrors() {
-		return diags
+		return nil, diags
 	}
 	if err := os.WriteFile(out, hclwrite.Format([]byte(b.String())), 0o644); err != nil {
-		return append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Failed to write generated configuration", Detail: err.Error()})
+		return nil, append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Failed to write generated configuration", Detail: err.Error()})
 	}
-	return append(diags, &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: "Config generation is experimental",
+	return blocks, append(diags, &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: "Config generation is experimental",
 		Detail: "Generating configuration during import is currently experimental, and the generated configuration format may change in future versions."})
 }
 
@@ -96,12 +104,12 @@ func checkGenerateConfigOut(out string) hcl.Diagnostics {
 	return nil
 }
 
-// generateOne imports the object of one import block and returns its
-// resource block.
-func generateOne(ctx context.Context, reg providers.Registry, cfg *config.Config, imp *config.Import) (string, hcl.Diagnostics) {
+// generateOne imports the object of one import block and returns the
+// import id and the target's resource block.
+func generateOne(ctx context.Context, reg providers.Registry, cfg *config.Config, imp *config.Import) (id, block string, diags hcl.Diagnostics) {
 	rng := imp.DeclRange
-	fail := func(summary, format string, args ...any) (string, hcl.Diagnostics) {
-		return "", hcl.Diagnostics{{Severity: hcl.DiagError, Summary: summary, Detail: fmt.Sprintf(format, args...), Subject: &rng}}
+	fail := func(summary, format string, args ...any) (string, string, hcl.Diagnostics) {
+		return "", "", hcl.Diagnostics{{Severity: hcl.DiagError, Summary: summary, Detail: fmt.Sprintf(format, args...), Subject: &rng}}
 	}
 	switch {
 	case imp.ForEach != nil:
@@ -113,7 +121,7 @@ func generateOne(ctx context.Context, reg providers.Registry, cfg *config.Config
 	if d.HasErrors() || !idVal.IsKnown() || idVal.IsNull() || idVal.Type() != cty.String {
 		return fail("Cannot generate configuration", "To generate configuration for %s, tenet needs its import id as a literal string.", imp.ToResource)
 	}
-	id := idVal.AsString()
+	id = idVal.AsString()
 	typeName := imp.ToResource.Resource.Type
 	ref := config.ProviderConfigRef{Name: imp.ToResource.Resource.ImpliedProviderType()}
 	if imp.ProviderConfigRef != nil {
@@ -175,14 +183,13 @@ func generateOne(ctx context.Context, reg providers.Registry, cfg *config.Config
 		return fail("Cannot import non-existent remote object", "%s with id %q does not exist.", imp.ToResource, id)
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "\n# __generated__ by tenet from %q\n", id)
 	fmt.Fprintf(&b, "resource %q %q {\n", typeName, imp.ToResource.Resource.Name)
 	if imp.ProviderConfigRef != nil {
 		fmt.Fprintf(&b, "provider = %s\n", key)
 	}
 	writeBlockBody(&b, rs.Block, rr.NewState)
 	b.WriteString("}\n")
-	return b.String(), nil
+	return id, b.String(), nil
 }
 
 func providerText(ds providers.Diagnostics) string {

@@ -211,7 +211,10 @@ func runInit(ctx context.Context, g *globals, u *ui, reqs installer.Requirements
 	if doneNewline {
 		fmt.Fprintln(u.out)
 	}
-	fmt.Fprintf(u.out, "%s\n%s\n", u.colorize(initDoneHeadline), u.colorize(initDone))
+	fmt.Fprintln(u.out, u.colorize(initDoneHeadline))
+	if !inAutomation(u.env) {
+		fmt.Fprintln(u.out, u.colorize(initDone))
+	}
 	return nil
 }
 

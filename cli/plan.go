@@ -46,19 +46,21 @@ func newPlanCommand(g *globals) *cobra.Command {
 			if explain {
 				showExplanations(u, r.plan) // explain.go
 			}
-			if f.generatedConfig && u.json == nil {
-				cmd.Printf("\ntenet has generated configuration and written it to %s. Please review the\nconfiguration and edit it as necessary before adding it to version control.\n", f.generateConfigOut)
-			}
-			if out == "" && u.json == nil && r.plan.CanApply() {
-				human.WriteNoOutNote(u.out, u.color)
-			}
 			if out != "" && !r.plan.Errored {
 				if err := planfile.WriteFile(out, r.plan); err != nil {
 					return u.errorf("Failed to write plan file", "%s", err)
 				}
-				if u.json == nil {
-					human.WriteSavedPlanNote(u.out, out, u.color)
+			}
+			if u.json == nil && r.plan.CanApply() && !inAutomation(g.deps.Env) {
+				genPath := ""
+				if f.generatedConfig {
+					genPath = f.generateConfigOut
 				}
+				savedTo := out
+				if r.plan.Errored {
+					savedTo = "" // an errored plan is not saved
+				}
+				human.WritePlanNextStep(u.out, savedTo, genPath, u.color)
 			}
 			if r.diags.HasErrors() {
 				return &exitError{1}
@@ -125,20 +127,20 @@ func planRun(ctx context.Context, g *globals, u *ui, f *planFlags, operation str
 	}
 	g.phases.done("load configuration")
 	var generated hcl.Diagnostics
+	var generatedBlocks map[string]string // by import target
 	if missing := importsWithoutConfig(cfg); len(missing) > 0 && !f.destroy && !f.refreshOnly {
 		if f.generateConfigOut == "" {
 			return nil, u.fail(append(diags, missingImportConfig(missing)...))
 		}
-		generated = generateImportConfig(ctx, g.providerRegistry(), cfg, f.generateConfigOut, missing)
+		generatedBlocks, generated = generateImportConfig(ctx, g.providerRegistry(), cfg, f.generateConfigOut, missing)
 		if generated.HasErrors() {
 			return nil, u.fail(append(diags, generated...))
 		}
 		f.generatedConfig = true
 		// Plan with the generated blocks in the configuration.
 		cfg, diags = u.loadConfigAndProviders(g)
-		diags = append(diags, generated...)
 		if diags.HasErrors() {
-			return nil, u.fail(diags)
+			return nil, u.fail(append(diags, generated...))
 		}
 	}
 	if len(cfg.Files) == 0 && !f.destroy && !f.refreshCommand {
@@ -180,6 +182,7 @@ func planRun(ctx context.Context, g *globals, u *ui, f *planFlags, operation str
 		// once, after applying.
 		u.diagnostics(diags)
 	}
+	diags = append(diags, generated...) // shown with the plan's, as OpenTofu
 	hooks := &hookAdapter{refresh: true}
 	if u.json != nil {
 		hooks.p = u.json
@@ -212,6 +215,11 @@ func planRun(ctx context.Context, g *globals, u *ui, f *planFlags, operation str
 	}
 	if lineage, serial, ok := mgr.Lineage(); ok {
 		p.PriorLineage, p.PriorSerial = lineage, serial
+	}
+	for _, c := range p.Changes {
+		if block, ok := generatedBlocks[c.Addr.String()]; ok && c.Importing != nil {
+			c.Importing.GeneratedConfig = block
+		}
 	}
 	res := &planResult{plan: p, prev: prev, cfg: cfg, mgr: mgr, diags: diags, release: release, hooks: hooks, rules: r}
 	policyGate := startPolicyGate(ctx, g, f, p, diags, policies)

@@ -138,6 +138,9 @@ type ResourceInstanceChange struct {
 // Importing records an import planned by an import block.
 type Importing struct {
 	ID string
+	// GeneratedConfig is the resource block -generate-config-out wrote for
+	// the target, "" when the configuration had one.
+	GeneratedConfig string `json:",omitempty"`
 }
 
 // ChangeKey identifies a change uniquely: the address, plus " (deposed KEY)" for deposed objects.

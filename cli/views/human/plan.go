@@ -489,6 +489,14 @@ func (r *planRenderer) writeResourceComment(rc *planjson.ResourceChange, act act
 				resetNote("(will be imported)")
 			} else {
 				head("will be imported")
+				if rc.Change.GeneratedConfig != "" {
+					// OpenTofu's reset comes after the "#" here.
+					p.WriteString("  #")
+					if p.color {
+						p.WriteString(views.ANSIReset)
+					}
+					p.WriteString(" (config will be generated)\n")
+				}
 			}
 			printedImported = true
 		}
@@ -608,17 +616,22 @@ func ruleLine(width int, color bool) string {
 	return "\n" + rule + "\n"
 }
 
-// WriteNoOutNote writes the note that closes a plan made without -out.
-func WriteNoOutNote(w io.Writer, color bool) error {
-	_, err := io.WriteString(w, ruleLine(defaultWidth, color)+"\n"+
-		views.WordWrap(`Note: You didn't use the -out option to save this plan, so tenet can't guarantee to take exactly these actions if you run "tenet apply" now.`, defaultWidth-1)+"\n")
-	return err
-}
-
-// WriteSavedPlanNote writes the note that closes a plan saved with -out.
-func WriteSavedPlanNote(w io.Writer, path string, color bool) error {
-	_, err := fmt.Fprintf(w, "%s\nSaved the plan to: %s\n\nTo perform exactly these actions, run the following command to apply:\n    tenet apply %q\n",
-		ruleLine(defaultWidth, color), path, path)
+// WritePlanNextStep writes what closes a plan with changes, as OpenTofu
+// does unless TF_IN_AUTOMATION is set: a rule, where the configuration
+// generated for imports was written (genPath, "" when none), and how to
+// apply: the plan saved to outPath, or a note that it was not saved.
+func WritePlanNextStep(w io.Writer, outPath, genPath string, color bool) error {
+	var b strings.Builder
+	b.WriteString(ruleLine(defaultWidth, color))
+	if genPath != "" {
+		b.WriteString("\n" + views.WordWrap(fmt.Sprintf("tenet has generated configuration and written it to %s. Please review the configuration and edit it as necessary before adding it to version control.", genPath), defaultWidth-1) + "\n")
+	}
+	if outPath == "" {
+		b.WriteString("\n" + views.WordWrap(`Note: You didn't use the -out option to save this plan, so tenet can't guarantee to take exactly these actions if you run "tenet apply" now.`, defaultWidth-1) + "\n")
+	} else {
+		fmt.Fprintf(&b, "\nSaved the plan to: %s\n\nTo perform exactly these actions, run the following command to apply:\n    tenet apply %q\n", outPath, outPath)
+	}
+	_, err := io.WriteString(w, b.String())
 	return err
 }
 

@@ -436,6 +436,10 @@ func appendResourceChange(b []byte, c *plan.ResourceInstanceChange, f *changeFie
 			b = appendKey(b, "id")
 			b = appendString(b, c.Importing.ID)
 			b = append(b, '}')
+			if c.Importing.GeneratedConfig != "" {
+				b = appendKey(b, "generated_config")
+				b = appendString(b, c.Importing.GeneratedConfig)
+			}
 		}
 		b = append(b, '}')
 	}
