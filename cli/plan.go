@@ -296,7 +296,7 @@ func showPlan(u *ui, g *globals, p *plan.Plan, diags hcl.Diagnostics, holdWarnin
 		}
 	}
 	{ // an errored plan says so ("Planning failed"), as OpenTofu's does
-		if err := human.RenderPlan(u.out, js, schemaLookup{g.providerRegistry()}, human.RenderOptions{Color: u.color, Mode: viewMode(p.Mode), NotApplyable: !p.CanApply(), ShowSensitive: u.showSensitive}); err != nil {
+		if err := human.RenderPlan(u.out, js, schemaLookup{g.providerRegistry()}, human.RenderOptions{Color: u.color, Mode: viewMode(p.Mode), NotApplyable: !p.CanApply(), ShowSensitive: u.showSensitive, InAutomation: inAutomation(u.env)}); err != nil {
 			return u.errorf("Failed to render the plan", "%s", err)
 		}
 	}

@@ -108,7 +108,7 @@ func showSavedPlan(u *ui, g *globals, p *plan.Plan, jsonOut bool) error {
 	if err != nil {
 		return u.errorf("Failed to encode the plan", "%s", err)
 	}
-	return human.RenderPlan(u.out, js, schemaLookup{g.providerRegistry()}, human.RenderOptions{Color: u.color, Mode: viewMode(p.Mode), ShowSensitive: u.showSensitive})
+	return human.RenderPlan(u.out, js, schemaLookup{g.providerRegistry()}, human.RenderOptions{Color: u.color, Mode: viewMode(p.Mode), ShowSensitive: u.showSensitive, InAutomation: inAutomation(u.env)})
 }
 
 // showCurrentState shows the state of the selected workspace.

@@ -44,6 +44,9 @@ type RenderOptions struct {
 	// "(sensitive value)"; wholly sensitive blocks stay hidden, as in
 	// OpenTofu.
 	ShowSensitive bool
+	// InAutomation (TF_IN_AUTOMATION) leaves the command to run out of
+	// the hint shown when only drift was found, as OpenTofu does.
+	InAutomation bool
 }
 
 const defaultWidth = 78
@@ -257,8 +260,12 @@ func (r *planRenderer) renderNoChanges(drifted bool) {
 		headline("Your infrastructure matches the configuration.")
 		switch {
 		case drifted && !r.opts.NotApplyable:
-			p.WriteString(views.WordWrap("Your configuration already matches the changes detected above. If you'd like to update the tenet state to match, create and apply a refresh-only plan:", width-1))
-			p.WriteString("\n  tenet apply -refresh-only")
+			if r.opts.InAutomation {
+				p.WriteString(views.WordWrap("Your configuration already matches the changes detected above. If you'd like to update the tenet state to match, create and apply a refresh-only plan.", width-1))
+			} else {
+				p.WriteString(views.WordWrap("Your configuration already matches the changes detected above. If you'd like to update the tenet state to match, create and apply a refresh-only plan:", width-1))
+				p.WriteString("\n  tenet apply -refresh-only")
+			}
 		case drifted:
 			p.WriteString(views.WordWrap("Your configuration already matches the changes detected above.", width-1))
 		default:
