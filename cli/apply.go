@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/spf13/cobra"
@@ -129,11 +130,19 @@ func confirm(ctx context.Context, g *globals, u *ui, destroy bool) (bool, error)
 		// OpenTofu's bytes: the question bold from before its blank line.
 		prompt = fmt.Sprintf("%s\n%s%s\n  %s\n\n  %s", views.ANSIReset+views.ANSIBold, question, views.ANSIReset, detail, views.Colorize("[bold]Enter a value:[reset] ", true))
 	}
-	approved := g.answers.askYes(ctx, u.out, prompt)
-	if ctx.Err() != nil {
+	fmt.Fprint(u.out, prompt)
+	line, err := g.answers.readLine(ctx)
+	switch {
+	case ctx.Err() != nil:
+		fmt.Fprintln(u.out)
 		return false, u.errorf("error asking for approval: interrupted", "")
+	case err != nil:
+		// As OpenTofu: the end of input is no answer but an error, and
+		// the prompt's line stays open.
+		return false, u.errorf("error asking for approval: "+err.Error(), "")
 	}
-	return approved, nil
+	fmt.Fprintln(u.out)
+	return strings.TrimSpace(line) == "yes", nil
 }
 
 // applySavedPlan applies a plan file after checking it still fits the

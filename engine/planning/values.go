@@ -31,7 +31,14 @@ func (w *planWalker) rootOutputChanges() []*plan.OutputChange {
 			if prev == nil {
 				continue
 			}
-			oc.Before, oc.After, oc.Action = prev.Value, cty.NullVal(cty.DynamicPseudoType), action.Delete
+			// As OpenTofu, whose destroy plan starts from a refresh that
+			// evaluates the outputs anew: an output removed by the destroy
+			// had the value the configuration gives it now, when known.
+			oc.Before = prev.Value
+			if after.IsWhollyKnown() && !after.IsNull() {
+				oc.Before = after
+			}
+			oc.After, oc.Action = cty.NullVal(cty.DynamicPseudoType), action.Delete
 			oc.Sensitive = oc.Sensitive || prev.Sensitive
 			outputs = append(outputs, oc)
 			continue
