@@ -261,6 +261,9 @@ func initBackend(ctx context.Context, u *ui, env []string, extra []string, recon
 		}
 		for k, v := range more {
 			if decl.Type == "local" && !localBackendSettings[k] {
+				if strings.Contains(e, "=") {
+					return u.errorf("Invalid backend configuration argument", "The backend configuration argument %q given on the command line is not expected for the selected backend type.", k)
+				}
 				return u.errorf("Invalid -backend-config", "The local backend has no argument %q; it accepts path and workspace_dir.", k)
 			}
 			vals[k] = v
@@ -286,7 +289,7 @@ func initBackend(ctx context.Context, u *ui, env []string, extra []string, recon
 	needMigrate := false
 	if changed && oldType != "" && !reconfigure {
 		if !mig.migrate {
-			return u.errorf("Backend configuration changed", "The backend configuration differs from the one recorded by the last init (%s). To copy the state of every workspace to the new backend, run init with -migrate-state; to use the new settings without copying anything, run init with -reconfigure.", backendStatePath(env))
+			return u.errorf("Backend configuration changed", "A change in the backend configuration has been detected, which may require migrating existing state.\n\nIf you wish to attempt automatic migration of the state, use \"tenet init -migrate-state\".\nIf you wish to store the current configuration with no changes to the state, use \"tenet init -reconfigure\".")
 		}
 		needMigrate = true
 	}
@@ -368,8 +371,18 @@ func parseBackendConfigArg(arg string) (map[string]cty.Value, hcl.Diagnostics) {
 		}
 		return map[string]cty.Value{k: cty.StringVal(v)}, nil
 	}
+	src, err := os.ReadFile(arg)
+	if err != nil {
+		return nil, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Failed to read file", Detail: fmt.Sprintf("The file %q could not be read.", arg)}}
+	}
 	p := hclparse.NewParser()
-	f, diags := parseFile(p, arg)
+	var f *hcl.File
+	var diags hcl.Diagnostics
+	if strings.HasSuffix(arg, ".json") {
+		f, diags = p.ParseJSON(src, arg)
+	} else {
+		f, diags = p.ParseHCL(src, arg)
+	}
 	if diags.HasErrors() {
 		return nil, diags
 	}
