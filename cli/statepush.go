@@ -56,7 +56,7 @@ func newStatePushCommand(g *globals) *cobra.Command {
 			u := newUI(cmd, g, noColorFlag(cmd), false)
 			u.legacyDiags = true
 			if len(args) != 1 {
-				return u.errorf("Wrong number of arguments", "Exactly one argument is expected: the path of the state file to push, or \"-\" for standard input.")
+				return plainError(u, u.color, "Exactly one argument expected.\n")
 			}
 			pushed, err := readPushed(cmd, u, args[0])
 			if err != nil {
@@ -74,7 +74,7 @@ func newStatePushCommand(g *globals) *cobra.Command {
 			defer release()
 			if !force {
 				if err := local.CheckReplace(cur, pushed); err != nil {
-					return u.errorf("Failed to write state", "Cannot push %s: %s.\n\nCheck that it is the state you mean to push. To replace the state anyway, use -force.", args[0], err)
+					return plainError(u, u.color, "Failed to write state: "+err.Error())
 				}
 			}
 			if err := store.WriteFile(pushed); err != nil {
@@ -98,15 +98,13 @@ func readPushed(cmd *cobra.Command, u *ui, path string) (*statefile.File, error)
 	} else {
 		src, err = os.ReadFile(path)
 	}
+	// Plain-text errors, as OpenTofu's state push prints them.
 	if err != nil {
-		return nil, u.errorf("Failed to read the state to push", "%s", err)
+		return nil, plainError(u, u.color, err.Error())
 	}
 	f, err := statefile.Parse(src)
-	switch {
-	case errors.Is(err, statefile.ErrNoState):
-		return nil, u.errorf("Failed to read the state to push", "%s is empty: there is no state to push.", path)
-	case err != nil:
-		return nil, u.errorf("Failed to read the state to push", "%s: %s", path, err)
+	if err != nil {
+		return nil, plainError(u, u.color, fmt.Sprintf("Error reading source state %q: %s", path, err))
 	}
 	return f, nil
 }

@@ -18,14 +18,16 @@ func CheckReplace(cur, next *statefile.File) error {
 	if cur == nil || cur.State == nil || cur.State.Empty() {
 		return nil
 	}
+	// OpenTofu's words, which `state push` prints after "Failed to write
+	// state: ".
 	if cur.Lineage != next.Lineage {
-		return fmt.Errorf("the state to push has lineage %q, but the destination state has lineage %q: they are different states", quoteShort(next.Lineage), cur.Lineage)
+		return fmt.Errorf("cannot import state with lineage %q over unrelated state with lineage %q", quoteShort(next.Lineage), cur.Lineage)
 	}
 	if next.Serial < cur.Serial {
-		return fmt.Errorf("the state to push has serial %d, older than the destination state's serial %d", next.Serial, cur.Serial)
+		return fmt.Errorf("cannot import state with serial %d over newer state with serial %d", next.Serial, cur.Serial)
 	}
 	if next.Serial == cur.Serial && !next.State.Equal(cur.State) {
-		return fmt.Errorf("the state to push has the same serial %d as the destination state but different content", next.Serial)
+		return fmt.Errorf("cannot overwrite existing state with serial %d with a different state that has the same serial", next.Serial)
 	}
 	return nil
 }

@@ -23,9 +23,9 @@ func TestCheckReplace(t *testing.T) {
 		{"empty state", &statefile.File{Lineage: "L", Serial: 9, State: state.NewState()}, &statefile.File{Lineage: "X", Serial: 1, State: stateWith(t, "b")}, ""},
 		{"newer serial", cur, &statefile.File{Lineage: "L", Serial: 6, State: stateWith(t, "b")}, ""},
 		{"same serial and content", cur, &statefile.File{Lineage: "L", Serial: 5, State: stateWith(t, "a")}, ""},
-		{"same serial, other content", cur, &statefile.File{Lineage: "L", Serial: 5, State: stateWith(t, "b")}, "same serial 5"},
-		{"older serial", cur, &statefile.File{Lineage: "L", Serial: 4, State: stateWith(t, "a")}, "serial 4, older than"},
-		{"other lineage", cur, &statefile.File{Lineage: "X", Serial: 9, State: stateWith(t, "a")}, "lineage"},
+		{"same serial, other content", cur, &statefile.File{Lineage: "L", Serial: 5, State: stateWith(t, "b")}, "serial 5 with a different state that has the same serial"},
+		{"older serial", cur, &statefile.File{Lineage: "L", Serial: 4, State: stateWith(t, "a")}, "serial 4 over newer state with serial 5"},
+		{"other lineage", cur, &statefile.File{Lineage: "X", Serial: 9, State: stateWith(t, "a")}, "over unrelated state with lineage"},
 		{"long lineage is clipped", cur, &statefile.File{Lineage: strings.Repeat("x", 1000), Serial: 9, State: stateWith(t, "a")}, "(1000 bytes)"},
 	}
 	for _, tt := range tests {
