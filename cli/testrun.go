@@ -35,22 +35,17 @@ type runReport struct {
 	verbose string
 }
 
-// settleExpected ends a run once its plan or apply has been judged
-// against expect_failures (expectFailures): an error, a failed operation
-// or an expected failure that did not happen fails it, fatally; expected
-// failures that did happen stopped the operation, so the run passes with
-// nothing left to assert. ended is false when the run goes on.
-func (rr *runReport) settleExpected(diags hcl.Diagnostics, expected []string, missing hcl.Diagnostics, failed bool) (ended, fatal bool) {
-	switch {
-	case failed || diags.HasErrors() || len(missing) > 0:
+// failedOperation reports whether a run's plan or apply, judged against
+// expect_failures (expectFailures), failed: an error, a failed operation or
+// an expected failure that did not happen. The run then fails, fatally.
+// Expected failures that did happen do not end the run: its assertions
+// are still evaluated, as in OpenTofu.
+func (rr *runReport) failedOperation(diags, missing hcl.Diagnostics, failed bool) bool {
+	if failed || diags.HasErrors() || len(missing) > 0 {
 		rr.diags = append(diags, missing...)
-		return true, true
-	case len(expected) > 0:
-		rr.status = "pass"
-		rr.diags = diags
-		return true, false
+		return true
 	}
-	return false, false
+	return false
 }
 
 // fileReport is what one test file did.
@@ -192,10 +187,15 @@ func (fr *fileRun) runOne(ctx context.Context, r *testfile.Run) (runReport, bool
 		rr.diags = append(append(diags, expectedButStopped(r, scope)...), d...)
 		return rr, true
 	}
-	expected, missing, d := expectFailures(r, scope, d, r.Command == "plan")
+	_, missing, d := expectFailures(r, scope, d, r.Command == "plan")
+	if r.Command == "apply" {
+		// The apply evaluates the check blocks again: their warnings from
+		// the plan would be duplicates, or stale (as OpenTofu drops them).
+		d = withoutCheckWarnings(d)
+	}
 	diags = append(diags, d...)
-	if ended, fatal := rr.settleExpected(diags, expected, missing, p == nil); ended {
-		return rr, fatal
+	if rr.failedOperation(diags, missing, p == nil) {
+		return rr, true
 	}
 	if fr.f.verbose && r.Command == "plan" {
 		rr.verbose = fr.renderPlan(p)
@@ -211,10 +211,10 @@ func (fr *fileRun) runOne(ctx context.Context, r *testfile.Run) (runReport, bool
 		if final != nil {
 			ts.st = final
 		}
-		expected, missing, d := expectFailures(r, scope, d, true)
+		_, missing, d := expectFailures(r, scope, d, true)
 		diags = append(diags, d...)
-		if ended, fatal := rr.settleExpected(diags, expected, missing, false); ended {
-			return rr, fatal
+		if rr.failedOperation(diags, missing, false) {
+			return rr, true
 		}
 		fr.recordOutputs(r.Name, key, ts.st)
 		if fr.f.verbose {
@@ -459,6 +459,22 @@ func expectFailures(r *testfile.Run, scope *engine.Scope, diags hcl.Diagnostics,
 		kept = append(kept, d)
 	}
 	return failed, missing, kept
+}
+
+// checkWarnings are the summaries of the warnings check blocks' assertions
+// give (the engine's eval package words them).
+var checkWarnings = map[string]bool{"Check block assertion failed": true, "Check block assertion known after apply": true}
+
+// withoutCheckWarnings drops the warnings of check blocks' assertions.
+func withoutCheckWarnings(diags hcl.Diagnostics) hcl.Diagnostics {
+	var kept hcl.Diagnostics
+	for _, d := range diags {
+		if d.Severity == hcl.DiagWarning && checkWarnings[d.Summary] {
+			continue
+		}
+		kept = append(kept, d)
+	}
+	return kept
 }
 
 // expectedButStopped warns, for an apply run whose plan failed, about
