@@ -103,10 +103,19 @@ func runTests(ctx context.Context, g *globals, u *ui, f *testFlags) error {
 	if err != nil {
 		return u.errorf("Failed to read the test directory", "%s", err)
 	}
+	var setup hcl.Diagnostics
+	if _, err := os.Stat(f.testDir); os.IsNotExist(err) && f.testDir != "tests" {
+		// Only a directory asked for is worth a word: the default one is
+		// optional (as in OpenTofu).
+		setup = append(setup, &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: "Test directory does not exist",
+			Detail: fmt.Sprintf("Requested test directory %s does not exist.", filepath.Clean(f.testDir))})
+	}
 	if len(f.filters) > 0 {
+		// Filters name files exactly as they are listed, not cleaned, as
+		// OpenTofu matches them.
 		want := map[string]bool{}
 		for _, fl := range f.filters {
-			want[filepath.ToSlash(filepath.Clean(fl))] = true
+			want[fl] = true
 		}
 		var kept []string
 		for _, p := range files {
@@ -115,6 +124,10 @@ func runTests(ctx context.Context, g *globals, u *ui, f *testFlags) error {
 			}
 		}
 		files = kept
+		if len(files) == 0 {
+			setup = append(setup, &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: "No tests were found",
+				Detail: "-filter is being used but no tests were found. Make sure you're using a relative path to the current working directory."})
+		}
 	}
 	cliVals, d := config.CollectVariableValues(os.DirFS("."), ".", cfg.Root, f.vars, g.deps.Env)
 	if d.HasErrors() {
@@ -124,6 +137,7 @@ func runTests(ctx context.Context, g *globals, u *ui, f *testFlags) error {
 	if d.HasErrors() {
 		return u.fail(d)
 	}
+	u.diagnostics(setup)
 	var total testCounts
 	failed := false
 	for _, path := range files {
