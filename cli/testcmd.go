@@ -87,6 +87,27 @@ func findTestFiles(testDir string) ([]string, error) {
 	return out, nil
 }
 
+// parseTestFiles reads and decodes the test files at paths, keeping their
+// sources for diagnostics.
+func parseTestFiles(u *ui, paths []string) (map[string]*testfile.File, hcl.Diagnostics) {
+	parsed := map[string]*testfile.File{}
+	var diags hcl.Diagnostics
+	for _, path := range paths {
+		src, err := fs.ReadFile(os.DirFS("."), path)
+		if err != nil {
+			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Failed to read test file", Detail: err.Error()})
+			continue
+		}
+		tf, hf, d := testfile.Parse(src, path)
+		if hf != nil {
+			u.files[path] = hf
+		}
+		diags = append(diags, d...)
+		parsed[path] = tf
+	}
+	return parsed, diags
+}
+
 // testCounts is the tally of run blocks for the summary line.
 type testCounts struct{ pass, fail, skip int }
 
@@ -103,7 +124,13 @@ func runTests(ctx context.Context, g *globals, u *ui, f *testFlags) error {
 	if err != nil {
 		return u.errorf("Failed to read the test directory", "%s", err)
 	}
-	var setup hcl.Diagnostics
+	// Every test file is read before any runs, filtered out or not: an
+	// error in one stops them all, as OpenTofu loads them with the
+	// configuration.
+	parsed, setup := parseTestFiles(u, files)
+	if setup.HasErrors() {
+		return u.fail(setup)
+	}
 	if _, err := os.Stat(f.testDir); os.IsNotExist(err) && f.testDir != "tests" {
 		// Only a directory asked for is worth a word: the default one is
 		// optional (as in OpenTofu).
@@ -141,31 +168,15 @@ func runTests(ctx context.Context, g *globals, u *ui, f *testFlags) error {
 	var total testCounts
 	failed := false
 	for _, path := range files {
-		src, err := fs.ReadFile(os.DirFS("."), path)
-		if err != nil {
-			return u.errorf("Failed to read test file", "%s", err)
-		}
-		tf, hf, pd := testfile.Parse(src, path)
-		if hf != nil {
-			u.files[path] = hf
-		}
-		fr := &fileRun{g: g, u: u, f: f, cfg: cfg, cliVals: cliVals, file: tf, rules: r}
+		fr := &fileRun{g: g, u: u, f: f, cfg: cfg, cliVals: cliVals, file: parsed[path], rules: r}
 		status := "pass"
-		var out fileReport
-		if pd.HasErrors() || tf == nil {
-			out.diags = pd
+		out := fr.run(ctx)
+		total.pass += out.counts.pass
+		total.fail += out.counts.fail
+		total.skip += out.counts.skip
+		if out.failed {
 			status = "fail"
 			failed = true
-		} else {
-			out = fr.run(ctx)
-			out.diags = append(pd, out.diags...)
-			total.pass += out.counts.pass
-			total.fail += out.counts.fail
-			total.skip += out.counts.skip
-			if out.failed {
-				status = "fail"
-				failed = true
-			}
 		}
 		fmt.Fprintf(u.out, "%s... %s\n", path, u.colorStatus(status))
 		for _, rr := range out.runs {

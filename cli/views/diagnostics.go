@@ -126,34 +126,64 @@ func excerptOf(d *hcl.Diagnostic, files map[string]*hcl.File) *excerpt {
 		return nil
 	}
 	src := f.Bytes
-	rng := *d.Subject
+	// As OpenTofu: an empty subject is widened to one byte; the excerpt is
+	// every non-empty line the subject (and its context) overlaps, so a
+	// range ending at a line's first byte shows that line too.
+	hl := *d.Subject
+	if hl.Empty() {
+		hl.End.Byte++
+	}
+	rng := hl
 	if d.Context != nil && d.Context.Filename == rng.Filename {
 		rng = hcl.RangeOver(rng, *d.Context)
 	}
-	start, end := clampInt(rng.Start.Byte, 0, len(src)), clampInt(rng.End.Byte, 0, len(src))
-	if end < start {
-		end = start
+	if rng.Empty() {
+		rng.End.Byte++
 	}
-	if end > start && src[end-1] == '\n' {
-		end-- // a range ending at a line break ends on that line
+	var code []byte
+	codeStart, startLine := -1, 0
+	// Lines before the one holding the range's start cannot overlap it.
+	from := clampInt(rng.Start.Byte, 0, len(src))
+	lineStart := bytes.LastIndexByte(src[:from], '\n') + 1
+	line := 1 + bytes.Count(src[:lineStart], []byte{'\n'})
+	for ; lineStart < len(src) && lineStart <= rng.End.Byte; line++ {
+		next := len(src)
+		if i := bytes.IndexByte(src[lineStart:], '\n'); i >= 0 {
+			next = lineStart + i + 1
+		}
+		text := bytes.TrimRight(src[lineStart:next], "\r\n")
+		lr := hcl.Range{Filename: rng.Filename, Start: hcl.Pos{Byte: lineStart}, End: hcl.Pos{Byte: lineStart + len(text)}}
+		if lr.Overlaps(rng) {
+			if codeStart < 0 {
+				codeStart, startLine = lineStart, line
+			} else {
+				code = append(code, '\n')
+			}
+			code = append(code, text...)
+		}
+		lineStart = next
 	}
-	lineStart := bytes.LastIndexByte(src[:start], '\n') + 1
-	lineEnd := len(src)
-	if i := bytes.IndexByte(src[end:], '\n'); i >= 0 {
-		lineEnd = end + i
+	if codeStart < 0 {
+		return nil
 	}
+	hlStart := clampInt(hl.Start.Byte-codeStart, 0, len(code))
 	ex := &excerpt{
-		code:      src[lineStart:lineEnd],
-		startLine: 1 + bytes.Count(src[:lineStart], []byte{'\n'}),
-		hlStart:   clampInt(d.Subject.Start.Byte-lineStart, 0, lineEnd-lineStart),
-		hlEnd:     clampInt(d.Subject.End.Byte-lineStart, 0, lineEnd-lineStart),
+		code:      code,
+		startLine: startLine,
+		hlStart:   hlStart,
+		hlEnd:     clampInt(hl.Start.Byte-codeStart+hl.End.Byte-hl.Start.Byte, hlStart, len(code)),
 	}
 	if nav, ok := f.Nav.(interface{ ContextString(int) string }); ok {
 		ex.context = nav.ContextString(d.Subject.Start.Byte)
 		// A subject that is the block's own header names no context (as
 		// OpenTofu): the excerpt already shows it.
-		if ex.context != "" && bytes.HasPrefix(bytes.TrimLeft(src[d.Subject.Start.Byte:lineEnd], " \t"), []byte(ex.context)) &&
-			len(bytes.TrimSpace(src[lineStart:d.Subject.Start.Byte])) == 0 {
+		at := clampInt(d.Subject.Start.Byte, 0, len(src))
+		lineStart, lineEnd := bytes.LastIndexByte(src[:at], '\n')+1, len(src)
+		if i := bytes.IndexByte(src[at:], '\n'); i >= 0 {
+			lineEnd = at + i
+		}
+		if ex.context != "" && bytes.HasPrefix(bytes.TrimLeft(src[at:lineEnd], " \t"), []byte(ex.context)) &&
+			len(bytes.TrimSpace(src[lineStart:at])) == 0 {
 			ex.context = ""
 		}
 	}

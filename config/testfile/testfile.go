@@ -167,9 +167,11 @@ func Parse(src []byte, name string) (*File, *hcl.File, hcl.Diagnostics) {
 	} else {
 		f, diags = p.ParseHCL(src, name)
 	}
-	if f == nil || diags.HasErrors() {
+	if f == nil {
 		return nil, f, diags
 	}
+	// A file with syntax errors is still decoded, as far as it goes, so
+	// that its other mistakes are reported with them (as OpenTofu does).
 	tf, more := decodeFile(f.Body, name)
 	return tf, f, append(diags, more...)
 }

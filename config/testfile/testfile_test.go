@@ -169,3 +169,18 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// A file with a syntax error is still decoded, so that its other mistakes
+// are reported with the syntax error (as OpenTofu reports them).
+func TestParseDecodesPastSyntaxErrors(t *testing.T) {
+	src := "run \"broken\" {\n  assert {\n    condition = output.x ==\n  }\n}\n"
+	_, _, diags := Parse([]byte(src), "broken.tftest.hcl")
+	var got []string
+	for _, d := range diags {
+		got = append(got, d.Summary)
+	}
+	want := []string{"Invalid expression", "Missing required argument"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("diagnostics (-want +got):\n%s", diff)
+	}
+}
