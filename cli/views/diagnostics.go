@@ -393,16 +393,20 @@ func expressionValueParts(d *hcl.Diagnostic) []exprValue {
 	seen := map[string]bool{}
 	var out []exprValue
 	for _, tr := range d.Expression.Variables() {
-		name := traversalString(tr)
-		if name == "" || seen[name] {
-			continue
+		// A reference that cannot be followed (often the diagnostic's own
+		// cause) is described by its longest prefix that can, down to its
+		// root, as OpenTofu does.
+		for ; len(tr) > 0; tr = tr[:len(tr)-1] {
+			v, diags := tr.TraverseAbs(d.EvalContext)
+			if diags.HasErrors() {
+				continue
+			}
+			if name := traversalString(tr); name != "" && !seen[name] {
+				seen[name] = true
+				out = append(out, exprValue{name, describeValue(v)})
+			}
+			break
 		}
-		seen[name] = true
-		v, diags := tr.TraverseAbs(d.EvalContext)
-		if diags.HasErrors() {
-			continue
-		}
-		out = append(out, exprValue{name, describeValue(v)})
 	}
 	sort.Slice(out, func(i, j int) bool {
 		return out[i].name+" "+out[i].statement < out[j].name+" "+out[j].statement
@@ -467,11 +471,16 @@ func describeValue(v cty.Value) string {
 		}
 		return fmt.Sprintf("is %s with %s", ty.FriendlyName(), counted(n, "element"))
 	case ty.IsObjectType():
-		n := len(ty.AttributeTypes())
-		if n == 0 {
+		atys := ty.AttributeTypes()
+		switch len(atys) {
+		case 0:
 			return "is object with no attributes"
+		case 1:
+			for name := range atys {
+				return fmt.Sprintf("is object with 1 attribute %q", name)
+			}
 		}
-		return "is object with " + counted(n, "attribute")
+		return "is object with " + counted(len(atys), "attribute")
 	}
 	return "is a " + ty.FriendlyName()
 }

@@ -150,7 +150,7 @@ func TestDescribeValueCounts(t *testing.T) {
 		{cty.TupleVal([]cty.Value{str}), "is tuple with 1 element"},
 		{cty.TupleVal([]cty.Value{str, cty.True}), "is tuple with 2 elements"},
 		{cty.EmptyObjectVal, "is object with no attributes"},
-		{cty.ObjectVal(map[string]cty.Value{"a": str}), "is object with 1 attribute"},
+		{cty.ObjectVal(map[string]cty.Value{"a": str}), "is object with 1 attribute \"a\""},
 		{cty.ObjectVal(map[string]cty.Value{"a": str, "b": str}), "is object with 2 attributes"},
 	} {
 		t.Run(tc.want, func(t *testing.T) {
