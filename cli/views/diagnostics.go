@@ -75,6 +75,12 @@ func DiagnosticJSON(d *hcl.Diagnostic, files map[string]*hcl.File) DiagnosticMes
 		return m
 	}
 	subj := *d.Subject
+	if subj.Empty() {
+		// As OpenTofu: an empty range is reported one byte wide, as the
+		// excerpt underlines it.
+		subj.End.Byte++
+		subj.End.Column++
+	}
 	m.Range = &DiagnosticRange{
 		Filename: subj.Filename,
 		Start:    DiagnosticPos{Line: subj.Start.Line, Column: subj.Start.Column, Byte: subj.Start.Byte},
