@@ -36,10 +36,10 @@ func newTestCommand(g *globals) *cobra.Command {
 			"in order, checks their assertions, and destroys what they created at the end.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			u := newUI(cmd, g, f.noColor, false)
-			if f.jsonOut {
-				return u.errorf("The -json option of test is not supported",
-					"tenet test prints its results for people only. Run it without -json, or run \"tenet plan -json\"/\"tenet apply -json\" on the configuration instead.")
+			u := newUI(cmd, g, f.noColor, f.jsonOut)
+			if f.jsonOut && f.verbose {
+				return u.errorf("The -verbose option of test is not supported with -json",
+					"tenet test -json does not print the plans and states of runs. Run it without -verbose, or without -json.")
 			}
 			ctx := cmd.Context()
 			if ctx == nil {
@@ -54,7 +54,7 @@ func newTestCommand(g *globals) *cobra.Command {
 	fl.Var(&varFlag{kind: config.ValueFromCLI, list: &f.vars}, "var", "set a value for a root module input variable (NAME=VALUE); repeatable")
 	fl.Var(&varFlag{kind: config.ValueFromFile, list: &f.vars}, "var-file", "load variable values from a file; repeatable")
 	fl.BoolVar(&f.verbose, "verbose", false, "print the plan or state of each run block")
-	fl.BoolVar(&f.jsonOut, "json", false, "machine-readable output (not supported: refused)")
+	fl.BoolVar(&f.jsonOut, "json", false, "print the results as a stream of JSON messages")
 	fl.BoolVar(&f.noColor, "no-color", false, "disable color")
 	return cmd
 }
@@ -109,7 +109,20 @@ func parseTestFiles(u *ui, paths []string) (map[string]*testfile.File, hcl.Diagn
 }
 
 // testCounts is the tally of run blocks for the summary line.
-type testCounts struct{ pass, fail, skip int }
+type testCounts struct{ pass, fail, errored, skip int }
+
+func (c *testCounts) add(status string) {
+	switch status {
+	case "pass":
+		c.pass++
+	case "fail":
+		c.fail++
+	case "error":
+		c.errored++
+	default:
+		c.skip++
+	}
+}
 
 func runTests(ctx context.Context, g *globals, u *ui, f *testFlags) error {
 	cfg, diags := u.loadConfigAndProviders(g)
@@ -164,45 +177,35 @@ func runTests(ctx context.Context, g *globals, u *ui, f *testFlags) error {
 	if d.HasErrors() {
 		return u.fail(d)
 	}
-	u.diagnostics(setup)
+	view := testView{u}
+	view.diagnostics("", "", setup)
+	runs := map[string][]string{}
+	for _, path := range files {
+		runs[path] = []string{}
+		for _, r := range parsed[path].Runs {
+			runs[path] = append(runs[path], r.Name)
+		}
+	}
+	view.abstract(files, runs)
 	var total testCounts
-	failed := false
+	status := "pass"
 	for _, path := range files {
 		fr := &fileRun{g: g, u: u, f: f, cfg: cfg, cliVals: cliVals, file: parsed[path], rules: r}
-		status := "pass"
 		out := fr.run(ctx)
 		total.pass += out.counts.pass
 		total.fail += out.counts.fail
+		total.errored += out.counts.errored
 		total.skip += out.counts.skip
-		if out.failed {
-			status = "fail"
-			failed = true
-		}
-		fmt.Fprintf(u.out, "%s... %s\n", path, u.colorStatus(status))
+		status = worseStatus(status, out.status)
+		view.file(path, out.status)
 		for _, rr := range out.runs {
-			fmt.Fprintf(u.out, "  run %q... %s\n", rr.name, u.colorStatus(rr.status))
-			if rr.verbose != "" {
-				fmt.Fprint(u.out, rr.verbose)
-			}
-			u.diagnostics(rr.diags)
+			view.run(path, rr)
+			view.diagnostics(path, rr.name, rr.diags)
 		}
-		u.diagnostics(out.diags)
+		view.diagnostics(path, "", out.diags)
 	}
-	word := "Success!"
-	if failed {
-		word = "Failure!"
-	}
-	if failed {
-		word = views.Colorize("[red]"+word+"[reset]", u.color)
-	} else {
-		word = views.Colorize("[green]"+word+"[reset]", u.color)
-	}
-	fmt.Fprintf(u.out, "\n%s %d passed, %d failed", word, total.pass, total.fail)
-	if total.skip > 0 {
-		fmt.Fprintf(u.out, ", %d skipped", total.skip)
-	}
-	fmt.Fprintln(u.out, ".")
-	if failed {
+	view.conclusion(total, status)
+	if status != "pass" {
 		return &exitError{1}
 	}
 	return nil
@@ -214,7 +217,7 @@ func (u *ui) colorStatus(s string) string {
 	case "pass":
 		return views.Colorize("[green]pass[reset]", u.color)
 	case "fail", "error":
-		return views.Colorize("[red]"+s+"[reset]", u.color)
+		return views.Colorize("[red]fail[reset]", u.color)
 	}
 	return views.Colorize("[light_gray]"+s+"[reset]", u.color)
 }

@@ -30,7 +30,7 @@ import (
 // runReport is what one run block did, printed under its file.
 type runReport struct {
 	name    string
-	status  string // pass, fail, skip
+	status  string // pass, fail (an assertion failed), error (anything else failed), skip
 	diags   hcl.Diagnostics
 	verbose string
 }
@@ -53,7 +53,7 @@ type fileReport struct {
 	runs   []runReport
 	diags  hcl.Diagnostics // the file's own, after its runs (cleanup)
 	counts testCounts
-	failed bool
+	status string // the worst of its runs' statuses and of its cleanup
 }
 
 // testState is the state one configuration under test has reached: the
@@ -64,6 +64,34 @@ type testState struct {
 	st      *state.State
 	vars    map[string]config.VariableValue // those of the last run, for the destroy
 	doubles *testDoubles                    // likewise its mocks and overrides
+}
+
+// statusRank orders statuses as OpenTofu merges them: the worse wins.
+var statusRank = map[string]int{"": 0, "skip": 1, "pass": 2, "fail": 3, "error": 4}
+
+func worseStatus(a, b string) string {
+	if statusRank[b] > statusRank[a] {
+		return b
+	}
+	return a
+}
+
+// assertStatus is the status of a run whose plan or apply went through:
+// a failed assertion fails it; an assertion that could not be evaluated
+// is an error, as in OpenTofu.
+func assertStatus(diags hcl.Diagnostics) string {
+	status := "pass"
+	for _, d := range diags {
+		if d.Severity != hcl.DiagError {
+			continue
+		}
+		if d.Summary == "Test assertion failed" {
+			status = worseStatus(status, "fail")
+		} else {
+			status = "error"
+		}
+	}
+	return status
 }
 
 // fileRun runs one test file's run blocks in order.
@@ -86,7 +114,7 @@ type fileRun struct {
 }
 
 func (fr *fileRun) run(ctx context.Context) fileReport {
-	var rep fileReport
+	rep := fileReport{status: "pass"}
 	fr.states = map[string]*testState{}
 	fr.runOutputs = map[string]cty.Value{}
 	fr.runKey = map[string]string{}
@@ -95,17 +123,17 @@ func (fr *fileRun) run(ctx context.Context) fileReport {
 		// copy of the configuration loaded for this file alone.
 		cfg, diags := fr.u.loadInstalled()
 		if diags.HasErrors() {
-			rep.diags, rep.failed = diags, true
+			rep.diags, rep.status = diags, "error"
 			return rep
 		}
 		fr.cfg = withTestProviders(cfg, fr.file.Providers)
 	}
 	if refused := fr.unsupported(); len(refused) > 0 {
 		rep.diags = refused
-		rep.failed = true
+		rep.status = "error"
 		for _, r := range fr.file.Runs {
 			rep.runs = append(rep.runs, runReport{name: r.Name, status: "skip"})
-			rep.counts.skip++
+			rep.counts.add("skip")
 		}
 		return rep
 	}
@@ -113,23 +141,19 @@ func (fr *fileRun) run(ctx context.Context) fileReport {
 	for _, r := range fr.file.Runs {
 		if skipping {
 			rep.runs = append(rep.runs, runReport{name: r.Name, status: "skip"})
-			rep.counts.skip++
+			rep.counts.add("skip")
 			continue
 		}
 		rr, fatal := fr.runOne(ctx, r)
 		rep.runs = append(rep.runs, rr)
-		if rr.status == "pass" {
-			rep.counts.pass++
-		} else {
-			rep.counts.fail++
-			rep.failed = true
-		}
+		rep.counts.add(rr.status)
+		rep.status = worseStatus(rep.status, rr.status)
 		skipping = fatal
 	}
 	if d := fr.cleanup(ctx); len(d) > 0 {
 		rep.diags = append(rep.diags, d...)
 		if d.HasErrors() {
-			rep.failed = true
+			rep.status = "error"
 		}
 	}
 	return rep
@@ -153,7 +177,7 @@ func isLocalSource(s string) bool {
 // runOne runs one run block. fatal reports an error (not a failed
 // assertion) that makes the remaining runs of the file skip.
 func (fr *fileRun) runOne(ctx context.Context, r *testfile.Run) (runReport, bool) {
-	rr := runReport{name: r.Name, status: "fail"}
+	rr := runReport{name: r.Name, status: "error"}
 	cfg, key, diags := fr.runConfig(r)
 	if diags.HasErrors() {
 		rr.diags = diags
@@ -223,9 +247,7 @@ func (fr *fileRun) runOne(ctx context.Context, r *testfile.Run) (runReport, bool
 	}
 	diags = append(diags, checkAsserts(r, scope)...)
 	rr.diags = diags
-	if !diags.HasErrors() {
-		rr.status = "pass"
-	}
+	rr.status = assertStatus(diags)
 	return rr, false
 }
 

@@ -218,3 +218,53 @@ func (v *JSONView) RefreshComplete(addr, idKey, idValue string) {
 	h := hookMessage{Resource: NewResourceAddr(addr), IDKey: idKey, IDValue: idValue}
 	v.emit("info", addr+": "+views.RefreshCompleteText(idKey, idValue), "refresh_complete", "hook", h, nil)
 }
+
+// TestAbstract announces the test files and their run blocks.
+func (v *JSONView) TestAbstract(message string, runs map[string][]string) {
+	v.emit("info", message, "test_abstract", "test_abstract", runs, nil)
+}
+
+// testStatus is a file's or run's status as the stream spells it.
+type testStatus struct {
+	Path   string `json:"path"`
+	Run    string `json:"run,omitempty"`
+	Status string `json:"status"`
+}
+
+// TestFile reports a test file's status.
+func (v *JSONView) TestFile(message, path, status string) {
+	v.emit("info", message, "test_file", "test_file", testStatus{Path: path, Status: status}, map[string]any{"@testfile": path})
+}
+
+// TestRun reports a run block's status.
+func (v *JSONView) TestRun(message, path, run, status string) {
+	v.emit("info", message, "test_run", "test_run", testStatus{Path: path, Run: run, Status: status}, map[string]any{"@testfile": path, "@testrun": run})
+}
+
+// TestDiagnostics writes diagnostics of a test file, or of one of its
+// runs when run is not "".
+func (v *JSONView) TestDiagnostics(diags hcl.Diagnostics, files map[string]*hcl.File, path, run string) {
+	extra := map[string]any{"@testfile": path}
+	if run != "" {
+		extra["@testrun"] = run
+	}
+	for _, d := range diags {
+		jd := views.DiagnosticJSON(d, files)
+		level, prefix := "error", "Error: "
+		if jd.Severity == "warning" {
+			level, prefix = "warn", "Warning: "
+		}
+		v.emit(level, prefix+jd.Summary, "diagnostic", "diagnostic", jd, extra)
+	}
+}
+
+// TestSummary is the last message of tenet test.
+func (v *JSONView) TestSummary(message, status string, passed, failed, errored, skipped int) {
+	v.emit("info", message, "test_summary", "test_summary", struct {
+		Status  string `json:"status"`
+		Passed  int    `json:"passed"`
+		Failed  int    `json:"failed"`
+		Errored int    `json:"errored"`
+		Skipped int    `json:"skipped"`
+	}{status, passed, failed, errored, skipped}, nil)
+}
