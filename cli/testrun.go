@@ -37,7 +37,7 @@ type runReport struct {
 
 // failedOperation reports whether a run's plan or apply, judged against
 // expect_failures (expectFailures), failed: an error, a failed operation or
-// an expected failure that did not happen. The run then fails, fatally.
+// an expected failure that did not happen. The run then ends in error.
 // Expected failures that did happen do not end the run: its assertions
 // are still evaluated, as in OpenTofu.
 func (rr *runReport) failedOperation(diags, missing hcl.Diagnostics, failed bool) bool {
@@ -144,11 +144,13 @@ func (fr *fileRun) run(ctx context.Context) fileReport {
 			rep.counts.add("skip")
 			continue
 		}
-		rr, fatal := fr.runOne(ctx, r)
+		rr := fr.runOne(ctx, r)
 		rep.runs = append(rep.runs, rr)
 		rep.counts.add(rr.status)
 		rep.status = worseStatus(rep.status, rr.status)
-		skipping = fatal
+		// After an error (not a failed assertion) the rest of the file is
+		// skipped, as in OpenTofu.
+		skipping = rep.status == "error"
 	}
 	if d := fr.cleanup(ctx); len(d) > 0 {
 		rep.diags = append(rep.diags, d...)
@@ -174,14 +176,13 @@ func isLocalSource(s string) bool {
 	return strings.HasPrefix(s, "./") || strings.HasPrefix(s, "../") || s == "." || s == ".."
 }
 
-// runOne runs one run block. fatal reports an error (not a failed
-// assertion) that makes the remaining runs of the file skip.
-func (fr *fileRun) runOne(ctx context.Context, r *testfile.Run) (runReport, bool) {
+// runOne runs one run block.
+func (fr *fileRun) runOne(ctx context.Context, r *testfile.Run) runReport {
 	rr := runReport{name: r.Name, status: "error"}
 	cfg, key, diags := fr.runConfig(r)
 	if diags.HasErrors() {
 		rr.diags = diags
-		return rr, true
+		return rr
 	}
 	vals, d := fr.runVariables(cfg, key == "", r)
 	diags = append(diags, d...)
@@ -189,13 +190,13 @@ func (fr *fileRun) runOne(ctx context.Context, r *testfile.Run) (runReport, bool
 	diags = append(diags, d...)
 	if diags.HasErrors() {
 		rr.diags = diags
-		return rr, true
+		return rr
 	}
 	doubles, d := fr.doubles(cfg, r)
 	diags = append(diags, d...)
 	if diags.HasErrors() {
 		rr.diags = diags
-		return rr, true
+		return rr
 	}
 	ts := fr.states[key]
 	if ts == nil {
@@ -209,7 +210,7 @@ func (fr *fileRun) runOne(ctx context.Context, r *testfile.Run) (runReport, bool
 		// An apply run whose plan failed fails, even when the failure was
 		// expected: there is nothing applied to check (as in OpenTofu).
 		rr.diags = append(append(diags, expectedButStopped(r, scope)...), d...)
-		return rr, true
+		return rr
 	}
 	_, missing, d := expectFailures(r, scope, d, r.Command == "plan")
 	if r.Command == "apply" {
@@ -219,7 +220,7 @@ func (fr *fileRun) runOne(ctx context.Context, r *testfile.Run) (runReport, bool
 	}
 	diags = append(diags, d...)
 	if rr.failedOperation(diags, missing, p == nil) {
-		return rr, true
+		return rr
 	}
 	if fr.f.verbose && r.Command == "plan" {
 		rr.verbose = fr.renderPlan(p)
@@ -238,7 +239,7 @@ func (fr *fileRun) runOne(ctx context.Context, r *testfile.Run) (runReport, bool
 		_, missing, d := expectFailures(r, scope, d, true)
 		diags = append(diags, d...)
 		if rr.failedOperation(diags, missing, false) {
-			return rr, true
+			return rr
 		}
 		fr.recordOutputs(r.Name, key, ts.st)
 		if fr.f.verbose {
@@ -248,7 +249,7 @@ func (fr *fileRun) runOne(ctx context.Context, r *testfile.Run) (runReport, bool
 	diags = append(diags, checkAsserts(r, scope)...)
 	rr.diags = diags
 	rr.status = assertStatus(diags)
-	return rr, false
+	return rr
 }
 
 func (fr *fileRun) engine(d *testDoubles) *engine.Engine {
@@ -364,18 +365,21 @@ func (fr *fileRun) runVariables(cfg *config.Config, main bool, r *testfile.Run) 
 	if len(fr.runOutputs) > 0 {
 		runObj = cty.ObjectVal(fr.runOutputs)
 	}
-	varsObj := func() cty.Value {
-		m := map[string]cty.Value{}
-		for k, v := range vals {
-			m[k] = v.Value
-		}
-		if len(m) == 0 {
-			return cty.EmptyObjectVal
-		}
-		return cty.ObjectVal(m)
+	// As in OpenTofu, var.* in these blocks is what the command line,
+	// tfvars files and the environment give, else the default: never the
+	// test file's own values.
+	varsMap := map[string]cty.Value{}
+	for k, v := range fr.cliVals {
+		varsMap[k] = v.Value
 	}
+	for k, v := range cfg.Root.Variables {
+		if _, set := varsMap[k]; !set && v.Default != cty.NilVal {
+			varsMap[k] = v.Default
+		}
+	}
+	varsObj := cty.ObjectVal(varsMap)
 	evalAttrs := func(attrs hcl.Attributes) map[string]config.VariableValue {
-		ctx := &hcl.EvalContext{Variables: map[string]cty.Value{"run": runObj, "var": varsObj()}, Functions: fnTable}
+		ctx := &hcl.EvalContext{Variables: map[string]cty.Value{"run": runObj, "var": varsObj}, Functions: fnTable}
 		out := map[string]config.VariableValue{}
 		for name, a := range attrs {
 			v, d := a.Expr.Value(ctx)
@@ -544,32 +548,27 @@ func checkAsserts(r *testfile.Run, scope *engine.Scope) hcl.Diagnostics {
 		if a.Condition == nil || a.ErrorMessage == nil {
 			continue
 		}
-		if d := config.ConstantCondition("assert", a.Condition); d != nil {
-			diags = append(diags, d)
-			continue
-		}
 		v, ctx, d := scope.Eval(a.Condition, nil)
 		diags = append(diags, d...)
 		if d.HasErrors() {
 			continue
 		}
 		v, _ = v.UnmarkDeep()
-		if !v.IsKnown() {
-			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Unknown condition value",
-				Detail:     "The condition could not be evaluated at this time: a value it depends on will only be known after apply. Use command = apply for this run, or assert on values the plan knows.",
-				Subject:    a.Condition.Range().Ptr(),
-				Expression: a.Condition, EvalContext: ctx})
+		// Worded and ordered as OpenTofu's assertions.
+		if v.IsNull() {
+			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid condition run",
+				Detail: "Condition expression must return either true or false, not null.", Subject: a.Condition.Range().Ptr(), Expression: a.Condition, EvalContext: ctx})
 			continue
 		}
-		if v.IsNull() {
-			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid condition result",
-				Detail: "The result of the condition expression must not be null.", Subject: a.Condition.Range().Ptr(), Expression: a.Condition, EvalContext: ctx})
+		if !v.IsKnown() {
+			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Unknown condition run",
+				Detail: "Condition expression could not be evaluated at this time.", Subject: a.Condition.Range().Ptr(), Expression: a.Condition, EvalContext: ctx})
 			continue
 		}
 		bv, err := convert.Convert(v, cty.Bool)
 		if err != nil {
-			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid condition result",
-				Detail: fmt.Sprintf("Invalid condition result value: %s.", err), Subject: a.Condition.Range().Ptr(), Expression: a.Condition, EvalContext: ctx})
+			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid condition run",
+				Detail: fmt.Sprintf("Invalid condition run value: %s.", err), Subject: a.Condition.Range().Ptr(), Expression: a.Condition, EvalContext: ctx})
 			continue
 		}
 		if bv.True() {

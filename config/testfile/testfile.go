@@ -6,6 +6,8 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/gohcl"
 	"github.com/hashicorp/hcl/v2/hclparse"
+
+	"github.com/tenetplan/tenet/config"
 )
 
 // File is one parsed test file.
@@ -305,6 +307,10 @@ func decodeAssert(b *hcl.Block) (*Assert, hcl.Diagnostics) {
 	a := &Assert{DeclRange: b.DefRange}
 	if at, ok := content.Attributes["condition"]; ok {
 		a.Condition = at.Expr
+		// Refused with the file, before anything runs, as OpenTofu does.
+		if d := config.ConstantCondition("assert", at.Expr); d != nil {
+			diags = append(diags, d)
+		}
 	}
 	if at, ok := content.Attributes["error_message"]; ok {
 		a.ErrorMessage = at.Expr
