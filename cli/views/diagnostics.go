@@ -407,6 +407,12 @@ func expressionValueParts(d *hcl.Diagnostic) []exprValue {
 			if diags.HasErrors() {
 				continue
 			}
+			if v.IsMarked() {
+				// Not even mentioned, as OpenTofu does when the value is
+				// not what the diagnostic is about: readers would take it
+				// for the cause.
+				break
+			}
 			if name := traversalString(tr); name != "" && !seen[name] {
 				seen[name] = true
 				out = append(out, exprValue{name, describeValue(v)})
@@ -446,12 +452,9 @@ func traversalString(tr hcl.Traversal) string {
 	return b.String()
 }
 
-// describeValue says what a value is, as in "is 1", "is a string" (not
-// known yet) or "has a sensitive value".
+// describeValue says what an unmarked value is, as in "is 1" or "is a
+// string" (not known yet).
 func describeValue(v cty.Value) string {
-	if v.IsMarked() {
-		return "has a sensitive value"
-	}
 	ty := v.Type()
 	if !v.IsKnown() {
 		if ty == cty.DynamicPseudoType {
