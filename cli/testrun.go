@@ -203,7 +203,7 @@ func (fr *fileRun) runOne(ctx context.Context, r *testfile.Run) runReport {
 		ts = &testState{cfg: cfg, st: state.NewState()}
 	}
 	eng := fr.engine(doubles)
-	scope := &engine.Scope{}
+	scope := &engine.Scope{UnknownOutputsAsNull: r.Command == "plan"}
 	opts.Scope = scope
 	p, d := eng.Plan(ctx, cfg, ts.st, opts)
 	if r.Command == "apply" && (p == nil || d.HasErrors()) {

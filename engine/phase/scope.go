@@ -26,7 +26,11 @@ type Scope struct {
 	// Impure makes timestamp(), uuid() and bcrypt() return fresh values,
 	// as the console has them, where a plan's values leave them unknown.
 	Impure bool
-	impure map[string]function.Function
+	// UnknownOutputsAsNull makes a root output whose value is wholly
+	// unknown read as null: the test language's plan runs see outputs so,
+	// as OpenTofu's planned state keeps no such value.
+	UnknownOutputsAsNull bool
+	impure               map[string]function.Function
 }
 
 // Ready reports whether a run filled the scope in.
@@ -56,6 +60,9 @@ func (s *Scope) Eval(expr hcl.Expression, extra map[string]cty.Value) (cty.Value
 				outputs = map[string]cty.Value{}
 				for oname := range s.ev.Cfg.Root.Outputs {
 					if v, ok := root.Get('o', oname); ok {
+						if s.UnknownOutputsAsNull && !v.IsKnown() {
+							v = cty.NullVal(cty.DynamicPseudoType)
+						}
 						outputs[oname] = v
 					} else {
 						outputs[oname] = cty.DynamicVal
