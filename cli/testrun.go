@@ -455,9 +455,10 @@ var conditionSummaries = map[string][]string{
 // expectFailures matches the run's expect_failures with the checks the
 // plan saw. It returns the expected checkables that did fail, a
 // "Missing expected failure" error for each that did not, and diags
-// without the errors the expected failures caused.
+// without the errors the expected failures caused, where the warnings of
+// unexpected failed checks are errors.
 func expectFailures(r *testfile.Run, scope *engine.Scope, diags hcl.Diagnostics, final bool) ([]string, hcl.Diagnostics, hcl.Diagnostics) {
-	if len(r.ExpectFailures) == 0 || !final {
+	if !final {
 		return nil, nil, diags
 	}
 	statuses := scope.CheckStatuses()
@@ -481,6 +482,13 @@ func expectFailures(r *testfile.Run, scope *engine.Scope, diags hcl.Diagnostics,
 	for _, d := range diags {
 		if drop[d.Summary] {
 			continue
+		}
+		if d.Severity == hcl.DiagWarning && d.Summary == "Check block assertion failed" {
+			// A check that fails unexpectedly fails the test: its warning
+			// becomes an error, as in OpenTofu.
+			e := *d
+			e.Severity = hcl.DiagError
+			d = &e
 		}
 		kept = append(kept, d)
 	}
