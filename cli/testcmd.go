@@ -37,10 +37,6 @@ func newTestCommand(g *globals) *cobra.Command {
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			u := newUI(cmd, g, f.noColor, f.jsonOut)
-			if f.jsonOut && f.verbose {
-				return u.errorf("The -verbose option of test is not supported with -json",
-					"tenet test -json does not print the plans and states of runs. Run it without -verbose, or without -json.")
-			}
 			ctx := cmd.Context()
 			if ctx == nil {
 				ctx = context.Background()

@@ -21,6 +21,7 @@ import (
 	"github.com/tenetplan/tenet/rules"
 	"github.com/tenetplan/tenet/state"
 	"github.com/tenetplan/tenet/state/statefile"
+	"github.com/tenetplan/tenet/state/statejson"
 
 	"github.com/tenetplan/tenet/engine/plan/planjson"
 
@@ -33,6 +34,10 @@ type runReport struct {
 	status  string // pass, fail (an assertion failed), error (anything else failed), skip
 	diags   hcl.Diagnostics
 	verbose string
+	// verboseJSON is, with -json -verbose, the plan (test_plan) or state
+	// (test_state) document of the run, as verboseKind says.
+	verboseJSON []byte
+	verboseKind string
 }
 
 // failedOperation reports whether a run's plan or apply, judged against
@@ -223,7 +228,7 @@ func (fr *fileRun) runOne(ctx context.Context, r *testfile.Run) runReport {
 		return rr
 	}
 	if fr.f.verbose && r.Command == "plan" {
-		rr.verbose = fr.renderPlan(p)
+		fr.verbosePlan(&rr, p)
 	}
 	if r.Command == "apply" {
 		if fr.states[key] == nil {
@@ -243,7 +248,7 @@ func (fr *fileRun) runOne(ctx context.Context, r *testfile.Run) runReport {
 		}
 		fr.recordOutputs(r.Name, key, ts.st)
 		if fr.f.verbose {
-			rr.verbose = fr.renderState(ts.st)
+			fr.verboseState(&rr, ts.st)
 		}
 	}
 	diags = append(diags, checkAsserts(r, scope)...)
@@ -614,6 +619,32 @@ func (fr *fileRun) recordOutputs(name, key string, st *state.State) {
 	}
 	fr.runOutputs[name] = cty.ObjectVal(outs)
 	fr.runKey[name] = key
+}
+
+// verbosePlan keeps a plan run's plan for -verbose: drawn for people, or
+// as the JSON stream's test_plan (the plan document without its prior
+// state, as OpenTofu writes it, and without tenet's own section).
+func (fr *fileRun) verbosePlan(rr *runReport, p *plan.Plan) {
+	if fr.u.json == nil {
+		rr.verbose = fr.renderPlan(p)
+		return
+	}
+	js, err := planjson.MarshalSections(p, schemaLookup{fr.providers()}.types, func(key string) bool { return key != "prior_state" && key != "tenet" })
+	if err == nil {
+		rr.verboseJSON, rr.verboseKind = js, "test_plan"
+	}
+}
+
+// verboseState keeps an apply run's state for -verbose, likewise.
+func (fr *fileRun) verboseState(rr *runReport, st *state.State) {
+	if fr.u.json == nil {
+		rr.verbose = fr.renderState(st)
+		return
+	}
+	js, err := statejson.Marshal(st, Version, schemaLookup{fr.providers()}.types)
+	if err == nil {
+		rr.verboseJSON, rr.verboseKind = js, "test_state"
+	}
 }
 
 func (fr *fileRun) renderPlan(p *plan.Plan) string {

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"encoding/json"
 	"fmt"
 
 	"github.com/hashicorp/hcl/v2"
@@ -44,6 +45,13 @@ func (v testView) file(path, status string) {
 func (v testView) run(path string, rr runReport) {
 	if v.u.json != nil {
 		v.u.json.TestRun(fmt.Sprintf("  %q... %s", rr.name, humanStatus(rr.status)), path, rr.name, rr.status)
+		if rr.verboseJSON != nil {
+			what := "plan"
+			if rr.verboseKind == "test_state" {
+				what = "state"
+			}
+			v.u.json.TestVerbose("-verbose flag enabled, printing "+what, rr.verboseKind, json.RawMessage(rr.verboseJSON), path, rr.name)
+		}
 		return
 	}
 	fmt.Fprintf(v.u.out, "  run %q... %s\n", rr.name, v.u.colorStatus(rr.status))

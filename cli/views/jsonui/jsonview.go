@@ -268,3 +268,9 @@ func (v *JSONView) TestSummary(message, status string, passed, failed, errored, 
 		Skipped int    `json:"skipped"`
 	}{status, passed, failed, errored, skipped}, nil)
 }
+
+// TestVerbose writes a run's plan (kind test_plan) or state (test_state)
+// document for -verbose.
+func (v *JSONView) TestVerbose(message, kind string, doc any, path, run string) {
+	v.emit("info", message, kind, kind, doc, map[string]any{"@testfile": path, "@testrun": run})
+}
