@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/spf13/cobra"
@@ -67,11 +66,13 @@ func findTestFiles(testDir string) ([]string, error) {
 			}
 			return nil, err
 		}
+		var names []string
 		for _, e := range entries {
-			n := e.Name()
-			if e.IsDir() || !(strings.HasSuffix(n, ".tftest.hcl") || strings.HasSuffix(n, ".tftest.json")) {
-				continue
+			if !e.IsDir() {
+				names = append(names, e.Name())
 			}
+		}
+		for _, n := range config.TestFiles(names) {
 			p := n
 			if dir != "." {
 				p = filepath.ToSlash(filepath.Join(dir, n))

@@ -16,14 +16,7 @@ var configExtensions = []string{".tofu.json", ".tf.json", ".tofu", ".tf"}
 
 // ConfigFileExt is the configuration extension name ends with, or "" when
 // name is no configuration file.
-func ConfigFileExt(name string) string {
-	for _, ext := range configExtensions {
-		if strings.HasSuffix(name, ext) {
-			return ext
-		}
-	}
-	return ""
-}
+func ConfigFileExt(name string) string { return extensionOf(name, configExtensions) }
 
 // IsOverrideFile reports an override file: override.tf, x_override.tf and
 // their .tf.json, .tofu and .tofu.json forms.
@@ -32,18 +25,35 @@ func IsOverrideFile(name string) bool {
 	return base == "override" || strings.HasSuffix(base, "_override")
 }
 
+// testExtensions are the test files' suffixes; a .tofutest file stands in
+// for the .tftest file of the same name, as a .tofu file does for a .tf.
+var testExtensions = []string{".tofutest.json", ".tftest.json", ".tofutest.hcl", ".tftest.hcl"}
+
+// TestFiles picks the test files among the file names of one directory,
+// keeping their order, as ConfigFiles picks configuration files.
+func TestFiles(names []string) []string {
+	return pick(names, testExtensions, ".tftest", ".tofutest")
+}
+
 // ConfigFiles picks the configuration files among the file names of one
 // directory, keeping their order: hidden files and editor backups are left
 // out, and so is each .tf or .tf.json file whose .tofu alternative is there.
 func ConfigFiles(names []string) []string {
+	return pick(names, configExtensions, ".tf", ".tofu")
+}
+
+// pick keeps the names with one of exts, leaving out hidden files, editor
+// backups and each name whose alternative (tfPart replaced by tofuPart in
+// its extension) is among names.
+func pick(names, exts []string, tfPart, tofuPart string) []string {
 	var out []string
 	for _, n := range names {
-		ext := ConfigFileExt(n)
+		ext := extensionOf(n, exts)
 		if ext == "" || IsIgnoredFile(n) {
 			continue
 		}
-		if ext == ".tf" || ext == ".tf.json" {
-			tofu := strings.TrimSuffix(n, ext) + strings.Replace(ext, ".tf", ".tofu", 1)
+		if strings.HasPrefix(ext, tfPart) {
+			tofu := strings.TrimSuffix(n, ext) + tofuPart + strings.TrimPrefix(ext, tfPart)
 			if slices.Contains(names, tofu) {
 				continue
 			}
@@ -51,6 +61,15 @@ func ConfigFiles(names []string) []string {
 		out = append(out, n)
 	}
 	return out
+}
+
+func extensionOf(name string, exts []string) string {
+	for _, ext := range exts {
+		if strings.HasSuffix(name, ext) {
+			return ext
+		}
+	}
+	return ""
 }
 
 // IsIgnoredFile reports the hidden files and editor backups OpenTofu

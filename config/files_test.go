@@ -39,3 +39,11 @@ func TestIsOverrideFile(t *testing.T) {
 		}
 	}
 }
+
+func TestTestFiles(t *testing.T) {
+	names := []string{"a.tftest.hcl", "a.tofutest.hcl", "b.tftest.json", "c.tofutest.json", ".d.tftest.hcl", "main.tf", "e.tftest.hcl"}
+	want := []string{"a.tofutest.hcl", "b.tftest.json", "c.tofutest.json", "e.tftest.hcl"}
+	if diff := cmp.Diff(want, TestFiles(names)); diff != "" {
+		t.Errorf("TestFiles (-want +got):\n%s", diff)
+	}
+}
