@@ -92,7 +92,7 @@ func ModKey(m addrs.Module, kind, name string) string {
 // when it builds its graph, before it evaluates any reference, a
 // configuration with a cycle gets only the cycle errors.
 func Build(ctx context.Context, cfg *config.Config, ps *providercall.Set, orphans []addrs.ConfigResource) (*Graph, hcl.Diagnostics) {
-	cg := &Graph{G: graphsolve.New[string](func(s string) string { return displayName(s) }), Nodes: map[string]*Node{}}
+	cg := &Graph{G: graphsolve.New[string](cycleMemberName), Nodes: map[string]*Node{}}
 	var diags hcl.Diagnostics
 	mods := cfg.Modules()
 	// Vertices first, so references can find them.
@@ -187,6 +187,32 @@ func displayName(key string) string {
 		return rest
 	}
 	return key
+}
+
+// cycleMemberName turns a node key into the name cycle errors show: the
+// name of OpenTofu's graph node for the block, so "Cycle: local.a
+// (expand), terraform_data.x" reads as in OpenTofu. A module input
+// variable is two nodes there (its input and its reference), both in
+// any cycle through it; the two names sort next to each other, so one
+// vertex may carry both.
+func cycleMemberName(key string) string {
+	kind, rest, _ := strings.Cut(key, ":")
+	switch kind {
+	case "local", "output", "var":
+		modPath, name := "", rest
+		if i := strings.LastIndexByte(rest, '.'); i >= 0 {
+			modPath, name = rest[:i+1], rest[i+1:]
+		}
+		base := modPath + kind + "." + name
+		switch {
+		case kind != "var":
+			return base + " (expand)"
+		case modPath != "":
+			return base + " (expand, input), " + base + " (expand, reference)"
+		}
+		return base
+	}
+	return displayName(key)
 }
 
 func resolveResourceProvider(ctx context.Context, n *Node, ps *providercall.Set) hcl.Diagnostics {
