@@ -1,7 +1,11 @@
 package cli
 
 import (
+	"bytes"
 	"context"
+	"fmt"
+
+	"github.com/hashicorp/hcl/v2"
 
 	"github.com/spf13/cobra"
 
@@ -11,6 +15,7 @@ import (
 
 func newGraphCommand(g *globals) *cobra.Command {
 	var planFile, typ string
+	var verbose bool
 	cmd := &cobra.Command{
 		Use:   "graph [options]",
 		Short: "Write the dependency graph in DOT format",
@@ -29,18 +34,68 @@ func newGraphCommand(g *globals) *cobra.Command {
 					return u.errorf("Failed to read the plan file", "%s", err)
 				}
 			}
-			ctx := cmd.Context()
-			if ctx == nil {
-				ctx = context.Background()
+			if typ == "" {
+				typ = "plan"
+				if p != nil {
+					typ = "apply"
+				}
 			}
-			if d := newEngine(g, nil, nil).WriteGraphDOT(ctx, cfg, p, u.out); d.HasErrors() {
-				return u.fail(d)
+			if d := graphTypeDiag(typ); d != nil {
+				return u.fail(hcl.Diagnostics{d})
 			}
-			return nil
+			var buf bytes.Buffer
+			switch {
+			case typ == "apply" && p == nil, typ == "plan-destroy":
+				// Without a plan nothing is applied, and destroying is
+				// drawn only from state: both graphs are empty.
+				buf.WriteString(emptyGraphDOT)
+			default:
+				if typ != "apply" {
+					p = nil
+				}
+				ctx := cmd.Context()
+				if ctx == nil {
+					ctx = context.Background()
+				}
+				if d := newEngine(g, nil, nil).WriteGraphDOT(ctx, cfg, p, verbose, &buf); d.HasErrors() {
+					return u.fail(d)
+				}
+			}
+			// OpenTofu prints the DOT text, which ends in a newline, as one
+			// more line of output.
+			buf.WriteByte('\n')
+			_, err := u.out.Write(buf.Bytes())
+			return err
 		},
 	}
 	cmd.Flags().StringVar(&planFile, "plan", "", "draw the apply graph of this saved plan")
 	cmd.Flags().Bool("no-color", false, "disable color")
-	cmd.Flags().StringVar(&typ, "type", "plan", "graph type (plan or apply)")
+	cmd.Flags().StringVar(&typ, "type", "", "graph type: plan, plan-refresh-only, plan-destroy or apply")
+	// Accepted as OpenTofu accepts them; its plan and apply graphs have no
+	// subgraphs to limit and no cycles to draw (a cycle is an error).
+	cmd.Flags().Bool("draw-cycles", false, "highlight cycles")
+	cmd.Flags().Int("module-depth", -1, "deprecated; no effect")
+	cmd.Flags().BoolVar(&verbose, "verbose", false, "also draw provider close nodes")
 	return cmd
+}
+
+const emptyGraphDOT = "digraph {\n\tcompound = \"true\"\n\tnewrank = \"true\"\n\tsubgraph \"root\" {\n\t}\n}\n"
+
+// graphTypeDiag rejects the -type values OpenTofu rejects, with its words.
+func graphTypeDiag(typ string) *hcl.Diagnostic {
+	switch typ {
+	case "plan", "plan-refresh-only", "plan-destroy", "apply":
+		return nil
+	case "eval", "validate":
+		return &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Graph type no longer available",
+			Detail:   fmt.Sprintf("The graph type %q is no longer available. Use -type=plan instead to get a similar result.", typ),
+		}
+	}
+	return &hcl.Diagnostic{
+		Severity: hcl.DiagError,
+		Summary:  "Unsupported graph type",
+		Detail:   `The -type=... argument must be either "plan", "plan-refresh-only", "plan-destroy", or "apply".`,
+	}
 }

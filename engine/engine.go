@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"io"
+	"slices"
 
 	"github.com/hashicorp/hcl/v2"
 
@@ -86,23 +87,25 @@ func ResourceFromContext(ctx context.Context) (addrs.ConfigResource, bool) {
 	return providercall.ResourceFromContext(ctx)
 }
 
-// WriteGraphDOT writes the configuration graph, or with a plan the apply
-// graph, in DOT form.
-func (e *Engine) WriteGraphDOT(ctx context.Context, cfg *config.Config, p *plan.Plan, w io.Writer) hcl.Diagnostics {
+// WriteGraphDOT writes the graph OpenTofu's graph command draws in DOT
+// form: the plan graph, or with a plan the apply graph of its changes.
+// verbose also draws the nodes OpenTofu draws only with -verbose.
+func (e *Engine) WriteGraphDOT(ctx context.Context, cfg *config.Config, p *plan.Plan, verbose bool, w io.Writer) hcl.Diagnostics {
 	ps := providercall.NewSet(e.Providers, e.WorkingDir)
 	defer ps.CloseAll(ctx)
 	cg, diags := graph.Build(ctx, cfg, ps, nil)
+	// OpenTofu's graph command draws without evaluating anything, so a
+	// block that refers to itself, an error only when it is evaluated,
+	// is drawn like any other.
+	diags = slices.DeleteFunc(diags, func(d *hcl.Diagnostic) bool { return d.Summary == "Self-referential block" })
 	if diags.HasErrors() {
-		return diags
+		return graph.UICycles(diags)
 	}
-	g := cg.G
-	title := "plan"
+	ug := cg.UIPlan()
 	if p != nil {
-		ag, d := graph.BuildApply(cfg, cg, p)
-		diags = append(diags, d...)
-		g, title = ag.G, "apply"
+		ug = cg.UIApply(graph.ChangedResources(p))
 	}
-	if err := g.DOT(w, title); err != nil {
+	if err := ug.DOT(w, verbose); err != nil {
 		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Failed to write graph", Detail: err.Error()})
 	}
 	return diags
