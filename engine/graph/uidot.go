@@ -94,30 +94,39 @@ func uiNames(n *Node) (in, out string) {
 // graph, transitively reduced as OpenTofu reduces its own.
 func (cg *Graph) UIPlan() *UIGraph { return cg.uiGraph(nil) }
 
-// UIApply derives the apply graph of a plan whose changed resources are
-// the keys of changed: as in OpenTofu, each gets an instance node named by
-// its bare address that follows its expansion and that its dependents and
-// its provider's close wait for.
-func (cg *Graph) UIApply(changed map[string]bool) *UIGraph { return cg.uiGraph(changed) }
+// UIApply derives the apply graph of a plan. changed maps the key of each
+// resource the plan creates, updates or reads to its instances' addresses.
+// As in OpenTofu, each such instance is a node its dependents, its
+// module's close and its provider's close wait for; it follows its
+// resource's expansion node, except in a module called with count or
+// for_each, where the instances stand in for that node.
+func (cg *Graph) UIApply(changed map[string][]string) *UIGraph { return cg.uiGraph(changed) }
 
-func (cg *Graph) uiGraph(changed map[string]bool) *UIGraph {
+func (cg *Graph) uiGraph(changed map[string][]string) *UIGraph {
 	u := newUIGraph()
-	target := func(key string) string {
-		in, _ := uiNames(cg.Nodes[key])
-		if changed[key] {
-			return cg.Nodes[key].Addr.String()
+	targets := func(key string) []string {
+		if insts := changed[key]; len(insts) > 0 {
+			return insts
 		}
-		return in
+		in, _ := uiNames(cg.Nodes[key])
+		return []string{in}
 	}
 	u.add("root")
 	closeOf := func(p addrs.Module) string { return p.String() + " (close)" }
-	// Module members, by module path, for the module's close node.
 	for _, key := range cg.Order {
 		n := cg.Nodes[key]
 		_, out := uiNames(n)
-		u.add(out)
-		for _, dep := range cg.G.DependenciesOf(key) {
-			u.edge(out, target(dep))
+		sources := []string{out}
+		if len(changed[key]) > 0 && inExpandedModule(n) {
+			sources = changed[key]
+		}
+		for _, src := range sources {
+			u.add(src)
+			for _, dep := range cg.G.DependenciesOf(key) {
+				for _, t := range targets(dep) {
+					u.edge(src, t)
+				}
+			}
 		}
 		var home addrs.Module
 		if n.Mod != nil {
@@ -131,18 +140,26 @@ func (cg *Graph) uiGraph(changed map[string]bool) *UIGraph {
 				u.draw(out, out, "note")
 			}
 		case NodeResource, NodeOrphan:
-			u.draw(out, n.Addr.String(), "box")
+			for _, src := range sources {
+				u.draw(src, n.Addr.String(), "box")
+			}
+			for _, t := range targets(key) {
+				u.draw(t, n.Addr.String(), "box")
+				if sources[0] == out && t != out {
+					u.edge(t, out)
+				}
+			}
 			if n.Kind == NodeResource {
 				prov := n.Provider.String()
 				u.draw(prov, prov, "diamond")
-				u.edge(out, prov)
-				u.edge(prov+" (close)", target(key))
 				u.draw(prov+" (close)", prov+" (close)", "diamond")
 				u.verboseOnly[prov+" (close)"] = true
-			}
-			if changed[key] {
-				u.draw(target(key), n.Addr.String(), "box")
-				u.edge(target(key), out)
+				for _, src := range sources {
+					u.edge(src, prov)
+				}
+				for _, t := range targets(key) {
+					u.edge(prov+" (close)", t)
+				}
 			}
 		case NodeCheck:
 			u.edge(out, strings.TrimSuffix(out, " (expand)")+" (report)")
@@ -154,7 +171,13 @@ func (cg *Graph) uiGraph(changed map[string]bool) *UIGraph {
 			}
 		}
 		if n.Kind != NodeCall && n.Kind != NodeOrphan && !home.IsRoot() {
-			u.edge(closeOf(home), out)
+			if n.Kind == NodeResource {
+				for _, t := range targets(key) {
+					u.edge(closeOf(home), t)
+				}
+			} else {
+				u.edge(closeOf(home), out)
+			}
 			if n.Kind == NodeVariable {
 				in, _ := uiNames(n)
 				u.edge(closeOf(home), in)
@@ -253,19 +276,32 @@ func (u *UIGraph) DOT(w io.Writer, verbose bool) error {
 	return bw.Flush()
 }
 
-// ChangedResources gives the keys of the resources a plan creates, updates
-// or reads: the ones OpenTofu's apply graph has instance nodes for.
-func ChangedResources(p *plan.Plan) map[string]bool {
-	changed := map[string]bool{}
+// ChangedResources gives, by resource key, the addresses of the instances
+// a plan creates, updates or reads: the ones OpenTofu's apply graph has
+// instance nodes for.
+func ChangedResources(p *plan.Plan) map[string][]string {
+	changed := map[string][]string{}
 	for _, c := range p.Changes {
 		switch c.Action {
 		case action.Create, action.Update, action.Read, action.DeleteThenCreate, action.CreateThenDelete:
 			if c.DeposedKey == "" {
-				changed[ResourceKey(c.Addr.Config())] = true
+				key := ResourceKey(c.Addr.Config())
+				changed[key] = append(changed[key], c.Addr.String())
 			}
 		}
 	}
 	return changed
+}
+
+// inExpandedModule reports whether n is inside a module called with count
+// or for_each, at any depth.
+func inExpandedModule(n *Node) bool {
+	for m := n.Mod; m != nil && m.Parent != nil && len(m.Path) > 0; m = m.Parent {
+		if call := m.Parent.ModuleCalls[m.Path[len(m.Path)-1]]; call != nil && (call.Count != nil || call.ForEach != nil) {
+			return true
+		}
+	}
+	return false
 }
 
 // UICycles renames the members of cycle errors to the node names OpenTofu's
