@@ -118,8 +118,9 @@ func (p *Provider) readRemoteState(ctx context.Context, config cty.Value) (cty.V
 		outputs, err = readStateOutputs(path)
 	}
 	if errors.Is(err, fs.ErrNotExist) {
-		return cty.NilVal, diags.Errorf(cty.GetAttrPath("config"), "Unable to find remote state",
-			fmt.Sprintf("No state file was found at %s. Check the path and workspace, or apply the other configuration first.", path))
+		// OpenTofu's words, at the block rather than at config.
+		return cty.NilVal, diags.Errorf(nil, "Unable to find remote state",
+			"No stored state was found for the given workspace in the given backend.")
 	}
 	if err != nil {
 		return cty.NilVal, diags.Errorf(cty.GetAttrPath("config"), "Unable to read remote state",
