@@ -9,6 +9,8 @@ import (
 	"mime"
 	"net/http"
 	"net/url"
+	"os"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -41,9 +43,10 @@ type Options struct {
 // Client sends the requests of one installation. It caches service
 // discovery answers, so each host is asked once.
 type Client struct {
-	http   *http.Client
-	token  func(host string) string
-	forced map[string]map[string]string
+	retries int // further tries of a GET that failed (TF_REGISTRY_DISCOVERY_RETRY)
+	http    *http.Client
+	token   func(host string) string
+	forced  map[string]map[string]string
 
 	// mu is held through a discovery request, so calls that need the
 	// same host at once ask it once.
@@ -69,7 +72,31 @@ func New(o Options) *Client {
 	for h, s := range o.HostServices {
 		forced[NormalizeHost(h)] = s
 	}
-	return &Client{http: hc, token: o.Token, forced: forced, services: map[string]discovered{}}
+	return &Client{http: hc, token: o.Token, forced: forced, services: map[string]discovered{}, retries: retriesFromEnv()}
+}
+
+// OpenTofu's settings for its registry client, read from the environment
+// as it reads them: TF_REGISTRY_CLIENT_TIMEOUT (seconds to wait for a
+// registry's answer) and TF_REGISTRY_DISCOVERY_RETRY (how many times a GET
+// that got no answer or a server error is tried again). A value that is
+// not a positive whole number leaves the default.
+const (
+	timeoutEnv     = "TF_REGISTRY_CLIENT_TIMEOUT"
+	retryEnv       = "TF_REGISTRY_DISCOVERY_RETRY"
+	defaultTimeout = 60 * time.Second
+	defaultRetries = 1
+)
+
+func positiveEnv(name string) (int, bool) {
+	n, err := strconv.Atoi(os.Getenv(name))
+	return n, err == nil && n > 0
+}
+
+func retriesFromEnv() int {
+	if n, ok := positiveEnv(retryEnv); ok {
+		return n
+	}
+	return defaultRetries
 }
 
 // defaultHTTPClient bounds the wait for a server to answer, not the
@@ -78,7 +105,10 @@ func New(o Options) *Client {
 // context cancels it.
 func defaultHTTPClient() *http.Client {
 	t := http.DefaultTransport.(*http.Transport).Clone()
-	t.ResponseHeaderTimeout = 60 * time.Second
+	t.ResponseHeaderTimeout = defaultTimeout
+	if n, ok := positiveEnv(timeoutEnv); ok {
+		t.ResponseHeaderTimeout = time.Duration(n) * time.Second
+	}
 	return &http.Client{Transport: t}
 }
 
@@ -146,12 +176,28 @@ func (c *Client) Get(ctx context.Context, u *url.URL, credHost string) (*http.Re
 	if tok := c.tokenFor(u, credHost); tok != "" {
 		req.Header.Set("Authorization", "Bearer "+tok)
 	}
-	resp, err := c.http.Do(req)
-	if err != nil {
-		return nil, &UnreachableError{Host: u.Host, Err: err}
+	for try := 0; ; try++ {
+		resp, err := c.http.Do(req)
+		retry := try < c.retries && ctx.Err() == nil && (err != nil || resp.StatusCode >= 500 || resp.StatusCode == http.StatusTooManyRequests)
+		if !retry {
+			if err != nil {
+				return nil, &UnreachableError{Host: u.Host, Err: err}
+			}
+			return resp, nil
+		}
+		if resp != nil {
+			resp.Body.Close()
+		}
+		select {
+		case <-ctx.Done():
+		case <-time.After(retryPause(try)):
+		}
 	}
-	return resp, nil
 }
+
+// retryPause is the wait before trying a request again: short, and
+// longer each time.
+func retryPause(try int) time.Duration { return time.Duration(try+1) * 500 * time.Millisecond }
 
 // tokenFor applies the policy: tokens go only over https, where nobody
 // on the way can read them.
