@@ -262,7 +262,9 @@ func (g *globals) resolveProviders(cfg *config.Config) hcl.Diagnostics {
 		}
 	}
 	for p, s := range sels {
-		c := plugin.Config{Name: p.String(), Path: s.Executable, TerraformVersion: LanguageVersion}
+		// TF_DISABLE_PLUGIN_TLS (set by the plugin SDK's test framework)
+		// turns mutual TLS on the plugin socket off, as in OpenTofu.
+		c := plugin.Config{Name: p.String(), Path: s.Executable, TerraformVersion: LanguageVersion, DisableAutoMTLS: envSet(g.deps.Env, "TF_DISABLE_PLUGIN_TLS")}
 		cacheFile := ""
 		if !s.DevOverride {
 			if l := locks.Provider(p); l != nil {
