@@ -1,6 +1,7 @@
 package views
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -18,7 +19,7 @@ const (
 	// a heredoc, indented (<<-EOT) when nested.
 	OutputStyle ValueStyle = iota
 	// ConsoleStyle: every key quoted and unaligned; a multi-line string is
-	// a plain heredoc at any depth.
+	// a heredoc, indented (<<-EOT) when nested; a null shows its type.
 	ConsoleStyle
 	// AttributeStyle: object keys bare where they are identifiers and
 	// aligned on "=", as in resource bodies.
@@ -34,6 +35,11 @@ func FormatValue(v cty.Value, style ValueStyle, indent int) string {
 }
 
 func (s ValueStyle) write(b *strings.Builder, v cty.Value, indent int) {
+	if s == ConsoleStyle && !v.IsKnown() {
+		// The console tells an unknown value before a sensitive one.
+		b.WriteString(UnknownText)
+		return
+	}
 	if v.IsMarked() {
 		if _, marks := v.Unmark(); len(marks) > 0 {
 			b.WriteString(SensitiveText)
@@ -45,6 +51,10 @@ func (s ValueStyle) write(b *strings.Builder, v cty.Value, indent int) {
 		return
 	}
 	if v.IsNull() {
+		if s == ConsoleStyle {
+			b.WriteString(consoleNull(v.Type()))
+			return
+		}
 		b.WriteString("null")
 		return
 	}
@@ -95,6 +105,9 @@ func (s ValueStyle) write(b *strings.Builder, v cty.Value, indent int) {
 		for it := v.ElementIterator(); it.Next(); {
 			k, e := it.Element()
 			key := s.key(k.AsString(), ty.IsMapType())
+			if s == ConsoleStyle {
+				key = consoleString(k.AsString(), indent+1)
+			}
 			width = max(width, len(key))
 			keys = append(keys, key)
 			vals = append(vals, e)
@@ -128,6 +141,9 @@ func (s ValueStyle) key(k string, inMap bool) string {
 
 func (s ValueStyle) writeString(b *strings.Builder, str, closePad string, indent int) {
 	switch s {
+	case ConsoleStyle:
+		b.WriteString(consoleString(str, indent))
+		return
 	case AttributeStyle:
 		if !strings.Contains(str, "\n") || strings.Contains(str, "\nEOT\n") {
 			b.WriteString(QuoteString(str))
@@ -158,4 +174,49 @@ func (s ValueStyle) writeString(b *strings.Builder, str, closePad string, indent
 		b.WriteString("\n")
 	}
 	b.WriteString("EOT")
+}
+
+// consoleString writes a string as OpenTofu's console does: quoted on one
+// line, or a heredoc whose every line, closing delimiter included, is
+// indented to the depth it is nested at. The delimiter grows "_" until no
+// line of the text could be read as its end.
+func consoleString(str string, indent int) string {
+	lines := strings.Split(str, "\n")
+	if len(lines) < 2 {
+		return strconv.Quote(str)
+	}
+	operator := "<<"
+	if indent > 0 {
+		operator = "<<-"
+	}
+	delimiter := "EOT"
+	for slices.ContainsFunc(lines, func(line string) bool { return strings.TrimSpace(line) == delimiter }) {
+		delimiter += "_"
+	}
+	pad := strings.Repeat("  ", indent)
+	var b strings.Builder
+	b.WriteString(operator + delimiter)
+	for _, line := range lines {
+		b.WriteString("\n" + pad + line)
+	}
+	b.WriteString("\n" + pad + delimiter)
+	return b.String()
+}
+
+// consoleNull writes a null as the console does: with the conversion that
+// gives it its type, so that tostring(null) and null are told apart.
+func consoleNull(ty cty.Type) string {
+	switch {
+	case ty == cty.DynamicPseudoType:
+		return "null"
+	case ty.IsPrimitiveType():
+		return "to" + ty.FriendlyName() + "(null)"
+	case ty.IsListType():
+		return "tolist(null) /* of " + ty.ElementType().FriendlyName() + " */"
+	case ty.IsSetType():
+		return "toset(null) /* of " + ty.ElementType().FriendlyName() + " */"
+	case ty.IsMapType():
+		return "tomap(null) /* of " + ty.ElementType().FriendlyName() + " */"
+	}
+	return "null /* " + ty.FriendlyName() + " */"
 }
