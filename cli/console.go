@@ -78,17 +78,22 @@ func runConsole(ctx context.Context, cmd *cobra.Command, g *globals, u *ui, vars
 	// objects as they are: the values OpenTofu's console shows.
 	scope := &engine.Scope{Impure: true}
 	eng := newEngine(g, r, &hookAdapter{})
-	_, d = eng.Plan(ctx, cfg, st, engine.PlanOpts{Mode: plan.RefreshOnlyMode, SkipRefresh: true, DataFromState: true, Variables: vals, Scope: scope})
+	_, d = eng.Plan(ctx, cfg, st, engine.PlanOpts{Mode: plan.RefreshOnlyMode, SkipRefresh: true, FromState: true, Variables: vals, Scope: scope})
 	diags = append(diags, d...)
-	if diags.HasErrors() || !scope.Ready() {
+	if !scope.Ready() {
 		return u.fail(diags)
+	}
+	if diags.HasErrors() {
+		// As OpenTofu: an evaluation that went wrong (a variable failing
+		// its validation, say) still leaves a console to explore it with.
+		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: "Due to the problems above, some expressions may produce unexpected results."})
 	}
 	u.diagnostics(diags)
 	stdin := cmd.InOrStdin()
 	interactive := isTerminal(stdin)
 	in := bufio.NewScanner(stdin)
 	in.Buffer(make([]byte, 64*1024), 16*1024*1024)
-	var pending string // the lines of an expression whose brackets are still open
+	var expr consoleExpression
 	for {
 		if interactive {
 			fmt.Fprint(u.out, "> ")
@@ -101,23 +106,21 @@ func runConsole(ctx context.Context, cmd *cobra.Command, g *globals, u *ui, vars
 			}
 			return nil
 		}
-		line := in.Text()
-		if pending == "" && strings.TrimSpace(line) == "exit" {
-			return nil
+		text, complete := expr.add(in.Text())
+		if !complete {
+			continue
 		}
-		if pending == "" && strings.TrimSpace(line) == "" {
+		switch strings.TrimSpace(text) {
+		case "":
 			fmt.Fprintln(u.out)
 			continue
-		}
-		if pending != "" {
-			line = pending + "\n" + line
-			pending = ""
-		}
-		if openBrackets(line) > 0 {
-			pending = line
+		case "exit":
+			return nil
+		case "help":
+			fmt.Fprintln(u.out, consoleHelp)
 			continue
 		}
-		v, d := consoleEval(scope, line)
+		v, d := consoleEval(scope, text)
 		if d.HasErrors() {
 			if !interactive {
 				// Not at a terminal the first error ends the session, as
@@ -132,21 +135,64 @@ func runConsole(ctx context.Context, cmd *cobra.Command, g *globals, u *ui, vars
 	}
 }
 
-// openBrackets counts the parentheses, brackets and braces line opens and
-// does not close: while some are open the console reads on, so that an
-// expression may span lines.
-func openBrackets(line string) int {
-	tokens, _ := hclsyntax.LexExpression([]byte(line), consoleInput, hcl.Pos{Line: 1, Column: 1})
-	depth := 0
-	for _, t := range tokens {
-		switch t.Type {
-		case hclsyntax.TokenOParen, hclsyntax.TokenOBrack, hclsyntax.TokenOBrace, hclsyntax.TokenTemplateInterp, hclsyntax.TokenTemplateControl:
-			depth++
-		case hclsyntax.TokenCParen, hclsyntax.TokenCBrack, hclsyntax.TokenCBrace, hclsyntax.TokenTemplateSeqEnd:
-			depth--
+// consoleHelp is what "help" prints, OpenTofu's words with tenet's name.
+const consoleHelp = `The tenet console allows you to experiment with tenet interpolations.
+You may access resources in the state (if you have one) just as you would
+from a configuration. For example: "aws_instance.foo.id" would evaluate
+to the ID of "aws_instance.foo" if it exists in your state.
+
+Type in the interpolation to test and hit <enter> to see the result.
+
+To exit the console, type "exit" and hit <enter>, or use Control-C or
+Control-D.`
+
+// consoleExpression gathers the lines of one console expression by
+// OpenTofu's rules, so that the same input is cut the same way: lines are
+// trimmed, the expression reads on while a line ends in a backslash or
+// braces, brackets or parentheses are left open (each kind counted on its
+// own, from the start of input), and is taken at once when one kind has
+// closed more than it opened.
+// Blank lines inside an open expression are dropped.
+type consoleExpression struct {
+	lines                 []string
+	brace, bracket, paren int
+}
+
+// add adds a line; it returns the expression and true once complete.
+func (e *consoleExpression) add(line string) (string, bool) {
+	line = strings.TrimSpace(line)
+	continued := strings.HasSuffix(line, `\`) && !strings.HasSuffix(line, `\\`)
+	line = strings.TrimSuffix(line, `\`)
+	if line != "" {
+		e.lines = append(e.lines, line)
+		tokens, _ := hclsyntax.LexConfig([]byte(line), consoleInput, hcl.Pos{Line: 1, Column: 1})
+		for _, t := range tokens {
+			switch t.Type {
+			case hclsyntax.TokenOBrace:
+				e.brace++
+			case hclsyntax.TokenCBrace:
+				e.brace--
+			case hclsyntax.TokenOBrack:
+				e.bracket++
+			case hclsyntax.TokenCBrack:
+				e.bracket--
+			case hclsyntax.TokenOParen:
+				e.paren++
+			case hclsyntax.TokenCParen:
+				e.paren--
+			}
 		}
 	}
-	return depth
+	overClosed := e.brace < 0 || e.bracket < 0 || e.paren < 0
+	if !overClosed && (continued || e.brace+e.bracket+e.paren > 0) {
+		return "", false
+	}
+	text := strings.Join(e.lines, "\n")
+	// Only the lines start afresh: OpenTofu keeps its counts, so that
+	// after a line closing more than it opened (the "}" ending a template
+	// on a line of its own counts as a brace) each line is taken alone.
+	e.lines = nil
+	return text, true
 }
 
 // consoleEval parses and evaluates one console line.

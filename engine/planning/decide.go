@@ -235,7 +235,7 @@ func (w *planWalker) recordRead(rn *resourceNode, it *instPlan, d rules.Decision
 // in the prior state.
 func (w *planWalker) readDataNow(ctx context.Context, rn *resourceNode, it *instPlan) (cty.Value, hcl.Diagnostics) {
 	n := rn.n
-	if w.opts.DataFromState && it.priorSrc != nil {
+	if w.opts.FromState && it.priorSrc != nil {
 		if v, err := eval.DecodeObject(ctx, rn.provider, rn.schema, rn.typ, it.priorSrc); err == nil {
 			return eval.MarkPaths(v, it.priorSrc.SensitivePaths), nil
 		}

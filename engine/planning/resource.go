@@ -248,6 +248,10 @@ func (w *planWalker) visitResource(ctx context.Context, n *graph.Node) hcl.Diagn
 	// The whole-resource value each module instance's expressions see.
 	if n.Kind == graph.NodeResource {
 		for _, ex := range expansions {
+			if w.opts.FromState && w.prevRun.Resource(n.Addr.Resource.Absolute(ex.mi)) == nil {
+				w.ev.Values.Module(ex.mi).Set('r', n.Addr.Resource.String(), cty.DynamicVal)
+				continue
+			}
 			vals := make([]cty.Value, len(ex.keys.Keys))
 			for i, k := range ex.keys.Keys {
 				v, ok := afterVals[instanceID{ex.modID, k}]

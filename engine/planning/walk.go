@@ -66,9 +66,11 @@ type Opts struct {
 	Parallelism  int
 	// Timestamp is the plan's time; rules see no other clock.
 	Timestamp time.Time
-	// DataFromState makes data sources the state already holds keep those
-	// values instead of being read again (what the console shows).
-	DataFromState bool
+	// FromState evaluates as OpenTofu's console does, from the state as
+	// it is: data sources the state holds keep those values instead of
+	// being read again, and a resource the state has no objects of is
+	// wholly unknown, whatever its count or for_each.
+	FromState bool
 	// Scope, when set, is filled in with the plan's values so the caller
 	// can evaluate expressions against them.
 	Scope *phase.Scope
