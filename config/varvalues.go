@@ -1,6 +1,7 @@
 package config
 
 import (
+	"errors"
 	"fmt"
 	"io/fs"
 	"maps"
@@ -169,10 +170,16 @@ func VariableValueFromText(v *Variable, text, sourceType string) (VariableValue,
 func (c *collector) loadFile(read func() ([]byte, error), filename string) {
 	src, err := read()
 	if err != nil {
+		// OpenTofu's words: a missing file is named as such, other
+		// failures give the system's reason.
+		detail := fmt.Sprintf("Error while reading %s: %s.", filename, err)
+		if errors.Is(err, fs.ErrNotExist) {
+			detail = fmt.Sprintf("Given variables file %s does not exist.", filename)
+		}
 		c.diags = append(c.diags, &hcl.Diagnostic{
 			Severity: hcl.DiagError,
 			Summary:  "Failed to read variables file",
-			Detail:   fmt.Sprintf("Given variables file %s could not be read: %s.", filename, err),
+			Detail:   detail,
 		})
 		return
 	}
