@@ -427,27 +427,18 @@ func (cg *Graph) dependsOnEdge(n *Node, t hcl.Traversal) hcl.Diagnostics {
 func (cg *Graph) resolve(n *Node, m *config.Module, refs []*addrs.Reference) hcl.Diagnostics {
 	var diags hcl.Diagnostics
 	for _, ref := range refs {
+		if d := UndeclaredReference(m, ref); d != nil {
+			diags = append(diags, d)
+			continue
+		}
 		var target string
 		switch s := ref.Subject.(type) {
 		case addrs.InputVariable:
-			if _, ok := m.Variables[s.Name]; !ok {
-				diags = append(diags, Undeclared(ref, "input variable", fmt.Sprintf("An input variable with the name %q has not been declared. This variable can be declared with a variable %q {} block.", s.Name, s.Name)))
-				continue
-			}
 			target = ModKey(m.Path, "var", s.Name)
 		case addrs.LocalValue:
-			if _, ok := m.Locals[s.Name]; !ok {
-				diags = append(diags, Undeclared(ref, "local value", fmt.Sprintf("A local value with the name %q has not been declared.", s.Name)))
-				continue
-			}
 			target = ModKey(m.Path, "local", s.Name)
 		case addrs.ModuleCall:
-			call, ok := m.ModuleCalls[s.Name]
-			if !ok {
-				diags = append(diags, Undeclared(ref, "module", fmt.Sprintf("No module call named %q is declared in %s.", s.Name, ModuleDisplay(m.Path))))
-				continue
-			}
-			child := m.Children[call.Name]
+			child := m.Children[s.Name]
 			cg.G.AddEdge(n.Key, ModKey(m.Path, "module", s.Name))
 			if child == nil {
 				continue
@@ -482,9 +473,9 @@ func (cg *Graph) resolve(n *Node, m *config.Module, refs []*addrs.Reference) hcl
 			}
 			continue
 		case addrs.Resource:
-			target = cg.resourceTarget(m, s, ref, &diags)
+			target = ResourceKey(s.InModule(m.Path))
 		case addrs.ResourceInstance:
-			target = cg.resourceTarget(m, s.Resource, ref, &diags)
+			target = ResourceKey(s.Resource.InModule(m.Path))
 		default:
 			continue
 		}
@@ -512,26 +503,6 @@ func (cg *Graph) resolve(n *Node, m *config.Module, refs []*addrs.Reference) hcl
 		cg.G.AddEdge(n.Key, target)
 	}
 	return diags
-}
-
-func (cg *Graph) resourceTarget(m *config.Module, r addrs.Resource, ref *addrs.Reference, diags *hcl.Diagnostics) string {
-	var found bool
-	if r.Mode == addrs.DataResourceMode {
-		_, found = m.DataResources[r.String()]
-	} else {
-		_, found = m.ManagedResources[r.String()]
-	}
-	if !found {
-		what := "resource"
-		detail := fmt.Sprintf("A managed resource %q %q has not been declared in %s.", r.Type, r.Name, ModuleDisplay(m.Path))
-		if r.Mode == addrs.DataResourceMode {
-			what = "data resource"
-			detail = fmt.Sprintf("A data resource %q %q has not been declared in %s.", r.Type, r.Name, ModuleDisplay(m.Path))
-		}
-		*diags = append(*diags, Undeclared(ref, what, detail))
-		return ""
-	}
-	return ResourceKey(r.InModule(m.Path))
 }
 
 func ModuleDisplay(p addrs.Module) string {

@@ -140,39 +140,11 @@ func (s *Scope) Fill(ev *eval.Evaluator) {
 func declaredInRoot(m *config.Module, refs []*addrs.Reference) hcl.Diagnostics {
 	var diags hcl.Diagnostics
 	for _, ref := range refs {
-		switch sub := ref.Subject.(type) {
-		case addrs.InputVariable:
-			if _, ok := m.Variables[sub.Name]; !ok {
-				diags = append(diags, graph.Undeclared(ref, "input variable", fmt.Sprintf("An input variable with the name %q has not been declared. This variable can be declared with a variable %q {} block.", sub.Name, sub.Name)))
-			}
-		case addrs.LocalValue:
-			if _, ok := m.Locals[sub.Name]; !ok {
-				diags = append(diags, graph.Undeclared(ref, "local value", fmt.Sprintf("A local value with the name %q has not been declared.", sub.Name)))
-			}
-		case addrs.ModuleCall:
-			if _, ok := m.ModuleCalls[sub.Name]; !ok {
-				diags = append(diags, graph.Undeclared(ref, "module", fmt.Sprintf("No module call named %q is declared in the root module.", sub.Name)))
-			}
-		case addrs.Resource:
-			diags = append(diags, declaredResource(m, sub, ref)...)
-		case addrs.ResourceInstance:
-			diags = append(diags, declaredResource(m, sub.Resource, ref)...)
+		if d := graph.UndeclaredReference(m, ref); d != nil {
+			diags = append(diags, d)
 		}
 	}
 	return diags
-}
-
-func declaredResource(m *config.Module, r addrs.Resource, ref *addrs.Reference) hcl.Diagnostics {
-	if r.Mode == addrs.DataResourceMode {
-		if _, ok := m.DataResources[r.String()]; !ok {
-			return hcl.Diagnostics{graph.Undeclared(ref, "data resource", fmt.Sprintf("A data resource %q %q has not been declared in the root module.", r.Type, r.Name))}
-		}
-		return nil
-	}
-	if _, ok := m.ManagedResources[r.String()]; !ok {
-		return hcl.Diagnostics{graph.Undeclared(ref, "resource", fmt.Sprintf("A managed resource %q %q has not been declared in the root module.", r.Type, r.Name))}
-	}
-	return nil
 }
 
 // declaredOutputs reports output.NAME references to undeclared outputs.
