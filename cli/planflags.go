@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"fmt"
 	"os"
-	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
@@ -31,11 +30,8 @@ func (f *varFlag) Set(s string) error {
 		*f.list = append(*f.list, config.VarSource{Kind: config.ValueFromFile, File: s})
 		return nil
 	}
-	eq := strings.IndexByte(s, '=')
-	if eq <= 0 {
-		return fmt.Errorf("the given -var option %q is not correctly specified: must be a variable name and value separated by an equals sign, like -var=\"key=value\"", s)
-	}
-	*f.list = append(*f.list, config.VarSource{Kind: config.ValueFromCLI, Name: strings.TrimSpace(s[:eq]), Value: s[eq+1:]})
+	// A malformed option is reported with the values' other problems.
+	*f.list = append(*f.list, config.ParseVarOption(s))
 	return nil
 }
 

@@ -24,6 +24,23 @@ type VarSource struct {
 	Name  string // -var
 	Value string // -var
 	File  string // -var-file, relative to dir unless absolute
+	// Invalid says why a -var option could not be read as NAME=VALUE;
+	// it is reported where values are collected, as OpenTofu does.
+	Invalid string
+}
+
+// ParseVarOption reads a -var option. Like OpenTofu it wants an "=" and
+// refuses a name ending in a blank (a likely "NAME = VALUE" typo); either
+// problem is kept in Invalid.
+func ParseVarOption(raw string) VarSource {
+	name, value, found := strings.Cut(raw, "=")
+	switch {
+	case !found:
+		return VarSource{Kind: ValueFromCLI, Invalid: fmt.Sprintf("The given -var option %q is not correctly specified. Must be a variable name and value separated by an equals sign, like -var=\"key=value\".", raw)}
+	case strings.HasSuffix(name, " "):
+		return VarSource{Kind: ValueFromCLI, Invalid: fmt.Sprintf("Variable name %q is invalid due to trailing space. Did you mean -var=\"%s=%s\"?", name, strings.TrimSuffix(name, " "), strings.TrimPrefix(value, " "))}
+	}
+	return VarSource{Kind: ValueFromCLI, Name: name, Value: value}
 }
 
 // Where a variable value came from (VariableValue.SourceType).
@@ -52,8 +69,24 @@ type VariableValue struct {
 // order, then -var and -var-file options in the order given. env holds
 // "KEY=VALUE" entries (os.Environ() form).
 func CollectVariableValues(fsys fs.FS, dir string, root *Module, cli []VarSource, env []string) (map[string]VariableValue, hcl.Diagnostics) {
-	dir = cleanDir(dir)
 	c := &collector{root: root, values: map[string]VariableValue{}, parser: hclparse.NewParser()}
+	c.collect(fsys, dir, cli, env)
+	return c.values, c.diags
+}
+
+// CheckVariableSources reads the variable values' sources as
+// CollectVariableValues does but reports only what keeps them from being
+// read: unreadable or malformed files, -var options without a name. It is
+// what OpenTofu's validate and output make of -var and -var-file, which
+// they accept without using the values.
+func CheckVariableSources(fsys fs.FS, dir string, cli []VarSource) hcl.Diagnostics {
+	c := &collector{readOnly: true, parser: hclparse.NewParser()}
+	c.collect(fsys, dir, cli, nil)
+	return c.diags
+}
+
+func (c *collector) collect(fsys fs.FS, dir string, cli []VarSource, env []string) {
+	dir = cleanDir(dir)
 
 	for _, kv := range env {
 		name, value, ok := strings.Cut(kv, "=")
@@ -64,7 +97,7 @@ func CollectVariableValues(fsys fs.FS, dir string, root *Module, cli []VarSource
 		if !ok || name == "" {
 			continue
 		}
-		v, declared := root.Variables[name]
+		v, declared := c.root.Variables[name]
 		if !declared {
 			continue // undeclared environment values are ignored silently
 		}
@@ -86,7 +119,14 @@ func CollectVariableValues(fsys fs.FS, dir string, root *Module, cli []VarSource
 				c.loadFile(func() ([]byte, error) { return fs.ReadFile(fsys, joined) }, joined)
 			}
 		default:
-			v, declared := root.Variables[src.Name]
+			if src.Invalid != "" {
+				c.diags = append(c.diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid -var option", Detail: src.Invalid})
+				continue
+			}
+			if c.readOnly {
+				continue
+			}
+			v, declared := c.root.Variables[src.Name]
 			if !declared {
 				c.diags = append(c.diags, &hcl.Diagnostic{
 					Severity: hcl.DiagError,
@@ -98,7 +138,6 @@ func CollectVariableValues(fsys fs.FS, dir string, root *Module, cli []VarSource
 			c.setText(v, src.Name, src.Value, ValueFromCLI)
 		}
 	}
-	return c.values, c.diags
 }
 
 type collector struct {
@@ -106,6 +145,8 @@ type collector struct {
 	values map[string]VariableValue
 	parser *hclparse.Parser
 	diags  hcl.Diagnostics
+	// readOnly only reads the sources, for CheckVariableSources.
+	readOnly bool
 }
 
 // autoVarFiles lists the tfvars files read without being named:
@@ -200,6 +241,9 @@ func (c *collector) loadFile(read func() ([]byte, error), filename string) {
 	}
 	attrs, diags := f.Body.JustAttributes()
 	c.diags = append(c.diags, diags...)
+	if c.readOnly {
+		return
+	}
 	for _, name := range slices.Sorted(maps.Keys(attrs)) {
 		attr := attrs[name]
 		if _, declared := c.root.Variables[name]; !declared {
