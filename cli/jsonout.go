@@ -19,6 +19,7 @@ func writeValidateJSON(u *ui, diags hcl.Diagnostics) error {
 		Diagnostics   []views.DiagnosticMessage `json:"diagnostics"`
 	}
 	o := out{FormatVersion: "1.0", Valid: !diags.HasErrors(), Diagnostics: []views.DiagnosticMessage{}}
+	u.addVarFileSources(diags)
 	for _, d := range diags {
 		if d.Severity == hcl.DiagError {
 			o.ErrorCount++

@@ -3,25 +3,35 @@ package cli
 import (
 	"context"
 	"fmt"
+	"os"
 
 	"github.com/spf13/cobra"
+
+	"github.com/tenetplan/tenet/config"
 )
 
 func newValidateCommand(g *globals) *cobra.Command {
 	var noColor, jsonOut bool
+	var vars []config.VarSource
 	cmd := &cobra.Command{
 		Use:   "validate [options]",
 		Short: "Check whether the configuration is valid",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			u := newUI(cmd, g, noColor, false)
-			cfg, diags := u.loadConfigAndProviders(g)
+			// As in OpenTofu, the values are read but not used: validate
+			// checks the configuration for any values.
+			diags := config.CheckVariableSources(os.DirFS("."), ".", vars)
 			if !diags.HasErrors() {
-				ctx := cmd.Context()
-				if ctx == nil {
-					ctx = context.Background()
+				cfg, d := u.loadConfigAndProviders(g)
+				diags = append(diags, d...)
+				if !diags.HasErrors() {
+					ctx := cmd.Context()
+					if ctx == nil {
+						ctx = context.Background()
+					}
+					diags = append(diags, newEngine(g, nil, nil).Validate(ctx, cfg)...)
 				}
-				diags = append(diags, newEngine(g, nil, nil).Validate(ctx, cfg)...)
 			}
 			if jsonOut {
 				return writeValidateJSON(u, diags)
@@ -35,5 +45,7 @@ func newValidateCommand(g *globals) *cobra.Command {
 	}
 	cmd.Flags().BoolVar(&noColor, "no-color", false, "disable color")
 	cmd.Flags().BoolVar(&jsonOut, "json", false, "machine-readable output")
+	cmd.Flags().Var(&varFlag{kind: config.ValueFromCLI, list: &vars}, "var", "accepted as OpenTofu does: the value is read, not used")
+	cmd.Flags().Var(&varFlag{kind: config.ValueFromFile, list: &vars}, "var-file", "accepted as OpenTofu does: the file is read, its values not used")
 	return cmd
 }
