@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"fmt"
+	"os"
 	"sync"
 
 	"github.com/hashicorp/hcl/v2"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/tenetplan/tenet/addrs"
 	"github.com/tenetplan/tenet/cli/views"
+	"github.com/tenetplan/tenet/config"
 	"github.com/tenetplan/tenet/providers"
 	"github.com/tenetplan/tenet/state"
 
@@ -75,15 +77,22 @@ func (s schemaLookup) ResourceSchema(providerName, mode, typ string) *providers.
 func newOutputCommand(g *globals) *cobra.Command {
 	var jsonOut, raw, noColor, showSensitive bool
 	var statePath string
+	var vars []config.VarSource
 	cmd := &cobra.Command{
 		Use:   "output [options] [NAME]",
 		Short: "Show output values from the state",
-		Args:  cobra.MaximumNArgs(1),
+		Args:  cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			u := newUI(cmd, g, noColor, false)
 			u.showSensitive = showSensitive
-			if raw && len(args) == 0 {
-				return u.errorf("Output name required", "You must give the name of a single output value when using the -raw option.\n\nFor more help on using this command, run:\n  tenet output -help")
+			if diags := checkOutputArgs(args, &jsonOut, &raw); diags.HasErrors() {
+				u.diagnostics(diags)
+				fmt.Fprint(u.errw, "\nFor more help on using this command, run:\n  tenet output -help\n")
+				return &exitError{1}
+			}
+			// As in OpenTofu, the values are read but not used.
+			if diags := config.CheckVariableSources(os.DirFS("."), ".", vars); diags.HasErrors() {
+				return u.fail(diags)
 			}
 			st, err := readState(u, statePath)
 			if err != nil {
@@ -113,7 +122,7 @@ func newOutputCommand(g *globals) *cobra.Command {
 					}
 					fmt.Fprintln(u.out, string(js))
 				case raw:
-					s, err := views.RawOutputValue(o.Value)
+					s, err := views.RawOutputValue(args[0], o.Value)
 					if err != nil {
 						return u.errorf("Unsupported value for raw output", "%s", err)
 					}
@@ -140,7 +149,30 @@ func newOutputCommand(g *globals) *cobra.Command {
 	registerShowSensitive(cmd, &showSensitive)
 	registerConsolidation(cmd)
 	cmd.Flags().StringVar(&statePath, "state", defaultStatePath, "path to the state file")
+	cmd.Flags().Var(&varFlag{kind: config.ValueFromCLI, list: &vars}, "var", "accepted as OpenTofu does: the value is read, not used")
+	cmd.Flags().Var(&varFlag{kind: config.ValueFromFile, list: &vars}, "var-file", "accepted as OpenTofu does: the file is read, its values not used")
 	return cmd
+}
+
+// checkOutputArgs reports the output command's arguments that do not go
+// together, in OpenTofu's words and order. Given both -json and -raw it
+// drops both, as OpenTofu does, before looking further.
+func checkOutputArgs(args []string, jsonOut, raw *bool) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	if len(args) > 1 {
+		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Unexpected argument",
+			Detail: "The output command expects exactly one argument with the name of an output variable or no arguments to show all outputs."})
+	}
+	if *jsonOut && *raw {
+		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid output format",
+			Detail: "The -raw and -json options are mutually-exclusive."})
+		*jsonOut, *raw = false, false
+	}
+	if *raw && len(args) == 0 {
+		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Output name required",
+			Detail: "You must give the name of a single output value when using the -raw option."})
+	}
+	return diags
 }
 
 // types gives the implied type of a resource type's schema, for the JSON

@@ -175,7 +175,7 @@ func TestRawOutputValueAndJSON(t *testing.T) {
 		{cty.NullVal(cty.String), "", true},
 	}
 	for _, r := range raw {
-		got, err := RawOutputValue(r.v)
+		got, err := RawOutputValue("o", r.v)
 		if (err != nil) != r.wantErr || got != r.want {
 			t.Errorf("RawOutputValue(%#v) = %q, %v", r.v, got, err)
 		}

@@ -28,13 +28,16 @@ func SortedOutputNames(outputs map[string]OutputValue) []string {
 
 // RawOutputValue is the `output -raw` text of a value: strings as they
 // are, numbers and bools in their usual form; anything else is an error.
-func RawOutputValue(v cty.Value) (string, error) {
+func RawOutputValue(name string, v cty.Value) (string, error) {
 	v, _ = v.UnmarkDeep()
+	// The errors are OpenTofu's words, checked in its order.
 	switch {
-	case !v.IsKnown():
-		return "", fmt.Errorf("the value is not known yet")
+	case !v.Type().IsPrimitiveType() && v.Type() != cty.DynamicPseudoType:
+		return "", fmt.Errorf("The -raw option only supports strings, numbers, and boolean values, but output value %q is %s.\n\nUse the -json option for machine-readable representations of output values that have complex types.", name, v.Type().FriendlyName())
 	case v.IsNull():
-		return "", fmt.Errorf("the value is null; -raw can only print strings, numbers and bools")
+		return "", fmt.Errorf("The value for output value %q is null, so -raw mode cannot print it.", name)
+	case !v.IsKnown():
+		return "", fmt.Errorf("The value for output value %q won't be known until after a successful tenet apply, so -raw mode cannot print it.", name)
 	case v.Type() == cty.String:
 		return v.AsString(), nil
 	case v.Type() == cty.Number:
@@ -45,7 +48,7 @@ func RawOutputValue(v cty.Value) (string, error) {
 		}
 		return "false", nil
 	}
-	return "", fmt.Errorf("the value is of type %s; -raw can only print strings, numbers and bools; use -json for other types", v.Type().FriendlyName())
+	return "", fmt.Errorf("The -raw option only supports strings, numbers, and boolean values, but output value %q is %s.\n\nUse the -json option for machine-readable representations of output values that have complex types.", name, v.Type().FriendlyName())
 }
 
 // OutputValueJSON is the `output -json NAME` form of one value.
