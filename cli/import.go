@@ -3,9 +3,13 @@ package cli
 import (
 	"context"
 	"fmt"
+	"maps"
 	"os"
+	"strings"
 	"sync"
 
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/spf13/cobra"
 
 	"github.com/tenetplan/tenet/addrs"
@@ -13,6 +17,8 @@ import (
 	"github.com/tenetplan/tenet/cli/views/human"
 	"github.com/tenetplan/tenet/config"
 	"github.com/tenetplan/tenet/engine"
+	"github.com/tenetplan/tenet/engine/graph"
+	"github.com/tenetplan/tenet/state"
 )
 
 // newImportCommand builds `import ADDR ID`: bring an existing remote object
@@ -40,19 +46,48 @@ func newImportCommand(g *globals) *cobra.Command {
 			if ctx == nil {
 				ctx = context.Background()
 			}
-			addr, diags := addrs.ParseAbsResourceInstanceStr(args[0])
+			addr, diags := parseImportAddress(u, args[0])
 			if diags.HasErrors() {
-				return u.fail(diags)
+				u.diagnostics(diags)
+				fmt.Fprintln(u.out, "For information on valid syntax, see:\nhttps://opentofu.org/docs/cli/state/resource-addressing/")
+				return &exitError{1}
+			}
+			if addr.Resource.Resource.Mode != addrs.ManagedResourceMode {
+				return u.fail(hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "A managed resource address is required. Importing into a data resource is not allowed."}})
+			}
+			if dir := importConfigDir(configDir); !hasConfigFiles(dir) {
+				return u.errorf("No tenet configuration files",
+					"The directory %s does not contain any tenet configuration files (.tf or .tf.json). To specify a different configuration directory, use the -config=\"...\" command line option.", dir)
 			}
 			cfg, d := u.loadConfigAndProviders(g)
 			diags = append(diags, d...)
 			if diags.HasErrors() {
 				return u.fail(diags)
 			}
+			// As OpenTofu, before the state is touched: the module and the
+			// resource block must be there; a missing resource is told in
+			// OpenTofu's older style, as plain text with an example block.
+			if cfg.Descendant(addr.Module.Module()) == nil {
+				return u.fail(append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Import to non-existent module",
+					Detail: fmt.Sprintf("%s is not defined in the configuration. Please add configuration for this module before importing into it.", addr.Module)}))
+			}
+			if !graph.ConfigHasResource(cfg, addr.Config()) {
+				u.diagnostics(diags)
+				// The whole in red, as OpenTofu's error output.
+				fmt.Fprint(u.errw, u.ansi(views.ANSIRed)+u.colorize(missingImportResource(addr))+u.ansi(views.ANSIReset)+"\n")
+				return &exitError{1}
+			}
 			vals, d := config.CollectVariableValues(os.DirFS("."), ".", cfg.Root, vars, g.deps.Env)
 			diags = append(diags, d...)
 			if !d.HasErrors() && inputEnabled(input, g.deps.Env) {
-				diags = append(diags, promptForVariables(ctx, g, u, cfg.Root, vals)...)
+				d = promptForVariables(ctx, g, u, cfg.Root, vals)
+				diags = append(diags, d...)
+			}
+			if !d.HasErrors() {
+				// As plan: before anything is imported, and alone.
+				if missing := config.MissingRootVariables(cfg.Root, vals); missing.HasErrors() {
+					return u.fail(append(diags, missing...))
+				}
 			}
 			r, d := rulesEngine(ctx, rulesDirs)
 			diags = append(diags, d...)
@@ -78,6 +113,11 @@ func newImportCommand(g *globals) *cobra.Command {
 			st, d := eng.Import(ctx, cfg, prev, addr, args[1], engine.PlanOpts{Variables: vals, Parallelism: parallelism})
 			diags = append(diags, d...)
 			if st == nil || diags.HasErrors() {
+				if prev != nil && prev.ResourceInstanceObject(addr, state.NotDeposed) != nil {
+					// OpenTofu finds the address taken only once the
+					// provider has prepared the import.
+					progress.once.Do(progress.prepared)
+				}
 				return u.fail(diags)
 			}
 			if err := mgr.Write(st); err != nil {
@@ -117,3 +157,60 @@ func (p *importCommandProgress) RefreshStart(addr, idKey, idValue string) {
 
 // PrepareImport shows nothing: the command printed its own start line.
 func (p *importCommandProgress) PrepareImport(addr, id string) {}
+
+// parseImportAddress reads import's ADDR; its diagnostics quote it as the
+// source "<import-address>", as OpenTofu's do.
+func parseImportAddress(u *ui, src string) (addrs.AbsResourceInstance, hcl.Diagnostics) {
+	const name = "<import-address>"
+	traversal, diags := hclsyntax.ParseTraversalAbs([]byte(src), name, hcl.InitialPos)
+	if !diags.HasErrors() {
+		var addr addrs.AbsResourceInstance
+		if addr, diags = addrs.ParseAbsResourceInstance(traversal); !diags.HasErrors() {
+			return addr, nil
+		}
+	}
+	files := maps.Clone(u.files)
+	if files == nil {
+		files = map[string]*hcl.File{}
+	}
+	files[name] = &hcl.File{Bytes: []byte(src)}
+	u.files = files
+	return addrs.AbsResourceInstance{}, diags
+}
+
+// importConfigDir is the directory import reads the configuration from:
+// -config's, else the working directory, named in full as OpenTofu does.
+func importConfigDir(configDir string) string {
+	if configDir != "" {
+		return configDir
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		return "."
+	}
+	return wd
+}
+
+// hasConfigFiles reports whether dir holds any configuration file.
+func hasConfigFiles(dir string) bool {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return false
+	}
+	for _, e := range entries {
+		name := e.Name()
+		if !e.IsDir() && !config.IsIgnoredFile(name) && (strings.HasSuffix(name, ".tf") || strings.HasSuffix(name, ".tf.json")) {
+			return true
+		}
+	}
+	return false
+}
+
+// missingImportResource is OpenTofu's text for an import into a resource
+// the configuration does not declare, with colour codes for colorize.
+func missingImportResource(addr addrs.AbsResourceInstance) string {
+	res := addr.Resource.Resource
+	return fmt.Sprintf("[reset][bold][red]Error:[reset][bold] resource address %q does not exist in the configuration.[reset]\n\n"+
+		"Before importing this resource, please create its configuration in %s. For example:\n\n"+
+		"resource %q %q {\n  # (resource arguments)\n}\n", addr, graph.ModuleDisplay(addr.Config().Module), res.Type, res.Name)
+}

@@ -320,7 +320,7 @@ func Import(ctx context.Context, env phase.Env, cfg *config.Config, prevRun *sta
 	if prevRun != nil {
 		if ri := prevRun.ResourceInstance(addr); ri != nil && ri.Current != nil {
 			return nil, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Resource already managed by tenet",
-				Detail: fmt.Sprintf("tenet is already managing a remote object for %s. To import to this address you must first remove the existing object from the state (tenet state rm).", addr)}}
+				Detail: fmt.Sprintf("tenet is already managing a remote object for %s. To import to this address you must first remove the existing object from the state.", addr)}}
 		}
 	}
 	root := *cfg.Root
