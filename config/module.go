@@ -187,9 +187,20 @@ func (m *Module) decodeBlock(block *hcl.Block) hcl.Diagnostics {
 	case "import":
 		imp, d := decodeImportBlock(block)
 		diags = append(diags, d...)
-		if imp != nil {
-			m.Import = append(m.Import, imp)
+		if imp == nil {
+			break
 		}
+		if first := importTo(m.Import, imp.ToAddr); first != nil {
+			// As OpenTofu: one import block a statically named instance.
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  fmt.Sprintf("Duplicate import configuration for %q", imp.ToAddr.String()),
+				Detail:   fmt.Sprintf("An import block for the resource %q was already declared at %s. A resource can have only one import block.", imp.ToAddr.String(), first.DeclRange),
+				Subject:  imp.DeclRange.Ptr(),
+			})
+			break
+		}
+		m.Import = append(m.Import, imp)
 	case "check":
 		c, d := decodeCheckBlock(block)
 		diags = append(diags, d...)
@@ -299,4 +310,18 @@ func labelRange(b *hcl.Block, i int) hcl.Range {
 		return b.LabelRanges[i]
 	}
 	return b.DefRange
+}
+
+// importTo is the import block among imports whose static target is addr,
+// or nil (always nil for a target with expressions).
+func importTo(imports []*Import, addr *addrs.AbsResourceInstance) *Import {
+	if addr == nil {
+		return nil
+	}
+	for _, imp := range imports {
+		if imp.ToAddr != nil && imp.ToAddr.Equal(*addr) {
+			return imp
+		}
+	}
+	return nil
 }
