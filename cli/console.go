@@ -76,7 +76,7 @@ func runConsole(ctx context.Context, cmd *cobra.Command, g *globals, u *ui, vars
 	// A refresh-only plan that neither refreshes nor reads data sources
 	// the state holds evaluates the whole configuration with the state's
 	// objects as they are: the values OpenTofu's console shows.
-	scope := &engine.Scope{Impure: true}
+	scope := &engine.Scope{Impure: true, NoOutputs: true}
 	eng := newEngine(g, r, &hookAdapter{})
 	_, d = eng.Plan(ctx, cfg, st, engine.PlanOpts{Mode: plan.RefreshOnlyMode, SkipRefresh: true, FromState: true, Variables: vals, Scope: scope})
 	diags = append(diags, d...)

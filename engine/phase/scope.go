@@ -30,7 +30,10 @@ type Scope struct {
 	// unknown read as null: the test language's plan runs see outputs so,
 	// as OpenTofu's planned state keeps no such value.
 	UnknownOutputsAsNull bool
-	impure               map[string]function.Function
+	// NoOutputs leaves out output.NAME, which only the test language
+	// has: in the console, as in OpenTofu's, "output" is a resource type.
+	NoOutputs bool
+	impure    map[string]function.Function
 }
 
 // Ready reports whether a run filled the scope in.
@@ -55,7 +58,7 @@ func (s *Scope) Eval(expr hcl.Expression, extra map[string]cty.Value) (cty.Value
 		if _, ok := extra[name]; ok {
 			continue
 		}
-		if name == "output" {
+		if name == "output" && !s.NoOutputs {
 			if outputs == nil {
 				outputs = map[string]cty.Value{}
 				for oname := range s.ev.Cfg.Root.Outputs {
