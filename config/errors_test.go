@@ -50,9 +50,11 @@ func TestErrorFixtures(t *testing.T) {
 func markers(src string) map[int][]string {
 	out := map[int][]string{}
 	for i, line := range strings.Split(src, "\n") {
+		// A line may carry several markers: "# ERROR: A # ERROR: B".
 		for _, kind := range []string{"ERROR", "WARNING"} {
-			if _, after, ok := strings.Cut(line, "# "+kind+": "); ok {
-				out[i+1] = append(out[i+1], kind+": "+strings.TrimSpace(after))
+			for _, after := range strings.Split(line, "# "+kind+": ")[1:] {
+				summary, _, _ := strings.Cut(after, " # ")
+				out[i+1] = append(out[i+1], kind+": "+strings.TrimSpace(summary))
 			}
 		}
 	}

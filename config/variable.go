@@ -149,7 +149,7 @@ func decodeVariableBlock(block *hcl.Block) (*Variable, hcl.Diagnostics) {
 		}
 	}
 	for _, b := range content.Blocks {
-		rule, d := decodeCheckRule(b)
+		rule, d := decodeCheckRuleOf(b, v.Name)
 		diags = append(diags, d...)
 		if rule != nil {
 			v.Validations = append(v.Validations, rule)
@@ -220,19 +220,50 @@ var checkRuleSchema = &hcl.BodySchema{
 }
 
 func decodeCheckRule(block *hcl.Block) (*CheckRule, hcl.Diagnostics) {
+	return decodeCheckRuleOf(block, "")
+}
+
+// decodeCheckRuleOf decodes a check rule; variable, when not empty, is the
+// variable a validation block belongs to, which its condition must refer
+// to. As OpenTofu, every problem of the block is reported, not only the
+// first; the rule is nil when there is one.
+func decodeCheckRuleOf(block *hcl.Block, variable string) (*CheckRule, hcl.Diagnostics) {
 	content, diags := block.Body.Content(checkRuleSchema)
+	rule := &CheckRule{DeclRange: block.DefRange}
+	if attr, ok := content.Attributes["condition"]; ok {
+		rule.Condition = attr.Expr
+		if d := ConstantCondition(block.Type, attr.Expr); d != nil {
+			diags = append(diags, d)
+		}
+		if variable != "" && !refersToVariable(attr.Expr, variable) {
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Invalid variable validation condition",
+				Detail:   fmt.Sprintf("The condition for variable %q must refer to var.%s in order to test incoming values.", variable, variable),
+				Subject:  attr.Expr.Range().Ptr(),
+			})
+		}
+	}
+	if attr, ok := content.Attributes["error_message"]; ok {
+		rule.ErrorMessage = attr.Expr
+	}
 	if diags.HasErrors() {
 		return nil, diags
 	}
-	cond := content.Attributes["condition"].Expr
-	if d := ConstantCondition(block.Type, cond); d != nil {
-		return nil, append(diags, d)
+	return rule, diags
+}
+
+// refersToVariable reports whether expr reads var.NAME.
+func refersToVariable(expr hcl.Expression, name string) bool {
+	for _, t := range expr.Variables() {
+		if t.RootName() != "var" || len(t) < 2 {
+			continue
+		}
+		if attr, ok := t[1].(hcl.TraverseAttr); ok && attr.Name == name {
+			return true
+		}
 	}
-	return &CheckRule{
-		Condition:    cond,
-		ErrorMessage: content.Attributes["error_message"].Expr,
-		DeclRange:    block.DefRange,
-	}, diags
+	return false
 }
 
 // ConstantCondition refuses the condition of a precondition,

@@ -2,7 +2,7 @@
 variable "n" {
   default = 1
   validation {
-    condition     = 1 > 0 # ERROR: Invalid validation expression
+    condition     = 1 > 0 # ERROR: Invalid validation expression # ERROR: Invalid variable validation condition
     error_message = "never."
   }
 }
