@@ -17,7 +17,6 @@ import (
 	"github.com/tenetplan/tenet/cli/views/human"
 	"github.com/tenetplan/tenet/config"
 	"github.com/tenetplan/tenet/engine"
-	"github.com/tenetplan/tenet/engine/graph"
 	"github.com/tenetplan/tenet/state"
 )
 
@@ -67,11 +66,12 @@ func newImportCommand(g *globals) *cobra.Command {
 			// As OpenTofu, before the state is touched: the module and the
 			// resource block must be there; a missing resource is told in
 			// OpenTofu's older style, as plain text with an example block.
-			if cfg.Descendant(addr.Module.Module()) == nil {
+			mod := cfg.Descendant(addr.Module.Module())
+			if mod == nil {
 				return u.fail(append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Import to non-existent module",
 					Detail: fmt.Sprintf("%s is not defined in the configuration. Please add configuration for this module before importing into it.", addr.Module)}))
 			}
-			if !graph.ConfigHasResource(cfg, addr.Config()) {
+			if _, ok := mod.ManagedResources[addr.Resource.Resource.String()]; !ok {
 				u.diagnostics(diags)
 				// The whole in red, as OpenTofu's error output.
 				fmt.Fprint(u.errw, u.ansi(views.ANSIRed)+u.colorize(missingImportResource(addr))+u.ansi(views.ANSIReset)+"\n")
@@ -210,7 +210,11 @@ func hasConfigFiles(dir string) bool {
 // the configuration does not declare, with colour codes for colorize.
 func missingImportResource(addr addrs.AbsResourceInstance) string {
 	res := addr.Resource.Resource
+	moduleName := "the root module"
+	if !addr.Module.IsRoot() {
+		moduleName = addr.Module.Module().String()
+	}
 	return fmt.Sprintf("[reset][bold][red]Error:[reset][bold] resource address %q does not exist in the configuration.[reset]\n\n"+
 		"Before importing this resource, please create its configuration in %s. For example:\n\n"+
-		"resource %q %q {\n  # (resource arguments)\n}\n", addr, graph.ModuleDisplay(addr.Config().Module), res.Type, res.Name)
+		"resource %q %q {\n  # (resource arguments)\n}\n", addr, moduleName, res.Type, res.Name)
 }
