@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/tenetplan/tenet/cli/views"
 	"github.com/tenetplan/tenet/config"
 )
 
@@ -39,12 +40,18 @@ func newValidateCommand(g *globals) *cobra.Command {
 			if u.diagnostics(diags) {
 				return &exitError{1}
 			}
-			fmt.Fprintln(u.out, u.colorize("[green][bold]Success![reset] The configuration is valid."))
+			msg := "[green][bold]Success![reset] The configuration is valid."
+			if len(diags) > 0 {
+				msg = "[green][bold]Success![reset] The configuration is valid, but there were some validation warnings as shown above."
+			}
+			// Wrapped after colouring, escape codes counted, as OpenTofu does.
+			fmt.Fprintln(u.out, views.WordWrap(u.colorize(msg), 78))
 			return nil
 		},
 	}
 	cmd.Flags().BoolVar(&noColor, "no-color", false, "disable color")
 	cmd.Flags().BoolVar(&jsonOut, "json", false, "machine-readable output")
+	registerConsolidation(cmd)
 	cmd.Flags().Var(&varFlag{kind: config.ValueFromCLI, list: &vars}, "var", "accepted as OpenTofu does: the value is read, not used")
 	cmd.Flags().Var(&varFlag{kind: config.ValueFromFile, list: &vars}, "var-file", "accepted as OpenTofu does: the file is read, its values not used")
 	return cmd

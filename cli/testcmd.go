@@ -51,6 +51,7 @@ func newTestCommand(g *globals) *cobra.Command {
 	fl.BoolVar(&f.verbose, "verbose", false, "print the plan or state of each run block")
 	fl.BoolVar(&f.jsonOut, "json", false, "print the results as a stream of JSON messages")
 	fl.BoolVar(&f.noColor, "no-color", false, "disable color")
+	registerConsolidation(cmd)
 	return cmd
 }
 
