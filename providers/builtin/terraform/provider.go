@@ -55,6 +55,7 @@ func New() providers.Interface {
 				Read:     p.readRemoteState,
 			},
 		},
+		Functions: functions,
 		Configure: func(req providers.ConfigureProviderRequest) providers.Diagnostics {
 			p.workingDir = req.WorkingDir
 			return nil

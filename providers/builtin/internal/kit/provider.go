@@ -41,6 +41,8 @@ type Base struct {
 	Config      providers.Schema
 	Resources   map[string]*Resource
 	DataSources map[string]*DataSource
+	// Functions are the provider-defined functions, by name.
+	Functions map[string]*Function
 	// Configure, when set, receives the provider configuration.
 	Configure func(req providers.ConfigureProviderRequest) providers.Diagnostics
 
@@ -73,6 +75,7 @@ func (b *Base) GetProviderSchema(context.Context) providers.GetProviderSchemaRes
 		Provider:      b.Config,
 		ResourceTypes: make(map[string]providers.Schema, len(b.Resources)),
 		DataSources:   make(map[string]providers.Schema, len(b.DataSources)),
+		Functions:     b.functionDecls(),
 	}
 	if resp.Provider.Block == nil {
 		resp.Provider.Block = &providers.Block{}
@@ -207,14 +210,38 @@ func (b *Base) MoveResourceState(_ context.Context, req providers.MoveResourceSt
 		fmt.Sprintf("The %s provider cannot turn a %s object into a %s object. Remove the moved block and let tenet replace the object instead.", b.Name, req.SourceTypeName, req.TargetTypeName))}
 }
 
-// GetFunctions reports no functions: built-in providers define none.
+// GetFunctions lists the declarations of Functions.
 func (b *Base) GetFunctions(context.Context) providers.GetFunctionsResponse {
-	return providers.GetFunctionsResponse{}
+	return providers.GetFunctionsResponse{Functions: b.functionDecls()}
 }
 
+func (b *Base) functionDecls() map[string]providers.Function {
+	if len(b.Functions) == 0 {
+		return nil
+	}
+	decls := make(map[string]providers.Function, len(b.Functions))
+	for name, f := range b.Functions {
+		decls[name] = f.Decl
+	}
+	return decls
+}
+
+// CallFunction calls the named function after checking the arguments
+// against its declaration.
 func (b *Base) CallFunction(_ context.Context, req providers.CallFunctionRequest) providers.CallFunctionResponse {
-	return providers.CallFunctionResponse{Err: &providers.FunctionError{
-		Text: fmt.Sprintf("the %s provider defines no function %q", b.Name, req.Name)}}
+	f, ok := b.Functions[req.Name]
+	if !ok {
+		return providers.CallFunctionResponse{Err: &providers.FunctionError{
+			Text: fmt.Sprintf("the %s provider defines no function %q", b.Name, req.Name)}}
+	}
+	if err := checkArgs(req.Name, f.Decl, req.Arguments); err != nil {
+		return providers.CallFunctionResponse{Err: err}
+	}
+	result, err := f.Call(req.Arguments)
+	if err != nil {
+		return providers.CallFunctionResponse{Result: cty.UnknownVal(f.Decl.ReturnType), Err: err}
+	}
+	return providers.CallFunctionResponse{Result: result}
 }
 
 // StopProvider ends the context of every operation in flight (they watch
