@@ -99,6 +99,16 @@ func encodeTFVars(v cty.Value) (cty.Value, *providers.FunctionError) {
 	if !v.Type().IsObjectType() {
 		return cty.UnknownVal(cty.String), kit.CallError("invalid input: must be an object")
 	}
+	if !v.IsWhollyKnown() {
+		// OpenTofu 1.10.6 panics here (hclwrite cannot write an unknown
+		// value); the text is simply not known until apply.
+		for it := v.ElementIterator(); it.Next(); {
+			if name, _ := it.Element(); !hclsyntax.ValidIdentifier(name.AsString()) {
+				return cty.UnknownVal(cty.String), kit.CallError("invalid input: object key: " + name.AsString() + " - must be a valid identifier")
+			}
+		}
+		return cty.UnknownVal(cty.String), nil
+	}
 	file := hclwrite.NewEmptyFile()
 	for it := v.ElementIterator(); it.Next(); {
 		key, val := it.Element()

@@ -44,8 +44,9 @@ func New() providers.Interface {
 		extraReplace: p.rotatedReplace,
 	}
 	p.Base = kit.Base{
-		Name:   "time",
-		Config: providers.Schema{Block: &providers.Block{}},
+		Name:      "time",
+		Config:    providers.Schema{Block: &providers.Block{}},
+		Functions: functions,
 		Resources: map[string]*kit.Resource{
 			"time_static": {
 				Schema:   providers.Schema{Block: staticSchema},
