@@ -24,3 +24,22 @@ func FuzzParseStateOutputs(f *testing.F) {
 		}
 	})
 }
+
+// FuzzDecodeTFVars: decode_tfvars parses what users pass it; it must
+// never panic, and a value it returns is wholly known.
+func FuzzDecodeTFVars(f *testing.F) {
+	f.Add("a = 1\nb = \"x\"\nc = [1, {d = true}]\n")
+	f.Add("h = <<EOT\nhello\nEOT\n")
+	f.Add("a = var.x")
+	f.Add("blk {\n}\n")
+	f.Add("a = {")
+	f.Fuzz(func(t *testing.T, content string) {
+		v, err := decodeTFVars(content)
+		if err != nil {
+			return
+		}
+		if !v.IsWhollyKnown() || !v.Type().IsObjectType() {
+			t.Errorf("decoded %q to %#v", content, v)
+		}
+	})
+}
