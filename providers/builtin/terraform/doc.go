@@ -6,4 +6,10 @@
 // state file's JSON: providers never see tenet's state package. Other
 // backends are read through a StateReader the CLI supplies
 // (NewWithStateReader); without one they are refused.
+//
+// Its functions, provider::terraform::encode_tfvars, decode_tfvars and
+// encode_expr, are OpenTofu's, with OpenTofu's error texts; their errors
+// blame the call rather than an argument, as OpenTofu's do. One
+// deliberate difference: encode_tfvars of an object holding unknown
+// values is unknown, where OpenTofu 1.10.6 panics.
 package terraform

@@ -7,6 +7,8 @@
 // years wins). time_rotating is removed on refresh once its rotation
 // moment has passed, so the next plan creates it anew.
 //
-// Not provided: the provider functions duration_parse, rfc3339_parse and
-// unix_timestamp_parse of hashicorp/time.
+// Its functions, provider::time::duration_parse, rfc3339_parse and
+// unix_timestamp_parse, return the same objects and error texts as the
+// plugin's (for a Unix time that is not a 64-bit integer, the plugin
+// framework's conversion error, odd as it reads).
 package time
