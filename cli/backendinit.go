@@ -375,14 +375,7 @@ func parseBackendConfigArg(arg string) (map[string]cty.Value, hcl.Diagnostics) {
 	if err != nil {
 		return nil, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Failed to read file", Detail: fmt.Sprintf("The file %q could not be read.", arg)}}
 	}
-	p := hclparse.NewParser()
-	var f *hcl.File
-	var diags hcl.Diagnostics
-	if strings.HasSuffix(arg, ".json") {
-		f, diags = p.ParseJSON(src, arg)
-	} else {
-		f, diags = p.ParseHCL(src, arg)
-	}
+	f, diags := config.ParseSource(hclparse.NewParser(), src, arg)
 	if diags.HasErrors() {
 		return nil, diags
 	}

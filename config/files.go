@@ -3,6 +3,9 @@ package config
 import (
 	"slices"
 	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclparse"
 )
 
 // The files of a module directory. OpenTofu reads *.tf and *.tf.json, and
@@ -78,4 +81,14 @@ func IsIgnoredFile(name string) bool {
 	return strings.HasPrefix(name, ".") ||
 		strings.HasSuffix(name, "~") ||
 		(strings.HasPrefix(name, "#") && strings.HasSuffix(name, "#"))
+}
+
+// ParseSource parses a file's source as JSON when its name ends in
+// ".json" and as native syntax otherwise, as every configuration,
+// variables and settings file is read.
+func ParseSource(p *hclparse.Parser, src []byte, filename string) (*hcl.File, hcl.Diagnostics) {
+	if strings.HasSuffix(filename, ".json") {
+		return p.ParseJSON(src, filename)
+	}
+	return p.ParseHCL(src, filename)
 }

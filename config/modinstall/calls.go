@@ -5,7 +5,6 @@ import (
 	"path"
 	"path/filepath"
 	"sort"
-	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclparse"
@@ -64,13 +63,7 @@ func moduleCalls(diskDir, shown string) ([]call, hcl.Diagnostics) {
 			continue
 		}
 		name := path.Join(shown, n)
-		var f *hcl.File
-		var d hcl.Diagnostics
-		if strings.HasSuffix(n, ".json") {
-			f, d = p.ParseJSON(src, name)
-		} else {
-			f, d = p.ParseHCL(src, name)
-		}
+		f, d := config.ParseSource(p, src, name)
 		diags = append(diags, d...)
 		if f == nil {
 			continue
