@@ -40,6 +40,7 @@ func newApplyCommand(g *globals, destroy bool) *cobra.Command {
 			}
 			u := newUI(cmd, g, f.noColor, f.json)
 			u.compactWarnings = f.compactWarnings
+			u.deprecation = parseDeprecationLevel(f.deprecation)
 			u.showSensitive = f.showSensitive
 			ctx := cmd.Context()
 			if ctx == nil {

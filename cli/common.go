@@ -42,6 +42,7 @@ type ui struct {
 	// compactWarnings (-compact-warnings) shows warnings that come
 	// without errors as a list of summaries (compactwarnings.go).
 	compactWarnings bool
+	deprecation     deprecationLevel
 	// showSensitive (-show-sensitive) draws sensitive values in human
 	// output instead of hiding them; -json output always has them.
 	showSensitive bool
@@ -151,7 +152,10 @@ func (u *ui) diagnostics(diags hcl.Diagnostics) bool {
 	}
 	u.addVarFileSources(diags)
 	if u.json == nil {
-		diags = sortedForPeople(diags)
+		diags = sortedForPeople(u.deprecation.filter(diags))
+		if len(diags) == 0 {
+			return false
+		}
 		if u.consolidateWarnings {
 			diags = consolidate(diags, hcl.DiagWarning)
 		}

@@ -37,6 +37,7 @@ func newPlanCommand(g *globals) *cobra.Command {
 			f.command = cmd.Name()
 			u := newUI(cmd, g, f.noColor, f.json)
 			u.compactWarnings = f.compactWarnings
+			u.deprecation = parseDeprecationLevel(f.deprecation)
 			u.showSensitive = f.showSensitive
 			r, err := planRun(cmd.Context(), g, u, f, "plan")
 			if err != nil {

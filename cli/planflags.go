@@ -56,7 +56,10 @@ type planFlags struct {
 	detailedExitcode bool
 	compactWarnings  bool
 	concise          bool // -concise: no progress lines in human output
-	showSensitive    bool // plan, apply and destroy only (not explain)
+	// deprecation (-deprecation=module:all|local|none) is which module
+	// deprecation warnings human output shows (cli/deprecation.go).
+	deprecation   string
+	showSensitive bool // plan, apply and destroy only (not explain)
 	// generateConfigOut (plan -generate-config-out) is where the
 	// resource blocks of import targets without one are written.
 	generateConfigOut string
@@ -91,6 +94,7 @@ func (f *planFlags) register(cmd *cobra.Command, withDestroy bool) {
 	fl.BoolVar(&f.noColor, "no-color", false, "disable color in the output")
 	fl.BoolVar(&f.input, "input", true, "ask for the values of required variables that are not set (TF_INPUT=false also turns this off)")
 	fl.BoolVar(&f.compactWarnings, "compact-warnings", false, "show warnings not accompanied by errors in a compact form, with their summaries only")
+	fl.StringVar(&f.deprecation, "deprecation", "module:all", "which warnings about deprecated module variables and outputs to show: module:all, module:local (not those about calls made inside non-local modules) or module:none")
 	f.state.register(cmd)
 }
 

@@ -1,6 +1,8 @@
 package config
 
 import (
+	"strings"
+
 	"fmt"
 	"maps"
 	"slices"
@@ -121,7 +123,17 @@ func decodeVariableBlock(block *hcl.Block) (*Variable, hcl.Diagnostics) {
 		diags = append(diags, gohcl.DecodeExpression(attr.Expr, nil, &v.Description)...)
 	}
 	if attr, ok := content.Attributes["deprecated"]; ok {
-		diags = append(diags, gohcl.DecodeExpression(attr.Expr, nil, &v.Deprecated)...)
+		d := gohcl.DecodeExpression(attr.Expr, nil, &v.Deprecated)
+		diags = append(diags, d...)
+		if !d.HasErrors() && strings.TrimSpace(v.Deprecated) == "" {
+			// A deprecation must tell callers what to do instead.
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Invalid `deprecated` value",
+				Detail:   `The "deprecated" argument must not be empty, and should provide instructions on how to migrate away from usage of this deprecated variable.`,
+				Subject:  &block.LabelRanges[0],
+			})
+		}
 	}
 	if attr, ok := content.Attributes["sensitive"]; ok {
 		diags = append(diags, decodeLiteralBool(attr, &v.Sensitive)...)
@@ -318,6 +330,16 @@ func decodeOutputBlock(block *hcl.Block) (*Output, hcl.Diagnostics) {
 	}
 	if attr, ok := content.Attributes["deprecated"]; ok {
 		diags = append(diags, gohcl.DecodeExpression(attr.Expr, nil, &o.Deprecated)...)
+		// OpenTofu checks for emptiness only when the block had no error
+		// so far.
+		if !diags.HasErrors() && strings.TrimSpace(o.Deprecated) == "" {
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Invalid `deprecated` attribute",
+				Detail:   `The "deprecated" argument must not be empty, and should provide instructions on how to migrate away from usage of this deprecated output value.`,
+				Subject:  attr.Expr.Range().Ptr(),
+			})
+		}
 	}
 	if attr, ok := content.Attributes["sensitive"]; ok {
 		diags = append(diags, decodeLiteralBool(attr, &o.Sensitive)...)

@@ -72,7 +72,7 @@ func evalCondition(s *Scope, rule *config.CheckRule, self cty.Value, summary str
 	if diags.HasErrors() {
 		return conditionResult{status: checkError}, Downgrade(diags, severity)
 	}
-	ctx, d := s.EvalContext(append(refs, msgRefs...))
+	ctx, marked, d := s.evalContext(append(refs, msgRefs...), true)
 	diags = append(diags, d...)
 	if d.HasErrors() {
 		return conditionResult{status: checkError}, Downgrade(diags, severity)
@@ -83,6 +83,10 @@ func evalCondition(s *Scope, rule *config.CheckRule, self cty.Value, summary str
 	rng := rule.Condition.Range().Ptr()
 	v, d := rule.Condition.Value(ctx)
 	diags = append(diags, d...)
+	if marked {
+		v, d = extractDeprecatedWithExpr(v, rule.Condition)
+		diags = append(diags, d...)
+	}
 	if d.HasErrors() {
 		return conditionResult{status: checkError}, Downgrade(diags, severity)
 	}
@@ -117,7 +121,7 @@ func evalCondition(s *Scope, rule *config.CheckRule, self cty.Value, summary str
 	if b.True() {
 		return conditionResult{status: checkPass}, diags
 	}
-	msg, d := conditionMessage(rule, ctx)
+	msg, d := conditionMessage(rule, ctx, marked)
 	diags = append(diags, Downgrade(d, severity)...)
 	return conditionResult{status: checkFail, message: msg}, append(diags, &hcl.Diagnostic{
 		Severity: severity, Summary: summary, Detail: msg, Subject: rng,
@@ -134,22 +138,27 @@ type ConditionResult struct{}
 func (ConditionResult) DoNotConsolidateDiagnostic() bool { return true }
 
 // conditionMessage evaluates a failed rule's error_message.
-func conditionMessage(rule *config.CheckRule, ctx *hcl.EvalContext) (string, hcl.Diagnostics) {
+func conditionMessage(rule *config.CheckRule, ctx *hcl.EvalContext, marked bool) (string, hcl.Diagnostics) {
 	v, diags := rule.ErrorMessage.Value(ctx)
 	if diags.HasErrors() {
 		return "Failed to evaluate the condition's error message.", diags
 	}
+	if marked {
+		var warnings hcl.Diagnostics
+		v, warnings = extractDeprecatedWithExpr(v, rule.ErrorMessage)
+		diags = append(diags, warnings...)
+	}
 	if !v.IsKnown() {
-		return "The condition's error message refers to values that are not known yet.", nil
+		return "The condition's error message refers to values that are not known yet.", diags
 	}
 	if v.IsMarked() {
-		return "The error message included a sensitive value, so it will not be displayed.", nil
+		return "The error message included a sensitive value, so it will not be displayed.", diags
 	}
 	s, err := convert.Convert(v, cty.String)
 	if err != nil || s.IsNull() {
-		return "The condition's error message is not a string.", hcl.Diagnostics{Errorf(rule.ErrorMessage.Range().Ptr(), "Invalid error message", "The error_message must be a string.")}
+		return "The condition's error message is not a string.", append(diags, Errorf(rule.ErrorMessage.Range().Ptr(), "Invalid error message", "The error_message must be a string."))
 	}
-	return strings.TrimSpace(s.AsString()), nil
+	return strings.TrimSpace(s.AsString()), diags
 }
 
 // Downgrade turns errors into diagnostics of the given severity: check

@@ -104,7 +104,17 @@ type Scope struct {
 // Building only what is referenced keeps each evaluation O(references),
 // not O(everything in the module), which matters at 100k instances.
 func (s *Scope) EvalContext(refs []*addrs.Reference) (*hcl.EvalContext, hcl.Diagnostics) {
+	ctx, _, diags := s.evalContext(refs, false)
+	return ctx, diags
+}
+
+// evalContext is EvalContext; with markDeprecated, deprecated module
+// outputs carry a deprecationMark and marked reports whether any does, so
+// the caller knows it must extract them (see deprecation.go).
+func (s *Scope) evalContext(refs []*addrs.Reference, markDeprecated bool) (_ *hcl.EvalContext, marked bool, _ hcl.Diagnostics) {
 	var diags hcl.Diagnostics
+	// OpenTofu's validate sees module outputs as unknown, unmarked.
+	markDeprecated = markDeprecated && !s.Ev.Validating
 	mv := s.Ev.Values.Module(s.Mod)
 	vars := make(map[string]cty.Value, 2)
 	var varObj, localObj, callObj map[string]cty.Value
@@ -119,7 +129,9 @@ func (s *Scope) EvalContext(refs []*addrs.Reference) (*hcl.EvalContext, hcl.Diag
 			if callObj == nil {
 				callObj = map[string]cty.Value{}
 			}
-			callObj[sub.Name] = s.callValue(sub.Name)
+			v, m := s.callValue(sub.Name, markDeprecated)
+			callObj[sub.Name] = v
+			marked = marked || m
 		case addrs.Resource:
 			s.addResource(mv, sub, &managed, &data)
 		case addrs.ResourceInstance:
@@ -184,7 +196,7 @@ func (s *Scope) EvalContext(refs []*addrs.Reference) (*hcl.EvalContext, hcl.Diag
 		}
 		vars["data"] = cty.ObjectVal(byType)
 	}
-	return &hcl.EvalContext{Variables: vars, Functions: s.Ev.functions(s.Cfg)}, diags
+	return &hcl.EvalContext{Variables: vars, Functions: s.Ev.functions(s.Cfg)}, marked, diags
 }
 
 // addNamedValue puts the module's value of kind ('v' variable, 'l' local)
@@ -226,13 +238,18 @@ func (s *Scope) EvalExpr(expr hcl.Expression, want cty.Type) (cty.Value, hcl.Dia
 	if diags.HasErrors() {
 		return cty.UnknownVal(want), diags
 	}
-	ctx, moreDiags := s.EvalContext(refs)
+	ctx, marked, moreDiags := s.evalContext(refs, true)
 	diags = append(diags, moreDiags...)
 	if moreDiags.HasErrors() {
 		return cty.UnknownVal(want), diags
 	}
 	v, moreDiags := expr.Value(ctx)
 	diags = append(diags, moreDiags...)
+	if marked {
+		var warnings hcl.Diagnostics
+		v, warnings = extractDeprecatedWithExpr(v, expr)
+		diags = append(diags, warnings...)
+	}
 	if want != cty.DynamicPseudoType && !moreDiags.HasErrors() {
 		cv, err := ConvertValue(v, want)
 		if err != nil {
@@ -260,28 +277,41 @@ func BodyReferences(body hcl.Body, spec hcldec.Spec) ([]*addrs.Reference, hcl.Di
 
 // EvalBody decodes a resource or provider body against its schema spec.
 func (s *Scope) EvalBody(body hcl.Body, spec hcldec.Spec, refs []*addrs.Reference) (cty.Value, hcl.Diagnostics) {
-	ctx, diags := s.EvalContext(refs)
+	ctx, marked, diags := s.evalContext(refs, true)
 	if diags.HasErrors() {
 		return cty.DynamicVal, diags
 	}
+	v, moreDiags := s.decodeBody(ctx, body, spec)
+	diags = append(diags, moreDiags...)
+	if marked {
+		var warnings hcl.Diagnostics
+		v, warnings = extractDeprecatedWithBody(v, body)
+		diags = append(diags, warnings...)
+	}
+	return v, diags
+}
+
+func (s *Scope) decodeBody(ctx *hcl.EvalContext, body hcl.Body, spec hcldec.Spec) (cty.Value, hcl.Diagnostics) {
 	body, dynamic := s.Ev.bodies.prepare(body, spec)
 	if dynamic {
 		body = dynblock.Expand(body, ctx)
 	} else if mb, ok := body.(*memoBody); ok && mb.attrs != nil {
-		v, moreDiags := mb.decodeAttributes(ctx)
-		return v, append(diags, moreDiags...)
+		return mb.decodeAttributes(ctx)
 	}
-	v, moreDiags := hcldec.Decode(body, spec, ctx)
-	diags = append(diags, moreDiags...)
-	return v, diags
+	return hcldec.Decode(body, spec, ctx)
 }
 
 // callValue assembles module.NAME for this module instance from the
-// outputs of the called module's instances.
-func (s *Scope) callValue(name string) cty.Value {
+// outputs of the called module's instances; with markDeprecated, the
+// deprecated ones carry a deprecationMark, and marked says if any did.
+func (s *Scope) callValue(name string, markDeprecated bool) (_ cty.Value, marked bool) {
 	child := s.Cfg.Children[name]
 	if child == nil {
-		return cty.DynamicVal
+		return cty.DynamicVal, false
+	}
+	var deprecated map[string]string
+	if markDeprecated {
+		deprecated = deprecatedOutputs(child)
 	}
 	kind := byte(0)
 	if call := s.Cfg.ModuleCalls[name]; call != nil {
@@ -292,7 +322,7 @@ func (s *Scope) callValue(name string) cty.Value {
 		}
 	}
 	if kind != 0 && s.Ev.Validating {
-		return cty.DynamicVal
+		return cty.DynamicVal, false
 	}
 	var keys []addrs.InstanceKey
 	var vals []cty.Value
@@ -306,6 +336,10 @@ func (s *Scope) callValue(name string) cty.Value {
 			v, ok := mv.Get('o', oname)
 			if !ok {
 				v = cty.DynamicVal
+			}
+			if msg, ok := deprecated[oname]; ok {
+				v = v.WithMarks(outputDeprecationMark(s.Cfg, name, inst[len(inst)-1].Key, oname, msg))
+				marked = true
 			}
 			outs[oname] = v
 		}
@@ -323,7 +357,7 @@ func (s *Scope) callValue(name string) cty.Value {
 		vals = ordered
 	}
 	if kind == 0 && len(vals) == 0 {
-		return cty.DynamicVal
+		return cty.DynamicVal, false
 	}
-	return keyedValue(kind, keys, vals)
+	return keyedValue(kind, keys, vals), marked
 }

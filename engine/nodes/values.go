@@ -50,6 +50,10 @@ func Variable(ev *eval.Evaluator, rootVals map[string]config.VariableValue, n *g
 		}
 		val, d := eval.EvalVariable(ev, n.Variable, mi, raw, rng, given)
 		diags = append(diags, d...)
+		if n.Variable.Deprecated != "" && expr != nil && !ev.Validating {
+			// After validation, as OpenTofu does; its validate does not warn.
+			diags = append(diags, eval.VariableDeprecated(n.Mod, n.Variable, expr))
+		}
 		ev.Values.Module(mi).Set('v', n.Name, val)
 	}
 	return diags
