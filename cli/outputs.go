@@ -25,7 +25,7 @@ func outputValues(s *state.State) map[string]views.OutputValue {
 		return out
 	}
 	for name, o := range s.Outputs {
-		out[name] = views.OutputValue{Value: o.Value, Sensitive: o.Sensitive}
+		out[name] = views.OutputValue{Value: o.Value, Sensitive: o.Sensitive, Deprecated: o.Deprecated}
 	}
 	return out
 }

@@ -171,7 +171,7 @@ func Apply(ctx context.Context, env phase.Env, cfg *config.Config, p *plan.Plan,
 				delete(w.working.Outputs, name)
 				continue
 			}
-			w.working.Outputs[name] = &state.OutputValue{Value: uv, Sensitive: out.Sensitive || v.ContainsMarked()}
+			w.working.Outputs[name] = &state.OutputValue{Value: uv, Sensitive: out.Sensitive || v.ContainsMarked(), Deprecated: out.Deprecated}
 		}
 	}
 	if p.Mode != plan.DestroyMode {
