@@ -240,7 +240,7 @@ func applyPlan(ctx context.Context, g *globals, u *ui, f *planFlags, cfg *config
 		diags = withoutSummary(diags, "Applied changes may be incomplete")
 	}
 	diags = haltedAsOpenTofu(diags, u.json != nil)
-	u.diagnostics(append(u.planWarnings, diags...))
+	u.diagnostics(withoutRepeats(append(u.planWarnings, diags...)))
 	u.planWarnings = nil
 	summary := hooks.counts()
 	if p.Mode == plan.DestroyMode {
@@ -341,4 +341,29 @@ func loadSavedPlan(u *ui, path string) (*plan.Plan, error) {
 		return nil, u.errorf(summary, "Error: %s", err)
 	}
 	return p, nil
+}
+
+// withoutRepeats leaves out a diagnostic the same as one before it (the
+// plan's warnings and the apply's own, when the apply evaluates the same
+// expressions again): OpenTofu reports each once.
+func withoutRepeats(diags hcl.Diagnostics) hcl.Diagnostics {
+	type key struct {
+		sev             hcl.DiagnosticSeverity
+		summary, detail string
+		subject         hcl.Range
+	}
+	seen := map[key]bool{}
+	out := diags[:0:0]
+	for _, d := range diags {
+		k := key{sev: d.Severity, summary: d.Summary, detail: d.Detail}
+		if d.Subject != nil {
+			k.subject = *d.Subject
+		}
+		if seen[k] {
+			continue
+		}
+		seen[k] = true
+		out = append(out, d)
+	}
+	return out
 }
