@@ -4,8 +4,6 @@ import (
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
-
-	"github.com/tenetplan/tenet/engine/eval"
 )
 
 // deprecationLevel is -deprecation=module:LEVEL: which warnings about
@@ -38,10 +36,23 @@ func (l deprecationLevel) filter(diags hcl.Diagnostics) hcl.Diagnostics {
 	}
 	var kept hcl.Diagnostics
 	for _, d := range diags {
-		if w, ok := eval.IsDeprecationWarning(d); ok && (l == deprecationNone || w.FromRemoteModule) {
+		if remote, ok := deprecationWarning(d); ok && (l == deprecationNone || remote) {
 			continue
 		}
 		kept = append(kept, d)
 	}
 	return kept
+}
+
+// deprecationWarning reports whether d warns about a module's deprecated
+// variable or output (the evaluator marks them), and whether it concerns
+// a call made from a remote module.
+func deprecationWarning(d *hcl.Diagnostic) (remote, ok bool) {
+	switch x := d.Extra.(type) {
+	case interface{ DeprecationFromRemoteModule() bool }:
+		return x.DeprecationFromRemoteModule(), true
+	case interface{ DeprecationFromRemoteModule() (bool, bool) }:
+		return x.DeprecationFromRemoteModule()
+	}
+	return false, false
 }

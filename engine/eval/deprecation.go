@@ -34,6 +34,18 @@ type DeprecationWarning struct {
 	FromRemoteModule bool
 }
 
+// DeprecationFromRemoteModule tells the CLI, which may not import this
+// package, that the diagnostic is a deprecation warning and whether it
+// concerns a call made from a remote module.
+func (w DeprecationWarning) DeprecationFromRemoteModule() bool { return w.FromRemoteModule }
+
+// DeprecationFromRemoteModule passes on the deprecation warning a check
+// block's diagnostic carried, if any; ok is false when it was none.
+func (f FromCheckBlock) DeprecationFromRemoteModule() (remote, ok bool) {
+	w, ok := f.Had.(DeprecationWarning)
+	return w.FromRemoteModule, ok
+}
+
 // IsDeprecationWarning reports whether d is a deprecation warning about a
 // module's variable or output, and its cause.
 func IsDeprecationWarning(d *hcl.Diagnostic) (DeprecationWarning, bool) {
