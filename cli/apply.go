@@ -240,7 +240,7 @@ func applyPlan(ctx context.Context, g *globals, u *ui, f *planFlags, cfg *config
 		diags = withoutSummary(diags, "Applied changes may be incomplete")
 	}
 	diags = haltedAsOpenTofu(diags, u.json != nil)
-	u.diagnostics(withoutRepeats(append(u.planWarnings, diags...)))
+	u.diagnostics(append(u.planWarnings, withoutRepeatsOf(u.planWarnings, diags)...))
 	u.planWarnings = nil
 	summary := hooks.counts()
 	if p.Mode == plan.DestroyMode {
@@ -343,27 +343,35 @@ func loadSavedPlan(u *ui, path string) (*plan.Plan, error) {
 	return p, nil
 }
 
-// withoutRepeats leaves out a diagnostic the same as one before it (the
-// plan's warnings and the apply's own, when the apply evaluates the same
-// expressions again): OpenTofu reports each once.
-func withoutRepeats(diags hcl.Diagnostics) hcl.Diagnostics {
+// withoutRepeatsOf leaves out of the apply's diagnostics those the same as
+// one of the plan's warnings (the apply evaluates the same expressions
+// again): OpenTofu reports each once. Repeats among the apply's own stay
+// (OpenTofu reports "execution halted" twice, for one).
+func withoutRepeatsOf(planWarnings, diags hcl.Diagnostics) hcl.Diagnostics {
+	if len(planWarnings) == 0 {
+		return diags
+	}
 	type key struct {
 		sev             hcl.DiagnosticSeverity
 		summary, detail string
 		subject         hcl.Range
 	}
-	seen := map[key]bool{}
-	out := diags[:0:0]
-	for _, d := range diags {
+	keyOf := func(d *hcl.Diagnostic) key {
 		k := key{sev: d.Severity, summary: d.Summary, detail: d.Detail}
 		if d.Subject != nil {
 			k.subject = *d.Subject
 		}
-		if seen[k] {
-			continue
+		return k
+	}
+	held := map[key]bool{}
+	for _, d := range planWarnings {
+		held[keyOf(d)] = true
+	}
+	var out hcl.Diagnostics
+	for _, d := range diags {
+		if !held[keyOf(d)] {
+			out = append(out, d)
 		}
-		seen[k] = true
-		out = append(out, d)
 	}
 	return out
 }

@@ -97,7 +97,7 @@ func TestBackendFaultsPG(t *testing.T) {
 				os.WriteFile(filepath.Join(dir, "other.tfstate"), []byte(other), 0o644)
 			},
 			args: []string{"state", "push", "other.tfstate"},
-			want: []string{"lineage", "-force"}},
+			want: []string{"Failed to write state: cannot import state with lineage", "over unrelated state with lineage"}},
 		{name: "push of an older serial",
 			setup: func(t *testing.T, dir string) {
 				older := regexp.MustCompile(`"serial":\s*2`).ReplaceAllString(stored, `"serial": 1`)
@@ -107,7 +107,7 @@ func TestBackendFaultsPG(t *testing.T) {
 				os.WriteFile(filepath.Join(dir, "older.tfstate"), []byte(older), 0o644)
 			},
 			args: []string{"state", "push", "older.tfstate"},
-			want: []string{"serial 1, older than", "-force"}},
+			want: []string{"Failed to write state: cannot import state with serial 1 over newer state with serial 2"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
