@@ -86,7 +86,7 @@ func (f *planFlags) register(cmd *cobra.Command, withDestroy bool) {
 	fl.StringArrayVar(&f.replace, "replace", nil, "force replacement of this resource instance; repeatable")
 	fl.StringArrayVar(&f.target, "target", nil, "limit planning to this address and its dependencies; repeatable")
 	fl.StringArrayVar(&f.exclude, "exclude", nil, "plan everything except this address and its dependents; repeatable")
-	f.registerTargetFiles(cmd)
+	f.registerOperationFlags(cmd)
 	fl.StringArrayVar(&f.rules, "rules", nil, "directory of team planning rules; repeatable")
 	fl.StringArrayVar(&f.policy, "policy", nil, "compliance policy directory, .rego file or OPA bundle, in addition to .tenet/policy; repeatable")
 	fl.StringVar(&f.policyOverride, "policy-override", "", "let soft-mandatory policy failures through, recording this reason (exit status 3 means a policy check failed)")
@@ -219,9 +219,10 @@ func targetSubjects(flagValues, files []string, flag string) ([]addrs.Targetable
 	return out, diags
 }
 
-// registerTargetFiles adds -target-file and -exclude-file, and -concise,
-// which every command that takes them takes too.
-func (f *planFlags) registerTargetFiles(cmd *cobra.Command) {
+// registerOperationFlags adds the flags plan, apply, destroy and refresh
+// share beyond the ones they declare themselves: -target-file,
+// -exclude-file and -concise.
+func (f *planFlags) registerOperationFlags(cmd *cobra.Command) {
 	cmd.Flags().BoolVar(&f.concise, "concise", false, "leave the progress lines (Refreshing..., Creating...) out of human output")
 	cmd.Flags().StringArrayVar(&f.targetFiles, "target-file", nil, "like -target, for each address in this file (one a line, # starts a comment); repeatable")
 	cmd.Flags().StringArrayVar(&f.excludeFiles, "exclude-file", nil, "like -exclude, for each address in this file (one a line, # starts a comment); repeatable")

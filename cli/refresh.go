@@ -42,7 +42,7 @@ func newRefreshCommand(g *globals) *cobra.Command {
 	fl.IntVar(&f.parallelism, "parallelism", 10, "limit the number of concurrent operations")
 	fl.StringArrayVar(&f.target, "target", nil, "limit the refresh to this address and its dependencies; repeatable")
 	fl.StringArrayVar(&f.exclude, "exclude", nil, "refresh everything except this address and its dependents; repeatable")
-	f.registerTargetFiles(cmd)
+	f.registerOperationFlags(cmd)
 	registerConsolidation(cmd)
 	fl.StringArrayVar(&f.rules, "rules", nil, "directory of team planning rules; repeatable")
 	fl.BoolVar(&f.json, "json", false, "machine-readable output (one JSON object per line)")
