@@ -122,8 +122,10 @@ func showCurrentState(u *ui, g *globals, jsonOut bool) error {
 
 func showState(u *ui, g *globals, file *statefile.File, jsonOut bool) error {
 	if jsonOut {
+		// OpenTofu writes only the format version for a state that holds
+		// nothing, as for no state at all.
 		var st *state.State
-		if file != nil {
+		if file != nil && !file.State.Empty() {
 			st = file.State
 		}
 		js, err := statejson.Marshal(st, Version, schemaLookup{g.providerRegistry()}.types)
@@ -133,7 +135,11 @@ func showState(u *ui, g *globals, file *statefile.File, jsonOut bool) error {
 		fmt.Fprintln(u.out, string(js))
 		return nil
 	}
-	if file == nil || file.State == nil || file.State.Empty() {
+	if file == nil {
+		fmt.Fprintln(u.out, "No state.")
+		return nil
+	}
+	if file.State == nil || file.State.Empty() {
 		fmt.Fprintln(u.out, "The state file is empty. No resources are represented.")
 		return nil
 	}

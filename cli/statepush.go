@@ -37,7 +37,8 @@ func newStatePullCommand(g *globals) *cobra.Command {
 			if err != nil {
 				return u.errorf("Failed to encode the state", "%s", err)
 			}
-			_, err = u.out.Write(out)
+			// OpenTofu ends the state with an empty line.
+			_, err = fmt.Fprintf(u.out, "%s\n", out)
 			return err
 		},
 	}

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/hashicorp/hcl/v2"
 	"github.com/spf13/cobra"
 
 	"github.com/tenetplan/tenet/cli/views"
@@ -123,10 +124,14 @@ func (f *stateFlags) resolve(ctx context.Context, u *ui, command string) error {
 	if err != nil {
 		return err
 	}
+	// A selected workspace that does not exist yet is an empty state, and
+	// opening it creates it, as in OpenTofu: the local backend makes its
+	// directory (the state file comes with the first write), the remote
+	// backends create the workspace.
 	if loc.Type == "local" {
 		if loc.Workspace != "default" {
-			if fi, err := os.Stat(filepath.Join(loc.WorkspaceDir, loc.Workspace)); err != nil || !fi.IsDir() {
-				return noSuchWorkspace(u, loc.Workspace)
+			if err := os.MkdirAll(filepath.Join(loc.WorkspaceDir, loc.Workspace), 0o755); err != nil {
+				return u.errorf("Failed to create workspace", "The selected workspace %q did not exist, and creating its directory failed: %s.", loc.Workspace, err)
 			}
 		}
 		f.path = loc.Path
@@ -146,18 +151,16 @@ func (f *stateFlags) resolve(ctx context.Context, u *ui, command string) error {
 			return u.fail(d)
 		}
 		if !slices.Contains(names, loc.Workspace) {
-			r.b.Close()
-			return noSuchWorkspace(u, loc.Workspace)
+			create := func() hcl.Diagnostics { return r.b.CreateWorkspace(ctx, loc.Workspace) }
+			if err := retryWhileLocked(ctx, f.lockTimeout, create); err != nil {
+				r.b.Close()
+				return u.errorf("Failed to create workspace", "The selected workspace %q did not exist, and creating it failed: %s.", loc.Workspace, err)
+			}
 		}
 	}
 	f.remote = r
 	f.path = r.m.Where()
 	return nil
-}
-
-// noSuchWorkspace reports a selected workspace that does not exist.
-func noSuchWorkspace(u *ui, name string) error {
-	return u.errorf("Selected workspace does not exist", "The selected workspace %q (from TF_WORKSPACE or the last \"tenet workspace select\") does not exist. Create it with \"tenet workspace new %s\", or select an existing one (\"tenet workspace list\").", name, name)
 }
 
 // close releases the backend resolve opened.

@@ -149,10 +149,19 @@ func selectWorkspace(env []string, name string) error {
 	return os.WriteFile(filepath.Join(dataDir(env), "environment"), []byte(name), 0o644)
 }
 
-// overridden refuses to change the selection while TF_WORKSPACE decides it.
-func overridden(u *ui) error {
-	if ws := lookupEnv(u.env, "TF_WORKSPACE"); ws != "" {
-		return u.errorf("Workspace overridden by TF_WORKSPACE", "TF_WORKSPACE is set to %q, which overrides the selected workspace; tenet will not change a selection that would have no effect. Unset TF_WORKSPACE to select workspaces with this command.", ws)
+// overridden refuses a selection that TF_WORKSPACE would make pointless,
+// in OpenTofu's words: select is refused whenever TF_WORKSPACE is set, new
+// only when it names another workspace (creating the one it names is how
+// a pipeline makes its workspace).
+func overridden(u *ui, name string, creating bool) error {
+	ws := lookupEnv(u.env, "TF_WORKSPACE")
+	switch {
+	case ws == "":
+		return nil
+	case !creating:
+		return plainError(u, u.color, "\nThe selected workspace is currently overridden using the TF_WORKSPACE\nenvironment variable.\n\nTo select a new workspace, either update this environment variable or unset\nit and then run this command again.\n")
+	case ws != name:
+		return plainError(u, u.color, "\nThe workspace is currently overridden using the TF_WORKSPACE environment\nvariable. You cannot create a new workspace when using this setting.\n\nTo create a new workspace, either unset this environment variable or update it\nto match the workspace name you are trying to create, and then run this command\nagain.\n")
 	}
 	return nil
 }
@@ -161,15 +170,24 @@ func overridden(u *ui) error {
 // "workspace select", both of which end by selecting it: one valid name,
 // and no TF_WORKSPACE that would make the selection pointless. what says
 // which workspace the argument names, for the arity error.
-func workspaceToSelect(u *ui, args []string, what string) (string, error) {
+func workspaceToSelect(u *ui, args []string, what string, creating bool) (string, error) {
 	if len(args) != 1 {
 		return "", u.errorf("Wrong number of arguments", "Exactly one argument is expected: the name of %s.", what)
 	}
 	name := args[0]
+	if !creating {
+		// OpenTofu checks the override before the name when selecting.
+		if err := overridden(u, name, creating); err != nil {
+			return "", err
+		}
+	}
 	if !validWorkspaceName(name) {
 		return "", plainError(u, u.color, fmt.Sprintf("\nThe workspace name %q is not allowed. The name must contain only URL safe\ncharacters, and no path separators.\n", name))
 	}
-	return name, overridden(u)
+	if creating {
+		return name, overridden(u, name, creating)
+	}
+	return name, nil
 }
 
 func newWorkspaceNewCommand(g *globals) *cobra.Command {
@@ -181,7 +199,7 @@ func newWorkspaceNewCommand(g *globals) *cobra.Command {
 		Short: "Create a workspace and select it",
 		RunE: func(cmd *cobra.Command, args []string) error {
 			u := newUI(cmd, g, noColorFlag(cmd), false)
-			name, err := workspaceToSelect(u, args, "the new workspace")
+			name, err := workspaceToSelect(u, args, "the new workspace", true)
 			if err != nil {
 				return err
 			}
@@ -229,7 +247,7 @@ func newWorkspaceSelectCommand(g *globals) *cobra.Command {
 		Short: "Select a workspace",
 		RunE: func(cmd *cobra.Command, args []string) error {
 			u := newUI(cmd, g, noColorFlag(cmd), false)
-			name, err := workspaceToSelect(u, args, "the workspace to select")
+			name, err := workspaceToSelect(u, args, "the workspace to select", false)
 			if err != nil {
 				return err
 			}
@@ -290,6 +308,9 @@ func newWorkspaceListCommand(g *globals) *cobra.Command {
 				fmt.Fprintf(u.out, "%s%s\n", mark, n)
 			}
 			fmt.Fprintln(u.out)
+			if lookupEnv(u.env, "TF_WORKSPACE") != "" {
+				fmt.Fprint(u.out, "\n\nThe active workspace is being overridden using the TF_WORKSPACE environment\nvariable.\n\n")
+			}
 			return nil
 		},
 	}
@@ -340,8 +361,11 @@ func newWorkspaceDeleteCommand(g *globals) *cobra.Command {
 				return plainError(u, u.color, noSuchWorkspaceAdvice(name))
 			case loc.Workspace == name:
 				return plainError(u, u.color, fmt.Sprintf("Workspace %q is your active workspace.\n\nYou cannot delete the currently active workspace. Please switch\nto another workspace and try again.", name))
-			case name == "default":
+			case name == "default" && loc.Type == "local":
 				return plainError(u, u.color, "cannot delete default state")
+			case name == "default":
+				// OpenTofu's remote backends word it differently.
+				return plainError(u, u.color, "can't delete default state")
 			}
 			st, err := ws.stateOf(ctx, name)
 			if err != nil {

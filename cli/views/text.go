@@ -132,8 +132,8 @@ func proseLen(word string) int {
 		if i < 0 {
 			return n
 		}
-		if i > 0 && rest[i-1] == '"' {
-			n-- // a command line: "tofu apply"
+		if i > 0 && (rest[i-1] == '"' || rest[i-1] == '`') {
+			n-- // a command line: "tofu apply" or `tofu refresh`
 		} else {
 			n += 3 // the name: OpenTofu
 		}
