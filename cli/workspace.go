@@ -209,7 +209,7 @@ func newWorkspaceNewCommand(g *globals) *cobra.Command {
 			}
 			ctx := cmd.Context()
 			if ok, err := workspaceExists(ctx, ws, name); err != nil {
-				return u.errorf("Failed to list workspaces", "%s", err)
+				return listFailed(u, err, "Failed to get configured named states: ")
 			} else if ok {
 				return plainError(u, u.color, fmt.Sprintf("Workspace %q already exists", name))
 			}
@@ -260,7 +260,7 @@ func newWorkspaceSelectCommand(g *globals) *cobra.Command {
 			}
 			ok, err := workspaceExists(cmd.Context(), ws, name)
 			if err != nil {
-				return u.errorf("Failed to list workspaces", "%s", err)
+				return listFailed(u, err, "")
 			}
 			if !ok {
 				if !orCreate {
@@ -298,7 +298,7 @@ func newWorkspaceListCommand(g *globals) *cobra.Command {
 			}
 			names, err := ws.list(cmd.Context())
 			if err != nil {
-				return u.errorf("Failed to list workspaces", "%s", err)
+				return listFailed(u, err, "")
 			}
 			for _, n := range names {
 				mark := "  "
@@ -353,7 +353,7 @@ func newWorkspaceDeleteCommand(g *globals) *cobra.Command {
 			ctx := cmd.Context()
 			ok, err := workspaceExists(ctx, ws, name)
 			if err != nil {
-				return u.errorf("Failed to list workspaces", "%s", err)
+				return listFailed(u, err, "")
 			}
 			// In OpenTofu's order and words.
 			switch {
@@ -406,9 +406,26 @@ type remoteWorkspaces struct {
 	u *ui
 }
 
+// errWorkspacesUnsupported is a backend's answer when it keeps only the
+// default workspace.
+var errWorkspacesUnsupported = errors.New("workspaces not supported")
+
 func (r remoteWorkspaces) list(ctx context.Context) ([]string, error) {
 	names, d := r.b.Workspaces(ctx)
+	if backend.IsWorkspacesUnsupported(d) {
+		return nil, errWorkspacesUnsupported
+	}
 	return names, diagErr(d)
+}
+
+// listFailed reports that the workspaces could not be listed; a backend
+// with only the default workspace is answered in OpenTofu's words, after
+// prefix.
+func listFailed(u *ui, err error, prefix string) error {
+	if errors.Is(err, errWorkspacesUnsupported) {
+		return plainError(u, u.color, prefix+err.Error())
+	}
+	return u.errorf("Failed to list workspaces", "%s", err)
 }
 
 func (r remoteWorkspaces) create(ctx context.Context, name string, initial *statefile.File, lock bool, timeout time.Duration) error {

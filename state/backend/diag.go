@@ -53,3 +53,29 @@ func Holder(diags hcl.Diagnostics) (*LockInfo, bool) {
 	}
 	return nil, false
 }
+
+// workspacesUnsupported is the Extra of the diagnostic a backend with only
+// the default workspace answers a workspace operation with.
+type workspacesUnsupported struct{}
+
+// WorkspacesUnsupported reports that a backend of type typ keeps only the
+// default workspace.
+func WorkspacesUnsupported(typ string) hcl.Diagnostics {
+	return hcl.Diagnostics{{
+		Severity: hcl.DiagError,
+		Summary:  fmt.Sprintf("The %s backend does not support workspaces", typ),
+		Detail:   fmt.Sprintf("The %s backend stores one state at its address, so it has only the default workspace. Configure another address (a separate backend configuration) for each environment instead.", typ),
+		Extra:    workspacesUnsupported{},
+	}}
+}
+
+// IsWorkspacesUnsupported says whether diags hold a WorkspacesUnsupported
+// diagnostic, which commands report in OpenTofu's words.
+func IsWorkspacesUnsupported(diags hcl.Diagnostics) bool {
+	for _, d := range diags {
+		if _, ok := d.Extra.(workspacesUnsupported); ok {
+			return true
+		}
+	}
+	return false
+}

@@ -146,10 +146,7 @@ func tlsConfig(cfg Config) (*tls.Config, hcl.Diagnostics) {
 	return c, nil
 }
 
-func noWorkspaces() hcl.Diagnostics {
-	return backend.Error("The http backend does not support workspaces",
-		"The http backend stores one state at its address, so it has only the default workspace. Configure another address (a separate backend configuration) for each environment instead.")
-}
+func noWorkspaces() hcl.Diagnostics { return backend.WorkspacesUnsupported("http") }
 
 // Workspaces is an error: there is only the default workspace.
 func (b *Backend) Workspaces(context.Context) ([]string, hcl.Diagnostics) {
