@@ -19,7 +19,7 @@ const modulePath = "github.com/tenetplan/tenet"
 // cli/views). Imports within a layer are free.
 var layerImports = map[string][]string{
 	"main":      {"cli", "internal/gcstart"},
-	"cli":       {"cli/views", "engine", "engine/plan", "engine/plan/action", "engine/plan/planjson", "engine/plan/planfile", "policy", "config", "state", "providers", "rules", "graphsolve", "addrs", "internal/jsontext", "internal/registryhttp", "internal/attrpath", "internal/provenance", "internal/udiff"},
+	"cli":       {"cli/views", "engine", "engine/plan", "engine/plan/action", "engine/plan/planjson", "engine/plan/planfile", "policy", "config", "state", "providers", "rules", "graphsolve", "addrs", "internal/jsontext", "internal/registryhttp", "internal/attrpath", "internal/provenance", "internal/udiff", "internal/atomicfile"},
 	"cli/views": {"engine/plan/action", "engine/plan/planjson", "engine/plan/plantest", "config", "state", "providers", "addrs", "internal/jsontext"},                                                                                              // rendering only: the plan as its JSON document, never the engine
 	"engine":    {"engine/planning", "engine/applying", "engine/validating", "engine/phase", "engine/graph", "engine/providercall", "config", "addrs", "providers", "rules", "state", "engine/plan", "engine/plan/action", "engine/plan/planfile"}, // the facade: delegates to the phases
 	// The engine's phases, each importing only the ones below it: the
@@ -45,12 +45,12 @@ var layerImports = map[string][]string{
 	// (like state/statefile and state/statejson), and the plan builders
 	// tests share.
 	"engine/plan/planjson": {"engine/plan", "engine/plan/action", "engine/plan/plantest", "addrs", "state", "internal/jsontext", "internal/provenance"},
-	"engine/plan/planfile": {"engine/plan", "engine/plan/action", "engine/plan/planjson", "engine/plan/plantest", "addrs", "state", "internal/provenance"},
+	"engine/plan/planfile": {"engine/plan", "engine/plan/action", "engine/plan/planjson", "engine/plan/plantest", "addrs", "state", "internal/provenance", "internal/atomicfile"},
 	"engine/plan/plantest": {"engine/plan", "engine/plan/action", "addrs", "state"},
 	"policy":               {"engine/plan", "addrs", "internal/jsontext", "internal/regokit"},
 	"config":               {"addrs", "internal/registryhttp", "internal/versionparse"},
-	"state":                {"addrs", "internal/jsontext"},
-	"providers":            {"addrs", "internal/registryhttp", "internal/versionparse", "internal/attrpath"},
+	"state":                {"addrs", "internal/jsontext", "internal/atomicfile"},
+	"providers":            {"addrs", "internal/registryhttp", "internal/versionparse", "internal/attrpath", "internal/atomicfile"},
 	"rules":                {"internal/regokit", "internal/attrpath", "internal/provenance"}, // a leaf of the project: only the leaf Rego toolkit, the attribute path and provenance
 	"graphsolve":           nil,
 	"addrs":                nil,
@@ -85,6 +85,10 @@ var layerImports = map[string][]string{
 	"internal/provenance": nil,
 	// Also not in design.md's table: the unified diff fmt -diff prints.
 	"internal/udiff": nil,
+	// Also not in design.md's table: replacing a user's file whole
+	// (state, backups, plans, the lock file, credentials), keeping links
+	// and devices what they are.
+	"internal/atomicfile": nil,
 }
 
 // layerOf maps a package path relative to the module to its layer, or ""

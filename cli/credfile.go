@@ -12,6 +12,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclparse"
 
+	"github.com/tenetplan/tenet/internal/atomicfile"
 	"github.com/tenetplan/tenet/internal/registryhttp"
 	"github.com/tenetplan/tenet/providers/cliconfig"
 )
@@ -110,23 +111,7 @@ func (f *credentialsFile) write() error {
 	if err := os.MkdirAll(filepath.Dir(f.path), 0o700); err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(f.path), ".credentials-*.tmp")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(append(b, '\n')); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Chmod(0o600); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), f.path)
+	return atomicfile.Write(f.path, 0o600, append(b, '\n'))
 }
 
 // credentialsGuard refuses login and logout where the token for host is

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"path/filepath"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclparse"
@@ -14,6 +13,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/tenetplan/tenet/addrs"
+	"github.com/tenetplan/tenet/internal/atomicfile"
 	"github.com/tenetplan/tenet/providers/getproviders"
 )
 
@@ -227,27 +227,8 @@ func Save(l *Locks, path string) hcl.Diagnostics {
 			Detail:   fmt.Sprintf("Writing %s failed: %s. The providers were installed, but the next init will select versions again.", path, err),
 		}}
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".terraform.lock.hcl.*.tmp")
-	if err != nil {
-		return fail(err)
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(l.Bytes()); err != nil {
-		tmp.Close()
-		return fail(err)
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return fail(err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fail(err)
-	}
 	// Lock files are committed to version control and read by everyone.
-	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
-		return fail(err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
+	if err := atomicfile.Write(path, 0o644, l.Bytes()); err != nil {
 		return fail(err)
 	}
 	return nil

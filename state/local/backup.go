@@ -3,6 +3,8 @@ package local
 import (
 	"io"
 	"os"
+
+	"github.com/tenetplan/tenet/internal/atomicfile"
 )
 
 // readWithInfo reads the file at path and describes the file it read, so a
@@ -67,7 +69,7 @@ func linkBackup(backupPath, statePath string, read os.FileInfo) bool {
 		// Backups are private (0600); a link would share a looser mode.
 		return false
 	}
-	tmp, dir, err := createTempBeside(backupPath)
+	tmp, dir, err := atomicfile.CreateTemp(backupPath)
 	if err != nil {
 		return false
 	}
@@ -91,6 +93,6 @@ func linkBackup(backupPath, statePath string, read os.FileInfo) bool {
 		os.Remove(tmpName)
 		return false
 	}
-	syncDir(dir)
+	atomicfile.SyncDir(dir)
 	return true
 }

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/tenetplan/tenet/internal/atomicfile"
 	"github.com/tenetplan/tenet/internal/jsontext"
 
 	"github.com/tenetplan/tenet/addrs"
@@ -145,7 +146,7 @@ func (m *Manager) Journal() (*Journal, error) {
 				return nil, err
 			}
 		}
-		syncDir(filepath.Dir(m.journalPath))
+		atomicfile.SyncDir(filepath.Dir(m.journalPath))
 	}
 	m.journal = j
 	return j, nil
@@ -298,7 +299,7 @@ func (j *Journal) Finish(final *state.State) error {
 		return fmt.Errorf("removing state journal: %w", err)
 	}
 	m.recovery = nil
-	syncDir(filepath.Dir(m.journalPath))
+	atomicfile.SyncDir(filepath.Dir(m.journalPath))
 	return nil
 }
 

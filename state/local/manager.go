@@ -6,10 +6,10 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"sync"
 	"time"
 
+	"github.com/tenetplan/tenet/internal/atomicfile"
 	"github.com/tenetplan/tenet/state"
 	"github.com/tenetplan/tenet/state/statefile"
 )
@@ -366,57 +366,7 @@ func (m *Manager) sameAsCurrent(s *state.State, encoded []byte) (bool, error) {
 // renameFile is os.Rename; tests replace it to simulate a failing disk.
 var renameFile = os.Rename
 
-// writeAtomic replaces path with data: temp file in the same directory,
-// fsync, rename, fsync of the directory. On error the old file is intact.
-func writeAtomic(path string, data ...[]byte) (err error) {
-	tmp, dir, err := createTempBeside(path)
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if err != nil {
-			tmp.Close()
-			os.Remove(tmp.Name())
-		}
-	}()
-	if err = tmp.Chmod(0o600); err != nil {
-		return err
-	}
-	for _, d := range data {
-		if _, err = tmp.Write(d); err != nil {
-			return err
-		}
-	}
-	if err = tmp.Sync(); err != nil {
-		return err
-	}
-	if err = tmp.Close(); err != nil {
-		return err
-	}
-	if err = renameFile(tmp.Name(), path); err != nil {
-		return err
-	}
-	return syncDir(dir)
-}
-
-// createTempBeside creates a hidden temporary file in path's directory
-// (which it returns too), so that renaming it to path is atomic.
-func createTempBeside(path string) (tmp *os.File, dir string, err error) {
-	dir, name := filepath.Split(path)
-	if dir == "" {
-		dir = "."
-	}
-	tmp, err = os.CreateTemp(dir, "."+name+".tmp-*")
-	return tmp, dir, err
-}
-
-func syncDir(dir string) error {
-	d, err := os.Open(dir)
-	if err != nil {
-		return nil // best effort: the rename itself has happened
-	}
-	defer d.Close()
-	// Some filesystems refuse to sync directories; the rename is done.
-	_ = d.Sync()
-	return nil
+// writeAtomic replaces path with data; on error the old file is intact.
+func writeAtomic(path string, data ...[]byte) error {
+	return atomicfile.WriteWith(renameFile, path, 0o600, data...)
 }

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tenetplan/tenet/internal/atomicfile"
 	"github.com/tenetplan/tenet/state"
 	"github.com/tenetplan/tenet/state/statefile"
 )
@@ -234,6 +235,6 @@ func (m *Manager) moveJournalAside() error {
 		return fmt.Errorf("keeping the state journal %s as %s: %w", m.journalPath, dest, err)
 	}
 	m.journalAside = ""
-	syncDir(filepath.Dir(m.journalPath))
+	atomicfile.SyncDir(filepath.Dir(m.journalPath))
 	return nil
 }

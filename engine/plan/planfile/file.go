@@ -9,10 +9,10 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"time"
 
 	"github.com/tenetplan/tenet/engine/plan"
+	"github.com/tenetplan/tenet/internal/atomicfile"
 )
 
 // A saved plan file (`plan -out=FILE`) is a zip archive holding:
@@ -51,26 +51,8 @@ func WriteFile(path string, p *plan.Plan) error {
 	if err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return fmt.Errorf("writing plan file: %w", err)
-	}
-	defer os.Remove(tmp.Name()) // no-op after a successful rename
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return fmt.Errorf("writing plan file %s: %w", path, err)
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return fmt.Errorf("writing plan file %s: %w", path, err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("writing plan file %s: %w", path, err)
-	}
-	if err := os.Chmod(tmp.Name(), 0o600); err != nil { // plans carry secrets, like state files
-		return fmt.Errorf("writing plan file %s: %w", path, err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
+	// Plans carry secrets, like state files.
+	if err := atomicfile.Write(path, 0o600, data); err != nil {
 		return fmt.Errorf("writing plan file %s: %w", path, err)
 	}
 	return nil
