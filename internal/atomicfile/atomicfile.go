@@ -56,32 +56,42 @@ func WriteWith(rename func(oldpath, newpath string) error, path string, perm fs.
 }
 
 // Resolve returns the file a write to path must replace: path itself, or
-// for a symbolic link the file it points to (which need not exist yet).
-// special is true when that file exists and is not a regular file, so it
-// must be written in place.
+// for a symbolic link the file it ends at (see FollowLinks). special is
+// true when that file exists and is not a regular file, so it must be
+// written in place.
 func Resolve(path string) (target string, special bool, err error) {
-	target = path
-	for range 40 { // as many links as the kernel follows
-		fi, err := os.Lstat(target)
-		switch {
-		case errors.Is(err, fs.ErrNotExist):
-			return target, false, nil
-		case err != nil:
-			return "", false, err
-		case fi.Mode()&fs.ModeSymlink != 0:
-			dest, err := os.Readlink(target)
-			if err != nil {
-				return "", false, err
-			}
-			if !filepath.IsAbs(dest) {
-				dest = filepath.Join(filepath.Dir(target), dest)
-			}
-			target = dest
-		default:
-			return target, !fi.Mode().IsRegular() && !fi.IsDir(), nil
-		}
+	target = FollowLinks(path)
+	fi, err := os.Lstat(target)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return target, false, nil
+	case err != nil:
+		return "", false, err
 	}
-	return "", false, &fs.PathError{Op: "resolve", Path: path, Err: errors.New("too many levels of symbolic links")}
+	return target, !fi.Mode().IsRegular() && !fi.IsDir() && fi.Mode()&fs.ModeSymlink == 0, nil
+}
+
+// FollowLinks follows path while it is a symbolic link and returns the
+// file it ends at, which need not exist yet (a dangling link names the
+// file a first write creates). Paths that are not links come back
+// unchanged. It gives up after as many links as the kernel follows, so a
+// loop of links ends; the open that follows then reports the loop.
+func FollowLinks(path string) string {
+	for range 40 {
+		fi, err := os.Lstat(path)
+		if err != nil || fi.Mode()&fs.ModeSymlink == 0 {
+			return path
+		}
+		dest, err := os.Readlink(path)
+		if err != nil {
+			return path
+		}
+		if !filepath.IsAbs(dest) {
+			dest = filepath.Join(filepath.Dir(path), dest)
+		}
+		path = dest
+	}
+	return path
 }
 
 // writeInPlace writes data to a device or pipe.

@@ -90,7 +90,10 @@ func Open(path string, opts Options) *Manager {
 	case "-":
 		backup = ""
 	}
-	target := resolveLink(path)
+	// A state reached through a link is written where it really is, so
+	// the link stays a link and every path to the file sees the new
+	// snapshot.
+	target := atomicfile.FollowLinks(path)
 	return &Manager{path: path, target: target, backupPath: backup, opts: opts, journalPath: target + ".journal"}
 }
 
