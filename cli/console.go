@@ -76,7 +76,7 @@ func runConsole(ctx context.Context, cmd *cobra.Command, g *globals, u *ui, vars
 	// A refresh-only plan that neither refreshes nor reads data sources
 	// the state holds evaluates the whole configuration with the state's
 	// objects as they are: the values OpenTofu's console shows.
-	scope := &engine.Scope{Impure: true, NoOutputs: true}
+	scope := &engine.Scope{Impure: true, NoOutputs: true, Functions: consoleFunctions()}
 	eng := newEngine(g, r, &hookAdapter{})
 	_, d = eng.Plan(ctx, cfg, st, engine.PlanOpts{Mode: plan.RefreshOnlyMode, SkipRefresh: true, FromState: true, Variables: vals, Scope: scope})
 	diags = append(diags, d...)
@@ -121,6 +121,16 @@ func runConsole(ctx context.Context, cmd *cobra.Command, g *globals, u *ui, vars
 			continue
 		}
 		v, d := consoleEval(scope, text)
+		if !d.HasErrors() {
+			if typed, ok, td := consoleTypeResult(text, v); ok {
+				d = append(d, td...)
+				if !td.HasErrors() {
+					u.diagnostics(d)
+					fmt.Fprintln(u.out, typed)
+					continue
+				}
+			}
+		}
 		if d.HasErrors() {
 			if !interactive {
 				// Not at a terminal the first error ends the session, as

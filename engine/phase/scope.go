@@ -2,6 +2,7 @@ package phase
 
 import (
 	"fmt"
+	"maps"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
@@ -33,7 +34,11 @@ type Scope struct {
 	// NoOutputs leaves out output.NAME, which only the test language
 	// has: in the console, as in OpenTofu's, "output" is a resource type.
 	NoOutputs bool
-	impure    map[string]function.Function
+	// Functions changes the function table expressions see: each entry
+	// adds or replaces a function, and a zero Function removes the name
+	// (the console's own type() and its missing plantimestamp()).
+	Functions map[string]function.Function
+	funcs     map[string]function.Function
 }
 
 // Ready reports whether a run filled the scope in.
@@ -96,14 +101,33 @@ func (s *Scope) Eval(expr hcl.Expression, extra map[string]cty.Value) (cty.Value
 	for name, v := range extra {
 		ctx.Variables[name] = v
 	}
-	if s.Impure {
-		if s.impure == nil {
-			s.impure = funcs.Table(funcs.Options{FS: s.ev.Fsys, HostDir: s.ev.Cwd, PlanTimestamp: s.ev.PlanTime})
+	if s.Impure || s.Functions != nil {
+		if s.funcs == nil {
+			s.funcs = s.functionTable(ctx.Functions)
 		}
-		ctx.Functions = s.impure
+		ctx.Functions = s.funcs
 	}
 	v, moreDiags := expr.Value(ctx)
 	return v, ctx, append(diags, moreDiags...)
+}
+
+// functionTable builds the scope's own function table once, over a copy
+// of the run's table (which other scopes share): the impure functions'
+// fresh values, then Functions' changes.
+func (s *Scope) functionTable(run map[string]function.Function) map[string]function.Function {
+	table := maps.Clone(run)
+	if s.Impure {
+		// The built-in functions afresh; provider-defined ones stay.
+		maps.Copy(table, funcs.Table(funcs.Options{FS: s.ev.Fsys, HostDir: s.ev.Cwd, PlanTimestamp: s.ev.PlanTime}))
+	}
+	for name, f := range s.Functions {
+		if f == (function.Function{}) {
+			delete(table, name)
+		} else {
+			table[name] = f
+		}
+	}
+	return table
 }
 
 // CheckStatuses gives the status of every checkable block the run saw
