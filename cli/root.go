@@ -61,6 +61,10 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer, env []string
 		return 1
 	}
 	log.logf(logInfo, "CLI command args: %q", args)
+	args, code, done := globalArgs(args, stdout, stderr, root)
+	if done {
+		return code
+	}
 	root.SetArgs(NormalizeArgs(args))
 	stopProfile := startProfile(env, stderr)
 	err = root.ExecuteContext(intr.stop)
@@ -71,6 +75,9 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer, env []string
 	var ee *exitError
 	if errors.As(err, &ee) {
 		return ee.code
+	}
+	if noSuchCommand(stderr, err, args) {
+		return 1
 	}
 	fmt.Fprintf(stderr, "Error: %s\n", err)
 	return 1
