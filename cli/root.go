@@ -67,7 +67,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer, env []string
 	}
 	root.SetArgs(NormalizeArgs(args))
 	stopProfile := startProfile(env, stderr)
-	err = root.ExecuteContext(intr.stop)
+	err = root.ExecuteContext(withCommandLine(intr.stop, args))
 	stopProfile()
 	if err == nil {
 		return 0
@@ -117,6 +117,7 @@ func NewRootCommand(deps Deps) *cobra.Command {
 			return refuseEncryptionEnv(cmd, g)
 		},
 	}
+	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error { return flagError(cmd, g, err) })
 	root.SetIn(deps.Stdin)
 	root.SetOut(deps.Stdout)
 	root.SetErr(deps.Stderr)
