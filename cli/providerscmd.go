@@ -577,7 +577,11 @@ func newProvidersLockCommand(g *globals) *cobra.Command {
 				return err
 			}
 			u, pls, reqs, pe, locks := ps.u, ps.platforms, ps.reqs, ps.pe, ps.locks
+			// As OpenTofu, the lock records what the providers' origin
+			// registries publish, not what the CLI configuration's
+			// installation methods happen to hold, unless mirrors are named.
 			icfg := pe.icfg
+			icfg.Methods = []getproviders.Method{{Kind: getproviders.MethodDirect}}
 			if len(fsMirrors) > 0 || len(netMirrors) > 0 {
 				icfg.Methods = nil
 				for _, d := range fsMirrors {
@@ -592,7 +596,7 @@ func newProvidersLockCommand(g *globals) *cobra.Command {
 			for _, e := range locks.AllProviders() {
 				newLocks.SetProvider(e.Provider, e.Version, e.Constraints, e.Hashes)
 			}
-			notFound := "- Using tenet's built-in %s (no package found in the configured installation sources); not locked\n"
+			notFound := "- Using tenet's built-in %s (no package found in its origin registry or the mirrors named); not locked\n"
 			all, err := g.eachInstallation(u, pe.dataDir, reqs, locks, icfg, notFound, func(inst *installer.Installer, reqs installer.Requirements, out io.Writer) hcl.Diagnostics {
 				pev := platformEvents(out)
 				pev.Obtained = obtainedEvent(out, locks)

@@ -78,12 +78,19 @@ func (i *Installer) eachPackage(ctx context.Context, reqs Requirements, locks *l
 		if locked != nil && locked.Version.Same(v) {
 			lockedHashes, lockRange = locked.Hashes, locked.DeclRange
 		}
+		// An unreachable registry fails every platform alike: say it once.
+		said := map[string]bool{}
 		for _, platform := range platforms {
 			if pev.Fetching != nil {
 				pev.Fetching(p, v, platform)
 			}
 			meta, d := i.forPlatform(platform).packageMeta(ctx, p, v, src)
-			diags = append(diags, d...)
+			for _, x := range d {
+				if key := x.Summary + "\x00" + x.Detail; !said[key] {
+					said[key] = true
+					diags = append(diags, x)
+				}
+			}
 			if d.HasErrors() {
 				continue
 			}
