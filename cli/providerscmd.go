@@ -361,13 +361,13 @@ func newVersionCommand(g *globals) *cobra.Command {
 			}
 			sort.Strings(names)
 			if jsonOut {
-				b, err := json.MarshalIndent(map[string]any{
-					"terraform_version":   LanguageVersion,
-					"tenet_version":       Version,
-					"platform":            platform,
-					"provider_selections": selections,
-					"terraform_outdated":  false,
-				}, "", "  ")
+				// OpenTofu's fields in its order, then tenet's own version.
+				b, err := json.MarshalIndent(struct {
+					TerraformVersion   string            `json:"terraform_version"`
+					Platform           string            `json:"platform"`
+					ProviderSelections map[string]string `json:"provider_selections"`
+					TenetVersion       string            `json:"tenet_version"`
+				}{LanguageVersion, platform, selections, Version}, "", "  ")
 				if err != nil {
 					return u.errorf("Failed to encode the version", "%s", err)
 				}
