@@ -100,7 +100,7 @@ func decodeModuleBlock(block *hcl.Block) (*ModuleCall, hcl.Diagnostics) {
 	if attr, ok := content.Attributes["version"]; ok {
 		diags = append(diags, gohcl.DecodeExpression(attr.Expr, nil, &mc.Version)...)
 	}
-	mc.Count, mc.ForEach, d = decodeRepetition(content, "module call")
+	mc.Count, mc.ForEach, d = decodeRepetition(content)
 	diags = append(diags, d...)
 	if attr, ok := content.Attributes["depends_on"]; ok {
 		deps, d := decodeDependsOn(attr)

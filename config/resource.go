@@ -87,7 +87,7 @@ func (r ProviderConfigRef) String() string {
 
 // decodeRepetition reads the count and for_each meta-arguments of a what
 // (resource, data source, module call), which may use only one of them.
-func decodeRepetition(content *hcl.BodyContent, what string) (count, forEach hcl.Expression, diags hcl.Diagnostics) {
+func decodeRepetition(content *hcl.BodyContent) (count, forEach hcl.Expression, diags hcl.Diagnostics) {
 	if attr, ok := content.Attributes["count"]; ok {
 		count = attr.Expr
 	}
@@ -97,7 +97,7 @@ func decodeRepetition(content *hcl.BodyContent, what string) (count, forEach hcl
 			diags = append(diags, &hcl.Diagnostic{
 				Severity: hcl.DiagError,
 				Summary:  `Invalid combination of "count" and "for_each"`,
-				Detail:   fmt.Sprintf(`The "count" and "for_each" meta-arguments are mutually-exclusive; a %s may use only one of them.`, what),
+				Detail:   `The "count" and "for_each" meta-arguments are mutually-exclusive, only one should be used to be explicit about the number of resources to be created.`,
 				Subject:  attr.NameRange.Ptr(),
 			})
 		}
@@ -144,10 +144,8 @@ func decodeResourceBlock(block *hcl.Block) (*Resource, hcl.Diagnostics) {
 		TypeRange: labelRange(block, 0),
 	}
 	var diags hcl.Diagnostics
-	what := "resource"
 	if block.Type == "data" {
 		r.Mode = addrs.DataResourceMode
-		what = "data source"
 		diags = append(diags, checkName("Invalid data source name", "data source type", r.Type, labelRange(block, 0))...)
 		diags = append(diags, checkName("Invalid data source name", "data source name", r.Name, labelRange(block, 1))...)
 	} else {
@@ -161,7 +159,7 @@ func decodeResourceBlock(block *hcl.Block) (*Resource, hcl.Diagnostics) {
 	diags = append(diags, d...)
 	r.Config = remain
 
-	r.Count, r.ForEach, d = decodeRepetition(content, what)
+	r.Count, r.ForEach, d = decodeRepetition(content)
 	diags = append(diags, d...)
 	if attr, ok := content.Attributes["provider"]; ok {
 		ref, d := decodeProviderConfigRef(attr.Expr, "provider")

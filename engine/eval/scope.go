@@ -144,15 +144,17 @@ func (s *Scope) evalContext(refs []*addrs.Reference, markDeprecated bool) (_ *hc
 					Detail:   `The "count" object can only be used in "module", "resource", and "data" blocks, and only when the "count" argument is set.`,
 					Subject:  ref.SourceRange.Ptr(),
 				})
+				vars["count"] = cty.DynamicVal // reported: no "Unknown variable" as well
 				continue
 			}
 			if sub.Name != "index" {
 				diags = append(diags, &hcl.Diagnostic{
 					Severity: hcl.DiagError,
 					Summary:  `Invalid "count" attribute`,
-					Detail:   fmt.Sprintf(`The "count" object does not have an attribute named %q. The only supported attribute is count.index.`, sub.Name),
+					Detail:   fmt.Sprintf(`The "count" object does not have an attribute named %q. The only supported attribute is count.index, which is the index of each instance of a resource block that has the "count" argument set.`, sub.Name),
 					Subject:  ref.SourceRange.Ptr(),
 				})
+				vars["count"] = cty.DynamicVal
 				continue
 			}
 			vars["count"] = cty.ObjectVal(map[string]cty.Value{"index": cty.NumberIntVal(int64(s.Rep.index))})
@@ -164,6 +166,7 @@ func (s *Scope) evalContext(refs []*addrs.Reference, markDeprecated bool) (_ *hc
 					Detail:   `The "each" object can be used only in "module" or "resource" blocks, and only when the "for_each" argument is set.`,
 					Subject:  ref.SourceRange.Ptr(),
 				})
+				vars["each"] = cty.DynamicVal
 				continue
 			}
 			vars["each"] = cty.ObjectVal(map[string]cty.Value{"key": s.Rep.Key, "value": s.Rep.Value})

@@ -111,7 +111,9 @@ func validateResourceNode(ev *eval.Evaluator, n *graph.Node) hcl.Diagnostics {
 	for i, mi := range ev.Exp.ModuleInstances(n.Mod.Path) {
 		s := &eval.Scope{Ev: ev, Mod: mi, Cfg: n.Mod, Rep: unknownRepetition(kind)}
 		ctx, d := s.EvalContext(n.BodyRefs)
-		if kind == 'c' {
+		// count.index is unknown here, unless the reference was wrong and
+		// already reported (count then stands for an unknown value).
+		if v, ok := ctx.Variables["count"]; kind == 'c' && ok && v.Type().IsObjectType() {
 			ctx.Variables["count"] = cty.ObjectVal(map[string]cty.Value{"index": cty.UnknownVal(cty.Number)})
 		}
 		if i == 0 {
