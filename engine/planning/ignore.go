@@ -2,13 +2,9 @@ package planning
 
 import (
 	"context"
-	"fmt"
-	"strings"
 
 	"github.com/hashicorp/hcl/v2"
-	"github.com/zclconf/go-cty/cty"
 
-	"github.com/tenetplan/tenet/addrs"
 	"github.com/tenetplan/tenet/engine/eval"
 	"github.com/tenetplan/tenet/engine/graph"
 	"github.com/tenetplan/tenet/engine/ignorechanges"
@@ -32,7 +28,7 @@ func (w *planWalker) prepareIgnores(ctx context.Context, rn *resourceNode, items
 	if n.Kind != graph.NodeResource || n.Res.Managed == nil {
 		return nil
 	}
-	diags := ignoreChangesWarnings(n)
+	diags := ignorechanges.CheckAgainstSchema(n.Res, n.Schema)
 	if diags.HasErrors() || w.opts.Mode != plan.NormalMode {
 		return diags
 	}
@@ -81,48 +77,6 @@ func (w *planWalker) prepareIgnores(ctx context.Context, rn *resourceNode, items
 			continue
 		}
 		it.ignore = p
-	}
-	return diags
-}
-
-// ignoreChangesWarnings checks each configured ignore_changes path against
-// the schema once per resource block: an unknown root attribute is an
-// error, a computed-only attribute a redundant element.
-func ignoreChangesWarnings(n *graph.Node) hcl.Diagnostics {
-	if n.Res == nil || n.Res.Managed == nil || n.Schema == nil {
-		return nil
-	}
-	var diags hcl.Diagnostics
-	for _, t := range n.Res.Managed.IgnoreChanges {
-		path, ok := ignorechanges.Path(t)
-		if !ok || len(path) == 0 {
-			continue
-		}
-		ga, _ := path[0].(cty.GetAttrStep)
-		name := ga.Name
-		block := n.Schema.Block
-		a, isAttr := block.Attributes[name]
-		_, isBlock := block.BlockTypes[name]
-		if !isAttr && !isBlock {
-			diags = append(diags, &hcl.Diagnostic{
-				Severity: hcl.DiagError,
-				Summary:  "Unsupported attribute",
-				Detail:   fmt.Sprintf("This object has no argument, nested block, or exported attribute named %q.", name),
-				Subject:  t.SourceRange().Ptr(),
-			})
-			continue
-		}
-		if !isAttr {
-			a = block.AttributeByPath(path)
-		}
-		if a != nil && a.Computed && !a.Optional {
-			diags = append(diags, &hcl.Diagnostic{
-				Severity: hcl.DiagWarning,
-				Summary:  "Redundant ignore_changes element",
-				Detail:   fmt.Sprintf("Adding an attribute name to ignore_changes tells tenet to ignore future changes to the argument in configuration after the object has been created, retaining the value originally configured.\n\nThe attribute %s is decided by the provider alone and therefore there can be no configured value to compare with. Including this attribute in ignore_changes has no effect. Remove the attribute from ignore_changes to quiet this warning.", strings.TrimPrefix(addrs.TraversalString(t), ".")),
-				Subject:  t.SourceRange().Ptr(),
-			})
-		}
 	}
 	return diags
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/tenetplan/tenet/addrs"
 	"github.com/tenetplan/tenet/engine/eval"
 	"github.com/tenetplan/tenet/engine/graph"
+	"github.com/tenetplan/tenet/engine/ignorechanges"
 	"github.com/tenetplan/tenet/engine/nodes"
 )
 
@@ -129,7 +130,7 @@ func validateResourceNode(ev *eval.Evaluator, n *graph.Node) hcl.Diagnostics {
 		}
 		ev.Values.Module(mi).Set('r', n.Addr.Resource.String(), v)
 	}
-	return diags
+	return append(diags, ignorechanges.CheckAgainstSchema(n.Res, n.Schema)...)
 }
 
 // unknownSchemaObject is an unknown object of the resource's type with
