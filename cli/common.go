@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/hashicorp/hcl/v2"
@@ -323,7 +324,10 @@ func (f *stateFlags) openState(ctx context.Context, u *ui, operation string) (*l
 func lockAndRead(ctx context.Context, u *ui, store stateStore, path string, lock bool, operation string) (*statefile.File, func(), error) {
 	release := func() {}
 	if lock {
-		if err := store.Lock(ctx, local.NewLockInfo(operation)); err != nil {
+		err := slowly(u, "Acquiring state lock. This may take a few moments...", func() error {
+			return store.Lock(ctx, local.NewLockInfo(operation))
+		})
+		if err != nil {
 			if isDirError(err) {
 				return nil, nil, stateLoadFailed(u, err, path)
 			}
@@ -332,10 +336,11 @@ func lockAndRead(ctx context.Context, u *ui, store stateStore, path string, lock
 			if errors.As(err, &le) {
 				detail = le.Err.Error()
 				if le.Holder != nil {
-					detail += "\n\nLock Info:\n" + le.Holder.String()
+					detail += "\nLock Info:\n" + le.Holder.String()
 				}
 			}
-			return nil, nil, u.errorf("Error acquiring the state lock", "%s\n\ntenet acquires a state lock to protect the state from being written by multiple users at the same time. Wait for the other operation to finish and try again, or raise -lock-timeout. For most commands, you can disable locking with \"-lock=false\", but this is not recommended.", detail)
+			// OpenTofu's words, wrapped as OpenTofu wraps them.
+			return nil, nil, u.errorf("Error acquiring the state lock", "Error message: %s\n\ntenet acquires a state lock to protect the state from being written\nby multiple users at the same time. Please resolve the issue above and try\nagain. For most commands, you can disable locking with the \"-lock=false\"\nflag, but this is not recommended.", detail)
 		}
 		u.log.logf(logInfo, "state lock acquired: %s (%s)", path, operation)
 		release = func() {
@@ -426,3 +431,30 @@ func registerShowSensitive(cmd *cobra.Command, showSensitive *bool) {
 // the output, so OpenTofu (and tenet) leave out the hints about what to
 // run next.
 func inAutomation(env []string) bool { return envSet(env, "TF_IN_AUTOMATION") }
+
+// slowThreshold is how long an operation on the state may take before
+// the user is told that it is waiting, as OpenTofu tells.
+const slowThreshold = 400 * time.Millisecond
+
+// slowly runs op, and prints message on the human view if op is still
+// running after slowThreshold (waiting for a lock held by someone else).
+func slowly(u *ui, message string, op func() error) error {
+	if u.json != nil {
+		return op()
+	}
+	var mu sync.Mutex
+	finished := false
+	timer := time.AfterFunc(slowThreshold, func() {
+		mu.Lock()
+		defer mu.Unlock()
+		if !finished {
+			fmt.Fprintln(u.out, message)
+		}
+	})
+	err := op()
+	timer.Stop()
+	mu.Lock()
+	finished = true
+	mu.Unlock()
+	return err
+}

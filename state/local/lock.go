@@ -91,8 +91,9 @@ func (e *LockError) Error() string {
 
 func (e *LockError) Unwrap() error { return e.Err }
 
-// errLocked means another holder has the lock right now.
-var errLocked = errors.New("the state is locked by another operation")
+// errLocked means another holder has the lock right now. Its text is the
+// operating system's for the refused lock, which OpenTofu shows.
+var errLocked = errors.New("resource temporarily unavailable")
 
 // lockInfoPath is `.<state file name>.lock.info` beside the state file.
 func lockInfoPath(statePath string) string {
