@@ -184,7 +184,7 @@ func runInit(ctx context.Context, g *globals, u *ui, reqs installer.Requirements
 
 	if !newLocks.Equal(oldLocks) {
 		if opts.readonly {
-			return u.errorf("Provider dependency changes detected", "The selected providers differ from the dependency lock file %s, and -lockfile=readonly forbids changing it. Run init without -lockfile=readonly to update the file, or change the configuration to match it.", lockfile.FileName)
+			return u.errorf("Provider dependency changes detected", "Changes to the required provider dependencies were detected, but the lock file is read-only. To use and record these requirements, run \"tenet init\" without the \"-lockfile=readonly\" flag.")
 		}
 		if len(newLocks.AllProviders()) > 0 || lockExisted {
 			if d := lockfile.Save(newLocks, pe.lockPath); d.HasErrors() {

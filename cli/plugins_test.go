@@ -221,6 +221,14 @@ func TestPluginFromMirror(t *testing.T) {
 		t.Errorf("plan without a lock file: exit %d", code)
 	}
 	mustContain(t, "plan without a lock file", errOut, "Inconsistent dependency lock file", "tenet/test", "on main.tf line 3")
+	// A lock file init would have to change is refused under
+	// -lockfile=readonly, in OpenTofu's words.
+	code, _, errOut = w.run("init", "-no-color", "-lockfile=readonly")
+	if code != 1 {
+		t.Errorf("init -lockfile=readonly without the lock entry: exit %d", code)
+	}
+	mustContain(t, "init -lockfile=readonly", errOut, "Error: Provider dependency changes detected",
+		"Changes to the required provider dependencies were detected, but the lock\nfile is read-only. To use and record these requirements, run \"tenet init\"\nwithout the \"-lockfile=readonly\" flag.")
 
 	w.mustRun("init", "-no-color")
 	out = w.mustRun("destroy", "-auto-approve", "-no-color")
