@@ -32,7 +32,7 @@ var layerImports = map[string][]string{
 	// Only the facade is imported from outside.
 	"engine/planning":      {"engine/phase", "engine/ignorechanges", "engine/nodes", "engine/graph", "engine/eval", "engine/providercall", "config", "addrs", "graphsolve", "providers", "state", "rules", "engine/plan", "engine/plan/action", "engine/plan/planjson", "internal/attrpath", "internal/provenance"},
 	"engine/applying":      {"engine/phase", "engine/ignorechanges", "engine/nodes", "engine/graph", "engine/eval", "engine/providercall", "config", "addrs", "graphsolve", "providers", "state", "rules", "engine/plan", "engine/plan/action"},
-	"engine/validating":    {"engine/phase", "engine/ignorechanges", "engine/nodes", "engine/graph", "engine/eval", "engine/providercall", "config", "addrs"},
+	"engine/validating":    {"engine/phase", "engine/ignorechanges", "engine/nodes", "engine/graph", "engine/eval", "engine/providercall", "config", "addrs", "providers"},
 	"engine/phase":         {"engine/graph", "engine/eval", "engine/plan", "engine/plan/action", "config", "addrs", "providers", "rules", "state"},
 	"engine/ignorechanges": {"config", "addrs", "providers", "rules", "internal/attrpath"},
 	"engine/nodes":         {"engine/graph", "engine/eval", "engine/providercall", "config", "addrs", "providers"},

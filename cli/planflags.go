@@ -172,7 +172,7 @@ func (f *planFlags) checkArgs(u *ui) (planArgs, error) {
 // module's variable values.
 func (f *planFlags) planOpts(args planArgs, vars map[string]config.VariableValue) engine.PlanOpts {
 	return engine.PlanOpts{SkipRefresh: !f.refresh, Variables: vars, Parallelism: f.parallelism, Mode: args.mode,
-		ForceReplace: args.replace, Targets: args.targets, Excludes: args.excludes}
+		ForceReplace: args.replace, Targets: args.targets, Excludes: args.excludes, ValidateFirst: true}
 }
 
 // targetSubjects parses the addresses of -target or -exclude (flag) and

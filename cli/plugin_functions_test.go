@@ -98,6 +98,24 @@ output "y" {
 		t.Fatalf("validate: exit %d", code)
 	}
 	mustContain(t, "validate", errOut, "Unknown function provider", "on main.tf line 19, in output \"y\":", `Provider "other" does not exist within the required_providers of this`)
+	// plan validates first, as OpenTofu's does: validation's error alone.
+	code, _, errOut = w.run("plan", "-no-color")
+	if code != 1 {
+		t.Fatalf("plan: exit %d", code)
+	}
+	mustContain(t, "plan", errOut, "Unknown function provider", "on main.tf line 19, in output \"y\":")
+	if strings.Contains(errOut, "fail always fails") {
+		t.Errorf("plan went on after validation failed:\n%s", errOut)
+	}
+	// Without the unknown provider, each call's own error.
+	src, err := os.ReadFile(filepath.Join(w.dir, "main.tf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	src = []byte(strings.Replace(string(src), "output \"y\" {\n  value = provider::other::nope(1)\n}\n", "", 1))
+	if err := os.WriteFile(filepath.Join(w.dir, "main.tf"), src, 0o644); err != nil {
+		t.Fatal(err)
+	}
 	code, _, errOut = w.run("plan", "-no-color")
 	if code != 1 {
 		t.Fatalf("plan: exit %d", code)
@@ -111,7 +129,6 @@ output "y" {
 		"string required",
 		"on main.tf line 16, in output \"x\":",
 		`no function named "nope"`,
-		"on main.tf line 19, in output \"y\":",
 	} {
 		if !strings.Contains(errOut, want) {
 			t.Errorf("plan errors lack %q:\n%s", want, errOut)

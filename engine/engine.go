@@ -57,6 +57,12 @@ func (e *Engine) env() phase.Env {
 
 // Plan computes a plan for cfg against the previous run state.
 func (e *Engine) Plan(ctx context.Context, cfg *config.Config, prevRun *state.State, opts PlanOpts) (*plan.Plan, hcl.Diagnostics) {
+	if opts.ValidateFirst {
+		env := e.env()
+		opts.Validate = func(ctx context.Context, ps *providercall.Set) hcl.Diagnostics {
+			return validating.ValidateWith(ctx, env, cfg, ps)
+		}
+	}
 	return planning.Plan(ctx, e.env(), cfg, prevRun, opts)
 }
 

@@ -74,6 +74,12 @@ type Opts struct {
 	// Scope, when set, is filled in with the plan's values so the caller
 	// can evaluate expressions against them.
 	Scope *phase.Scope
+	// ValidateFirst validates the whole configuration before planning, as
+	// OpenTofu's plan, apply, refresh and destroy do: errors there end
+	// the operation with no plan (and no "Planning failed"), whatever the
+	// mode. The engine sets Validate to do it.
+	ValidateFirst bool
+	Validate      func(ctx context.Context, ps *providercall.Set) hcl.Diagnostics
 }
 
 func (o Opts) parallelism() int {
@@ -113,6 +119,12 @@ func Plan(ctx context.Context, env phase.Env, cfg *config.Config, prevRun *state
 		// Refresh-only plans only report; a destroy must not be blocked by
 		// conditions on what it removes.
 		w.ev.CondSeverity = hcl.DiagWarning
+	}
+	if opts.ValidateFirst && opts.Validate != nil {
+		// Its warnings are the plan's too, which reports them itself.
+		if d := opts.Validate(ctx, w.ps); d.HasErrors() {
+			return nil, d
+		}
 	}
 	w.removed = collectRemoved(cfg, opts.Mode)
 	if moveDiags := w.applyMoves(ctx); moveDiags.HasErrors() {

@@ -69,6 +69,19 @@ func (ps *Set) Schema(ctx context.Context, p addrs.Provider) (*providers.GetProv
 	return &resp, nil
 }
 
+// Unconfigured returns an instance of p that no configuration has been
+// given, for validating resource configurations as OpenTofu's validate
+// does, before any provider is configured. It is the instance Schema
+// started, and stays the set's; nil once a configuration took it.
+func (ps *Set) Unconfigured(ctx context.Context, p addrs.Provider) (providers.Interface, error) {
+	if _, err := ps.Schema(ctx, p); err != nil {
+		return nil, err
+	}
+	ps.mu.Lock()
+	defer ps.mu.Unlock()
+	return ps.spares[p], nil
+}
+
 func (ps *Set) available() string {
 	var names []string
 	for p := range ps.registry {

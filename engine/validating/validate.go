@@ -19,6 +19,14 @@ import (
 func Validate(ctx context.Context, env phase.Env, cfg *config.Config) hcl.Diagnostics {
 	ps := providercall.NewSet(env.Providers, env.WorkingDir)
 	defer ps.CloseAll(ctx)
+	return ValidateWith(ctx, env, cfg, ps)
+}
+
+// ValidateWith is Validate with the providers of ps, so that an
+// operation validating before it plans (as OpenTofu's do) starts each
+// provider once: the instance that answered validation is the one the
+// plan configures.
+func ValidateWith(ctx context.Context, env phase.Env, cfg *config.Config, ps *providercall.Set) hcl.Diagnostics {
 	cg, diags := graph.Build(ctx, cfg, ps, nil)
 	diags = append(diags, providercall.CheckFunctionCalls(cfg)...)
 	if diags.HasErrors() {
@@ -27,5 +35,5 @@ func Validate(ctx context.Context, env phase.Env, cfg *config.Config) hcl.Diagno
 	ev := &eval.Evaluator{Cfg: cfg, Fsys: env.FS, Values: eval.NewValueStore(), Exp: eval.NewExpansion(), RootDir: ".", Cwd: env.WorkingDir, Workspace: "default", Pure: true, Validating: true,
 		ProvFuncs: providercall.NewFunctions(ctx, ps)}
 	defer ev.ProvFuncs.CloseAll(ctx)
-	return append(diags, validateWalk(ctx, cg, ev)...)
+	return append(diags, validateWalk(ctx, cg, ev, ps)...)
 }

@@ -13,6 +13,8 @@ import (
 	"github.com/tenetplan/tenet/engine/graph"
 	"github.com/tenetplan/tenet/engine/ignorechanges"
 	"github.com/tenetplan/tenet/engine/nodes"
+	"github.com/tenetplan/tenet/engine/providercall"
+	"github.com/tenetplan/tenet/providers"
 )
 
 // validateWalk evaluates the configuration without variable values or
@@ -23,7 +25,7 @@ import (
 // accept (or lacks, or cannot convert) and root outputs that would expose
 // sensitive values. Only what holds for every possible value is reported:
 // what plan would find with the real values it leaves to plan.
-func validateWalk(ctx context.Context, cg *graph.Graph, ev *eval.Evaluator) hcl.Diagnostics {
+func validateWalk(ctx context.Context, cg *graph.Graph, ev *eval.Evaluator, ps *providercall.Set) hcl.Diagnostics {
 	res := cg.G.Walk(ctx, 1, func(ctx context.Context, key string) hcl.Diagnostics {
 		n := cg.Nodes[key]
 		if n == nil {
@@ -47,7 +49,7 @@ func validateWalk(ctx context.Context, cg *graph.Graph, ev *eval.Evaluator) hcl.
 				ev.Exp.AddModuleInstances(n.Mod.Path.Child(n.Name), kind, []addrs.ModuleInstance{mi.Child(n.Name, key)}, []eval.Repetition{unknownRepetition(kind)})
 			}
 		case graph.NodeResource:
-			return validateResourceNode(ev, n)
+			return validateResourceNode(ctx, ev, ps, n)
 		case graph.NodeOutput:
 			return validateOutputNode(ev, n)
 		}
@@ -97,7 +99,7 @@ func validateVariableNode(ev *eval.Evaluator, n *graph.Node) {
 	}
 }
 
-func validateResourceNode(ev *eval.Evaluator, n *graph.Node) hcl.Diagnostics {
+func validateResourceNode(ctx context.Context, ev *eval.Evaluator, ps *providercall.Set, n *graph.Node) hcl.Diagnostics {
 	if n.Schema == nil {
 		return nil
 	}
@@ -111,18 +113,21 @@ func validateResourceNode(ev *eval.Evaluator, n *graph.Node) hcl.Diagnostics {
 	var diags hcl.Diagnostics
 	for i, mi := range ev.Exp.ModuleInstances(n.Mod.Path) {
 		s := &eval.Scope{Ev: ev, Mod: mi, Cfg: n.Mod, Rep: unknownRepetition(kind)}
-		ctx, d := s.EvalContext(n.BodyRefs)
+		ectx, d := s.EvalContext(n.BodyRefs)
 		// count.index is unknown here, unless the reference was wrong and
 		// already reported (count then stands for an unknown value).
-		if v, ok := ctx.Variables["count"]; kind == 'c' && ok && v.Type().IsObjectType() {
-			ctx.Variables["count"] = cty.ObjectVal(map[string]cty.Value{"index": cty.UnknownVal(cty.Number)})
+		if v, ok := ectx.Variables["count"]; kind == 'c' && ok && v.Type().IsObjectType() {
+			ectx.Variables["count"] = cty.ObjectVal(map[string]cty.Value{"index": cty.UnknownVal(cty.Number)})
 		}
 		if i == 0 {
 			// Every instance has the same body: report it once.
-			body := dynblock.Expand(n.Res.Config, ctx)
-			_, moreDiags := hcldec.Decode(body, n.Spec, ctx)
+			body := dynblock.Expand(n.Res.Config, ectx)
+			val, moreDiags := hcldec.Decode(body, n.Spec, ectx)
 			diags = append(diags, d...)
 			diags = append(diags, moreDiags...)
+			if !d.HasErrors() && !moreDiags.HasErrors() {
+				diags = append(diags, providerValidation(ctx, ps, n, val)...)
+			}
 		}
 		v := cty.DynamicVal
 		if kind == 0 {
@@ -164,4 +169,23 @@ func validateOutputNode(ev *eval.Evaluator, n *graph.Node) hcl.Diagnostics {
 		ev.Values.Module(mi).Set('o', n.Name, v)
 	}
 	return diags
+}
+
+// providerValidation asks the resource's provider, not configured yet, to
+// validate the configuration (values from elsewhere unknown), as
+// OpenTofu's validate does: a provider's own checks (allowed values,
+// conflicting arguments) fail validate, not only plan.
+func providerValidation(ctx context.Context, ps *providercall.Set, n *graph.Node, config cty.Value) hcl.Diagnostics {
+	inst, err := ps.Unconfigured(ctx, n.Provider.Provider)
+	if err != nil || inst == nil {
+		return nil // graph building reported a provider it cannot start
+	}
+	config, _ = config.UnmarkDeep()
+	var pd providers.Diagnostics
+	if n.Addr.Resource.Mode == addrs.DataResourceMode {
+		pd = inst.ValidateDataResourceConfig(ctx, providers.ValidateDataResourceConfigRequest{TypeName: n.Addr.Resource.Type, Config: config}).Diagnostics
+	} else {
+		pd = inst.ValidateResourceConfig(ctx, providers.ValidateResourceConfigRequest{TypeName: n.Addr.Resource.Type, Config: config}).Diagnostics
+	}
+	return providercall.Diags(pd, n.Res.Config, n.Addr.String())
 }

@@ -193,10 +193,22 @@ func TestRemoteState(t *testing.T) {
 			wantErrPath: "backend",
 		},
 		{
+			name:        "no such backend type",
+			config:      `backend = "nope"`,
+			wantErr:     "Invalid backend configuration",
+			wantErrPath: "backend",
+		},
+		{
+			name:        "backend type OpenTofu removed",
+			config:      `backend = "etcd"`,
+			wantErr:     "Invalid backend configuration",
+			wantErrPath: "backend",
+		},
+		{
 			name:        "unknown local backend setting",
 			config:      `backend = "local"` + "\n" + `config = { bucket = "x" }`,
-			wantErr:     "Unsupported backend setting",
-			wantErrPath: "config.bucket",
+			wantErr:     "Invalid backend configuration",
+			wantErrPath: "config",
 		},
 	}
 	for _, tt := range tests {

@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sort"
 
 	"github.com/zclconf/go-cty/cty"
 	ctyjson "github.com/zclconf/go-cty/cty/json"
@@ -49,15 +50,42 @@ var remoteStateSchema = &providers.Block{
 // localBackendSettings are the config arguments of the local backend.
 var localBackendSettings = map[string]bool{"path": true, "workspace_dir": true}
 
+// openTofuBackends are the backend types OpenTofu has; tenet reads local
+// itself and pg, s3 and http through the CLI's reader, and refuses the
+// others when reading.
+var openTofuBackends = map[string]bool{"local": true, "remote": true, "azurerm": true, "consul": true, "cos": true,
+	"gcs": true, "http": true, "inmem": true, "kubernetes": true, "oss": true, "pg": true, "s3": true}
+
+// removedBackends are types OpenTofu no longer has, with what it says.
+var removedBackends = map[string]string{
+	"artifactory": `The "artifactory" backend is not supported in OpenTofu v1.3 or later.`,
+	"azure":       `The "azure" backend name has been removed, please use "azurerm".`,
+	"etcd":        `The "etcd" backend is not supported in OpenTofu v1.3 or later.`,
+	"etcdv3":      `The "etcdv3" backend is not supported in OpenTofu v1.3 or later.`,
+	"manta":       `The "manta" backend is not supported in OpenTofu v1.3 or later.`,
+	"swift":       `The "swift" backend is not supported in OpenTofu v1.3 or later.`,
+}
+
+// validateRemoteState checks what can be checked without reading, in
+// OpenTofu's words: the backend type, and for the local backend its
+// settings. The other backends' settings are checked when they are read.
 func (p *Provider) validateRemoteState(config cty.Value) providers.Diagnostics {
 	var diags providers.Diagnostics
 	backend := config.GetAttr("backend")
-	if backend.IsKnown() && !backend.IsNull() && backend.AsString() != "local" {
-		if p.reader != nil {
-			return nil // the reader's backend checks its own settings
-		}
-		diags = diags.Errorf(cty.GetAttrPath("backend"), "Unsupported backend type",
-			fmt.Sprintf("tenet's terraform_remote_state reads only the \"local\" backend, not %q. Read the state through a local copy of the file instead.", backend.AsString()))
+	if !backend.IsKnown() || backend.IsNull() {
+		return nil
+	}
+	typ := backend.AsString()
+	switch {
+	case removedBackends[typ] != "":
+		return diags.Errorf(cty.GetAttrPath("backend"), "Invalid backend configuration", removedBackends[typ])
+	case !openTofuBackends[typ]:
+		return diags.Errorf(cty.GetAttrPath("backend"), "Invalid backend configuration", fmt.Sprintf("There is no backend type named %q.", typ))
+	case typ != "local" && p.reader != nil:
+		return nil // the reader's backend checks its own settings
+	case typ != "local":
+		return diags.Errorf(cty.GetAttrPath("backend"), "Unsupported backend type",
+			fmt.Sprintf("tenet's terraform_remote_state reads only the \"local\" backend, not %q. Read the state through a local copy of the file instead.", typ))
 	}
 	settings := config.GetAttr("config")
 	if !settings.IsKnown() || settings.IsNull() {
@@ -68,19 +96,24 @@ func (p *Provider) validateRemoteState(config cty.Value) providers.Diagnostics {
 		return diags.Errorf(cty.GetAttrPath("config"), "Invalid backend configuration",
 			"The config argument must be an object of backend settings, such as { path = \"other.tfstate\" }.")
 	}
+	var unexpected []string
 	for it := settings.ElementIterator(); it.Next(); {
 		k, v := it.Element()
 		name := k.AsString()
-		path := cty.GetAttrPath("config").GetAttr(name)
 		if !localBackendSettings[name] {
-			diags = diags.Errorf(path, "Unsupported backend setting",
-				fmt.Sprintf("The local backend has no setting %q; it accepts path and workspace_dir.", name))
+			unexpected = append(unexpected, name)
 			continue
 		}
 		if v.IsKnown() && !v.IsNull() && v.Type() != cty.String {
-			diags = diags.Errorf(path, "Invalid backend setting",
+			diags = diags.Errorf(cty.GetAttrPath("config").GetAttr(name), "Invalid backend setting",
 				fmt.Sprintf("The %s setting must be a string.", name))
 		}
+	}
+	if len(unexpected) > 0 {
+		// As OpenTofu, the first in name order, at the config argument.
+		sort.Strings(unexpected)
+		diags = diags.Errorf(cty.GetAttrPath("config"), "Invalid backend configuration",
+			fmt.Sprintf("The given configuration is not valid for backend %q: unexpected attribute %q.", typ, unexpected[0]))
 	}
 	return diags
 }
