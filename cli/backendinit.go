@@ -19,6 +19,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 	ctyjson "github.com/zclconf/go-cty/cty/json"
 
+	"github.com/tenetplan/tenet/addrs"
 	"github.com/tenetplan/tenet/config"
 	"github.com/tenetplan/tenet/state/backend"
 	"github.com/tenetplan/tenet/state/backend/backends"
@@ -117,26 +118,38 @@ func supportedBackend(d *backendDecl) hcl.Diagnostics {
 // localBackendSettings are the arguments the local backend accepts.
 var localBackendSettings = map[string]bool{"path": true, "workspace_dir": true}
 
-// backendConfigValues evaluates a backend block's arguments.
-func backendConfigValues(d *backendDecl) (map[string]cty.Value, hcl.Diagnostics) {
+// backendConfigValues evaluates a backend block's arguments. They may use
+// the root module's variables and locals, computed early (config's
+// StaticBody).
+func backendConfigValues(u *ui, d *backendDecl) (map[string]cty.Value, hcl.Diagnostics) {
 	vals := map[string]cty.Value{}
 	if d == nil {
 		return vals, nil
 	}
 	attrs, diags := d.Body.JustAttributes()
 	for name, a := range attrs {
-		v, more := a.Expr.Value(nil)
-		diags = append(diags, more...)
-		if more.HasErrors() {
-			continue
-		}
 		if d.Type == "local" && !localBackendSettings[name] {
 			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Unsupported argument", Detail: fmt.Sprintf("The local backend has no argument %q; it accepts path and workspace_dir.", name), Subject: a.NameRange.Ptr()})
-			continue
 		}
-		vals[name] = v
+	}
+	if diags.HasErrors() {
+		return vals, diags
+	}
+	evaluated, d2 := u.earlyRoot().StaticBody(d.Body, "backend."+d.Type, d.DeclRange)
+	diags = append(diags, d2...)
+	for k, v := range evaluated {
+		vals[k] = v
 	}
 	return vals, diags
+}
+
+// earlyRoot is the root module as early evaluation reads it, once per
+// run.
+func (u *ui) earlyRoot() *config.Module {
+	if u.early.root == nil {
+		u.early.root, _ = config.ReadModule(".", ".", addrs.RootModule, nil, nil, u.staticInputs())
+	}
+	return u.early.root
 }
 
 // backendState is .terraform/terraform.tfstate: what init recorded about
@@ -243,7 +256,7 @@ func initBackend(ctx context.Context, u *ui, env []string, extra []string, recon
 	if decl == nil && len(extra) > 0 {
 		return u.errorf("Invalid -backend-config", "-backend-config was given, but the configuration has no backend block to apply it to. Add a backend block to a terraform block, or drop -backend-config.")
 	}
-	vals, diags := backendConfigValues(decl)
+	vals, diags := backendConfigValues(u, decl)
 	if diags.HasErrors() {
 		return u.fail(diags)
 	}
@@ -417,13 +430,13 @@ func resolveBackend(u *ui, env []string) (*stateLocation, error) {
 	}
 	if decl == nil {
 		if old != nil && old.Backend != nil && old.Backend.Type != "local" {
-			return nil, u.errorf("Backend initialization required, please run \"tenet init\"", "The working directory was initialized with the %q backend, but the configuration no longer has a backend block. Run \"tenet init\" to record the change (and copy the state to where it should be kept first).", old.Backend.Type)
+			return nil, u.fail(hcl.Diagnostics{backendInitRequired(", please", fmt.Sprintf("Unsetting the previously set backend %q", old.Backend.Type))})
 		}
 	} else {
 		if d := supportedBackend(decl); d.HasErrors() {
 			return nil, u.fail(d)
 		}
-		vals, diags := backendConfigValues(decl)
+		vals, diags := backendConfigValues(u, decl)
 		if diags.HasErrors() {
 			return nil, u.fail(diags)
 		}
@@ -431,8 +444,13 @@ func resolveBackend(u *ui, env []string) (*stateLocation, error) {
 		if err != nil {
 			return nil, u.errorf("Invalid backend configuration", "%s", err)
 		}
-		if old == nil || old.Backend == nil || old.Backend.Type != decl.Type || old.Backend.Hash != hash {
-			return nil, u.fail(hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Backend initialization required, please run \"tenet init\"", Detail: fmt.Sprintf("The %q backend block is new or has changed since the working directory was last initialized. Run \"tenet init\" (with -reconfigure to drop the old settings) before this command.", decl.Type), Subject: decl.DeclRange.Ptr()}})
+		switch {
+		case old == nil || old.Backend == nil:
+			return nil, u.fail(hcl.Diagnostics{backendInitRequired(", please", fmt.Sprintf("Initial configuration of the requested backend %q", decl.Type))})
+		case old.Backend.Type != decl.Type:
+			return nil, u.fail(hcl.Diagnostics{backendInitRequired(": please", fmt.Sprintf("Backend type changed from %q to %q", old.Backend.Type, decl.Type))})
+		case old.Backend.Hash != hash:
+			return nil, u.fail(hcl.Diagnostics{backendInitRequired(": please", "Backend configuration block has changed")})
 		}
 		loc.Type = decl.Type
 		if loc.Settings, err = decodeSettings(old.Backend.Config); err != nil {
@@ -454,6 +472,31 @@ func resolveBackend(u *ui, env []string) (*stateLocation, error) {
 		}
 	}
 	return loc, nil
+}
+
+// backendInitRequired is OpenTofu's error for a backend block that init
+// has not recorded as it is now; OpenTofu words the summary with ", please"
+// or ": please" depending on the case.
+func backendInitRequired(sep, reason string) *hcl.Diagnostic {
+	return &hcl.Diagnostic{
+		Severity: hcl.DiagError,
+		Summary:  "Backend initialization required" + sep + " run \"tenet init\"",
+		Detail: "Reason: " + reason + `
+
+The "backend" is the interface that tenet uses to store state,
+perform operations, etc. If this message is showing up, it means that the
+tenet configuration you're using is using a custom configuration for
+the tenet backend.
+
+Changes to backend configurations require reinitialization. This allows
+tenet to set up the new configuration, copy existing state, etc. Please run
+"tenet init" with either the "-reconfigure" or "-migrate-state" flags to
+use the current configuration.
+
+If the change reason above is incorrect, please verify your configuration
+hasn't changed and try again. At this point, no changes to your existing
+configuration or state have been made.`,
+	}
 }
 
 // currentWorkspace is the selected workspace: TF_WORKSPACE, else the

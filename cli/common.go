@@ -60,6 +60,9 @@ type ui struct {
 	// consolidateWarnings and consolidateErrors fold diagnostics that
 	// share a summary (consolidate.go).
 	consolidateWarnings, consolidateErrors bool
+	// early gives the loader the variables module sources and the
+	// backend block use (earlyvars.go).
+	early *earlyVars
 }
 
 // newUI sets up a command's output. Human output is coloured unless
@@ -69,6 +72,7 @@ type ui struct {
 func newUI(cmd *cobra.Command, g *globals, noColor, jsonMode bool) *ui {
 	u := &ui{out: cmd.OutOrStdout(), errw: cmd.ErrOrStderr(), color: !noColor && !envSet(g.deps.Env, "NO_COLOR"), env: g.deps.Env, log: g.log, lateFailure: &g.lateFailure}
 	u.consolidateWarnings, u.consolidateErrors = consolidationFlags(cmd)
+	u.early = newEarlyVars(cmd, g, u, jsonMode)
 	var jsonLog func(string)
 	if jsonMode {
 		u.json = jsonui.NewJSONView(u.out)
@@ -115,12 +119,20 @@ func envSet(env []string, name string) bool {
 // read or parsed is left out: the diagnostic then says its source is not
 // available.
 func (u *ui) addVarFileSources(diags hcl.Diagnostics) {
+	u.addDiagSources(diags, func(name string) bool {
+		return strings.HasSuffix(name, ".tfvars") || strings.HasSuffix(name, ".tfvars.json")
+	})
+}
+
+// addDiagSources reads the files accept takes that diagnostics point
+// into and that u.files does not hold yet, so they show source lines.
+func (u *ui) addDiagSources(diags hcl.Diagnostics, accept func(name string) bool) {
 	for _, d := range diags {
 		if d.Subject == nil {
 			continue
 		}
 		name := d.Subject.Filename
-		if _, ok := u.files[name]; ok || !(strings.HasSuffix(name, ".tfvars") || strings.HasSuffix(name, ".tfvars.json")) {
+		if _, ok := u.files[name]; ok || !accept(name) {
 			continue
 		}
 		src, err := os.ReadFile(name)

@@ -51,11 +51,13 @@ func newConsoleCommand(g *globals) *cobra.Command {
 }
 
 func runConsole(ctx context.Context, cmd *cobra.Command, g *globals, u *ui, vars []config.VarSource, statePath string) error {
+	u.useVars(vars, true)
 	cfg, diags := u.loadConfigAndProviders(g)
 	if diags.HasErrors() {
 		return u.fail(diags)
 	}
 	vals, d := config.CollectVariableValues(os.DirFS("."), ".", cfg.Root, vars, g.deps.Env)
+	u.addAnswers(vals)
 	diags = append(diags, d...)
 	if diags.HasErrors() {
 		return u.fail(diags)

@@ -39,6 +39,7 @@ func newImportCommand(g *globals) *cobra.Command {
 		Args:  cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			u := newUI(cmd, g, noColor, false)
+			u.useVars(vars, input)
 			u.legacyDiags = true
 			u.configDir = configDir
 			ctx := cmd.Context()
@@ -78,6 +79,7 @@ func newImportCommand(g *globals) *cobra.Command {
 				return &exitError{1}
 			}
 			vals, d := config.CollectVariableValues(os.DirFS("."), ".", cfg.Root, vars, g.deps.Env)
+			u.addAnswers(vals)
 			diags = append(diags, d...)
 			if !d.HasErrors() && inputEnabled(input, g.deps.Env) {
 				d = promptForVariables(ctx, g, u, cfg.Root, vals)

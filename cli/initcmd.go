@@ -27,6 +27,7 @@ func newInitCommand(g *globals) *cobra.Command {
 	var noColor, input, upgrade bool
 	var pluginDirs []string
 	var lockMode string
+	var vars []config.VarSource
 	bf := backendFlags{answers: g.answers}
 	cmd := &cobra.Command{
 		Use:   "init [options]",
@@ -38,11 +39,15 @@ func newInitCommand(g *globals) *cobra.Command {
 			if lockMode != "" && lockMode != "readonly" {
 				return u.errorf("Invalid -lockfile option", "The only mode -lockfile accepts is \"readonly\" (got %q).", lockMode)
 			}
+			u.useVars(vars, input)
 			if emptyWorkingDir() {
 				fmt.Fprintln(u.out, u.colorize("[reset][bold]tenet initialized in an empty directory![reset]\n\n"+
 					"The directory has no tenet configuration files. You may begin working\nwith tenet immediately by creating tenet configuration files."))
 				return nil
 			}
+			// As OpenTofu, the root module is read first: the values its
+			// module calls need early are asked for before anything else.
+			u.earlyRoot()
 			// As OpenTofu's: the backend first (it is read from the root
 			// module alone), then the modules, then the whole configuration.
 			if err := bf.run(cmd.Context(), u, g.deps.Env); err != nil {
@@ -75,6 +80,8 @@ func newInitCommand(g *globals) *cobra.Command {
 	cmd.Flags().StringArrayVar(&pluginDirs, "plugin-dir", nil, "install providers only from this directory (repeatable); no other installation method is used")
 	cmd.Flags().StringVar(&lockMode, "lockfile", "", "\"readonly\": fail instead of changing the dependency lock file")
 	cmd.Flags().Bool("get", true, "install the modules the configuration calls")
+	cmd.Flags().Var(&varFlag{kind: config.ValueFromCLI, list: &vars}, "var", "set a value for a root module input variable that module sources or the backend use (NAME=VALUE); repeatable")
+	cmd.Flags().Var(&varFlag{kind: config.ValueFromFile, list: &vars}, "var-file", "load variable values from a file; repeatable")
 	bf.register(cmd)
 	acceptIgnoreRemoteVersion(cmd)
 	// -migrate-state locks both backends' states with these (read by

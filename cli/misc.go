@@ -23,6 +23,8 @@ func newValidateCommand(g *globals) *cobra.Command {
 			// As in OpenTofu, the values are read but not used: validate
 			// checks the configuration for any values.
 			diags := config.CheckVariableSources(os.DirFS("."), ".", vars)
+			// They are used early, for module sources and the backend.
+			u.useVars(vars, false) // OpenTofu does not ask here
 			if !diags.HasErrors() {
 				cfg, d := u.loadConfigAndProviders(g)
 				diags = append(diags, d...)

@@ -36,6 +36,7 @@ func moduleOptions(g *globals, upgrade bool) (modinstall.Options, hcl.Diagnostic
 // were installed show nothing.
 func installModules(ctx context.Context, u *ui, g *globals, upgrade, header bool) hcl.Diagnostics {
 	opts, diags := moduleOptions(g, upgrade)
+	opts.Static = u.staticInputs()
 	if diags.HasErrors() {
 		return diags
 	}
@@ -48,6 +49,9 @@ func installModules(ctx context.Context, u *ui, g *globals, upgrade, header bool
 	}
 	opts.Progress = func(e modinstall.Event) { fmt.Fprintln(u.out, e.String()) }
 	_, more := modinstall.Install(ctx, ".", opts)
+	// The installer read the modules' files itself: the source lines of
+	// its diagnostics (early evaluation's) come from disk.
+	u.addDiagSources(more, func(string) bool { return true })
 	return append(diags, more...)
 }
 
@@ -60,11 +64,11 @@ func (u *ui) loadInstalled() (*config.Config, hcl.Diagnostics) {
 		fsys, dir = configFS(u.configDir)
 		rootDir = u.configDir
 	}
-	opts := modinstall.Options{DataDir: envValue(u.env, "TF_DATA_DIR")}
+	opts := modinstall.Options{DataDir: envValue(u.env, "TF_DATA_DIR"), Static: u.staticInputs()}
 	path := modinstall.ManifestPath(opts)
 	b, err := os.ReadFile(path)
 	if err != nil {
-		return config.LoadWithModules(fsys, dir, config.ModuleManifest{})
+		return config.LoadWith(fsys, dir, config.LoadOptions{Modules: config.ModuleManifest{}, Static: opts.Static})
 	}
 	if diags := modinstall.ManifestMatches(rootDir, opts); diags.HasErrors() {
 		// Load anyway, so the diagnostics can show their source lines.
@@ -75,7 +79,7 @@ func (u *ui) loadInstalled() (*config.Config, hcl.Diagnostics) {
 	if err != nil {
 		return nil, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Invalid module manifest", Detail: fmt.Sprintf("%s: %v. Run \"tenet init -upgrade\" to install the modules again.", path, err)}}
 	}
-	return config.LoadWithModules(fsys, dir, m)
+	return config.LoadWith(fsys, dir, config.LoadOptions{Modules: m, Static: opts.Static})
 }
 
 // configFS is where a configuration directory named on the command line

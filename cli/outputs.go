@@ -94,6 +94,7 @@ func newOutputCommand(g *globals) *cobra.Command {
 			if diags := config.CheckVariableSources(os.DirFS("."), ".", vars); diags.HasErrors() {
 				return u.fail(diags)
 			}
+			u.useVars(vars, false) // OpenTofu does not ask here
 			st, err := readState(u, statePath)
 			if err != nil {
 				return err

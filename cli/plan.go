@@ -110,6 +110,12 @@ func planRun(ctx context.Context, g *globals, u *ui, f *planFlags, operation str
 	if err != nil {
 		return nil, err
 	}
+	u.useVars(f.vars, f.input)
+	// As OpenTofu, the backend block is read first, and with it the
+	// variables it uses.
+	if _, err := resolveBackend(u, g.deps.Env); err != nil {
+		return nil, err
+	}
 	// Compiling the rules takes tens of milliseconds and needs nothing
 	// else: do it on the other core while configuration and state load.
 	compiled := compileRules(ctx, f.rules)
@@ -148,6 +154,7 @@ func planRun(ctx context.Context, g *globals, u *ui, f *planFlags, operation str
 		return nil, noConfiguration(u, operation)
 	}
 	vals, d := config.CollectVariableValues(os.DirFS("."), ".", cfg.Root, f.vars, g.deps.Env)
+	u.addAnswers(vals)
 	diags = append(diags, d...)
 	if !d.HasErrors() && u.json == nil && inputEnabled(f.input, g.deps.Env) {
 		d = promptForVariables(ctx, g, u, cfg.Root, vals)

@@ -77,6 +77,17 @@ type loader struct {
 	root    string
 	parser  *hclparse.Parser
 	digest  map[string][]byte
+	static  StaticInputs
+}
+
+// LoadOptions are what LoadWith reads besides the files.
+type LoadOptions struct {
+	// Modules is the manifest of installed modules (see LoadWithModules);
+	// nil loads local sources only.
+	Modules ModuleManifest
+	// Static gives the values early evaluation (module sources and
+	// versions) needs.
+	Static StaticInputs
 }
 
 // Load reads the root module in dir of fsys and, recursively, every module
@@ -91,8 +102,14 @@ func Load(fsys fs.FS, dir string) (*Config, hcl.Diagnostics) {
 // by the manifest (see [ReadModuleManifest]). A call the manifest does
 // not list is an error that tells the user to run init.
 func LoadWithModules(fsys fs.FS, dir string, installed ModuleManifest) (*Config, hcl.Diagnostics) {
+	return LoadWith(fsys, dir, LoadOptions{Modules: installed})
+}
+
+// LoadWith is [LoadWithModules] with the values of the root module's
+// variables that module sources and versions may use.
+func LoadWith(fsys fs.FS, dir string, opts LoadOptions) (*Config, hcl.Diagnostics) {
 	dir = cleanDir(dir)
-	l := &loader{fsys: fsys, parser: hclparse.NewParser(), digest: map[string][]byte{}, modules: installed, root: dir}
+	l := &loader{fsys: fsys, parser: hclparse.NewParser(), digest: map[string][]byte{}, modules: opts.Modules, root: dir, static: opts.Static}
 	root, diags := l.loadModule(dir, addrs.RootModule, nil, nil)
 	cfg := &Config{Root: root, Files: l.parser.Files(), Digest: l.sum()}
 	diags = append(diags, cfg.validateRemoved()...)
@@ -170,6 +187,12 @@ func (l *loader) loadModule(dir string, p addrs.Module, parent *Module, call *Mo
 		m.Import = nil
 	}
 	diags = append(diags, m.validate()...)
+	rootDir := dir
+	for r := m; r.Parent != nil; r = r.Parent {
+		rootDir = r.Parent.SourceDir
+	}
+	m.static = newStaticEval(m, rootDir, l.static, call)
+	diags = append(diags, m.decodeStaticFields()...)
 
 	for _, name := range slices.Sorted(maps.Keys(m.ModuleCalls)) {
 		mc := m.ModuleCalls[name]
@@ -199,18 +222,59 @@ func (l *loader) loadModule(dir string, p addrs.Module, parent *Module, call *Mo
 // the caller, anything else where the manifest says it was installed.
 func (l *loader) childDir(dir string, p addrs.Module, mc *ModuleCall) (string, bool, hcl.Diagnostics) {
 	src := mc.SourceAddr
-	if l.modules == nil || src == "" || strings.HasPrefix(src, "./") || strings.HasPrefix(src, "../") {
+	rec, recorded := l.modules[ModuleKey(p)]
+	switch {
+	case l.modules != nil && src == "" && !recorded:
+		// As OpenTofu: a call whose source could not be computed was
+		// not installed either.
+		return "", false, hcl.Diagnostics{notInstalled(mc.DeclRange)}
+	case l.modules != nil && recorded && isLocalSource(src) && rec.Source != normalLocalSource(src):
+		return "", false, hcl.Diagnostics{SourceChanged(rec.Source, normalLocalSource(src), mc.SourceAddrRange)}
+	}
+	if l.modules == nil || src == "" || isLocalSource(src) {
 		return localSourceDir(dir, mc)
 	}
 	if d, ok := l.modules.installedDir(l.root, ModuleKey(p)); ok {
 		return d, true, nil
 	}
-	return "", false, hcl.Diagnostics{{
+	return "", false, hcl.Diagnostics{notInstalled(mc.SourceAddrRange)}
+}
+
+func notInstalled(rng hcl.Range) *hcl.Diagnostic {
+	return &hcl.Diagnostic{
 		Severity: hcl.DiagError,
 		Summary:  "Module not installed",
 		Detail:   "This module is not yet installed. Run \"tenet init\" to install all modules required by this configuration.",
-		Subject:  mc.SourceAddrRange.Ptr(),
-	}}
+		Subject:  rng.Ptr(),
+	}
+}
+
+// SourceChanged is the error for a module call whose source is not the
+// one init installed the module from.
+func SourceChanged(installed, now string, rng hcl.Range) *hcl.Diagnostic {
+	return &hcl.Diagnostic{
+		Severity: hcl.DiagError,
+		Summary:  "Module source has changed",
+		Detail:   fmt.Sprintf("The source address was changed from %q to %q since this module was installed. Run \"tenet init\" to install all modules required by this configuration.", installed, now),
+		Subject:  rng.Ptr(),
+	}
+}
+
+func isLocalSource(src string) bool {
+	return strings.HasPrefix(src, "./") || strings.HasPrefix(src, "../")
+}
+
+// normalLocalSource is a local source as the manifest records it:
+// cleaned, keeping its "./" or "../" start.
+func normalLocalSource(p string) string {
+	c := path.Clean(p)
+	if c == ".." || strings.HasPrefix(c, "../") {
+		return c
+	}
+	if c == "." {
+		return "./"
+	}
+	return "./" + c
 }
 
 // isAbsDir says dir is an absolute path: a module installed under an
@@ -277,6 +341,11 @@ type parsedFile struct {
 // parseDir parses every configuration file of a module directory, primary
 // files first and override files after them, each group in name order.
 func (l *loader) parseDir(dir string, call *ModuleCall) ([]parsedFile, hcl.Diagnostics) {
+	return l.parseDirNamed(dir, dir, call)
+}
+
+// parseDirNamed is parseDir that names the files of dir shown/NAME.
+func (l *loader) parseDirNamed(dir, shown string, call *ModuleCall) ([]parsedFile, hcl.Diagnostics) {
 	entries, err := l.readDir(dir)
 	if err != nil {
 		d := &hcl.Diagnostic{
@@ -299,8 +368,8 @@ func (l *loader) parseDir(dir string, call *ModuleCall) ([]parsedFile, hcl.Diagn
 	}
 	for _, name := range ConfigFiles(names) {
 		isJSON := strings.HasSuffix(name, ".json")
-		filename := path.Join(dir, name)
-		src, err := l.readFile(filename)
+		filename := path.Join(shown, name)
+		src, err := l.readFile(path.Join(dir, name))
 		if err != nil {
 			diags = append(diags, &hcl.Diagnostic{
 				Severity: hcl.DiagError,

@@ -40,6 +40,8 @@ type Module struct {
 
 	// rawBlocks keeps each primary block by blockKey, for override files.
 	rawBlocks map[string]*hcl.Block
+	// static computes the module's early values (static.go).
+	static *staticEval
 }
 
 // VersionConstraint is a required_version string as written.

@@ -14,10 +14,18 @@ import (
 
 // ModuleCall is a `module` block.
 type ModuleCall struct {
-	Name            string
-	SourceAddr      string // as written
+	Name string
+	// SourceAddr is the source's value, computed early (static.go): a
+	// literal or an expression of variables, locals, path.* and
+	// terraform.workspace; "" when it could not be computed.
+	SourceAddr      string
 	SourceAddrRange hcl.Range
-	Version         string // raw version constraint, "" when absent
+	// Version is the version constraint's value, "" when absent or null.
+	Version string
+	// SourceExpr and VersionAttr are the arguments as written (VersionAttr
+	// nil without a version argument or when it is null).
+	SourceExpr  hcl.Expression
+	VersionAttr *hcl.Attribute
 	// Config holds the input variable arguments: the body without source,
 	// version, count, for_each, providers and depends_on.
 	Config         hcl.Body
@@ -84,21 +92,14 @@ func decodeModuleBlock(block *hcl.Block) (*ModuleCall, hcl.Diagnostics) {
 	diags = append(diags, d...)
 	mc.Config = remain
 
+	// source and version are computed once the module's variables and
+	// locals are all known (decodeStaticFields).
 	if attr, ok := content.Attributes["source"]; ok {
 		mc.SourceAddrRange = attr.Expr.Range()
-		d := gohcl.DecodeExpression(attr.Expr, nil, &mc.SourceAddr)
-		diags = append(diags, d...)
-		if !d.HasErrors() && mc.SourceAddr == "" {
-			diags = append(diags, &hcl.Diagnostic{
-				Severity: hcl.DiagError,
-				Summary:  "Invalid module source address",
-				Detail:   "The module source address must not be empty.",
-				Subject:  mc.SourceAddrRange.Ptr(),
-			})
-		}
+		mc.SourceExpr = attr.Expr
 	}
 	if attr, ok := content.Attributes["version"]; ok {
-		diags = append(diags, gohcl.DecodeExpression(attr.Expr, nil, &mc.Version)...)
+		mc.VersionAttr = attr
 	}
 	mc.Count, mc.ForEach, d = decodeRepetition(content)
 	diags = append(diags, d...)

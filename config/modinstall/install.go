@@ -5,10 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"net/http"
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 
@@ -44,6 +46,9 @@ type Options struct {
 	// OpenTofu's order (depth first, calls by name): a line goes out as
 	// soon as every line before it in that order has.
 	Progress func(Event)
+	// Static gives the root module's variable values and the workspace
+	// that module sources and versions may use.
+	Static config.StaticInputs
 	// MaxArchiveBytes bounds a module archive, downloaded and unpacked;
 	// 0 means DefaultMaxArchiveBytes.
 	MaxArchiveBytes int64
@@ -122,6 +127,10 @@ type node struct {
 	dir     string // its manifest Dir
 	pkgDisk string // root of the remote package holding it, "" in the root tree
 	pkgDir  string
+	// parentMod and call are the calling module and its module block,
+	// nil for the root: a child's variables come from the call.
+	parentMod *config.Module
+	call      *config.ModuleCall
 }
 
 // Install walks the module tree of the configuration in rootDir and
@@ -219,14 +228,20 @@ func (in *installer) walk(ctx context.Context) hcl.Diagnostics {
 		}
 		var jobs []func() result
 		for _, n := range level {
-			calls, d := moduleCalls(n.disk, n.dir)
+			mod, calls, d := moduleCalls(n, in.opts.Static)
 			diags = append(diags, d...)
+			if in.check && mod != nil {
+				diags = append(diags, in.uncomputed(n, mod)...)
+			}
 			keys := make([]string, len(calls))
 			for i, c := range calls {
 				key := config.ModuleKey(append(append([]string{}, n.path...), c.name))
 				keys[i] = key
 				jobs = append(jobs, func() result {
 					child, d := in.installCall(ctx, n, c)
+					if child != nil {
+						child.parentMod, child.call = mod, c.mc
+					}
 					in.prog.callDone(key)
 					return result{child, d}
 				})
@@ -447,6 +462,22 @@ func (in *installer) reusable(key string, src Source, c constraints.Intersection
 	return r, true
 }
 
+// uncomputed reports, as OpenTofu does when checking, the calls of mod
+// whose source could not be computed and that init did not install.
+func (in *installer) uncomputed(n node, mod *config.Module) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	for _, name := range slices.Sorted(maps.Keys(mod.ModuleCalls)) {
+		mc := mod.ModuleCalls[name]
+		if mc.SourceAddr != "" || mc.SourceExpr == nil {
+			continue
+		}
+		if _, ok := in.old[config.ModuleKey(append(append([]string{}, n.path...), name))]; !ok {
+			diags = append(diags, errDiag("Module not installed", "This module is not yet installed. Run \"tenet init\" to install all modules required by this configuration.", mc.DeclRange.Ptr()))
+		}
+	}
+	return diags
+}
+
 // notInstalled says why a module needs init, in OpenTofu's words.
 func (in *installer) notInstalled(key string, src Source, c call) hcl.Diagnostics {
 	r, ok := in.old[key]
@@ -454,7 +485,7 @@ func (in *installer) notInstalled(key string, src Source, c call) hcl.Diagnostic
 	case !ok:
 		return hcl.Diagnostics{errDiag("Module not installed", "This module is not yet installed. Run \"tenet init\" to install all modules required by this configuration.", c.sourceRange.Ptr())}
 	case r.Source != src.String():
-		return hcl.Diagnostics{errDiag("Module source has changed", "The source address was changed since this module was installed. Run \"tenet init\" to install all modules required by this configuration.", c.sourceRange.Ptr())}
+		return hcl.Diagnostics{config.SourceChanged(r.Source, src.String(), c.sourceRange)}
 	case src.Kind == SourceRegistry && r.Version != "":
 		return hcl.Diagnostics{errDiag("Module version requirements have changed", fmt.Sprintf("The version requirements have changed since this module was installed and the installed version (%s) is no longer acceptable. Run \"tenet init\" to install all modules required by this configuration.", r.Version), versionOrSource(c))}
 	}
@@ -477,6 +508,15 @@ func (in *installer) installLocal(parent node, c call, src Source, p []string, k
 		return nil, hcl.Diagnostics{errDiag("Unreadable module directory", fmt.Sprintf("The module directory %s does not exist or cannot be read. Check the module's source path.", dir), c.sourceRange.Ptr())}
 	}
 	rec := config.ModuleRecord{Key: key, Source: normalLocal(src.Path), Dir: dir}
+	if in.check {
+		// Local modules are recorded too, and must be where init saw them.
+		switch old, ok := in.old[key]; {
+		case !ok:
+			return nil, hcl.Diagnostics{errDiag("Module not installed", "This module is not yet installed. Run \"tenet init\" to install all modules required by this configuration.", c.declRange.Ptr())}
+		case old.Source != rec.Source:
+			return nil, hcl.Diagnostics{config.SourceChanged(old.Source, rec.Source, c.sourceRange)}
+		}
+	}
 	in.record(rec)
 	// A local module already recorded at the same place is not news,
 	// unless everything is being installed again.

@@ -1,0 +1,100 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"os"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/spf13/cobra"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/tenetplan/tenet/config"
+)
+
+// earlyVars gives the configuration loader the values of the root
+// module's variables that module sources and versions and the backend
+// block use (config.StaticInputs). As OpenTofu, they come from the same
+// sources as a plan's: -var and -var-file of the commands that take them,
+// tfvars files, TF_VAR_ entries; a required variable given none is asked
+// for once per run (unless input is off), and the answer is the one the
+// plan uses too.
+type earlyVars struct {
+	env      []string
+	sources  []config.VarSource
+	input    bool
+	ask      func(v *config.Variable) (string, error)
+	values   map[string]config.VariableValue
+	answered map[string]config.VariableValue
+	root     *config.Module // the root module read early (ui.earlyRoot)
+}
+
+func newEarlyVars(cmd *cobra.Command, g *globals, u *ui, jsonMode bool) *earlyVars {
+	e := &earlyVars{env: g.deps.Env, answered: map[string]config.VariableValue{}}
+	e.ask = func(v *config.Variable) (string, error) {
+		fmt.Fprint(u.out, variablePrompt(v, u.color))
+		ctx := cmd.Context()
+		if ctx == nil {
+			ctx = context.Background()
+		}
+		line, err := g.answers.readLine(ctx)
+		if err == nil {
+			fmt.Fprintln(u.out)
+		}
+		return line, err
+	}
+	return e
+}
+
+// useVars sets the command's -var and -var-file options and -input.
+func (u *ui) useVars(sources []config.VarSource, input bool) {
+	u.early.sources = sources
+	u.early.input = input && inputEnabled(true, u.env) && u.json == nil
+}
+
+// staticInputs are the loader's early evaluation inputs.
+func (u *ui) staticInputs() config.StaticInputs {
+	ws, _ := currentWorkspace(u.env) // an invalid selection fails when the state is opened
+	return config.StaticInputs{Variable: u.early.variable, Workspace: ws}
+}
+
+func (e *earlyVars) variable(root *config.Module, v *config.Variable) (cty.Value, hcl.Diagnostics) {
+	if e.values == nil {
+		// What is wrong with the sources is reported where the plan
+		// collects them again; here only the values count.
+		e.values, _ = config.CollectVariableValues(os.DirFS("."), ".", root, e.sources, e.env)
+	}
+	if val, ok := e.values[v.Name]; ok {
+		return val.Value, nil
+	}
+	if val, ok := e.answered[v.Name]; ok {
+		return val.Value, nil
+	}
+	if !v.Required() {
+		return v.Default, nil
+	}
+	if !e.input || e.ask == nil {
+		return cty.NilVal, hcl.Diagnostics{config.NoInputForVariable(v)}
+	}
+	line, err := e.ask(v)
+	if err != nil {
+		return cty.NilVal, hcl.Diagnostics{config.NoInputForVariable(v)}
+	}
+	// Accepted as given: the plan checks the value as any other.
+	val, diags := config.VariableValueFromText(v, line, config.ValueFromInput)
+	if diags.HasErrors() {
+		return cty.NilVal, diags
+	}
+	e.answered[v.Name] = val
+	return val.Value, nil
+}
+
+// addAnswers adds the values asked for during loading to vals, so the
+// plan does not ask for them again.
+func (u *ui) addAnswers(vals map[string]config.VariableValue) {
+	for name, val := range u.early.answered {
+		if _, ok := vals[name]; !ok {
+			vals[name] = val
+		}
+	}
+}
