@@ -52,6 +52,7 @@ func newConsoleCommand(g *globals) *cobra.Command {
 
 func runConsole(ctx context.Context, cmd *cobra.Command, g *globals, u *ui, vars []config.VarSource, statePath string) error {
 	u.useVars(vars, true)
+	u.early.operation = true
 	cfg, diags := u.loadConfigAndProviders(g)
 	if diags.HasErrors() {
 		return u.fail(diags)

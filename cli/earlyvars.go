@@ -27,6 +27,10 @@ type earlyVars struct {
 	values   map[string]config.VariableValue
 	answered map[string]config.VariableValue
 	root     *config.Module // the root module read early (ui.earlyRoot)
+	// operation marks the commands OpenTofu runs as operations of its
+	// backend (plan, apply, refresh, console, graph): see
+	// config.LoadOptions.RootCallsInstalled.
+	operation bool
 }
 
 func newEarlyVars(cmd *cobra.Command, g *globals, u *ui, jsonMode bool) *earlyVars {

@@ -22,6 +22,7 @@ func newGraphCommand(g *globals) *cobra.Command {
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			u := newUI(cmd, g, noColorFlag(cmd), false)
+			u.early.operation = true
 			u.legacyDiags = true
 			cfg, diags := u.loadConfigAndProviders(g)
 			if diags.HasErrors() {

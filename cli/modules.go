@@ -64,11 +64,11 @@ func (u *ui) loadInstalled() (*config.Config, hcl.Diagnostics) {
 		fsys, dir = configFS(u.configDir)
 		rootDir = u.configDir
 	}
-	opts := modinstall.Options{DataDir: envValue(u.env, "TF_DATA_DIR"), Static: u.staticInputs()}
+	opts := modinstall.Options{DataDir: envValue(u.env, "TF_DATA_DIR"), Static: u.staticInputs(), RootCallsInstalled: u.early.operation}
 	path := modinstall.ManifestPath(opts)
 	b, err := os.ReadFile(path)
 	if err != nil {
-		return config.LoadWith(fsys, dir, config.LoadOptions{Modules: config.ModuleManifest{}, Static: opts.Static})
+		return config.LoadWith(fsys, dir, config.LoadOptions{Modules: config.ModuleManifest{}, Static: opts.Static, RootCallsInstalled: opts.RootCallsInstalled})
 	}
 	if diags := modinstall.ManifestMatches(rootDir, opts); diags.HasErrors() {
 		// Load anyway, so the diagnostics can show their source lines.
@@ -79,7 +79,7 @@ func (u *ui) loadInstalled() (*config.Config, hcl.Diagnostics) {
 	if err != nil {
 		return nil, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Invalid module manifest", Detail: fmt.Sprintf("%s: %v. Run \"tenet init -upgrade\" to install the modules again.", path, err)}}
 	}
-	return config.LoadWith(fsys, dir, config.LoadOptions{Modules: m, Static: opts.Static})
+	return config.LoadWith(fsys, dir, config.LoadOptions{Modules: m, Static: opts.Static, RootCallsInstalled: opts.RootCallsInstalled})
 }
 
 // configFS is where a configuration directory named on the command line

@@ -111,6 +111,7 @@ func planRun(ctx context.Context, g *globals, u *ui, f *planFlags, operation str
 		return nil, err
 	}
 	u.useVars(f.vars, f.input)
+	u.early.operation = true
 	// As OpenTofu, the backend block is read first, and with it the
 	// variables it uses.
 	if _, err := resolveBackend(u, g.deps.Env); err != nil {

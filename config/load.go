@@ -78,6 +78,8 @@ type loader struct {
 	parser  *hclparse.Parser
 	digest  map[string][]byte
 	static  StaticInputs
+	// rootCalls: LoadOptions.RootCallsInstalled.
+	rootCalls bool
 }
 
 // LoadOptions are what LoadWith reads besides the files.
@@ -88,6 +90,11 @@ type LoadOptions struct {
 	// Static gives the values early evaluation (module sources and
 	// versions) needs.
 	Static StaticInputs
+	// RootCallsInstalled reports the root module's calls whose source
+	// could not be computed as not installed, as OpenTofu's plan, apply,
+	// refresh, console and graph do (its validate does not; in child
+	// modules both do).
+	RootCallsInstalled bool
 }
 
 // Load reads the root module in dir of fsys and, recursively, every module
@@ -109,7 +116,7 @@ func LoadWithModules(fsys fs.FS, dir string, installed ModuleManifest) (*Config,
 // variables that module sources and versions may use.
 func LoadWith(fsys fs.FS, dir string, opts LoadOptions) (*Config, hcl.Diagnostics) {
 	dir = cleanDir(dir)
-	l := &loader{fsys: fsys, parser: hclparse.NewParser(), digest: map[string][]byte{}, modules: opts.Modules, root: dir, static: opts.Static}
+	l := &loader{fsys: fsys, parser: hclparse.NewParser(), digest: map[string][]byte{}, modules: opts.Modules, root: dir, static: opts.Static, rootCalls: opts.RootCallsInstalled}
 	root, diags := l.loadModule(dir, addrs.RootModule, nil, nil)
 	cfg := &Config{Root: root, Files: l.parser.Files(), Digest: l.sum()}
 	diags = append(diags, cfg.validateRemoved()...)
@@ -224,9 +231,10 @@ func (l *loader) childDir(dir string, p addrs.Module, mc *ModuleCall) (string, b
 	src := mc.SourceAddr
 	rec, recorded := l.modules[ModuleKey(p)]
 	switch {
-	case l.modules != nil && src == "" && !recorded:
+	case l.modules != nil && src == "" && !recorded && (len(p) > 1 || l.rootCalls):
 		// As OpenTofu: a call whose source could not be computed was
-		// not installed either.
+		// not installed either. (OpenTofu does not follow a root
+		// module with errors into its children, so says nothing there.)
 		return "", false, hcl.Diagnostics{notInstalled(mc.DeclRange)}
 	case l.modules != nil && recorded && isLocalSource(src) && rec.Source != normalLocalSource(src):
 		return "", false, hcl.Diagnostics{SourceChanged(rec.Source, normalLocalSource(src), mc.SourceAddrRange)}

@@ -131,6 +131,14 @@ func (e *staticEval) moduleCallFields(mc *ModuleCall) hcl.Diagnostics {
 			Subject:  mc.SourceAddrRange.Ptr(),
 		})
 	}
+	if mc.VersionAttr != nil && isLocalSource(s) {
+		return append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Invalid registry module source address",
+			Detail:   fmt.Sprintf("Failed to parse module registry address: can't use local directory %q as a module registry address.\n\ntenet assumed that you intended a module registry source address because you also set the argument \"version\", which applies only to registry modules.", s),
+			Subject:  mc.SourceAddrRange.Ptr(),
+		})
+	}
 	mc.SourceAddr = s
 	return diags
 }

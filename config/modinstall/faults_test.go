@@ -32,7 +32,7 @@ func TestInstallFaults(t *testing.T) {
 		want     []string
 		detail   string
 	}{
-		{name: "unknown form", module: `source = "just-a-name"`, want: []string{"main.tf:2: Invalid module source"}, detail: "Accepted forms"},
+		{name: "unknown form", module: `source = "just-a-name"`, want: []string{"main.tf:2: Invalid module source address"}, detail: `use "./just-a-name" instead`},
 		{name: "s3", module: `source = "s3::https://s3.amazonaws.com/b/m.zip"`, want: []string{"main.tf:2: Unsupported module source"}, detail: "not supported by tenet"},
 		{name: "version on git", module: "source = \"git::" + repo + "\"\n  version = \"1.0.0\"", want: []string{`main.tf:3: Invalid argument "version"`}, detail: "Only module registry sources"},
 		{name: "unreachable host", module: `source = "127.0.0.1:1/ns/vpc/aws"`, want: []string{"main.tf:2: Error accessing remote module registry"}, detail: "cannot reach 127.0.0.1:1"},

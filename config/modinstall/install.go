@@ -49,6 +49,8 @@ type Options struct {
 	// Static gives the root module's variable values and the workspace
 	// that module sources and versions may use.
 	Static config.StaticInputs
+	// RootCallsInstalled: see config.LoadOptions; for ManifestMatches.
+	RootCallsInstalled bool
 	// MaxArchiveBytes bounds a module archive, downloaded and unpacked;
 	// 0 means DefaultMaxArchiveBytes.
 	MaxArchiveBytes int64
@@ -230,7 +232,7 @@ func (in *installer) walk(ctx context.Context) hcl.Diagnostics {
 		for _, n := range level {
 			mod, calls, d := moduleCalls(n, in.opts.Static)
 			diags = append(diags, d...)
-			if in.check && mod != nil {
+			if in.check && mod != nil && (len(n.path) > 0 || in.opts.RootCallsInstalled) {
 				diags = append(diags, in.uncomputed(n, mod)...)
 			}
 			keys := make([]string, len(calls))
@@ -304,8 +306,12 @@ func (in *installer) installCall(ctx context.Context, parent node, c call) (*nod
 	if err != nil {
 		summary := "Invalid module source"
 		var unsup ErrUnsupported
-		if errors.As(err, &unsup) {
+		var relative ErrMaybeRelative
+		switch {
+		case errors.As(err, &unsup):
 			summary = "Unsupported module source"
+		case errors.As(err, &relative):
+			summary = "Invalid module source address"
 		}
 		return nil, hcl.Diagnostics{errDiag(summary, err.Error(), c.sourceRange.Ptr())}
 	}

@@ -113,7 +113,15 @@ func ParseSource(raw string) (Source, error) {
 	if s, ok, err := parseRegistry(raw); ok || err != nil {
 		return s, err
 	}
-	return Source{}, fmt.Errorf("%q is not a module source tenet understands. %s", raw, acceptedForms)
+	return Source{}, ErrMaybeRelative{Addr: raw}
+}
+
+// ErrMaybeRelative is returned for an address no installation method
+// recognises, which OpenTofu takes for a local path missing its "./".
+type ErrMaybeRelative struct{ Addr string }
+
+func (e ErrMaybeRelative) Error() string {
+	return fmt.Sprintf("tenet failed to determine your intended installation method for remote module package %q.\n\nIf you intended this as a path relative to the current module, use \"./%s\" instead. The \"./\" prefix indicates that the address is a relative filesystem path.", e.Addr, e.Addr)
 }
 
 // splitSubdir separates "//subdir" from an address; the "//" of a URL

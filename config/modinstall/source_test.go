@@ -45,7 +45,7 @@ func TestParseSource(t *testing.T) {
 		{raw: "gcs::https://www.googleapis.com/storage/v1/b/vpc.zip", errHas: "not supported by tenet"},
 		{raw: "hg::https://example.com/repo", errHas: "not supported by tenet"},
 		{raw: "foo::bar", errHas: "unknown source type"},
-		{raw: "just-a-name", errHas: "Accepted forms"},
+		{raw: "just-a-name", errHas: "failed to determine your intended installation method"},
 		{raw: "/abs/path", errHas: "absolute path"},
 		{raw: "ns/name/AWS", errHas: "lowercase"},
 		{raw: "git::https://example.com/r.git//../../etc", errHas: "outside the module package"},
