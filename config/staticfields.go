@@ -9,7 +9,6 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclparse"
-	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/tenetplan/tenet/addrs"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/convert"
@@ -188,14 +187,14 @@ func (m *Module) StaticBody(body hcl.Body, subject string, declRange hcl.Range) 
 	}
 	names := slices.Sorted(maps.Keys(attrs))
 	var refs []*addrs.Reference
-	var provFuncs []*hclsyntax.FunctionCallExpr
 	for _, name := range names {
 		r, d := addrs.References(attrs[name].Expr.Variables())
 		diags = append(diags, d...)
 		refs = append(refs, r...)
-		provFuncs = append(provFuncs, providerFunctionCalls(attrs[name].Expr)...)
 	}
-	ctx, d := m.static.evalContext(refs, provFuncs, []staticFrame{{subject: subject, declRange: declRange}})
+	// As OpenTofu, provider functions are not looked for here: they are
+	// unknown functions when the arguments are evaluated.
+	ctx, d := m.static.evalContext(refs, nil, []staticFrame{{subject: subject, declRange: declRange}})
 	diags = append(diags, d...)
 	if diags.HasErrors() {
 		return nil, diags
