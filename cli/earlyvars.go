@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/spf13/cobra"
@@ -35,6 +36,12 @@ type earlyVars struct {
 
 func newEarlyVars(cmd *cobra.Command, g *globals, u *ui, jsonMode bool) *earlyVars {
 	e := &earlyVars{env: g.deps.Env, answered: map[string]config.VariableValue{}}
+	// The command's -var and -var-file options, whichever command it is.
+	if f := cmd.Flags().Lookup("var"); f != nil {
+		if vf, ok := f.Value.(*varFlag); ok {
+			e.sources = *vf.list
+		}
+	}
 	e.ask = func(v *config.Variable) (string, error) {
 		fmt.Fprint(u.out, variablePrompt(v, u.color))
 		ctx := cmd.Context()
@@ -48,6 +55,29 @@ func newEarlyVars(cmd *cobra.Command, g *globals, u *ui, jsonMode bool) *earlyVa
 		return line, err
 	}
 	return e
+}
+
+// earlyVarCommands are the commands that take -var and -var-file only for
+// early evaluation (the backend block and module sources), as OpenTofu's
+// do; the others that take them declare them themselves.
+var earlyVarCommands = []string{
+	"get", "graph", "show", "force-unlock",
+	"providers", "providers lock", "providers mirror", "providers schema",
+	"state list", "state show",
+	"workspace new", "workspace select", "workspace list", "workspace delete", "workspace show",
+}
+
+// acceptEarlyVars adds -var and -var-file to earlyVarCommands.
+func acceptEarlyVars(root *cobra.Command) {
+	for _, path := range earlyVarCommands {
+		cmd, _, err := root.Find(strings.Fields(path))
+		if err != nil || cmd == root || cmd.Flags().Lookup("var") != nil {
+			continue
+		}
+		list := &[]config.VarSource{}
+		cmd.Flags().Var(&varFlag{kind: config.ValueFromCLI, list: list}, "var", "set a value for a root module input variable that the backend block or module sources use (NAME=VALUE); repeatable")
+		cmd.Flags().Var(&varFlag{kind: config.ValueFromFile, list: list}, "var-file", "load such values from a file; repeatable")
+	}
 }
 
 // useVars sets the command's -var and -var-file options and -input.

@@ -24,6 +24,10 @@ func newGraphCommand(g *globals) *cobra.Command {
 			u := newUI(cmd, g, noColorFlag(cmd), false)
 			u.early.operation = true
 			u.legacyDiags = true
+			// As OpenTofu, the backend must be initialized as configured.
+			if _, err := resolveBackend(u, g.deps.Env); err != nil {
+				return err
+			}
 			cfg, diags := u.loadConfigAndProviders(g)
 			if diags.HasErrors() {
 				return u.fail(diags)

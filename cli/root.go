@@ -156,6 +156,7 @@ func NewRootCommand(deps Deps) *cobra.Command {
 		newLogoutCommand(g),
 	)
 	requireSubcommand(root)
+	acceptEarlyVars(root)
 	return root
 }
 

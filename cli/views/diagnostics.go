@@ -290,6 +290,10 @@ func renderDiagnosticFramed(b *strings.Builder, d *hcl.Diagnostic, files map[str
 		}
 		// OpenTofu wraps a framed detail three columns short of the width.
 		writeDetail(&body, d.Detail, width, 3)
+	} else if wroteSource {
+		// Without a detail, OpenTofu still closes the excerpt with an
+		// empty line of the frame.
+		body.WriteString("\n")
 	}
 	bar := Colorize("["+frame+"]│[reset] ", color)
 	b.WriteString(Colorize("["+frame+"]╷[reset]", color))
