@@ -159,6 +159,9 @@ func applySavedPlan(ctx context.Context, g *globals, u *ui, f *planFlags, path s
 	if len(f.vars) > 0 {
 		return u.errorf("Can't set variables when applying a saved plan", "The -var and -var-file options cannot be used when applying a saved plan file, because a saved plan includes the variable values that were set when it was created.")
 	}
+	// Module sources and the backend block are computed with the values
+	// the plan was made with, as OpenTofu does.
+	u.early.useValues(p.Variables)
 	// The policies present now judge the plan (policygate.go); they load
 	// while the configuration and state do.
 	var policies *pendingPolicies

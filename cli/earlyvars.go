@@ -123,6 +123,14 @@ func (e *earlyVars) variable(root *config.Module, v *config.Variable) (cty.Value
 	return val.Value, nil
 }
 
+// useValues gives the variables the values a saved plan recorded.
+func (e *earlyVars) useValues(vals map[string]cty.Value) {
+	e.values = map[string]config.VariableValue{}
+	for name, v := range vals {
+		e.values[name] = config.VariableValue{Value: v}
+	}
+}
+
 // addAnswers adds the values asked for during loading to vals, so the
 // plan does not ask for them again.
 func (u *ui) addAnswers(vals map[string]config.VariableValue) {

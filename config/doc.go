@@ -11,6 +11,15 @@
 // addresses in moved/removed/import blocks), and it reports every static
 // error with its file and line.
 //
+// It also computes, before anything else, the values OpenTofu evaluates
+// early (static.go, staticfields.go): module sources and versions, and
+// the backend block's arguments ([Module.StaticBody]). They may use
+// variables, locals, path.*, terraform.workspace and functions; the root
+// module's variable values come from the caller ([StaticInputs]: the CLI
+// collects them and asks for missing ones), a child's from its call's
+// arguments computed early in the parent. [ReadModule] reads one module
+// directory this way for module installation.
+//
 // It also owns: the references an expression or body makes ([ReferencesInExpr],
 // [ReferencesInBody]), input variable values from the environment, tfvars
 // files and the command line ([CollectVariableValues]), canonical

@@ -6,6 +6,10 @@
 // TF_DATA_DIR says otherwise) together with the modules.json manifest
 // that OpenTofu writes, so either tool can read the other's installation.
 //
+// Each module's calls are read through [config.ReadModule], so sources and
+// versions computed from variables ([Options.Static]) are installed as the
+// values select them.
+//
 // It owns the source address grammar, the module registry protocol, the
 // safe unpacking of module archives, and the manifest's writing. Reading
 // installed modules while loading a configuration is config's job
