@@ -77,6 +77,10 @@ func (e *staticEval) functions() map[string]function.Function {
 // and evaluation happens only when all of them could be.
 func (e *staticEval) evaluate(expr hcl.Expression, stack []staticFrame) (cty.Value, hcl.Diagnostics) {
 	refs, diags := addrs.References(expr.Variables())
+	if len(refs) == 0 && !diags.HasErrors() && isLiteral(expr) {
+		// The common case, a literal source: no context to build.
+		return expr.Value(nil)
+	}
 	ctx, d := e.evalContext(refs, providerFunctionCalls(expr), stack)
 	diags = append(diags, d...)
 	if diags.HasErrors() {
@@ -167,6 +171,23 @@ func providerFunctionCalls(expr hcl.Expression) []*hclsyntax.FunctionCallExpr {
 		return nil
 	})
 	return out
+}
+
+// isLiteral says expr is a quoted string or other literal without
+// interpolations or function calls (in native syntax).
+func isLiteral(expr hcl.Expression) bool {
+	switch x := expr.(type) {
+	case *hclsyntax.LiteralValueExpr:
+		return true
+	case *hclsyntax.TemplateExpr:
+		for _, part := range x.Parts {
+			if _, ok := part.(*hclsyntax.LiteralValueExpr); !ok {
+				return false
+			}
+		}
+		return true
+	}
+	return false
 }
 
 // push is stack with f on top, or the error that f is already being
