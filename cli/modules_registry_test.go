@@ -222,3 +222,79 @@ output "names" {
 		t.Errorf("a second init asked the registry %d times: %v", len(after)-before, after[before:])
 	}
 }
+
+// A registry module's version constraint from a variable (early
+// evaluation): init installs the version the value allows; a plan with a
+// value the installed version no longer meets says so at the source, in
+// OpenTofu's words, until init installs another.
+func TestModuleVersionFromVariable(t *testing.T) {
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg := newModuleRegistry(t)
+	host := reg.srv.Listener.Addr().String()
+	root := t.TempDir()
+	ca := filepath.Join(root, "ca.pem")
+	writeFile(t, ca, string(pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: reg.srv.Certificate().Raw})))
+	tfrc := filepath.Join(root, "cli.tfrc")
+	writeFile(t, tfrc, fmt.Sprintf("host \"example.test\" {\n  services = {\n    \"modules.v1\" = \"https://%[1]s/example.test/modules/\"\n  }\n}\n\ncredentials \"%[1]s\" {\n  token = \"host-token\"\n}\n", host))
+	dir := filepath.Join(root, "work")
+	writeFile(t, filepath.Join(dir, "main.tf"), `variable "v" {}
+module "vpc" {
+  source  = "example.test/ns/vpc/aws"
+  version = var.v
+}
+output "name" {
+  value = module.vpc.name
+}
+`)
+	run := func(args ...string) (string, string, error) {
+		t.Helper()
+		cmd := exec.Command(self, append([]string{"-chdir=" + dir}, args...)...)
+		cmd.Env = []string{
+			runMainEnv + "=1",
+			"HOME=" + filepath.Join(root, "home"),
+			"PATH=" + os.Getenv("PATH"),
+			"TMPDIR=" + os.TempDir(),
+			"TF_CLI_CONFIG_FILE=" + tfrc,
+			"SSL_CERT_FILE=" + ca,
+			"TF_TOKEN_example_test=example-token",
+		}
+		var stdout, stderr strings.Builder
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		err := cmd.Run()
+		return stdout.String(), stderr.String(), err
+	}
+	out, errOut, err := run("init", "-no-color", "-var", "v=1.1.0")
+	if err != nil {
+		t.Fatalf("init: %v\n%s%s", err, out, errOut)
+	}
+	if !strings.Contains(out, "Downloading example.test/ns/vpc/aws 1.1.0 for vpc...") {
+		t.Errorf("init did not install the version the variable allows:\n%s", out)
+	}
+	out, errOut, err = run("plan", "-no-color", "-var", "v=1.1.0")
+	if err != nil || !strings.Contains(out, `+ name = "vpc-1.1.0 subnet"`) {
+		t.Errorf("plan with the same value: %v\n%s%s", err, out, errOut)
+	}
+	_, errOut, err = run("plan", "-no-color", "-var", "v=2.0.0")
+	want := `
+Error: Module version requirements have changed
+
+  on main.tf line 3, in module "vpc":
+   3:   source  = "example.test/ns/vpc/aws"
+
+The version requirements have changed since this module was installed and the
+installed version (1.1.0) is no longer acceptable. Run "tenet init" to install
+all modules required by this configuration.
+`
+	if err == nil {
+		t.Fatal("plan with a value the installed version does not meet succeeded")
+	}
+	if diff := cmp.Diff(want, errOut); diff != "" {
+		t.Errorf("plan's error (-want +got)\n%s", diff)
+	}
+	if out, errOut, err = run("init", "-no-color", "-var", "v=2.0.0"); err != nil || !strings.Contains(out, "Downloading example.test/ns/vpc/aws 2.0.0 for vpc...") {
+		t.Errorf("init with the new value: %v\n%s%s", err, out, errOut)
+	}
+}

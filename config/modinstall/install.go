@@ -493,7 +493,7 @@ func (in *installer) notInstalled(key string, src Source, c call) hcl.Diagnostic
 	case r.Source != src.String():
 		return hcl.Diagnostics{config.SourceChanged(r.Source, src.String(), c.sourceRange)}
 	case src.Kind == SourceRegistry && r.Version != "":
-		return hcl.Diagnostics{errDiag("Module version requirements have changed", fmt.Sprintf("The version requirements have changed since this module was installed and the installed version (%s) is no longer acceptable. Run \"tenet init\" to install all modules required by this configuration.", r.Version), versionOrSource(c))}
+		return hcl.Diagnostics{errDiag("Module version requirements have changed", fmt.Sprintf("The version requirements have changed since this module was installed and the installed version (%s) is no longer acceptable. Run \"tenet init\" to install all modules required by this configuration.", r.Version), c.sourceRange.Ptr())}
 	}
 	return hcl.Diagnostics{errDiag("Module not installed", "This module's directory is missing. Run \"tenet init\" to install all modules required by this configuration.", c.sourceRange.Ptr())}
 }
