@@ -153,7 +153,7 @@ func TestManifestMatches(t *testing.T) {
 		want       []string
 	}{
 		{"matches", "", nil},
-		{"version changed", "", []string{"main.tf:3: Module version requirements have changed"}},
+		{"version changed", "", []string{"main.tf:2: Module version requirements have changed"}},
 		{"source changed", "module \"vpc\" {\n  source = \"other.example.com/ns/vpc/aws\"\n}\n", []string{"main.tf:2: Module source has changed"}},
 		{"new call", "module \"vpc2\" {\n  source = \"ns/vpc/aws\"\n}\n", []string{"main.tf:2: Module not installed"}},
 	}
