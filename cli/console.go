@@ -47,11 +47,13 @@ func newConsoleCommand(g *globals) *cobra.Command {
 	fl.Var(&varFlag{kind: config.ValueFromFile, list: &vars}, "var-file", "load variable values from a file; repeatable")
 	fl.StringVar(&statePath, "state", defaultStatePath, "path to the state file")
 	fl.BoolVar(&noColor, "no-color", false, "disable color")
+	fl.Bool("input", true, "ask for the values of required variables that module sources or the backend use (TF_INPUT=false also turns this off)")
 	return cmd
 }
 
 func runConsole(ctx context.Context, cmd *cobra.Command, g *globals, u *ui, vars []config.VarSource, statePath string) error {
-	u.useVars(vars, true)
+	input, _ := cmd.Flags().GetBool("input")
+	u.useVars(vars, input)
 	u.early.operation = true
 	cfg, diags := u.loadConfigAndProviders(g)
 	if diags.HasErrors() {
