@@ -97,21 +97,19 @@ func (e *staticEval) evalContext(refs []*addrs.Reference, provFuncs []*hclsyntax
 	top := stack[len(stack)-1]
 	var diags hcl.Diagnostics
 	for _, ref := range refs {
-		summary := "Dynamic value in static context"
 		switch subj := ref.Subject.(type) {
 		case addrs.LocalValue, addrs.InputVariable, addrs.PathAttr, addrs.TerraformAttr:
 			continue
 		case addrs.ModuleCall:
+			// module.NAME.OUTPUT: an output, named as such.
 			if len(ref.Remaining) > 0 {
-				summary = "Module output not supported in static context"
 				if a, ok := ref.Remaining[0].(hcl.TraverseAttr); ok {
-					ref = &addrs.Reference{Subject: subj, SourceRange: hcl.RangeBetween(ref.SourceRange, a.SrcRange)}
-					diags = append(diags, staticRefError(summary, subj.String()+"."+a.Name, top, ref.SourceRange))
+					diags = append(diags, staticRefError("Module output not supported in static context", subj.String()+"."+a.Name, top, hcl.RangeBetween(ref.SourceRange, a.SrcRange)))
 					continue
 				}
 			}
 		}
-		diags = append(diags, staticRefError(summary, ref.Subject.String(), top, ref.SourceRange))
+		diags = append(diags, staticRefError("Dynamic value in static context", ref.Subject.String(), top, ref.SourceRange))
 	}
 	for _, call := range provFuncs {
 		diags = append(diags, staticRefError("Provider function in static context", call.Name, top, call.NameRange))
@@ -386,18 +384,14 @@ func (e *staticEval) staticString(expr hcl.Expression, f staticFrame) (string, h
 	if diags.HasErrors() {
 		return "", diags
 	}
-	if v.ContainsMarked() {
-		if _, marks := v.UnmarkDeep(); len(marks) > 0 {
-			if _, ok := marks[funcs.SensitiveMark]; ok {
-				return "", append(diags, &hcl.Diagnostic{
-					Severity: hcl.DiagError,
-					Summary:  "Sensitive value not allowed",
-					Detail:   fmt.Sprintf("Sensitive values, or values derived from sensitive values, cannot be used as %s.", f),
-					Subject:  expr.Range().Ptr(),
-				})
-			}
-		}
-		v, _ = v.UnmarkDeep()
+	v, marks := v.UnmarkDeep()
+	if _, ok := marks[funcs.SensitiveMark]; ok {
+		return "", append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Sensitive value not allowed",
+			Detail:   fmt.Sprintf("Sensitive values, or values derived from sensitive values, cannot be used as %s.", f),
+			Subject:  expr.Range().Ptr(),
+		})
 	}
 	s, d := stringValue(v, expr)
 	return s, append(diags, d...)

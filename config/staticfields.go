@@ -204,9 +204,9 @@ func (m *Module) StaticBody(body hcl.Body, subject string, declRange hcl.Range) 
 	for _, name := range names {
 		v, d := attrs[name].Expr.Value(ctx)
 		diags = append(diags, d...)
-		if v.HasMark(funcs.SensitiveMark) || v.ContainsMarked() {
+		v, marks := v.UnmarkDeep()
+		if _, ok := marks[funcs.SensitiveMark]; ok {
 			sensitive = true
-			v, _ = v.UnmarkDeep()
 		}
 		out[name] = v
 	}
