@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -298,7 +299,26 @@ func initBackend(ctx context.Context, u *ui, env []string, extra []string, recon
 	if err != nil {
 		return u.errorf("Invalid backend configuration", "%s", err)
 	}
-	changed := oldType != newType || (old != nil && old.Backend != nil && (old.Backend.Hash != hash || string(old.Backend.Config) != string(raw)))
+	var changed bool
+	switch {
+	case oldType != newType:
+		changed = true
+	case old == nil || old.Backend == nil:
+	case old.Backend.Hash == hash && len(extra) == 0 && !reconfigure:
+		// As OpenTofu: the block as recorded and no -backend-config
+		// keep the recorded settings, those -backend-config gave
+		// before included.
+		var buf bytes.Buffer
+		if json.Compact(&buf, old.Backend.Config) == nil {
+			if saved, err := decodeSettings(old.Backend.Config); err == nil {
+				raw, vals = buf.Bytes(), saved
+			}
+		}
+	default:
+		// The same settings reached another way (a value moved
+		// between the block and -backend-config) are no change.
+		changed = !sameJSON(old.Backend.Config, raw)
+	}
 	needMigrate := false
 	if changed && oldType != "" && !reconfigure {
 		if !mig.migrate {
@@ -373,6 +393,16 @@ func initBackend(ctx context.Context, u *ui, env []string, extra []string, recon
 		fmt.Fprintln(u.out, u.colorize(fmt.Sprintf("[reset][green]\nSuccessfully configured the backend %q! tenet will automatically\nuse this backend unless the backend configuration changes.", decl.Type)))
 	}
 	return nil
+}
+
+// sameJSON says two JSON texts are the same but for spacing: the recorded
+// settings are indented in the file, the new ones compact.
+func sameJSON(a, b []byte) bool {
+	var ca, cb bytes.Buffer
+	if json.Compact(&ca, a) != nil || json.Compact(&cb, b) != nil {
+		return false
+	}
+	return bytes.Equal(ca.Bytes(), cb.Bytes())
 }
 
 // parseBackendConfigArg reads one -backend-config value: KEY=VALUE or
@@ -556,24 +586,41 @@ func (f *backendFlags) register(cmd *cobra.Command) {
 	cmd.Flags().BoolVar(&f.forceCopy, "force-copy", false, "copy the state to the changed backend without asking (implies -migrate-state)")
 }
 
-func (f *backendFlags) run(ctx context.Context, u *ui, env []string) error {
+// run checks the flags and initializes the backend. A backend error
+// that comes after the flags were found fine is returned as deferred:
+// its diagnostics are in held, not yet shown, since OpenTofu installs the
+// modules before it shows them.
+func (f *backendFlags) run(ctx context.Context, u *ui, env []string, held *bytes.Buffer) (deferred bool, err error) {
+	if skip, err := f.check(u); err != nil || skip {
+		return false, err
+	}
+	fmt.Fprintf(u.out, "\n%s\n", u.colorize("[reset][bold]Initializing the backend..."))
+	bu := *u
+	bu.errw = held
+	err = initBackend(ctx, &bu, env, f.configs, f.reconfigure, f.migrationOptions(u, env))
+	u.files = bu.files
+	return err != nil, err
+}
+
+// check reads the backend flags: an error for a combination that makes
+// no sense, skip for -backend=false.
+func (f *backendFlags) check(u *ui) (skip bool, _ error) {
 	switch backendSet, cloudSet := f.cmd.Flags().Changed("backend"), f.cmd.Flags().Changed("cloud"); {
 	case backendSet && cloudSet:
-		return plainError(u, u.color, "The -backend and -cloud options are aliases of one another and mutually-exclusive in their use")
+		return false, plainError(u, u.color, "The -backend and -cloud options are aliases of one another and mutually-exclusive in their use")
 	case cloudSet:
 		f.enabled = f.cloudEnabled
 	}
 	if !f.enabled {
 		if len(f.configs) > 0 || f.reconfigure || f.migrate || f.forceCopy {
-			return u.errorf("Invalid init options", "-backend=false skips the backend, so -backend-config, -reconfigure, -migrate-state and -force-copy would have no effect. Drop one or the other.")
+			return false, u.errorf("Invalid init options", "-backend=false skips the backend, so -backend-config, -reconfigure, -migrate-state and -force-copy would have no effect. Drop one or the other.")
 		}
-		return nil
+		return true, nil
 	}
 	if f.reconfigure && (f.migrate || f.forceCopy) {
-		return u.errorf("Invalid init options", "-reconfigure drops the old backend settings without copying state, and -migrate-state/-force-copy copy it: choose one.")
+		return false, u.errorf("Invalid init options", "-reconfigure drops the old backend settings without copying state, and -migrate-state/-force-copy copy it: choose one.")
 	}
-	fmt.Fprintf(u.out, "\n%s\n", u.colorize("[reset][bold]Initializing the backend..."))
-	return initBackend(ctx, u, env, f.configs, f.reconfigure, f.migrationOptions(u, env))
+	return false, nil
 }
 
 // migrationOptions reads the init flags migration uses besides its own:

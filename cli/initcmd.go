@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -50,11 +51,19 @@ func newInitCommand(g *globals) *cobra.Command {
 			u.earlyRoot()
 			// As OpenTofu's: the backend first (it is read from the root
 			// module alone), then the modules, then the whole configuration.
-			if err := bf.run(cmd.Context(), u, g.deps.Env); err != nil {
-				return err
+			// The backend's errors are shown once the modules are
+			// installed, as OpenTofu shows them.
+			var held bytes.Buffer
+			deferred, backendErr := bf.run(cmd.Context(), u, g.deps.Env, &held)
+			if backendErr != nil && !deferred {
+				return backendErr
 			}
 			if err := initModules(cmd, u, g, upgrade, true); err != nil {
 				return err
+			}
+			u.errw.Write(held.Bytes())
+			if backendErr != nil {
+				return backendErr
 			}
 			cfg, diags := u.loadConfig()
 			if diags.HasErrors() {
