@@ -18,6 +18,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/tenetplan/tenet/addrs"
+	"github.com/tenetplan/tenet/cli/views"
 	"github.com/tenetplan/tenet/config"
 	"github.com/tenetplan/tenet/providers/getproviders"
 	"github.com/tenetplan/tenet/providers/installer"
@@ -48,6 +49,11 @@ func newInitCommand(g *globals) *cobra.Command {
 			}
 			// As OpenTofu, the root module is read first: the values its
 			// module calls need early are asked for before anything else.
+			// Unreadable -var and -var-file options stop it there.
+			if d := config.CheckVariableSources(os.DirFS("."), ".", vars); d.HasErrors() {
+				u.printInitConfigError()
+				return u.fail(d)
+			}
 			u.earlyRoot()
 			// As OpenTofu's: the backend first (it is read from the root
 			// module alone), then the modules, then the whole configuration.
@@ -232,6 +238,13 @@ func runInit(ctx context.Context, g *globals, u *ui, reqs installer.Requirements
 		fmt.Fprintln(u.out, u.colorize(initDone))
 	}
 	return nil
+}
+
+// printInitConfigError is OpenTofu's preamble to init's errors in the
+// configuration it reads first.
+func (u *ui) printInitConfigError() {
+	const text = "tenet encountered problems during initialization, including problems\nwith the configuration, described below.\n\nThe tenet configuration must be valid before initialization so that\ntenet can determine which modules and providers need to be installed."
+	plainError(u, u.color, u.ansi(views.ANSIReset)+text+u.ansi(views.ANSIReset))
 }
 
 // initDoneHeadline and initDone close a successful init, in OpenTofu's
