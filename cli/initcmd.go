@@ -28,7 +28,7 @@ import (
 func newInitCommand(g *globals) *cobra.Command {
 	var noColor, input, upgrade bool
 	var pluginDirs []string
-	var lockMode string
+	var lockMode, fromModule string
 	var vars []config.VarSource
 	bf := backendFlags{answers: g.answers}
 	cmd := &cobra.Command{
@@ -42,6 +42,11 @@ func newInitCommand(g *globals) *cobra.Command {
 				return u.errorf("Invalid -lockfile option", "The only mode -lockfile accepts is \"readonly\" (got %q).", lockMode)
 			}
 			u.useVars(vars, input)
+			if fromModule != "" {
+				if err := initFromModule(cmd, u, g, fromModule); err != nil {
+					return err
+				}
+			}
 			if emptyWorkingDir() {
 				fmt.Fprintln(u.out, u.colorize("[reset][bold]tenet initialized in an empty directory![reset]\n\n"+
 					"The directory has no tenet configuration files. You may begin working\nwith tenet immediately by creating tenet configuration files."))
@@ -97,6 +102,7 @@ func newInitCommand(g *globals) *cobra.Command {
 	cmd.Flags().Bool("get", true, "install the modules the configuration calls")
 	cmd.Flags().Var(&varFlag{kind: config.ValueFromCLI, list: &vars}, "var", "set a value for a root module input variable that module sources or the backend use (NAME=VALUE); repeatable")
 	cmd.Flags().Var(&varFlag{kind: config.ValueFromFile, list: &vars}, "var-file", "load variable values from a file; repeatable")
+	cmd.Flags().StringVar(&fromModule, "from-module", "", "copy the module at this source address into the empty working directory first")
 	bf.register(cmd)
 	acceptIgnoreRemoteVersion(cmd)
 	// -migrate-state locks both backends' states with these (read by

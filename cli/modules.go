@@ -11,6 +11,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/spf13/cobra"
 
+	"github.com/tenetplan/tenet/cli/views"
 	"github.com/tenetplan/tenet/config"
 	"github.com/tenetplan/tenet/config/modinstall"
 )
@@ -115,3 +116,40 @@ func initModules(cmd *cobra.Command, u *ui, g *globals, upgrade, header bool) er
 	u.diagnostics(diags)
 	return nil
 }
+
+// initFromModule is init -from-module: the module at src is copied into
+// the working directory, which must have no configuration files, and the
+// remote modules it calls are installed, before init goes on as usual.
+func initFromModule(cmd *cobra.Command, u *ui, g *globals, src string) error {
+	if !emptyWorkingDir() {
+		// An error line of OpenTofu's older message interface: red, not
+		// a diagnostic.
+		fmt.Fprintln(u.errw, u.ansi(views.ANSIRed)+errInitCopyNotEmpty+u.ansi(views.ANSIReset, views.ANSIReset))
+		return &exitError{1}
+	}
+	fmt.Fprintln(u.out, u.colorize(fmt.Sprintf("[reset][bold]Copying configuration[reset] from %q...", src)))
+	opts, diags := moduleOptions(g, false)
+	if diags.HasErrors() {
+		return u.fail(diags)
+	}
+	opts.Progress = func(e modinstall.Event) { fmt.Fprintln(u.out, e.String()) }
+	ctx := cmd.Context()
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	diags = append(diags, modinstall.FromModule(ctx, ".", src, opts)...)
+	if diags.HasErrors() {
+		return u.fail(diags)
+	}
+	u.diagnostics(diags)
+	fmt.Fprintln(u.out)
+	return nil
+}
+
+// errInitCopyNotEmpty is OpenTofu's refusal of -from-module in a
+// directory that already has configuration files.
+const errInitCopyNotEmpty = `The working directory already contains files. The -from-module option requires
+an empty directory into which a copy of the referenced module will be placed.
+
+To initialize the configuration already in this working directory, omit the
+-from-module option.`

@@ -86,6 +86,9 @@ func (e Event) String() string {
 		}
 		return fmt.Sprintf("Downloading %s for %s...", src, e.Key)
 	}
+	if e.Dir == "" {
+		return "- " + e.Key // init -from-module's lines
+	}
 	return fmt.Sprintf("- %s in %s", e.Key, e.Dir)
 }
 
@@ -133,6 +136,7 @@ type node struct {
 	// nil for the root: a child's variables come from the call.
 	parentMod *config.Module
 	call      *config.ModuleCall
+	pkgAddr   string // the package's address, for errors
 }
 
 // Install walks the module tree of the configuration in rootDir and
@@ -218,9 +222,13 @@ func newInstaller(rootDir string, opts Options) (*installer, hcl.Diagnostics) {
 // are fetched in parallel.
 func (in *installer) walk(ctx context.Context) hcl.Diagnostics {
 	in.records[""] = config.ModuleRecord{Key: "", Source: "", Dir: "."}
-	level := []node{{disk: in.root, dir: "."}}
+	return in.walkFrom(ctx, []node{{disk: in.root, dir: "."}})
+}
+
+// walkFrom walks the subtrees of the given modules, level by level.
+func (in *installer) walkFrom(ctx context.Context, level []node) hcl.Diagnostics {
 	var diags hcl.Diagnostics
-	for depth := 0; len(level) > 0; depth++ {
+	for depth := len(level[0].path); len(level) > 0; depth++ {
 		if depth > 32 {
 			return append(diags, errDiag("Module nesting too deep", "Modules are nested more than 32 levels deep; module sources probably call each other in a cycle.", nil))
 		}
@@ -287,6 +295,11 @@ func (in *installer) onDisk(dir string) string {
 	return filepath.Join(in.root, d)
 }
 
+func (in *installer) dirExists(dir string) bool {
+	fi, err := os.Stat(in.onDisk(dir))
+	return err == nil && fi.IsDir()
+}
+
 func errDiag(summary, detail string, subject *hcl.Range) *hcl.Diagnostic {
 	return &hcl.Diagnostic{Severity: hcl.DiagError, Summary: summary, Detail: detail, Subject: subject}
 }
@@ -333,7 +346,7 @@ func (in *installer) installCall(ctx context.Context, parent node, c call) (*nod
 	if src.Subdir != "" {
 		dir = path.Join(keyDir, src.Subdir)
 	}
-	child := &node{path: p, dir: dir, pkgDir: keyDir}
+	child := &node{path: p, dir: dir, pkgDir: keyDir, pkgAddr: src.PackageAddr()}
 	if old, ok := in.reusable(key, src, constraint); ok && !in.opts.Upgrade {
 		// The recorded Dir may hold a subdirectory the registry chose.
 		oldPkg := in.onDisk(keyDir)
@@ -507,7 +520,8 @@ func (in *installer) installLocal(parent node, c call, src Source, p []string, k
 	if parent.pkgDisk != "" {
 		rel, err := filepath.Rel(parent.pkgDisk, disk)
 		if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-			return nil, hcl.Diagnostics{errDiag("Local module path escapes module package", fmt.Sprintf("The local source %q leaves the package the calling module was installed from. A module inside a remote package can only call directories of that same package.", src.Path), c.sourceRange.Ptr())}
+			addr := "module." + strings.Join(p, ".module.")
+			return nil, hcl.Diagnostics{errDiag("Local module path escapes module package", fmt.Sprintf("The given source directory for %s would be outside of its containing package %q. Local source addresses starting with \"../\" must stay within the same package that the calling module belongs to.", addr, parent.pkgAddr), nil)}
 		}
 	}
 	if fi, err := os.Stat(disk); err != nil || !fi.IsDir() {
@@ -523,13 +537,17 @@ func (in *installer) installLocal(parent node, c call, src Source, p []string, k
 			return nil, hcl.Diagnostics{config.SourceChanged(old.Source, rec.Source, c.sourceRange)}
 		}
 	}
-	in.record(rec)
-	// A local module already recorded at the same place is not news,
+	// A local module already recorded from the same source is kept as
+	// recorded, without a line, while its recorded directory exists, as
+	// OpenTofu keeps it (init -from-module records directories elsewhere),
 	// unless everything is being installed again.
-	if old, ok := in.old[key]; in.opts.Upgrade || !ok || old != rec {
+	if old, ok := in.old[key]; ok && !in.opts.Upgrade && old.Source == rec.Source && in.dirExists(old.Dir) {
+		in.record(old)
+	} else {
+		in.record(rec)
 		in.prog.add(key, Event{Kind: EventInstalled, Key: key, Source: src.Path, Dir: dir})
 	}
-	return &node{path: p, disk: disk, dir: dir, pkgDisk: parent.pkgDisk, pkgDir: parent.pkgDir}, nil
+	return &node{path: p, disk: disk, dir: dir, pkgDisk: parent.pkgDisk, pkgDir: parent.pkgDir, pkgAddr: parent.pkgAddr}, nil
 }
 
 // normalLocal is a local path as the manifest records it: cleaned,
