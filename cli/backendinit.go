@@ -221,6 +221,16 @@ func encodeSettings(vals map[string]cty.Value) ([]byte, error) {
 	return ctyjson.Marshal(obj, obj.Type())
 }
 
+// sameJSON compares two JSON texts apart from their layout: the settings
+// read back from .terraform/terraform.tfstate are indented, fresh ones not.
+func sameJSON(a, b []byte) bool {
+	var ca, cb bytes.Buffer
+	if json.Compact(&ca, a) != nil || json.Compact(&cb, b) != nil {
+		return string(a) == string(b)
+	}
+	return ca.String() == cb.String()
+}
+
 func decodeSettings(raw json.RawMessage) (map[string]cty.Value, error) {
 	if len(raw) == 0 || string(raw) == "null" {
 		return map[string]cty.Value{}, nil
@@ -393,16 +403,6 @@ func initBackend(ctx context.Context, u *ui, env []string, extra []string, recon
 		fmt.Fprintln(u.out, u.colorize(fmt.Sprintf("[reset][green]\nSuccessfully configured the backend %q! tenet will automatically\nuse this backend unless the backend configuration changes.", decl.Type)))
 	}
 	return nil
-}
-
-// sameJSON says two JSON texts are the same but for spacing: the recorded
-// settings are indented in the file, the new ones compact.
-func sameJSON(a, b []byte) bool {
-	var ca, cb bytes.Buffer
-	if json.Compact(&ca, a) != nil || json.Compact(&cb, b) != nil {
-		return false
-	}
-	return bytes.Equal(ca.Bytes(), cb.Bytes())
 }
 
 // parseBackendConfigArg reads one -backend-config value: KEY=VALUE or
