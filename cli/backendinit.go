@@ -400,7 +400,7 @@ func initBackend(ctx context.Context, u *ui, env []string, extra []string, recon
 	}
 	emptySources()
 	if changed || old == nil || old.Backend == nil {
-		fmt.Fprintln(u.out, u.colorize(fmt.Sprintf("[reset][green]\nSuccessfully configured the backend %q! tenet will automatically\nuse this backend unless the backend configuration changes.", decl.Type)))
+		u.output(fmt.Sprintf("[reset][green]\nSuccessfully configured the backend %q! tenet will automatically\nuse this backend unless the backend configuration changes.", decl.Type))
 	}
 	return nil
 }
@@ -594,7 +594,7 @@ func (f *backendFlags) run(ctx context.Context, u *ui, env []string, held *bytes
 	if skip, err := f.check(u); err != nil || skip {
 		return false, err
 	}
-	fmt.Fprintf(u.out, "\n%s\n", u.colorize("[reset][bold]Initializing the backend..."))
+	u.output("\n[reset][bold]Initializing the backend...")
 	bu := *u
 	bu.errw = held
 	err = initBackend(ctx, &bu, env, f.configs, f.reconfigure, f.migrationOptions(u, env))

@@ -178,6 +178,11 @@ func (u *ui) diagnostics(diags hcl.Diagnostics) bool {
 	}
 	switch {
 	case u.json != nil:
+		if u.legacyDiags {
+			// OpenTofu's init and get start each batch of diagnostics
+			// with another version message.
+			u.json.Version(Version)
+		}
 		u.json.Diagnostics(diags, u.files)
 	case u.compactWarnings && !diags.HasErrors():
 		writeCompactWarnings(u.out, diags, u.color)

@@ -4,18 +4,19 @@ import "github.com/spf13/cobra"
 
 // newGetCommand is "get [-update]": init's module step alone.
 func newGetCommand(g *globals) *cobra.Command {
-	var noColor, update bool
+	var noColor, update, jsonOut bool
 	cmd := &cobra.Command{
 		Use:   "get [options]",
 		Short: "Install or upgrade the modules the configuration calls",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			u := newUI(cmd, g, noColor, false)
+			u := newUI(cmd, g, noColor, jsonOut)
 			u.legacyDiags = true
 			return initModules(cmd, u, g, update, false)
 		},
 	}
 	cmd.Flags().BoolVar(&noColor, "no-color", false, "disable color")
+	cmd.Flags().BoolVar(&jsonOut, "json", false, "print the output as a stream of JSON messages")
 	cmd.Flags().BoolVar(&update, "update", false, "check installed modules for newer versions and fetch them again")
 	return cmd
 }

@@ -15,18 +15,20 @@ import (
 	"time"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclparse"
 	"github.com/spf13/cobra"
 
 	"github.com/tenetplan/tenet/addrs"
 	"github.com/tenetplan/tenet/cli/views"
 	"github.com/tenetplan/tenet/config"
+	"github.com/tenetplan/tenet/config/modinstall"
 	"github.com/tenetplan/tenet/providers/getproviders"
 	"github.com/tenetplan/tenet/providers/installer"
 	"github.com/tenetplan/tenet/providers/lockfile"
 )
 
 func newInitCommand(g *globals) *cobra.Command {
-	var noColor, input, upgrade bool
+	var noColor, input, upgrade, jsonOut bool
 	var pluginDirs []string
 	var lockMode, fromModule string
 	var vars []config.VarSource
@@ -36,7 +38,7 @@ func newInitCommand(g *globals) *cobra.Command {
 		Short: "Prepare the working directory: backend, modules and providers",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			u := newUI(cmd, g, noColor, false)
+			u := newUI(cmd, g, noColor, jsonOut)
 			u.legacyDiags = true
 			if lockMode != "" && lockMode != "readonly" {
 				return u.errorf("Invalid -lockfile option", "The only mode -lockfile accepts is \"readonly\" (got %q).", lockMode)
@@ -48,8 +50,8 @@ func newInitCommand(g *globals) *cobra.Command {
 				}
 			}
 			if emptyWorkingDir() {
-				fmt.Fprintln(u.out, u.colorize("[reset][bold]tenet initialized in an empty directory![reset]\n\n"+
-					"The directory has no tenet configuration files. You may begin working\nwith tenet immediately by creating tenet configuration files."))
+				u.output("[reset][bold]tenet initialized in an empty directory![reset]\n\n" +
+					"The directory has no tenet configuration files. You may begin working\nwith tenet immediately by creating tenet configuration files.")
 				return nil
 			}
 			// As OpenTofu, the root module is read first: the values its
@@ -69,6 +71,19 @@ func newInitCommand(g *globals) *cobra.Command {
 			if backendErr != nil && !deferred {
 				return backendErr
 			}
+			// As OpenTofu's, configuration errors come after the backend
+			// step. When modules are installed, that step reports them;
+			// otherwise they come with a preamble saying the
+			// configuration must be valid first, syntax errors of the root
+			// module before anything else.
+			get, _ := cmd.Flags().GetBool("get")
+			modulesStep := get && modinstall.HasModuleCalls(".")
+			if !modulesStep {
+				if early := rootSyntaxErrors(u); early.HasErrors() {
+					u.uiError(errInitConfigError)
+					return u.fail(early)
+				}
+			}
 			if err := initModules(cmd, u, g, upgrade, true); err != nil {
 				return err
 			}
@@ -78,6 +93,14 @@ func newInitCommand(g *globals) *cobra.Command {
 			}
 			cfg, diags := u.loadConfig()
 			if diags.HasErrors() {
+				if !modulesStep {
+					u.uiError(errInitConfigError)
+					// The root module's own errors stand alone: OpenTofu
+					// reports them before loading the modules it calls.
+					if root := rootModuleDiags(diags); root.HasErrors() {
+						diags = root
+					}
+				}
 				return u.fail(diags)
 			}
 			reqs, _, d := requirementsOf(cfg)
@@ -102,6 +125,7 @@ func newInitCommand(g *globals) *cobra.Command {
 	cmd.Flags().Bool("get", true, "install the modules the configuration calls")
 	cmd.Flags().Var(&varFlag{kind: config.ValueFromCLI, list: &vars}, "var", "set a value for a root module input variable that module sources or the backend use (NAME=VALUE); repeatable")
 	cmd.Flags().Var(&varFlag{kind: config.ValueFromFile, list: &vars}, "var-file", "load variable values from a file; repeatable")
+	cmd.Flags().BoolVar(&jsonOut, "json", false, "print the output as a stream of JSON messages")
 	cmd.Flags().StringVar(&fromModule, "from-module", "", "copy the module at this source address into the empty working directory first")
 	bf.register(cmd)
 	acceptIgnoreRemoteVersion(cmd)
@@ -144,10 +168,10 @@ func runInit(ctx context.Context, g *globals, u *ui, reqs installer.Requirements
 	_, lockErr := os.Stat(pe.lockPath)
 	lockExisted := lockErr == nil
 
-	fmt.Fprintf(u.out, "\n%s\n", u.colorize("[reset][bold]Initializing provider plugins..."))
+	u.output("\n[reset][bold]Initializing provider plugins...")
 	for _, p := range sortedProviders(reqs) {
 		if p.IsBuiltIn() {
-			fmt.Fprintf(u.out, "- %s is built in to tenet\n", p)
+			u.info(fmt.Sprintf("- %s is built in to tenet", p))
 		}
 	}
 
@@ -181,17 +205,19 @@ func runInit(ctx context.Context, g *globals, u *ui, reqs installer.Requirements
 	// lines are shown only when it is really installed.
 	localCfg := namingMethods(icfg)
 	for _, p := range sortedProviders(builtinReqs) {
-		var buf strings.Builder
+		var lines []string
 		inst, d := installer.New(localCfg, pe.dataDir)
 		if d.HasErrors() {
 			return u.fail(d)
 		}
-		_, nl, d := inst.EnsureProviders(ctx, installer.Requirements{p: reqs[p]}, oldLocks, installer.Options{Upgrade: opts.upgrade, Events: initEvents(&buf)})
+		_, nl, d := inst.EnsureProviders(ctx, installer.Requirements{p: reqs[p]}, oldLocks, installer.Options{Upgrade: opts.upgrade, Events: initEvents(func(l string) { lines = append(lines, l) })})
 		if notFoundOnly(d) {
-			fmt.Fprintf(u.out, "- Using tenet's built-in %s (no package found in the configured installation sources)\n", p.ForDisplay())
+			u.info(fmt.Sprintf("- Using tenet's built-in %s (no package found in the configured installation sources)", p.ForDisplay()))
 			continue
 		}
-		io.WriteString(u.out, buf.String())
+		for _, l := range lines {
+			u.info(l)
+		}
 		allDiags = append(allDiags, d...)
 		record(nl)
 	}
@@ -201,7 +227,7 @@ func runInit(ctx context.Context, g *globals, u *ui, reqs installer.Requirements
 		if d.HasErrors() {
 			return u.fail(d)
 		}
-		_, nl, d := inst.EnsureProviders(ctx, otherReqs, oldLocks, installer.Options{Upgrade: opts.upgrade, Events: initEvents(u.out)})
+		_, nl, d := inst.EnsureProviders(ctx, otherReqs, oldLocks, installer.Options{Upgrade: opts.upgrade, Events: initEvents(u.info)})
 		allDiags = append(allDiags, d...)
 		record(nl)
 	}
@@ -219,12 +245,12 @@ func runInit(ctx context.Context, g *globals, u *ui, reqs installer.Requirements
 				return u.fail(d)
 			}
 			if lockExisted {
-				fmt.Fprintf(u.out, "\ntenet has made some changes to the provider dependency selections recorded\nin the %s file. Review those changes and commit them to your\nversion control system if they represent changes you intended to make.\n", lockfile.FileName)
+				u.output(fmt.Sprintf("\ntenet has made some changes to the provider dependency selections recorded\nin the %s file. Review those changes and commit them to your\nversion control system if they represent changes you intended to make.", lockfile.FileName))
 			} else {
-				fmt.Fprintln(u.out, u.colorize("\ntenet has created a lock file [bold]"+lockfile.FileName+"[reset] to record the provider\nselections it made above. Include this file in your version control repository\nso that tenet can guarantee to make the same selections by default when\nyou run \"tenet init\" in the future."))
+				u.output("\ntenet has created a lock file [bold]" + lockfile.FileName + "[reset] to record the provider\nselections it made above. Include this file in your version control repository\nso that tenet can guarantee to make the same selections by default when\nyou run \"tenet init\" in the future.")
 			}
 			if d := incompleteLocks(oldLocks, newLocks); d != nil {
-				fmt.Fprintln(u.out)
+				u.output("")
 				u.diagnostics(hcl.Diagnostics{d})
 				// The empty line that follows the warning (legacyDiags; a
 				// line of resets with colour) is the one before the
@@ -237,11 +263,11 @@ func runInit(ctx context.Context, g *globals, u *ui, reqs installer.Requirements
 		return u.errorf("Failed to prepare the working directory", "Creating %s failed: %s.", pe.dataDir, err)
 	}
 	if doneNewline {
-		fmt.Fprintln(u.out)
+		u.output("")
 	}
-	fmt.Fprintln(u.out, u.colorize(initDoneHeadline))
+	u.output(initDoneHeadline)
 	if !inAutomation(u.env) {
-		fmt.Fprintln(u.out, u.colorize(initDone))
+		u.output(initDone)
 	}
 	return nil
 }
@@ -305,30 +331,30 @@ func notFoundOnly(d hcl.Diagnostics) bool {
 	return true
 }
 
-// initEvents prints init's progress lines to w.
-func initEvents(w io.Writer) installer.Events {
+// initEvents gives init's progress lines to say.
+func initEvents(say func(string)) installer.Events {
 	return installer.Events{
 		FindingVersions: func(p addrs.Provider, c getproviders.Constraints) {
 			if c.IsEmpty() {
-				fmt.Fprintf(w, "- Finding latest version of %s...\n", p.ForDisplay())
+				say(fmt.Sprintf("- Finding latest version of %s...", p.ForDisplay()))
 			} else {
-				fmt.Fprintf(w, "- Finding %s versions matching %q...\n", p.ForDisplay(), c.String())
+				say(fmt.Sprintf("- Finding %s versions matching %q...", p.ForDisplay(), c.String()))
 			}
 		},
 		ReusingLocked: func(p addrs.Provider, v getproviders.Version) {
-			fmt.Fprintf(w, "- Reusing previous version of %s from the dependency lock file\n", p.ForDisplay())
+			say(fmt.Sprintf("- Reusing previous version of %s from the dependency lock file", p.ForDisplay()))
 		},
 		AlreadyInstalled: func(p addrs.Provider, v getproviders.Version) {
-			fmt.Fprintf(w, "- Using previously-installed %s v%s\n", p.ForDisplay(), v)
+			say(fmt.Sprintf("- Using previously-installed %s v%s", p.ForDisplay(), v))
 		},
 		LinkedFromCache: func(p addrs.Provider, v getproviders.Version) {
-			fmt.Fprintf(w, "- Using %s v%s from the shared cache directory\n", p.ForDisplay(), v)
+			say(fmt.Sprintf("- Using %s v%s from the shared cache directory", p.ForDisplay(), v))
 		},
 		Installing: func(p addrs.Provider, v getproviders.Version) {
-			fmt.Fprintf(w, "- Installing %s v%s...\n", p.ForDisplay(), v)
+			say(fmt.Sprintf("- Installing %s v%s...", p.ForDisplay(), v))
 		},
 		Installed: func(p addrs.Provider, v getproviders.Version, auth *getproviders.AuthResult) {
-			fmt.Fprintf(w, "- Installed %s v%s (%s)\n", p.ForDisplay(), v, auth.String())
+			say(fmt.Sprintf("- Installed %s v%s (%s)", p.ForDisplay(), v, auth.String()))
 		},
 	}
 }
@@ -365,4 +391,58 @@ func emptyWorkingDir() bool {
 		}
 	}
 	return len(config.ConfigFiles(names)) == 0
+}
+
+// errInitConfigError precedes the errors of a configuration init cannot
+// load, in OpenTofu's words.
+const errInitConfigError = `[reset]tenet encountered problems during initialization, including problems
+with the configuration, described below.
+
+The tenet configuration must be valid before initialization so that
+tenet can determine which modules and providers need to be installed.`
+
+// rootSyntaxErrors parses the root module's files and returns their
+// syntax errors; the parsed files become the sources of diagnostics.
+func rootSyntaxErrors(u *ui) hcl.Diagnostics {
+	entries, err := os.ReadDir(".")
+	if err != nil {
+		return nil // the configuration loader reports it
+	}
+	var names []string
+	for _, e := range entries {
+		if !e.IsDir() {
+			names = append(names, e.Name())
+		}
+	}
+	p := hclparse.NewParser()
+	var diags hcl.Diagnostics
+	for _, name := range config.ConfigFiles(names) {
+		f, d := parseFile(p, name)
+		if f != nil {
+			if u.files == nil {
+				u.files = map[string]*hcl.File{}
+			}
+			if _, ok := u.files[name]; !ok {
+				u.files[name] = f
+			}
+		}
+		for _, x := range d {
+			if x.Severity == hcl.DiagError {
+				diags = append(diags, x)
+			}
+		}
+	}
+	return diags
+}
+
+// rootModuleDiags are the diagnostics about files of the root module (or
+// about no file).
+func rootModuleDiags(diags hcl.Diagnostics) hcl.Diagnostics {
+	var out hcl.Diagnostics
+	for _, d := range diags {
+		if d.Subject == nil || !strings.ContainsAny(d.Subject.Filename, `/\`) {
+			out = append(out, d)
+		}
+	}
+	return out
 }

@@ -155,7 +155,7 @@ func migrateState(ctx context.Context, u *ui, answers migrationAnswers, lock boo
 	}
 	defer dst.close()
 	if recorded && fromType != toType {
-		fmt.Fprintf(u.out, "tenet detected that the backend type changed from %q to %q.\n", fromType, toType)
+		u.output(fmt.Sprintf("tenet detected that the backend type changed from %q to %q.", fromType, toType))
 	}
 
 	names, err := src.workspaces(ctx)
@@ -204,7 +204,7 @@ func migrateState(ctx context.Context, u *ui, answers migrationAnswers, lock boo
 		var ok bool
 		switch {
 		case to != nil && to.Lineage == from.Lineage && to.Serial == from.Serial && to.State.Equal(from.State):
-			fmt.Fprintf(u.out, "The %q backend already holds this state; nothing to copy.\n", toType)
+			u.output(fmt.Sprintf("The %q backend already holds this state; nothing to copy.", toType))
 			return emptySources, nil
 		case emptyFile(to):
 			ok, err = answers.confirm(u, "Do you want to copy existing state to the new backend?",
@@ -232,7 +232,7 @@ func migrateState(ctx context.Context, u *ui, answers migrationAnswers, lock boo
 		copied = append(copied, ws)
 	}
 	if len(copied) > 0 {
-		fmt.Fprintf(u.out, "Copied the state of %d workspace(s) (%s) from %q to %q.\n", len(copied), strings.Join(copied, ", "), fromType, toType)
+		u.output(fmt.Sprintf("Copied the state of %d workspace(s) (%s) from %q to %q.", len(copied), strings.Join(copied, ", "), fromType, toType))
 	}
 	if src.b == nil {
 		emptySources = func() {
@@ -306,7 +306,7 @@ func copyWorkspace(ctx context.Context, u *ui, src, dst *stateSide, ws string, l
 		if err := os.WriteFile(name, b, 0o600); err != nil {
 			return failed("keeping a backup of the state to be replaced", err)
 		}
-		fmt.Fprintf(u.out, "The state workspace %q had in %q was kept in %s.\n", ws, dst.typ, name)
+		u.output(fmt.Sprintf("The state workspace %q had in %q was kept in %s.", ws, dst.typ, name))
 	}
 	if err := to.WriteFile(f); err != nil {
 		return failed("writing the new backend's state", err)

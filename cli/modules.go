@@ -11,7 +11,6 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/spf13/cobra"
 
-	"github.com/tenetplan/tenet/cli/views"
 	"github.com/tenetplan/tenet/config"
 	"github.com/tenetplan/tenet/config/modinstall"
 )
@@ -43,12 +42,12 @@ func installModules(ctx context.Context, u *ui, g *globals, upgrade, header bool
 	}
 	if header && modinstall.HasModuleCalls(".") {
 		if upgrade {
-			fmt.Fprintln(u.out, u.colorize("[reset][bold]Upgrading modules..."))
+			u.output("[reset][bold]Upgrading modules...")
 		} else {
-			fmt.Fprintln(u.out, u.colorize("[reset][bold]Initializing modules..."))
+			u.output("[reset][bold]Initializing modules...")
 		}
 	}
-	opts.Progress = func(e modinstall.Event) { fmt.Fprintln(u.out, e.String()) }
+	opts.Progress = func(e modinstall.Event) { u.info(e.String()) }
 	_, more := modinstall.Install(ctx, ".", opts)
 	// The installer read the modules' files itself: the source lines of
 	// its diagnostics (early evaluation's) come from disk.
@@ -122,17 +121,15 @@ func initModules(cmd *cobra.Command, u *ui, g *globals, upgrade, header bool) er
 // remote modules it calls are installed, before init goes on as usual.
 func initFromModule(cmd *cobra.Command, u *ui, g *globals, src string) error {
 	if !emptyWorkingDir() {
-		// An error line of OpenTofu's older message interface: red, not
-		// a diagnostic.
-		fmt.Fprintln(u.errw, u.ansi(views.ANSIRed)+errInitCopyNotEmpty+u.ansi(views.ANSIReset, views.ANSIReset))
+		u.uiError(errInitCopyNotEmpty)
 		return &exitError{1}
 	}
-	fmt.Fprintln(u.out, u.colorize(fmt.Sprintf("[reset][bold]Copying configuration[reset] from %q...", src)))
+	u.output(fmt.Sprintf("[reset][bold]Copying configuration[reset] from %q...", src))
 	opts, diags := moduleOptions(g, false)
 	if diags.HasErrors() {
 		return u.fail(diags)
 	}
-	opts.Progress = func(e modinstall.Event) { fmt.Fprintln(u.out, e.String()) }
+	opts.Progress = func(e modinstall.Event) { u.info(e.String()) }
 	ctx := cmd.Context()
 	if ctx == nil {
 		ctx = context.Background()
@@ -142,7 +139,7 @@ func initFromModule(cmd *cobra.Command, u *ui, g *globals, src string) error {
 		return u.fail(diags)
 	}
 	u.diagnostics(diags)
-	fmt.Fprintln(u.out)
+	u.output("")
 	return nil
 }
 

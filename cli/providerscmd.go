@@ -651,7 +651,7 @@ func newProvidersMirrorCommand(g *globals) *cobra.Command {
 			ctx := cmdContext(cmd)
 			notFound := "- Skipping %s: tenet has it built in and no configured installation source has a package\n"
 			all, err := g.eachInstallation(u, pe.dataDir, reqs, locks, pe.icfg, notFound, func(inst *installer.Installer, reqs installer.Requirements, out io.Writer) hcl.Diagnostics {
-				return inst.Mirror(ctx, reqs, locks, args[0], pls, initEvents(out), platformEvents(out))
+				return inst.Mirror(ctx, reqs, locks, args[0], pls, initEvents(func(l string) { fmt.Fprintln(out, l) }), platformEvents(out))
 			})
 			if err != nil {
 				return err

@@ -55,7 +55,9 @@ func (v *JSONView) emit(level, message, typ string, payloadKey string, payload a
 	msg["@level"] = level
 	msg["@message"] = message
 	msg["@module"] = "tofu.ui"
-	msg["type"] = typ
+	if typ != "" {
+		msg["type"] = typ
+	}
 	if payloadKey != "" {
 		msg[payloadKey] = payload
 	}
@@ -88,6 +90,17 @@ func (v *JSONView) Version(toolVersion string) {
 		"ui":   UIVersion,
 	})
 }
+
+// Output, Info and Error carry the lines of the commands OpenTofu prints
+// through its older message interface (init, get) with -json: Output's
+// have the type "output", Info's and Error's none.
+func (v *JSONView) Output(message string) { v.emit("info", message, "output", "", nil, nil) }
+
+// Info writes an informational line without a type.
+func (v *JSONView) Info(message string) { v.emit("info", message, "", "", nil, nil) }
+
+// Error writes an error line that is not a diagnostic.
+func (v *JSONView) Error(message string) { v.emit("error", message, "", "", nil, nil) }
 
 // Log writes a free-form message.
 func (v *JSONView) Log(message string) {
