@@ -80,7 +80,7 @@ func newApplyCommand(g *globals, destroy bool) *cobra.Command {
 				}
 				u.diagnostics(u.planWarnings)
 				u.planWarnings = nil
-				reportApplied(u, views.ChangeSummary{Operation: op}, r.prev, f.refreshCommand)
+				reportApplied(u, views.ChangeSummary{Operation: op}, r.prev, f.refreshCommand, f.state.out)
 				return nil
 			}
 			if ctx.Err() != nil {
@@ -223,7 +223,15 @@ func applyPlan(ctx context.Context, g *globals, u *ui, f *planFlags, cfg *config
 	if f.state.remote != nil {
 		backup = "-"
 	}
-	fold := g.intr.guard(func() { foldJournal(mgr.Path(), backup, journal) })
+	fold := g.intr.guard(func() {
+		// With -state-out, the journal continues the state read from
+		// -state until the first write to the -state-out file.
+		readPath := ""
+		if mgr.WritePending() {
+			readPath = mgr.ReadPath()
+		}
+		foldJournal(mgr.Path(), readPath, backup, journal)
+	})
 	// The command's context (ctx) is the first interrupt: it stops the
 	// scheduling of operations. The hard stop, the second, cancels the
 	// provider calls in flight.
@@ -254,19 +262,24 @@ func applyPlan(ctx context.Context, g *globals, u *ui, f *planFlags, cfg *config
 	if diags.HasErrors() {
 		return &exitError{1}
 	}
-	reportApplied(u, summary, final, f.refreshCommand)
+	reportApplied(u, summary, final, f.refreshCommand, f.state.out)
 	return nil
 }
 
 // reportApplied ends a successful apply's output as OpenTofu's does, in
 // both views: the summary ("Apply complete! ...", which a refresh does not
-// have), then the root outputs, which a destroy does not show.
-func reportApplied(u *ui, summary views.ChangeSummary, final *state.State, refreshCommand bool) {
+// have), then the root outputs, which a destroy does not show. With
+// -state-out (stateOut), an apply that added or changed something says
+// where the state went, as OpenTofu's human view does.
+func reportApplied(u *ui, summary views.ChangeSummary, final *state.State, refreshCommand bool, stateOut string) {
 	if !refreshCommand {
 		if u.json != nil {
 			u.json.ChangeSummary(summary)
 		} else {
 			human.WriteApplySummary(u.out, summary, u.color)
+			if stateOut != "" && (summary.Add > 0 || summary.Change > 0) {
+				fmt.Fprintf(u.out, "\n%s\n\nState path: %s\n", views.WordWrap(stateOutSaved, 78), stateOut)
+			}
 		}
 	}
 	if summary.Operation == views.OperationDestroy {
@@ -279,11 +292,20 @@ func reportApplied(u *ui, summary views.ChangeSummary, final *state.State, refre
 	}
 }
 
+// stateOutSaved follows an apply's summary with -state-out.
+const stateOutSaved = "The state of your infrastructure has been saved to the path below. This state is required to modify and destroy your infrastructure, so keep it safe. To inspect the complete state use the `tenet show` command."
+
 // settleRecovered writes the state an apply with nothing to do read, when
 // that state includes operations recovered from an interrupted apply's
-// journal: the state file then holds them and the journal goes.
+// journal (the state file then holds them and the journal goes), or when
+// it goes to -state-out, which gets the state even then.
 func settleRecovered(u *ui, mgr *local.Manager, prev *state.State) error {
 	if !mgr.Recovered() {
+		if mgr.WritePending() {
+			if err := mgr.Write(prev); err != nil {
+				return u.errorf("Failed to save state", "Writing the state to %s failed: %s.", mgr.Path(), err)
+			}
+		}
 		return nil
 	}
 	if err := mgr.Write(prev); err != nil {

@@ -300,11 +300,15 @@ type stateFlags struct {
 	lock        bool
 	lockTimeout time.Duration
 	backup      string
-	remote      *remoteState // set by resolve for a pg, s3 or http backend
+	// out (-state-out) is where the state is written, when not where it
+	// is read from; local state only.
+	out    string
+	remote *remoteState // set by resolve for a pg, s3 or http backend
 }
 
 func (f *stateFlags) register(cmd *cobra.Command) {
 	cmd.Flags().StringVar(&f.path, "state", defaultStatePath, "path to the state file")
+	cmd.Flags().StringVar(&f.out, "state-out", "", "path to write the resulting state to, instead of the -state file (the -state file is left as it was)")
 	cmd.Flags().BoolVar(&f.lock, "lock", true, "lock the state file while the command runs")
 	cmd.Flags().DurationVar(&f.lockTimeout, "lock-timeout", 0, "how long to retry acquiring the state lock")
 	cmd.Flags().StringVar(&f.backup, "backup", "", "path of the backup file (\"-\" to disable)")
@@ -317,14 +321,26 @@ func (f *stateFlags) openState(ctx context.Context, u *ui, operation string) (*l
 		return nil, nil, nil, err
 	}
 	if f.remote != nil {
+		if f.out != "" {
+			f.close()
+			return nil, nil, nil, u.errorf("Invalid -state-out", "-state-out names a local file for the resulting state, but the state is kept in the %q backend, and tenet keeps it there. Drop -state-out; for a local copy, run \"tenet state pull\" and save its output.", f.remote.loc.Type)
+		}
 		return f.openRemoteForRun(ctx, u, f.remote, operation)
 	}
-	if dir := filepath.Dir(f.path); dir != "." {
+	writePath := f.path
+	if f.out != "" {
+		writePath = f.out
+	}
+	if dir := filepath.Dir(writePath); dir != "." {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			return nil, nil, nil, u.errorf("Failed to create the state directory", "%s", err)
 		}
 	}
-	mgr := local.Open(f.path, local.Options{BackupPath: f.backup, Lock: f.lock, LockTimeout: f.lockTimeout, Operation: operation, TerraformVersion: Version})
+	opts := local.Options{BackupPath: f.backup, Lock: f.lock, LockTimeout: f.lockTimeout, Operation: operation, TerraformVersion: Version}
+	if f.out != "" {
+		opts.ReadPath = f.path
+	}
+	mgr := local.Open(writePath, opts)
 	file, release, err := lockAndRead(ctx, u, mgr, f.path, f.lock, operation)
 	if err != nil {
 		return nil, nil, nil, err

@@ -222,9 +222,9 @@ func (i *interrupts) guardRelease(release func()) func() {
 // the operations completed so far is closed and folded into the state
 // file, or, if that write fails, into errored.tfstate, so OpenTofu reading
 // the directory finds every object this apply created.
-func foldJournal(path, backup string, journal *local.Journal) {
+func foldJournal(path, readPath, backup string, journal *local.Journal) {
 	journal.Close()
-	m := local.Open(path, local.Options{BackupPath: backup, TerraformVersion: Version})
+	m := local.Open(path, local.Options{BackupPath: backup, ReadPath: readPath, TerraformVersion: Version})
 	f, err := m.Read()
 	if err != nil || f == nil || f.State == nil {
 		return // nothing readable to fold; the journal stays for recovery

@@ -54,7 +54,7 @@ func TestForcedExitFoldsJournalAndUnlocks(t *testing.T) {
 	})
 	i.guard(func() {
 		order = append(order, "fold")
-		foldJournal(path, "-", journal)
+		foldJournal(path, "", "-", journal)
 	})
 	resolved := i.guard(func() { order = append(order, "resolved guard ran") })
 	i.resolve(resolved, func() {})

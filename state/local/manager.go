@@ -30,6 +30,12 @@ type Options struct {
 	Operation string
 	// TerraformVersion is written as the file's terraform_version.
 	TerraformVersion string
+	// ReadPath, when set, is where the state is read from (-state) while
+	// it is written to the manager's path (-state-out): the first write
+	// carries the read snapshot's lineage and serial (bumped if the state
+	// changed) even when nothing changed, and the backup is of what the
+	// written file held before. The file at ReadPath is never written.
+	ReadPath string
 }
 
 // Manager reads and writes one local state file. It is safe for use by
@@ -54,6 +60,12 @@ type Manager struct {
 	// what the backup contains.
 	original     []byte
 	originalInfo os.FileInfo
+	// snapshot is the encoded file the current snapshot was read from:
+	// original, or with ReadPath the file read there.
+	snapshot []byte
+	// outPending is set while a ReadPath manager has yet to write its
+	// own file.
+	outPending bool
 	// current is the metadata of the snapshot as persisted: the one read,
 	// then each one written. Its State is always nil: the content is
 	// original, or currentState once this manager has written. Keeping
@@ -170,7 +182,7 @@ func (m *Manager) takeState() (*state.State, error) {
 		m.unread = nil
 		return s, nil
 	}
-	src := m.original
+	src := m.snapshot
 	if m.currentState != nil {
 		src = append(statefile.MarshalHeader(m.current), m.currentState...)
 	}
@@ -188,6 +200,9 @@ func (m *Manager) readLocked() error {
 	}
 	if err := m.checkNotDir(); err != nil {
 		return err
+	}
+	if m.opts.ReadPath != "" && resolveLink(m.opts.ReadPath) != m.target {
+		return m.readBetween()
 	}
 	src, info, err := readWithInfo(m.target)
 	switch {
@@ -207,8 +222,52 @@ func (m *Manager) readLocked() error {
 			m.unread, f.State = f.State, nil
 			m.current = f
 			m.original, m.originalInfo = src, info
+			m.snapshot = src
 		}
 	}
+	return m.readJournalLocked()
+}
+
+// readBetween is readLocked for a manager with a ReadPath: the snapshot
+// comes from there, the backup from the file the manager writes.
+func (m *Manager) readBetween() error {
+	m.outPending = true
+	src, info, err := readWithInfo(m.target)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+	case err != nil:
+		return fmt.Errorf("reading state file %s: %w", m.path, err)
+	case len(bytes.TrimSpace(src)) > 0:
+		m.original, m.originalInfo = src, info
+	}
+	if fi, err := os.Stat(m.opts.ReadPath); err == nil && fi.IsDir() {
+		return &IsDirError{Path: m.opts.ReadPath}
+	}
+	src, err = os.ReadFile(m.opts.ReadPath)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+	case err != nil:
+		return fmt.Errorf("reading state file %s: %w", m.opts.ReadPath, err)
+	default:
+		f, perr := statefile.Parse(src)
+		switch {
+		case errors.Is(perr, statefile.ErrNoState):
+		case perr != nil:
+			m.readDone = true
+			m.readErr = fmt.Errorf("the state file %s cannot be read: %w", m.opts.ReadPath, perr)
+			return m.readErr
+		default:
+			m.unread, f.State = f.State, nil
+			m.current = f
+			m.snapshot = src
+		}
+	}
+	return m.readJournalLocked()
+}
+
+// readJournalLocked folds in a journal an interrupted apply left beside
+// the state file.
+func (m *Manager) readJournalLocked() error {
 	aside := asidePath(m.journalPath, time.Now())
 	found, err := readJournal(m.journalPath, m.current, m.unread, aside)
 	if err != nil {
@@ -250,6 +309,18 @@ func (m *Manager) Recovered() bool {
 	defer m.mu.Unlock()
 	return m.recovery != nil
 }
+
+// WritePending reports a manager with a ReadPath that has not yet
+// written its own file: a command that ends without changes should still
+// Write the state it read, as OpenTofu writes it to -state-out.
+func (m *Manager) WritePending() bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.outPending || (m.opts.ReadPath != "" && !m.readDone)
+}
+
+// ReadPath is the Options.ReadPath the manager was opened with.
+func (m *Manager) ReadPath() string { return m.opts.ReadPath }
 
 // Lineage returns the lineage and serial of the snapshot last read or
 // written, and false when there is none. Unlike Current it copies nothing,
@@ -302,7 +373,7 @@ func (m *Manager) writeLocked(s *state.State) error {
 		if err != nil {
 			return err
 		}
-		if same && m.recovery == nil {
+		if same && m.recovery == nil && !m.outPending {
 			return nil
 		}
 		next = statefile.File{Serial: m.current.Serial, Lineage: m.current.Lineage}
@@ -324,7 +395,7 @@ func (m *Manager) persist(next statefile.File, encoded []byte) error {
 	}
 	var err error
 	linkedBackup := false
-	if !m.backupDone && m.backupPath != "" && m.original != nil {
+	if !m.backupDone && m.backupPath != "" && m.original != nil && !(m.opts.ReadPath != "" && holdsState(m.original, encoded)) {
 		if linkedBackup, err = writeBackup(m.backupPath, m.target, m.original, m.originalInfo); err != nil {
 			return fmt.Errorf("writing state backup %s: %w", m.backupPath, err)
 		}
@@ -341,6 +412,7 @@ func (m *Manager) persist(next statefile.File, encoded []byte) error {
 	}
 	m.current = &next
 	m.currentState = encoded
+	m.outPending = false
 	m.unread = nil
 	m.recovery = nil
 	return m.checkpointJournal()
@@ -372,4 +444,16 @@ var renameFile = os.Rename
 // writeAtomic replaces path with data; on error the old file is intact.
 func writeAtomic(path string, data ...[]byte) error {
 	return atomicfile.WriteWith(renameFile, path, 0o600, data...)
+}
+
+// holdsState reports whether the encoded state file src holds the state
+// encoded: a ReadPath manager makes no backup of a file that already
+// held what it writes, as OpenTofu makes none.
+func holdsState(src, encoded []byte) bool {
+	f, err := statefile.Parse(src)
+	if err != nil || f.State == nil {
+		return false
+	}
+	b, err := statefile.MarshalState(f.State)
+	return err == nil && bytes.Equal(b, encoded)
 }
