@@ -631,38 +631,3 @@ func newProvidersLockCommand(g *globals) *cobra.Command {
 	cmd.Flags().StringArrayVar(&netMirrors, "net-mirror", nil, "take packages only from this network mirror URL (repeatable)")
 	return cmd
 }
-
-func newProvidersMirrorCommand(g *globals) *cobra.Command {
-	var platforms []string
-	var useLock bool
-	cmd := &cobra.Command{
-		Use:   "mirror [options] DIR",
-		Short: "Copy the required providers' packages into DIR, usable as a filesystem or network mirror",
-		Args:  cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			ps, err := providersCommandSetup(cmd, g, platforms, nil)
-			if err != nil {
-				return err
-			}
-			u, pls, reqs, pe, locks := ps.u, ps.platforms, ps.reqs, ps.pe, ps.locks
-			if !useLock {
-				locks = lockfile.New()
-			}
-			ctx := cmdContext(cmd)
-			notFound := "- Skipping %s: tenet has it built in and no configured installation source has a package\n"
-			all, err := g.eachInstallation(u, pe.dataDir, reqs, locks, pe.icfg, notFound, func(inst *installer.Installer, reqs installer.Requirements, out io.Writer) hcl.Diagnostics {
-				return inst.Mirror(ctx, reqs, locks, args[0], pls, initEvents(func(l string) { fmt.Fprintln(out, l) }), platformEvents(out))
-			})
-			if err != nil {
-				return err
-			}
-			if u.diagnostics(all) {
-				return &exitError{1}
-			}
-			return nil
-		},
-	}
-	cmd.Flags().StringArrayVar(&platforms, "platform", nil, "platform to mirror, as OS_ARCH (repeatable; default this machine's)")
-	cmd.Flags().BoolVar(&useLock, "lock-file", true, "mirror the versions the dependency lock file selects")
-	return cmd
-}

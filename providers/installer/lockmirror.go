@@ -2,12 +2,7 @@ package installer
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
-	"io/fs"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -45,8 +40,7 @@ func (i *Installer) chooseVersion(ctx context.Context, p addrs.Provider, c getpr
 }
 
 // eachPackage fetches and verifies the package of every required provider
-// for every platform, calling use with each verified package. It is the
-// common part of LockProviders and Mirror.
+// for every platform, calling use with each verified package (LockProviders).
 func (i *Installer) eachPackage(ctx context.Context, reqs Requirements, locks *lockfile.Locks, platforms []getproviders.Platform, ev Events, pev PlatformEvents,
 	use func(p addrs.Provider, v getproviders.Version, platform getproviders.Platform, loc getproviders.PackageLocation, res *getproviders.InstallResult) error,
 ) hcl.Diagnostics {
@@ -164,119 +158,4 @@ func (i *Installer) LockProviders(ctx context.Context, reqs Requirements, locks 
 		out.SetProvider(p, a.v, reqs[p], hashes)
 	}
 	return out, diags
-}
-
-// Mirror is `providers mirror DIR`: it downloads every required provider's
-// package for each of platforms into dir in the packed layout, and writes
-// the network mirror protocol's index.json and VERSION.json beside them,
-// so dir can serve as a filesystem mirror or, behind any static web
-// server, as a network mirror.
-func (i *Installer) Mirror(ctx context.Context, reqs Requirements, locks *lockfile.Locks, dir string, platforms []getproviders.Platform, ev Events, pev PlatformEvents) hcl.Diagnostics {
-	return i.eachPackage(ctx, reqs, locks, platforms, ev, pev, func(p addrs.Provider, v getproviders.Version, platform getproviders.Platform, loc getproviders.PackageLocation, res *getproviders.InstallResult) error {
-		archive, ok := loc.(getproviders.PackageLocalArchive)
-		if !ok {
-			return fmt.Errorf("the package for %s is an unpacked directory (%s), and mirrors hold zip archives", platform, loc)
-		}
-		base := filepath.Join(dir, p.Hostname, p.Namespace, p.Type)
-		name := fmt.Sprintf("terraform-provider-%s_%s_%s.zip", p.Type, v, platform)
-		if err := copyFile(string(archive), filepath.Join(base, name)); err != nil {
-			return err
-		}
-		var h1 []string
-		for _, h := range res.Hashes {
-			if h.Scheme() == getproviders.SchemeH1 {
-				h1 = append(h1, string(h))
-			}
-		}
-		return updateMirrorIndex(base, v, platform, name, h1)
-	})
-}
-
-type mirrorIndexDoc struct {
-	Versions map[string]struct{} `json:"versions"`
-}
-
-type mirrorArchive struct {
-	URL    string   `json:"url"`
-	Hashes []string `json:"hashes"`
-}
-
-type mirrorVersionDoc struct {
-	Archives map[string]mirrorArchive `json:"archives"`
-}
-
-// updateMirrorIndex adds one archive to index.json and VERSION.json,
-// keeping what earlier runs wrote.
-func updateMirrorIndex(base string, v getproviders.Version, platform getproviders.Platform, name string, hashes []string) error {
-	idx := mirrorIndexDoc{Versions: map[string]struct{}{}}
-	if err := readJSON(filepath.Join(base, "index.json"), &idx); err != nil {
-		return err
-	}
-	if idx.Versions == nil {
-		idx.Versions = map[string]struct{}{}
-	}
-	idx.Versions[v.String()] = struct{}{}
-	doc := mirrorVersionDoc{Archives: map[string]mirrorArchive{}}
-	vpath := filepath.Join(base, v.String()+".json")
-	if err := readJSON(vpath, &doc); err != nil {
-		return err
-	}
-	if doc.Archives == nil {
-		doc.Archives = map[string]mirrorArchive{}
-	}
-	doc.Archives[platform.String()] = mirrorArchive{URL: name, Hashes: hashes}
-	if err := writeJSON(filepath.Join(base, "index.json"), idx); err != nil {
-		return err
-	}
-	return writeJSON(vpath, doc)
-}
-
-func readJSON(path string, v any) error {
-	b, err := os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil
-	}
-	if err != nil {
-		return err
-	}
-	if err := json.Unmarshal(b, v); err != nil {
-		return fmt.Errorf("%s is not a mirror document: %w", path, err)
-	}
-	return nil
-}
-
-func writeJSON(path string, v any) error {
-	b, err := json.MarshalIndent(v, "", "  ")
-	if err != nil {
-		return err
-	}
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, append(b, '\n'), 0o644); err != nil {
-		return err
-	}
-	return os.Rename(tmp, path)
-}
-
-func copyFile(src, dst string) error {
-	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
-		return err
-	}
-	in, err := os.Open(src)
-	if err != nil {
-		return err
-	}
-	defer in.Close()
-	tmp := dst + ".tmp"
-	out, err := os.Create(tmp)
-	if err != nil {
-		return err
-	}
-	if _, err := io.Copy(out, in); err != nil {
-		out.Close()
-		return err
-	}
-	if err := out.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp, dst)
 }

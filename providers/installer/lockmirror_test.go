@@ -2,9 +2,6 @@ package installer
 
 import (
 	"context"
-	"encoding/json"
-	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"testing"
@@ -68,48 +65,6 @@ func TestLockProvidersForPlatforms(t *testing.T) {
 		if _, _, diags := ensure(t, cfg, filepath.Join(t.TempDir(), ".terraform"), Requirements{widget: {}}, locks, Options{}); diags.HasErrors() {
 			t.Fatalf("%s: %v", pl, diags)
 		}
-	}
-}
-
-func TestMirrorThenInstallFromIt(t *testing.T) {
-	reg := newFakeRegistry(t, "widget", "1.0.0", "1.1.0")
-	inst, diags := New(directConfig(reg), filepath.Join(t.TempDir(), ".terraform"))
-	if diags.HasErrors() {
-		t.Fatal(diags)
-	}
-	dir := t.TempDir()
-	reqs := Requirements{widget: constraints(t, "~> 1.0")}
-	if diags := inst.Mirror(context.Background(), reqs, lockfile.New(), dir, []getproviders.Platform{linux, darwin}, Events{}, PlatformEvents{}); diags.HasErrors() {
-		t.Fatal(diags)
-	}
-	base := filepath.Join(dir, "example.com", "acme", "widget")
-	for _, f := range []string{"terraform-provider-widget_1.1.0_linux_amd64.zip", "terraform-provider-widget_1.1.0_darwin_arm64.zip", "index.json", "1.1.0.json"} {
-		if _, err := os.Stat(filepath.Join(base, f)); err != nil {
-			t.Fatal(err)
-		}
-	}
-	var idx mirrorIndexDoc
-	b, _ := os.ReadFile(filepath.Join(base, "index.json"))
-	if err := json.Unmarshal(b, &idx); err != nil || len(idx.Versions) != 1 {
-		t.Fatalf("index.json %s %v", b, err)
-	}
-
-	// As a filesystem mirror (packed layout)…
-	fsCfg := getproviders.Config{Methods: []getproviders.Method{{Kind: getproviders.MethodFilesystemMirror, Location: dir}}, Platform: linux}
-	_, fromFS, diags := ensure(t, fsCfg, filepath.Join(t.TempDir(), ".terraform"), reqs, nil, Options{})
-	if diags.HasErrors() {
-		t.Fatal(diags)
-	}
-	// …and served over HTTPS as a network mirror, with the same hashes.
-	srv := httptest.NewTLSServer(http.FileServer(http.Dir(dir)))
-	defer srv.Close()
-	netCfg := getproviders.Config{Methods: []getproviders.Method{{Kind: getproviders.MethodNetworkMirror, Location: srv.URL + "/"}}, HTTPClient: srv.Client(), Platform: linux}
-	_, fromNet, diags := ensure(t, netCfg, filepath.Join(t.TempDir(), ".terraform"), reqs, fromFS, Options{})
-	if diags.HasErrors() {
-		t.Fatal(diags)
-	}
-	if fromNet.Provider(widget).Version.String() != "1.1.0" || fromFS.Provider(widget).Version.String() != "1.1.0" {
-		t.Fatalf("fs:\n%s\nnet:\n%s", fromFS.Bytes(), fromNet.Bytes())
 	}
 }
 
