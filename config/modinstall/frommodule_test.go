@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -97,5 +98,35 @@ func TestFromModuleNotEmpty(t *testing.T) {
 	diags := FromModule(context.Background(), root, "./x", Options{})
 	if !diags.HasErrors() || diags[0].Summary != "Can't populate non-empty directory" {
 		t.Fatalf("diagnostics = %v; want Can't populate non-empty directory", diags)
+	}
+}
+
+// TestFromModuleRegistry copies the newest release a registry offers
+// (no version constraint can be given) and installs what it calls.
+func TestFromModuleRegistry(t *testing.T) {
+	reg := newRegistry(t)
+	for _, v := range []string{"1.0.0", "2.0.0"} {
+		reg.archives["/archives/vpc-"+v+".tar.gz"] = tarGz(t,
+			entry{name: "main.tf", body: "module \"sub\" {\n  source = \"./sub\"\n}\n# " + v + "\n"},
+			entry{name: "sub/main.tf", body: ""},
+		)
+	}
+	root := t.TempDir()
+	var lines []string
+	opts := reg.opts()
+	opts.Progress = func(e Event) { lines = append(lines, e.String()) }
+	if diags := FromModule(context.Background(), root, reg.host()+"/ns/vpc/aws", opts); diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	if diff := cmp.Diff([]string{"- sub"}, lines); diff != "" {
+		t.Errorf("lines (-want +got)\n%s", diff)
+	}
+	b, err := os.ReadFile(filepath.Join(root, "main.tf"))
+	if err != nil || !strings.Contains(string(b), "# 2.0.0") {
+		t.Errorf("main.tf = %q, %v; want the 2.0.0 release", b, err)
+	}
+	want := config.ModuleManifest{"": {Dir: "."}, "sub": {Key: "sub", Source: "./sub", Dir: FromModuleDir + "/root/sub"}}
+	if diff := cmp.Diff(string(want.Marshal()), readManifest(t, root)); diff != "" {
+		t.Errorf("modules.json (-want +got)\n%s", diff)
 	}
 }
