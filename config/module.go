@@ -211,23 +211,33 @@ func (m *Module) decodeBlock(block *hcl.Block) hcl.Diagnostics {
 			return append(diags, d)
 		}
 		for _, r := range c.DataResources {
-			diags = append(diags, m.addResource(r)...)
+			diags = append(diags, m.addResourceIn(r, true)...)
 		}
 	}
 	return diags
 }
 
 func (m *Module) addResource(r *Resource) hcl.Diagnostics {
+	return m.addResourceIn(r, false)
+}
+
+// addResourceIn declares r; inCheck marks a data source of a check block,
+// whose duplicate error says so (OpenTofu's words).
+func (m *Module) addResourceIn(r *Resource, inCheck bool) hcl.Diagnostics {
 	key := r.Addr().String()
 	target := m.ManagedResources
-	kind := "resource"
+	kind, named := "resource", "resource"
 	if r.Mode == addrs.DataResourceMode {
 		target = m.DataResources
-		kind = "data"
+		kind, named = "data", "data resource"
 	}
 	if prev, ok := target[key]; ok {
-		return hcl.Diagnostics{duplicate(fmt.Sprintf("Duplicate %s %q configuration", kind, key),
-			fmt.Sprintf("A %s %q %q was already declared at %s. Resource names must be unique per type in each module.", kind, r.Type, r.Name, prev.DeclRange), r.DeclRange)}
+		scope := "each module"
+		if inCheck {
+			scope = "each module, including within check blocks"
+		}
+		return hcl.Diagnostics{duplicate(fmt.Sprintf("Duplicate %s %q configuration", kind, r.Type),
+			fmt.Sprintf("A %s %s named %q was already declared at %s. Resource names must be unique per type in %s.", r.Type, named, r.Name, prev.DeclRange, scope), r.DeclRange)}
 	}
 	target[key] = r
 	return nil

@@ -1,9 +1,9 @@
 resource "terraform_data" "a" {}
-resource "terraform_data" "a" {} # ERROR: Duplicate resource "terraform_data.a" configuration
+resource "terraform_data" "a" {} # ERROR: Duplicate resource "terraform_data" configuration
 data "terraform_remote_state" "s" {
   backend = "local"
 }
-data "terraform_remote_state" "s" { # ERROR: Duplicate data "data.terraform_remote_state.s" configuration
+data "terraform_remote_state" "s" { # ERROR: Duplicate data "terraform_remote_state" configuration
   backend = "local"
 }
 variable "v" {}
