@@ -201,7 +201,7 @@ func (m *Manager) readLocked() error {
 	if err := m.checkNotDir(); err != nil {
 		return err
 	}
-	if m.opts.ReadPath != "" && resolveLink(m.opts.ReadPath) != m.target {
+	if m.opts.ReadPath != "" && atomicfile.FollowLinks(m.opts.ReadPath) != m.target {
 		return m.readBetween()
 	}
 	src, info, err := readWithInfo(m.target)
