@@ -31,8 +31,8 @@ var layerImports = map[string][]string{
 	// (expression evaluation) over providercall (the provider protocol).
 	// Only the facade is imported from outside.
 	"engine/planning":      {"engine/phase", "engine/ignorechanges", "engine/nodes", "engine/graph", "engine/eval", "engine/providercall", "config", "addrs", "graphsolve", "providers", "state", "rules", "engine/plan", "engine/plan/action", "engine/plan/planjson", "internal/attrpath", "internal/provenance"},
-	"engine/applying":      {"engine/phase", "engine/ignorechanges", "engine/nodes", "engine/graph", "engine/eval", "engine/providercall", "config", "addrs", "graphsolve", "providers", "state", "rules", "engine/plan", "engine/plan/action"},
-	"engine/validating":    {"engine/phase", "engine/ignorechanges", "engine/nodes", "engine/graph", "engine/eval", "engine/providercall", "config", "addrs", "providers"},
+	"engine/applying":      {"engine/phase", "engine/ignorechanges", "engine/nodes", "engine/graph", "engine/eval", "engine/providercall", "config", "addrs", "graphsolve", "providers", "provisioners", "state", "rules", "engine/plan", "engine/plan/action"},
+	"engine/validating":    {"engine/phase", "engine/ignorechanges", "engine/nodes", "engine/graph", "engine/eval", "engine/providercall", "config", "addrs", "providers", "provisioners"},
 	"engine/phase":         {"engine/graph", "engine/eval", "engine/plan", "engine/plan/action", "config", "addrs", "providers", "rules", "state"},
 	"engine/ignorechanges": {"config", "addrs", "providers", "rules", "internal/attrpath"},
 	"engine/nodes":         {"engine/graph", "engine/eval", "engine/providercall", "config", "addrs", "providers"},
@@ -51,9 +51,13 @@ var layerImports = map[string][]string{
 	"config":               {"addrs", "internal/registryhttp", "internal/versionparse"},
 	"state":                {"addrs", "internal/jsontext", "internal/atomicfile"},
 	"providers":            {"addrs", "internal/registryhttp", "internal/versionparse", "internal/attrpath", "internal/atomicfile"},
-	"rules":                {"internal/regokit", "internal/attrpath", "internal/provenance"}, // a leaf of the project: only the leaf Rego toolkit, the attribute path and provenance
-	"graphsolve":           nil,
-	"addrs":                nil,
+	// Provisioners are plugins of the apply like providers, and share
+	// their schema and diagnostic types; they never see configuration or
+	// state, and only the walks that run or check them import them.
+	"provisioners": {"providers"},
+	"rules":        {"internal/regokit", "internal/attrpath", "internal/provenance"}, // a leaf of the project: only the leaf Rego toolkit, the attribute path and provenance
+	"graphsolve":   nil,
+	"addrs":        nil,
 	// Not in design.md's table: a leaf helper (the JSON lexer and string
 	// writer, exactly as encoding/json reads and writes) shared by the
 	// hand-written JSON codecs of state, the plan document and policy,
