@@ -20,8 +20,8 @@ const modulePath = "github.com/tenetplan/tenet"
 var layerImports = map[string][]string{
 	"main":      {"cli", "internal/gcstart"},
 	"cli":       {"cli/views", "engine", "engine/plan", "engine/plan/action", "engine/plan/planjson", "engine/plan/planfile", "policy", "config", "state", "providers", "rules", "graphsolve", "addrs", "internal/jsontext", "internal/registryhttp", "internal/attrpath", "internal/provenance", "internal/udiff", "internal/atomicfile"},
-	"cli/views": {"engine/plan/action", "engine/plan/planjson", "engine/plan/plantest", "config", "state", "providers", "addrs", "internal/jsontext"},                                                                                              // rendering only: the plan as its JSON document, never the engine
-	"engine":    {"engine/planning", "engine/applying", "engine/validating", "engine/phase", "engine/graph", "engine/providercall", "config", "addrs", "providers", "rules", "state", "engine/plan", "engine/plan/action", "engine/plan/planfile"}, // the facade: delegates to the phases
+	"cli/views": {"engine/plan/action", "engine/plan/planjson", "engine/plan/plantest", "config", "state", "providers", "addrs", "internal/jsontext"},                                                                                                              // rendering only: the plan as its JSON document, never the engine
+	"engine":    {"engine/planning", "engine/applying", "engine/validating", "engine/phase", "engine/graph", "engine/providercall", "config", "addrs", "providers", "rules", "state", "engine/plan", "engine/plan/action", "engine/plan/planfile", "provisioners"}, // the facade: delegates to the phases
 	// The engine's phases, each importing only the ones below it: the
 	// facade, engine, over the three walks (planning, applying,
 	// validating, which never import one another), over what the walks
@@ -35,7 +35,7 @@ var layerImports = map[string][]string{
 	"engine/validating":    {"engine/phase", "engine/ignorechanges", "engine/nodes", "engine/graph", "engine/eval", "engine/providercall", "config", "addrs", "providers", "provisioners"},
 	"engine/phase":         {"engine/graph", "engine/eval", "engine/plan", "engine/plan/action", "config", "addrs", "providers", "rules", "state"},
 	"engine/ignorechanges": {"config", "addrs", "providers", "rules", "internal/attrpath"},
-	"engine/nodes":         {"engine/graph", "engine/eval", "engine/providercall", "config", "addrs", "providers"},
+	"engine/nodes":         {"engine/graph", "engine/eval", "engine/providercall", "config", "addrs", "providers", "provisioners"},
 	"engine/graph":         {"engine/eval", "engine/providercall", "engine/plan", "engine/plan/action", "config", "addrs", "graphsolve", "providers"},
 	"engine/eval":          {"engine/providercall", "config", "addrs", "providers", "state"},
 	"engine/providercall":  {"engine/plan", "engine/plan/action", "config", "addrs", "providers", "internal/attrpath"},

@@ -183,6 +183,33 @@ func (h *hookAdapter) ImportComplete(addr addrs.AbsResourceInstance, id string) 
 	h.mu.Unlock()
 }
 
+// provisionProgress is what a view shows of provisioners (both do).
+type provisionProgress interface {
+	ProvisionStart(addr, typ string)
+	ProvisionOutput(addr, typ, msg string)
+	ProvisionEnd(addr, typ string, failed bool)
+}
+
+var _ engine.ProvisionHooks = (*hookAdapter)(nil)
+
+func (h *hookAdapter) ProvisionStart(addr addrs.AbsResourceInstance, typ string) {
+	if v, ok := h.p.(provisionProgress); ok {
+		v.ProvisionStart(addr.String(), typ)
+	}
+}
+
+func (h *hookAdapter) ProvisionOutput(addr addrs.AbsResourceInstance, typ, line string) {
+	if v, ok := h.p.(provisionProgress); ok {
+		v.ProvisionOutput(addr.String(), typ, line)
+	}
+}
+
+func (h *hookAdapter) ProvisionEnd(addr addrs.AbsResourceInstance, typ string, failed bool) {
+	if v, ok := h.p.(provisionProgress); ok {
+		v.ProvisionEnd(addr.String(), typ, failed)
+	}
+}
+
 func (h *hookAdapter) counts() views.ChangeSummary {
 	h.mu.Lock()
 	defer h.mu.Unlock()

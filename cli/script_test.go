@@ -39,6 +39,9 @@ import (
 //	cmp A B                 files A and B (or stdout / stderr) are identical
 //	exists FILE...          the files exist (also with !)
 //	cp SRC DST              copy a file (SRC may be stdout / stderr)
+//	sub RE REPL FILE        replace every match of RE in FILE (or stdout /
+//	                        stderr) with REPL ($1 names a group), e.g. to
+//	                        blank out generated ids before a cmp
 //	mkdir DIR / rm PATH     make a directory / remove a file or tree
 //	cd DIR                  change the working directory
 //	env KEY=VALUE           set an environment variable for later commands
@@ -254,6 +257,27 @@ func (s *scriptState) exec(line string) error {
 			return err
 		}
 		return os.WriteFile(s.path(args[1]), []byte(data), 0o644)
+	case "sub":
+		if len(args) != 3 {
+			return errors.New("usage: sub RE REPL FILE")
+		}
+		re, err := regexp.Compile("(?m)" + args[0])
+		if err != nil {
+			return err
+		}
+		data, err := s.content(args[2])
+		if err != nil {
+			return err
+		}
+		out := re.ReplaceAllString(data, args[1])
+		switch args[2] {
+		case "stdout":
+			s.stdout = out
+		case "stderr":
+			s.stderr = out
+		default:
+			return os.WriteFile(s.path(args[2]), []byte(out), 0o644)
+		}
 	case "mkdir":
 		for _, d := range args {
 			if err := os.MkdirAll(s.path(d), 0o755); err != nil {

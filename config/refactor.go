@@ -246,39 +246,45 @@ func decodeRemovedBlock(block *hcl.Block) (*Removed, hcl.Diagnostics) {
 			if p == nil {
 				continue
 			}
-			var invalid string
-			switch {
-			case from.Resource == nil:
-				invalid = "Provisioners are only allowed in removed blocks that target a resource, not a module."
-			case p.When != "destroy":
-				invalid = "Provisioners in a removed block must set when = destroy."
-			}
-			if invalid != "" {
+			if p.When != "destroy" {
 				diags = append(diags, &hcl.Diagnostic{
 					Severity: hcl.DiagError,
-					Summary:  "Invalid provisioner block",
-					Detail:   invalid,
+					Summary:  `Invalid "removed.provisioner" block`,
+					Detail:   `"removed" blocks can only contain destroy provisioners. "removed.provisioner.when = destroy" expected`,
 					Subject:  b.DefRange.Ptr(),
 				})
 				continue
 			}
-			diags = append(diags, provisionersUnsupported(p))
+			if from.Resource == nil {
+				diags = append(diags, &hcl.Diagnostic{
+					Severity: hcl.DiagError,
+					Summary:  `Invalid "removed" block`,
+					Detail:   `"removed" blocks containing "provisioner"s can only target resources. Found one block that is targeting a module`,
+					Subject:  block.DefRange.Ptr(),
+				})
+				continue
+			}
 			rm.Provisioners = append(rm.Provisioners, p)
 		}
 	}
-	if !seenLifecycle {
+	if diags.HasErrors() {
+		return rm, diags
+	}
+	switch {
+	case !rm.DestroySet:
+		// Without destroy the object is only forgotten, which OpenTofu
+		// asks people to say explicitly.
 		diags = append(diags, &hcl.Diagnostic{
 			Severity: hcl.DiagWarning,
 			Summary:  "Missing lifecycle from the removed block",
-			Detail:   "Without a lifecycle block the object is only removed from the state (destroy = false). Add lifecycle { destroy = false } or lifecycle { destroy = true } to say which you mean.",
+			Detail:   "It is recommended for each 'removed' block configured to have also the 'lifecycle' block defined. By not specifying if the resource should be destroyed or not, could lead to unwanted behavior.",
 			Subject:  block.DefRange.Ptr(),
 		})
-	}
-	if !rm.Destroy && len(rm.Provisioners) > 0 {
+	case !rm.Destroy && len(rm.Provisioners) > 0:
 		diags = append(diags, &hcl.Diagnostic{
 			Severity: hcl.DiagWarning,
 			Summary:  "Removed block provisioners will not be executed",
-			Detail:   "The provisioners of this removed block run only when the object is destroyed; with destroy = false it is just forgotten.",
+			Detail:   "The 'removed' block has marked the resource to be forgotten and not destroyed. Therefore, the provisioners configured for it will not be executed.",
 			Subject:  block.DefRange.Ptr(),
 		})
 	}

@@ -59,18 +59,6 @@ type ManagedResource struct {
 	Provisioners []*Provisioner
 }
 
-// Provisioner is a `provisioner "type"` block of a managed resource or of
-// a removed block.
-type Provisioner struct {
-	Type       string
-	Config     hcl.Body // without when, on_failure and connection
-	Connection hcl.Body // nil when absent
-	// When is "create" (default) or "destroy"; OnFailure is "fail" (default) or "continue".
-	When, OnFailure string
-	DeclRange       hcl.Range
-	TypeRange       hcl.Range
-}
-
 // ProviderConfigRef names a provider configuration by local name and alias.
 type ProviderConfigRef struct {
 	Name, Alias string
@@ -200,7 +188,6 @@ func decodeResourceBlock(block *hcl.Block) (*Resource, hcl.Diagnostics) {
 			p, d := decodeProvisionerBlock(b)
 			diags = append(diags, d...)
 			if p != nil {
-				diags = append(diags, provisionersUnsupported(p))
 				r.Managed.Provisioners = append(r.Managed.Provisioners, p)
 			}
 		case "_":
@@ -211,6 +198,11 @@ func decodeResourceBlock(block *hcl.Block) (*Resource, hcl.Diagnostics) {
 				Subject:  b.TypeRange.Ptr(),
 			})
 		}
+	}
+	if r.Managed != nil && r.Managed.Connection != nil && r.Managed.hasDestroyProvisioner() {
+		// The resource's connection block is the base of every
+		// provisioner's, destroy-time ones included.
+		diags = append(diags, onlySelfReferences(r.Managed.Connection)...)
 	}
 	return r, diags
 }
@@ -603,59 +595,4 @@ func invalidProviderRef(argName string, rng hcl.Range) hcl.Diagnostics {
 		Detail:   fmt.Sprintf("The %s argument requires a provider name, optionally followed by a period and an alias, such as aws or aws.west.", argName),
 		Subject:  rng.Ptr(),
 	}}
-}
-
-var provisionerSchema = &hcl.BodySchema{
-	Attributes: []hcl.AttributeSchema{{Name: "when"}, {Name: "on_failure"}},
-	Blocks:     []hcl.BlockHeaderSchema{{Type: "connection"}},
-}
-
-// provisionersUnsupported refuses a provisioner block: tenet runs no
-// provisioners, and a block OpenTofu would run must not pass unnoticed.
-// The block is still decoded (and kept in the configuration's JSON form)
-// so that its own errors are reported too.
-func provisionersUnsupported(p *Provisioner) *hcl.Diagnostic {
-	return &hcl.Diagnostic{
-		Severity: hcl.DiagError,
-		Summary:  "Provisioners are not supported",
-		Detail: fmt.Sprintf("tenet does not run provisioners, so this %q provisioner (when = %s) would never run. "+
-			"Remove the block, or move the work it does out of the configuration (for example into the pipeline that runs tenet); "+
-			"OpenTofu runs provisioners if this configuration needs them.", p.Type, p.When),
-		Subject: p.DeclRange.Ptr(),
-	}
-}
-
-// keywordChoice reads the argument name, which must be the keyword one or
-// other, into *into; absent, *into keeps its default.
-func keywordChoice(content *hcl.BodyContent, name string, into *string, one, other string, diags hcl.Diagnostics) hcl.Diagnostics {
-	attr, ok := content.Attributes[name]
-	if !ok {
-		return diags
-	}
-	if kw := hcl.ExprAsKeyword(attr.Expr); kw == one || kw == other {
-		*into = kw
-		return diags
-	}
-	return append(diags, &hcl.Diagnostic{
-		Severity: hcl.DiagError,
-		Summary:  fmt.Sprintf("Invalid %q keyword", name),
-		Detail:   fmt.Sprintf("The %q argument requires one of the keywords %s or %s.", name, one, other),
-		Subject:  attr.Expr.Range().Ptr(),
-	})
-}
-
-func decodeProvisionerBlock(block *hcl.Block) (*Provisioner, hcl.Diagnostics) {
-	p := &Provisioner{Type: block.Labels[0], When: "create", OnFailure: "fail", DeclRange: block.DefRange, TypeRange: labelRange(block, 0)}
-	content, remain, diags := block.Body.PartialContent(provisionerSchema)
-	p.Config = remain
-	diags = keywordChoice(content, "when", &p.When, "create", "destroy", diags)
-	diags = keywordChoice(content, "on_failure", &p.OnFailure, "fail", "continue", diags)
-	for _, b := range content.Blocks {
-		if p.Connection != nil {
-			diags = append(diags, duplicate("Duplicate connection block", "This provisioner already has a connection block; merge the two.", b.DefRange))
-			continue
-		}
-		p.Connection = b.Body
-	}
-	return p, diags
 }

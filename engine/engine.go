@@ -42,6 +42,8 @@ type (
 	Hooks = phase.Hooks
 	// ImportHooks is implemented by Hooks that also show imports.
 	ImportHooks = phase.ImportHooks
+	// ProvisionHooks is implemented by Hooks that also show provisioners.
+	ProvisionHooks = phase.ProvisionHooks
 	// NoHooks ignores every event.
 	NoHooks = phase.NoHooks
 )
@@ -57,6 +59,9 @@ func (e *Engine) env() phase.Env {
 
 // Plan computes a plan for cfg against the previous run state.
 func (e *Engine) Plan(ctx context.Context, cfg *config.Config, prevRun *state.State, opts PlanOpts) (*plan.Plan, hcl.Diagnostics) {
+	if diags := provisionerSchemas(cfg); diags.HasErrors() {
+		return nil, diags
+	}
 	if opts.ValidateFirst {
 		env := e.env()
 		opts.Validate = func(ctx context.Context, ps *providercall.Set) hcl.Diagnostics {
@@ -77,11 +82,17 @@ func (e *Engine) Import(ctx context.Context, cfg *config.Config, prevRun *state.
 // even when some operations failed: failed creates leave tainted objects,
 // failed deletes leave the object in place.
 func (e *Engine) Apply(ctx context.Context, cfg *config.Config, p *plan.Plan, opts ApplyOpts, recorder StateRecorder) (*state.State, hcl.Diagnostics) {
+	if diags := provisionerSchemas(cfg); diags.HasErrors() {
+		return p.PriorState, diags
+	}
 	return applying.Apply(ctx, e.env(), cfg, p, opts, recorder)
 }
 
 // Validate checks what can be checked without variable values or state.
 func (e *Engine) Validate(ctx context.Context, cfg *config.Config) hcl.Diagnostics {
+	if diags := provisionersForValidate(cfg); diags.HasErrors() {
+		return diags
+	}
 	return validating.Validate(ctx, e.env(), cfg)
 }
 

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/tenetplan/tenet/engine/plan/action"
 )
@@ -110,4 +111,34 @@ func RefreshStartText(idKey, idValue string) string {
 // RefreshCompleteText is the line when reading an object completed.
 func RefreshCompleteText(idKey, idValue string) string {
 	return "Refresh complete" + IDSuffix(idKey, idValue)
+}
+
+// ProvisionStartText is the line when a provisioner of typ starts.
+func ProvisionStartText(typ string) string {
+	return "Provisioning with '" + typ + "'..."
+}
+
+// ProvisionLines splits what a provisioner reported in one piece into the
+// lines both UIs show: split at carriage returns as well as newlines (a
+// progress counter's redraws become lines), trailing blanks dropped, and
+// blank lines left out.
+func ProvisionLines(msg string) []string {
+	var out []string
+	for msg != "" {
+		i := strings.IndexByte(msg, '\n')
+		if i < 0 {
+			i = strings.IndexByte(msg, '\r')
+		}
+		var line string
+		if i < 0 {
+			line, msg = msg, ""
+		} else {
+			line, msg = msg[:i], msg[i+1:]
+		}
+		line = strings.TrimSuffix(line, "\r")
+		if line = strings.TrimRightFunc(line, unicode.IsSpace); line != "" {
+			out = append(out, line)
+		}
+	}
+	return out
 }

@@ -277,6 +277,20 @@ func (w *applyWalker) applyInstance(ctx context.Context, n *graph.Node, p provid
 		return fail(append(diags, eval.Errorf(nodes.Range(n), "Provider returned invalid result object after apply", "Provider %q returned an object for %s that does not fit its schema: %s.", c.Provider.Provider, c.Addr, err)))
 	}
 	w.record(c.Addr, state.NotDeposed, obj, c.Provider)
+	// Creation-time provisioners run once the new object is recorded, and
+	// only for a new object the provider made without error: a failure
+	// taints it, recorded like any other completed operation, and the
+	// operation fails (its completion line comes after them).
+	if provs := createProvisioners(n.Res); len(provs) > 0 && !failed && hookAction == action.Create {
+		pd := w.provision(w.sched, provisioning{addr: c.Addr, scope: s, conn: n.Res.Managed.Connection, provs: provs, self: eval.MarkPaths(newVal, sens)})
+		diags = append(diags, pd...)
+		if pd.HasErrors() {
+			failed = true
+			tainted := *obj
+			tainted.Status = state.ObjectTainted
+			w.record(c.Addr, state.NotDeposed, &tainted, c.Provider)
+		}
+	}
 	if w.env.Hooks != nil {
 		k, v := eval.ObjectID(newVal)
 		w.env.Hooks.PostApply(c.Addr, state.NotDeposed, hookAction, k, v, time.Since(start), failed)
@@ -396,6 +410,8 @@ func (w *applyWalker) destroyInstance(ctx context.Context, n *graph.Node, p prov
 	}
 	prior := c.Before
 	var private []byte
+	var sensitive []cty.Path
+	tainted := false
 	w.mu.Lock()
 	if ri := w.working.ResourceInstance(c.Addr); ri != nil {
 		obj := ri.Current
@@ -404,6 +420,8 @@ func (w *applyWalker) destroyInstance(ctx context.Context, n *graph.Node, p prov
 		}
 		if obj != nil {
 			private = obj.Private
+			sensitive = obj.SensitivePaths
+			tainted = obj.Status == state.ObjectTainted
 			if v, err := eval.DecodeObject(ctx, nil, sch, c.Addr.Resource.Resource.Type, obj); err == nil {
 				prior = v
 			}
@@ -415,6 +433,21 @@ func (w *applyWalker) destroyInstance(ctx context.Context, n *graph.Node, p prov
 		w.env.Hooks.PreApply(c.Addr, deposed, action.Delete, idKey, idVal)
 	}
 	start := time.Now()
+	var diags hcl.Diagnostics
+	// Destroy-time provisioners run before the current object (never a
+	// deposed one) is destroyed, unless it is tainted; if one fails the
+	// object is kept.
+	if deposed == state.NotDeposed && !tainted {
+		if pr, ok := w.destroyProvisioning(n, c, eval.MarkPaths(prior, sensitive)); ok {
+			diags = w.provision(w.sched, pr)
+			if diags.HasErrors() {
+				if w.env.Hooks != nil {
+					w.env.Hooks.PostApply(c.Addr, deposed, action.Delete, "", "", time.Since(start), true)
+				}
+				return diags
+			}
+		}
+	}
 	resp := p.ApplyResourceChange(ctx, providers.ApplyResourceChangeRequest{
 		TypeName: c.Addr.Resource.Resource.Type, PriorState: prior, PlannedState: cty.NullVal(eval.ImpliedType(sch.Block)),
 		Config: cty.NullVal(eval.ImpliedType(sch.Block)), PlannedPrivate: private,
@@ -423,7 +456,7 @@ func (w *applyWalker) destroyInstance(ctx context.Context, n *graph.Node, p prov
 	if n != nil && n.Res != nil {
 		body = n.Res.Config
 	}
-	diags := providercall.Diags(resp.Diagnostics, body, "")
+	diags = append(diags, providercall.Diags(resp.Diagnostics, body, "")...)
 	if !diags.HasErrors() && resp.NewState != cty.NilVal && !resp.NewState.IsNull() {
 		diags = append(diags, eval.Errorf(nil, "Provider returned invalid result object after apply",
 			"After deleting %s, provider %q returned a non-null object. This is a bug in the provider.", c.Addr, c.Provider.Provider))
@@ -435,5 +468,5 @@ func (w *applyWalker) destroyInstance(ctx context.Context, n *graph.Node, p prov
 		return diags
 	}
 	w.record(c.Addr, deposed, nil, c.Provider)
-	return nil
+	return diags
 }

@@ -367,6 +367,26 @@ func (cg *Graph) connect(n *Node) hcl.Diagnostics {
 			for _, e := range r.Managed.ReplaceTriggeredBy {
 				addExpr(e)
 			}
+			// Creation-time provisioners run with the resource's apply and
+			// read what their bodies and connections name then; the
+			// destroy-time ones may name only the object itself.
+			addBody := func(b hcl.Body) {
+				r, d := config.ReferencesInBody(b)
+				diags = append(diags, d...)
+				refs = append(refs, r...)
+			}
+			if r.Managed.Connection != nil {
+				addBody(r.Managed.Connection)
+			}
+			for _, p := range r.Managed.Provisioners {
+				if p.When != "create" {
+					continue
+				}
+				if p.Connection != nil {
+					addBody(p.Connection)
+				}
+				addBody(p.Config)
+			}
 		}
 		if n.ProvCfg != nil && n.ProvCfg.Config != nil {
 			declMod := n.Mod

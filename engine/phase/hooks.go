@@ -39,3 +39,14 @@ func (NoHooks) PostApply(addrs.AbsResourceInstance, state.DeposedKey, action.Act
 }
 func (NoHooks) PreRefresh(addrs.AbsResourceInstance, state.DeposedKey, string, string)  {}
 func (NoHooks) PostRefresh(addrs.AbsResourceInstance, state.DeposedKey, string, string) {}
+
+// ProvisionHooks is implemented by Hooks that also show provisioners:
+// ProvisionStart before one provisioner runs for an object, ProvisionOutput
+// for each line it reports (empty lines too), ProvisionEnd when it has
+// finished, with failed set when it failed. They come between the
+// object's PreApply and PostApply. Hooks without them miss nothing else.
+type ProvisionHooks interface {
+	ProvisionStart(addr addrs.AbsResourceInstance, typ string)
+	ProvisionOutput(addr addrs.AbsResourceInstance, typ string, line string)
+	ProvisionEnd(addr addrs.AbsResourceInstance, typ string, failed bool)
+}

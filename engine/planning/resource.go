@@ -94,6 +94,14 @@ func (w *planWalker) visitResource(ctx context.Context, n *graph.Node) hcl.Diagn
 	if diags.HasErrors() || rn == nil {
 		return diags
 	}
+	if n.Kind == graph.NodeResource {
+		// As OpenTofu validates before it plans, provisioner blocks are
+		// checked whatever the plan does with the resource.
+		diags = append(diags, w.validateProvisioners(ctx, n)...)
+		if diags.HasErrors() {
+			return diags
+		}
+	}
 	var items []*instPlan
 	// Configured instances, per module instance. Instances are found by
 	// module and key rather than by address string: formatting 100,000
@@ -486,4 +494,26 @@ func driftOf(rn *resourceNode, it *instPlan, newVal cty.Value) *plan.ResourceIns
 		BeforeSensitivePaths: it.priorSensitive, AfterSensitivePaths: it.priorSensitive,
 		SchemaVersion: uint64(rn.schema.Version),
 	}
+}
+
+// validateProvisioners checks a resource's provisioner blocks once, in
+// its first module instance, with an unknown self and unknown instance
+// keys, as validate does.
+func (w *planWalker) validateProvisioners(ctx context.Context, n *graph.Node) hcl.Diagnostics {
+	if n.Res.Managed == nil || len(n.Res.Managed.Provisioners) == 0 || n.Schema == nil {
+		return nil
+	}
+	insts := w.ev.Exp.ModuleInstances(n.Mod.Path)
+	if len(insts) == 0 {
+		return nil
+	}
+	kind := byte(0)
+	switch {
+	case n.Res.Count != nil:
+		kind = 'c'
+	case n.Res.ForEach != nil:
+		kind = 'e'
+	}
+	s := &eval.Scope{Ev: w.ev, Mod: insts[0], Cfg: n.Mod, Rep: eval.UnknownRepetition(kind)}
+	return nodes.ValidateProvisioners(ctx, s, n.Res, cty.UnknownVal(eval.ImpliedType(n.Schema.Block)), false)
 }

@@ -46,7 +46,7 @@ func validateWalk(ctx context.Context, cg *graph.Graph, ev *eval.Evaluator, ps *
 				case n.Call.ForEach != nil:
 					key, kind = addrs.StringKey(""), 'e'
 				}
-				ev.Exp.AddModuleInstances(n.Mod.Path.Child(n.Name), kind, []addrs.ModuleInstance{mi.Child(n.Name, key)}, []eval.Repetition{unknownRepetition(kind)})
+				ev.Exp.AddModuleInstances(n.Mod.Path.Child(n.Name), kind, []addrs.ModuleInstance{mi.Child(n.Name, key)}, []eval.Repetition{eval.UnknownRepetition(kind)})
 			}
 		case graph.NodeResource:
 			return validateResourceNode(ctx, ev, ps, n)
@@ -56,17 +56,6 @@ func validateWalk(ctx context.Context, cg *graph.Graph, ev *eval.Evaluator, ps *
 		return nil
 	})
 	return res.Diagnostics
-}
-
-// unknownRepetition is count.index or each.* of an instance not known yet.
-func unknownRepetition(kind byte) eval.Repetition {
-	switch kind {
-	case 'c':
-		return eval.Repetition{Kind: 'c'}
-	case 'e':
-		return eval.Repetition{Kind: 'e', Key: cty.UnknownVal(cty.String), Value: cty.DynamicVal}
-	}
-	return eval.Repetition{}
 }
 
 func validateVariableNode(ev *eval.Evaluator, n *graph.Node) {
@@ -112,7 +101,7 @@ func validateResourceNode(ctx context.Context, ev *eval.Evaluator, ps *providerc
 	}
 	var diags hcl.Diagnostics
 	for i, mi := range ev.Exp.ModuleInstances(n.Mod.Path) {
-		s := &eval.Scope{Ev: ev, Mod: mi, Cfg: n.Mod, Rep: unknownRepetition(kind)}
+		s := &eval.Scope{Ev: ev, Mod: mi, Cfg: n.Mod, Rep: eval.UnknownRepetition(kind)}
 		ectx, d := s.EvalContext(n.BodyRefs)
 		// count.index is unknown here, unless the reference was wrong and
 		// already reported (count then stands for an unknown value).
@@ -128,6 +117,7 @@ func validateResourceNode(ctx context.Context, ev *eval.Evaluator, ps *providerc
 			if !d.HasErrors() && !moreDiags.HasErrors() {
 				diags = append(diags, providerValidation(ctx, ps, n, val)...)
 			}
+			diags = append(diags, nodes.ValidateProvisioners(ctx, s, n.Res, cty.UnknownVal(eval.ImpliedType(n.Schema.Block)), diags.HasErrors())...)
 		}
 		v := cty.DynamicVal
 		if kind == 0 {

@@ -84,6 +84,37 @@ func (h *HumanHooks) ApplyComplete(addr string, act action.Action, idKey, idValu
 // failed operation to the diagnostics that follow.
 func (h *HumanHooks) ApplyErrored(addr string, act action.Action, elapsed time.Duration) {}
 
+// ProvisionStart writes `addr: Provisioning with 'local-exec'...`.
+func (h *HumanHooks) ProvisionStart(addr, typ string) {
+	h.write(addr, views.ProvisionStartText(typ), true)
+}
+
+// ProvisionOutput writes what a provisioner reported, each line after
+// `addr (local-exec): `. A report with nothing but blanks still writes
+// one empty line, as OpenTofu's does.
+func (h *HumanHooks) ProvisionOutput(addr, typ, msg string) {
+	prefix := addr + " (" + typ + "): "
+	if h.color {
+		prefix = views.ANSIReset + views.ANSIBold + addr + " (" + typ + "):" + views.ANSIReset + " " + views.ANSIReset
+	}
+	var b strings.Builder
+	for i, line := range views.ProvisionLines(msg) {
+		if i > 0 {
+			b.WriteString("\n")
+		}
+		b.WriteString(prefix)
+		b.WriteString(line)
+	}
+	b.WriteString("\n")
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	io.WriteString(h.w, b.String())
+}
+
+// ProvisionEnd writes nothing for people: a failure is reported by its
+// diagnostics.
+func (h *HumanHooks) ProvisionEnd(addr, typ string, failed bool) {}
+
 // RefreshStart writes `addr: Refreshing state... [id=…]`.
 func (h *HumanHooks) RefreshStart(addr, idKey, idValue string) {
 	h.line(addr, views.RefreshStartText(idKey, idValue))

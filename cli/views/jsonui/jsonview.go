@@ -220,6 +220,39 @@ func (v *JSONView) ApplyErrored(addr string, act action.Action, elapsed time.Dur
 	v.emit("info", addr+": "+views.JSONVoice.ApplyErroredText(act, elapsed), "apply_errored", "hook", h, nil)
 }
 
+// provisionHook is the hook of a provisioner's messages.
+type provisionHook struct {
+	Resource    ResourceAddr `json:"resource"`
+	Provisioner string       `json:"provisioner"`
+	Output      string       `json:"output,omitempty"`
+}
+
+// ProvisionStart reports that a provisioner of typ started for addr.
+func (v *JSONView) ProvisionStart(addr, typ string) {
+	h := provisionHook{Resource: NewResourceAddr(addr), Provisioner: typ}
+	v.emit("info", addr+": "+views.ProvisionStartText(typ), "provision_start", "hook", h, nil)
+}
+
+// ProvisionOutput reports each non-blank line of what a provisioner
+// reported as a message of its own.
+func (v *JSONView) ProvisionOutput(addr, typ, msg string) {
+	for _, line := range views.ProvisionLines(msg) {
+		h := provisionHook{Resource: NewResourceAddr(addr), Provisioner: typ, Output: line}
+		v.emit("info", addr+": ("+typ+"): "+line, "provision_progress", "hook", h, nil)
+	}
+}
+
+// ProvisionEnd reports that a provisioner finished or failed; a failure's
+// diagnostics follow separately.
+func (v *JSONView) ProvisionEnd(addr, typ string, failed bool) {
+	h := provisionHook{Resource: NewResourceAddr(addr), Provisioner: typ}
+	if failed {
+		v.emit("info", addr+": ("+typ+") Provisioning errored", "provision_errored", "hook", h, nil)
+		return
+	}
+	v.emit("info", addr+": ("+typ+") Provisioning complete", "provision_complete", "hook", h, nil)
+}
+
 // RefreshStart reports that reading the object at addr started.
 func (v *JSONView) RefreshStart(addr, idKey, idValue string) {
 	h := hookMessage{Resource: NewResourceAddr(addr), IDKey: idKey, IDValue: idValue}

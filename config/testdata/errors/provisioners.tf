@@ -1,13 +1,15 @@
-# tenet runs no provisioners: each block is refused where it stands, so a
-# configuration that relies on one never plans as if it were not there.
+# Provisioner blocks: local-exec is run; file and remote-exec, which need
+# a connection to another machine, are refused where they stand; the types
+# OpenTofu removed get its error; destroy-time provisioners (and the
+# resource's connection, when one exists) may refer only to the object.
 resource "terraform_data" "a" {
-  provisioner "local-exec" { # ERROR: Provisioners are not supported
-    command = "echo created"
+  provisioner "local-exec" {
+    command = "echo created ${terraform_data.b.id}"
   }
-  provisioner "local-exec" { # ERROR: Provisioners are not supported
+  provisioner "local-exec" {
     when       = destroy
     on_failure = continue
-    command    = "echo destroyed"
+    command    = "echo destroyed ${self.id} ${path.module}"
   }
 }
 
@@ -15,7 +17,43 @@ resource "terraform_data" "b" {
   connection {
     host = "example.com"
   }
-  provisioner "remote-exec" { # ERROR: Provisioners are not supported
+  provisioner "remote-exec" { # ERROR: Provisioner type not supported
     inline = ["true"]
   }
+  provisioner "chef" { # ERROR: The "chef" provisioner has been removed
+  }
+}
+
+resource "terraform_data" "c" {
+  count = 2
+  connection {
+    host = terraform_data.b.id # ERROR: Invalid reference from destroy provisioner
+  }
+  provisioner "local-exec" {
+    when    = destroy
+    command = "echo ${count.index} ${terraform_data.b.id}" # ERROR: Invalid reference from destroy provisioner
+    connection {
+      user = var.user # ERROR: Invalid reference from destroy provisioner
+    }
+  }
+  provisioner "local-exec" {
+    when       = later # ERROR: Invalid "when" keyword
+    on_failure = "continue" # WARNING: Quoted keywords are deprecated
+    command    = "x"
+    lifecycle {} # ERROR: Reserved block type name in provisioner block
+  }
+  provisioner "local-exec" {
+    on_failure = stop # ERROR: Invalid "on_failure" keyword
+    command    = "x"
+    connection {
+      host = "a"
+    }
+    connection { # ERROR: Duplicate connection block
+      host = "b"
+    }
+  }
+}
+
+variable "user" {
+  default = "u"
 }

@@ -23,7 +23,7 @@ removed {
   lifecycle {
     destroy = true
   }
-  provisioner "local-exec" { # ERROR: Provisioners are not supported
+  provisioner "local-exec" {
     when    = destroy
     command = "echo bye"
   }
@@ -49,12 +49,12 @@ removed {
     destroy = false
   }
 }
-removed {
+removed { # ERROR: Invalid "removed" block
   from = module.old
   lifecycle {
     destroy = false
   }
-  provisioner "local-exec" { # ERROR: Invalid provisioner block
+  provisioner "local-exec" {
     when    = destroy
     command = "echo"
   }
@@ -64,7 +64,7 @@ removed {
   lifecycle {
     destroy = true
   }
-  provisioner "local-exec" { # ERROR: Invalid provisioner block
+  provisioner "local-exec" { # ERROR: Invalid "removed.provisioner" block
     command = "echo"
   }
 }

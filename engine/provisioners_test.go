@@ -1,0 +1,108 @@
+package engine_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/tenetplan/tenet/addrs"
+	"github.com/tenetplan/tenet/engine"
+	"github.com/tenetplan/tenet/engine/plan"
+	"github.com/tenetplan/tenet/state"
+)
+
+// statusRecorder keeps each object's statuses as the state journal is
+// told them, in order.
+type statusRecorder struct {
+	mu   sync.Mutex
+	seen map[string][]string
+}
+
+func (r *statusRecorder) RecordObject(addr addrs.AbsResourceInstance, deposed state.DeposedKey, obj *state.ObjectSrc, _ addrs.AbsProviderConfig) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.seen == nil {
+		r.seen = map[string][]string{}
+	}
+	s := "gone"
+	if obj != nil {
+		s = map[state.ObjectStatus]string{state.ObjectReady: "ready", state.ObjectTainted: "tainted"}[obj.Status]
+	}
+	k := addr.String()
+	if deposed != state.NotDeposed {
+		k += " deposed"
+	}
+	r.seen[k] = append(r.seen[k], s)
+	return nil
+}
+
+// A creation-time provisioner that fails leaves the new object tainted,
+// in the returned state and in what the recorder (the crash journal) was
+// told, and stops the resource's dependents; one that fails with
+// on_failure = continue does not.
+func TestFailingProvisionerTaints(t *testing.T) {
+	dir := t.TempDir()
+	cfg := strings.NewReplacer("DIR", dir).Replace(`
+resource "test_thing" "a" {
+  name = "alpha"
+  provisioner "local-exec" {
+    command    = "exit 1"
+    on_failure = continue
+  }
+  provisioner "local-exec" {
+    command = "echo ${self.name} > DIR/ran; exit 3"
+  }
+  provisioner "local-exec" {
+    command = "touch DIR/never"
+  }
+}
+resource "test_thing" "b" {
+  name = test_thing.a.id
+}
+`)
+	h := newHarness(t, newFake(), cfg)
+	rec := &statusRecorder{}
+	diags := h.apply(h.mustPlan(engine.PlanOpts{}), rec)
+	wantDiag(t, diags, "local-exec provisioner error", "Error running command 'echo alpha > "+dir+"/ran; exit 3': exit status 3. Output: ")
+	if got, _ := os.ReadFile(filepath.Join(dir, "ran")); string(got) != "alpha\n" {
+		t.Errorf("the second provisioner saw self.name %q, want alpha", got)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "never")); err == nil {
+		t.Error("a provisioner after the failing one ran")
+	}
+	if _, obj := h.current("test_thing.a"); obj == nil || obj.Status != state.ObjectTainted {
+		t.Errorf("test_thing.a = %+v, want a tainted object", obj)
+	}
+	if v, _ := h.current("test_thing.b"); v != cty.NilVal {
+		t.Error("test_thing.b was created after its dependency failed")
+	}
+	if diff := cmp.Diff(map[string][]string{"test_thing.a": {"ready", "tainted"}}, rec.seen); diff != "" {
+		t.Errorf("recorded statuses (-want +got):\n%s", diff)
+	}
+}
+
+// A destroy-time provisioner runs before the object is destroyed; when it
+// fails, the object stays, not tainted.
+func TestFailingDestroyProvisionerKeepsObject(t *testing.T) {
+	cfg := `
+resource "test_thing" "a" {
+  name = "alpha"
+  provisioner "local-exec" {
+    when    = destroy
+    command = "exit 1"
+  }
+}
+`
+	h := newHarness(t, newFake(), cfg)
+	h.mustApply(h.mustPlan(engine.PlanOpts{}))
+	diags := h.apply(h.mustPlan(engine.PlanOpts{Mode: plan.DestroyMode}), nil)
+	wantDiag(t, diags, "local-exec provisioner error", "Error running command 'exit 1': exit status 1. Output: ")
+	if _, obj := h.current("test_thing.a"); obj == nil || obj.Status != state.ObjectReady {
+		t.Errorf("test_thing.a = %+v, want the object kept as it was", obj)
+	}
+}
