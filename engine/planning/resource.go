@@ -94,14 +94,6 @@ func (w *planWalker) visitResource(ctx context.Context, n *graph.Node) hcl.Diagn
 	if diags.HasErrors() || rn == nil {
 		return diags
 	}
-	if n.Kind == graph.NodeResource {
-		// As OpenTofu validates before it plans, provisioner blocks are
-		// checked whatever the plan does with the resource.
-		diags = append(diags, w.validateProvisioners(ctx, n)...)
-		if diags.HasErrors() {
-			return diags
-		}
-	}
 	var items []*instPlan
 	// Configured instances, per module instance. Instances are found by
 	// module and key rather than by address string: formatting 100,000
@@ -496,24 +488,30 @@ func driftOf(rn *resourceNode, it *instPlan, newVal cty.Value) *plan.ResourceIns
 	}
 }
 
-// validateProvisioners checks a resource's provisioner blocks once, in
-// its first module instance, with an unknown self and unknown instance
-// keys, as validate does.
-func (w *planWalker) validateProvisioners(ctx context.Context, n *graph.Node) hcl.Diagnostics {
-	if n.Res.Managed == nil || len(n.Res.Managed.Provisioners) == 0 || n.Schema == nil {
-		return nil
+// validateProvisioners checks the provisioner blocks of every resource
+// before anything is planned, as OpenTofu's validation does: once per
+// block, with every value unknown (nothing is in the value store yet),
+// unknown instance keys and an unknown self.
+func (w *planWalker) validateProvisioners(ctx context.Context) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	for _, key := range w.cg.Order {
+		n := w.cg.Nodes[key]
+		if n.Kind != graph.NodeResource || n.Res.Managed == nil || len(n.Res.Managed.Provisioners) == 0 || n.Schema == nil {
+			continue
+		}
+		kind := byte(0)
+		switch {
+		case n.Res.Count != nil:
+			kind = 'c'
+		case n.Res.ForEach != nil:
+			kind = 'e'
+		}
+		mi := make(addrs.ModuleInstance, 0, len(n.Mod.Path))
+		for _, name := range n.Mod.Path {
+			mi = mi.Child(name, addrs.NoKey)
+		}
+		s := &eval.Scope{Ev: w.ev, Mod: mi, Cfg: n.Mod, Rep: eval.UnknownRepetition(kind)}
+		diags = append(diags, nodes.ValidateProvisioners(ctx, s, n.Res, cty.UnknownVal(eval.ImpliedType(n.Schema.Block)), false)...)
 	}
-	insts := w.ev.Exp.ModuleInstances(n.Mod.Path)
-	if len(insts) == 0 {
-		return nil
-	}
-	kind := byte(0)
-	switch {
-	case n.Res.Count != nil:
-		kind = 'c'
-	case n.Res.ForEach != nil:
-		kind = 'e'
-	}
-	s := &eval.Scope{Ev: w.ev, Mod: insts[0], Cfg: n.Mod, Rep: eval.UnknownRepetition(kind)}
-	return nodes.ValidateProvisioners(ctx, s, n.Res, cty.UnknownVal(eval.ImpliedType(n.Schema.Block)), false)
+	return diags
 }

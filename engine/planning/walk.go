@@ -153,6 +153,9 @@ func Plan(ctx context.Context, env phase.Env, cfg *config.Config, prevRun *state
 		return nil, diags
 	}
 	w.cg = cg
+	if d := w.validateProvisioners(ctx); d.HasErrors() {
+		return nil, append(diags, d...)
+	}
 
 	forced, err := w.forcedCreateBeforeDestroy(ctx)
 	if err != nil {
