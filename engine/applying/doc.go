@@ -4,7 +4,9 @@
 // result to the saved plan and to the protocol's rules, performs creates,
 // updates, deferred reads and the create halves of replacements at a
 // resource's node and its deletes and forgets at the node's destroy twin
-// (resource.go), and records every completed
+// (resource.go), runs the creation-time provisioners of new objects and
+// the destroy-time ones before deletes, tainting a new object whose
+// provisioner fails (provision.go), and records every completed
 // operation into the working state and the caller's StateRecorder as it
 // happens.
 //
