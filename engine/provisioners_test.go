@@ -1,11 +1,13 @@
 package engine_test
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/zclconf/go-cty/cty"
@@ -105,4 +107,72 @@ resource "test_thing" "a" {
 	if _, obj := h.current("test_thing.a"); obj == nil || obj.Status != state.ObjectReady {
 		t.Errorf("test_thing.a = %+v, want the object kept as it was", obj)
 	}
+}
+
+// An interrupt (ApplyOpts.Stop) stops a running provisioner's command:
+// the object is tainted and recorded, and the apply reports both the halt
+// and the provisioner's error.
+func TestInterruptStopsProvisioner(t *testing.T) {
+	dir := t.TempDir()
+	cfg := strings.NewReplacer("DIR", dir).Replace(`
+resource "test_thing" "a" {
+  name = "alpha"
+  provisioner "local-exec" {
+    command = "touch DIR/started; sleep 30; touch DIR/finished"
+  }
+}
+`)
+	h := newHarness(t, newFake(), cfg)
+	p := h.mustPlan(engine.PlanOpts{})
+	stop, interrupt := context.WithCancel(context.Background())
+	defer interrupt()
+	go func() {
+		for {
+			if _, err := os.Stat(filepath.Join(dir, "started")); err == nil {
+				interrupt()
+				return
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	}()
+	rec := &statusRecorder{}
+	start := time.Now()
+	st, diags := h.eng.Apply(context.Background(), h.cfg, p, engine.ApplyOpts{Stop: stop}, rec)
+	if time.Since(start) > 20*time.Second {
+		t.Fatal("the interrupt did not stop the command")
+	}
+	h.state = st
+	wantDiag(t, diags, "local-exec provisioner error", "signal: killed")
+	wantDiag(t, diags, "execution halted")
+	if _, err := os.Stat(filepath.Join(dir, "finished")); err == nil {
+		t.Error("the command ran to its end")
+	}
+	if _, obj := h.current("test_thing.a"); obj == nil || obj.Status != state.ObjectTainted {
+		t.Errorf("test_thing.a = %+v, want a tainted object", obj)
+	}
+	if diff := cmp.Diff(map[string][]string{"test_thing.a": {"ready", "tainted"}}, rec.seen); diff != "" {
+		t.Errorf("recorded statuses (-want +got):\n%s", diff)
+	}
+}
+
+// A provisioner may refer to a repeated module call's outputs: before
+// the plan checks its body, such a call is unknown, not an empty tuple.
+func TestProvisionerReferencesRepeatedModule(t *testing.T) {
+	h := newHarness(t, newFake(), "")
+	h.setFiles(map[string]string{
+		"main.tf": `
+module "m" {
+  source = "./mod"
+  count  = 2
+}
+resource "test_thing" "a" {
+  name = "alpha"
+  provisioner "local-exec" {
+    command = "echo ${module.m[0].o}"
+  }
+}
+`,
+		"mod/main.tf": `output "o" { value = "x" }`,
+	})
+	h.mustApply(h.mustPlan(engine.PlanOpts{}))
 }

@@ -494,10 +494,18 @@ func driftOf(rn *resourceNode, it *instPlan, newVal cty.Value) *plan.ResourceIns
 // unknown instance keys and an unknown self.
 func (w *planWalker) validateProvisioners(ctx context.Context) hcl.Diagnostics {
 	var diags hcl.Diagnostics
+	// An evaluator of its own, as validation's: nothing is in its store,
+	// and a repeated module call is unknown rather than an empty tuple.
+	var vev *eval.Evaluator
 	for _, key := range w.cg.Order {
 		n := w.cg.Nodes[key]
 		if n.Kind != graph.NodeResource || n.Res.Managed == nil || len(n.Res.Managed.Provisioners) == 0 || n.Schema == nil {
 			continue
+		}
+		if vev == nil {
+			ev := w.ev
+			vev = &eval.Evaluator{Cfg: ev.Cfg, Fsys: ev.Fsys, Values: eval.NewValueStore(), Exp: eval.NewExpansion(), RootDir: ev.RootDir, Cwd: ev.Cwd, Workspace: ev.Workspace,
+				Pure: true, Validating: true, PlanTime: ev.PlanTime, Checks: &eval.CheckResults{}, CondSeverity: ev.CondSeverity, ProvFuncs: ev.ProvFuncs}
 		}
 		kind := byte(0)
 		switch {
@@ -510,7 +518,7 @@ func (w *planWalker) validateProvisioners(ctx context.Context) hcl.Diagnostics {
 		for _, name := range n.Mod.Path {
 			mi = mi.Child(name, addrs.NoKey)
 		}
-		s := &eval.Scope{Ev: w.ev, Mod: mi, Cfg: n.Mod, Rep: eval.UnknownRepetition(kind)}
+		s := &eval.Scope{Ev: vev, Mod: mi, Cfg: n.Mod, Rep: eval.UnknownRepetition(kind)}
 		diags = append(diags, nodes.ValidateProvisioners(ctx, s, n.Res, cty.UnknownVal(eval.ImpliedType(n.Schema.Block)), false)...)
 	}
 	return diags
