@@ -22,14 +22,6 @@ type Provisioner struct {
 	TypeRange       hcl.Range
 }
 
-// UnsupportedProvisioners are the provisioner types OpenTofu builds in
-// that tenet does not run, with why: both need a connection to another
-// machine. A block of one is refused where it stands.
-var UnsupportedProvisioners = map[string]string{
-	"file":        "copies files to another machine over a connection (ssh or winrm)",
-	"remote-exec": "runs commands on another machine over a connection (ssh or winrm)",
-}
-
 // removedProvisioners are the types OpenTofu dropped; it names them in
 // its own error.
 var removedProvisioners = map[string]bool{"chef": true, "habitat": true, "puppet": true, "salt-masterless": true}
@@ -62,15 +54,6 @@ func decodeProvisionerBlock(block *hcl.Block) (*Provisioner, hcl.Diagnostics) {
 			Summary:  fmt.Sprintf("The %q provisioner has been removed", p.Type),
 			Detail:   fmt.Sprintf("The %q provisioner is deprecated and has been removed from OpenTofu.", p.Type),
 			Subject:  p.TypeRange.Ptr(),
-		})
-	}
-	if why, ok := UnsupportedProvisioners[p.Type]; ok {
-		diags = append(diags, &hcl.Diagnostic{
-			Severity: hcl.DiagError,
-			Summary:  "Provisioner type not supported",
-			Detail: fmt.Sprintf("tenet runs local-exec provisioners only. The %q provisioner %s, which tenet does not do, so it would never run. "+
-				"Run the step with local-exec (for example with scp or ssh as the command), or remove the block.", p.Type, why),
-			Subject: p.TypeRange.Ptr(),
 		})
 	}
 	if attr, ok := content.Attributes["when"]; ok {

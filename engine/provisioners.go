@@ -11,8 +11,7 @@ import (
 )
 
 // missingProvisioners lists the provisioner types of managed resources
-// that tenet cannot run and does not refuse while loading the
-// configuration: types OpenTofu would look for among plugins. As
+// that tenet does not have: types OpenTofu would look for among plugins. As
 // OpenTofu, validate and the other commands word it differently, and
 // removed blocks' provisioners are not looked at here.
 func missingProvisioners(cfg *config.Config) []string {
@@ -24,9 +23,6 @@ func missingProvisioners(cfg *config.Config) []string {
 			}
 			for _, p := range r.Managed.Provisioners {
 				if _, ok := builtin.Lookup(p.Type); ok {
-					continue
-				}
-				if _, refused := config.UnsupportedProvisioners[p.Type]; refused {
 					continue
 				}
 				missing = append(missing, p.Type)

@@ -11,5 +11,7 @@
 // output is shown are the engine's (engine/applying) and the CLI's.
 // Cancelling the context stops a provisioner in flight, as an interrupt
 // does. Each type lives in its own subpackage: local-exec in
-// provisioners/localexec.
+// provisioners/localexec, remote-exec and file in provisioners/remoteexec
+// and provisioners/file, both over the ssh connection of
+// provisioners/sshconn.
 package provisioners

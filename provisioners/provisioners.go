@@ -24,6 +24,9 @@ type Interface interface {
 // ValidateConfigRequest is what ValidateConfig checks.
 type ValidateConfigRequest struct {
 	Config cty.Value
+	// Connection is the merged connection block's value, or null when
+	// there is none; either may hold unknown values.
+	Connection cty.Value
 }
 
 // ValidateConfigResponse holds what is wrong with a configuration.

@@ -49,21 +49,33 @@ func ValidateProvisioners(ctx context.Context, s *eval.Scope, res *config.Resour
 		}
 		v, d := s.EvalSelfBody(pc.Config, SpecOf(p.Schema()), self)
 		diags = append(diags, d...)
+		conn := cty.NullVal(provisioners.ConnectionSchema.ImpliedType())
+		var connDiags hcl.Diagnostics
+		if body := connectionFor(res, pc); body != nil {
+			var cv cty.Value
+			cv, connDiags = s.EvalSelfBody(body, SpecOf(provisioners.ConnectionSchema), self)
+			if !connDiags.HasErrors() {
+				conn, _ = cv.UnmarkDeep()
+			}
+		}
 		if v != cty.NilVal && !d.HasErrors() {
 			uv, _ := v.UnmarkDeep()
-			resp := p.ValidateConfig(ctx, provisioners.ValidateConfigRequest{Config: uv})
+			resp := p.ValidateConfig(ctx, provisioners.ValidateConfigRequest{Config: uv, Connection: conn})
 			diags = append(diags, providercall.Diags(resp.Diagnostics, pc.Config, "")...)
 		}
-		if pc.Connection != nil {
-			_, d := s.EvalSelfBody(config.ConnectionBody(res.Managed.Connection, pc.Connection), SpecOf(provisioners.ConnectionSchema), self)
-			diags = append(diags, d...)
-		} else if res.Managed.Connection != nil {
-			_, d := s.EvalSelfBody(res.Managed.Connection, SpecOf(provisioners.ConnectionSchema), self)
-			diags = append(diags, d...)
-		}
+		diags = append(diags, connDiags...)
 		if priorErrors || diags.HasErrors() {
 			return diags
 		}
 	}
 	return diags
+}
+
+// connectionFor is the connection body validate checks for a provisioner:
+// its own block laid over the resource's, or the resource's alone.
+func connectionFor(res *config.Resource, pc *config.Provisioner) hcl.Body {
+	if pc.Connection != nil {
+		return config.ConnectionBody(res.Managed.Connection, pc.Connection)
+	}
+	return res.Managed.Connection
 }

@@ -1,12 +1,13 @@
-// Package builtin is the set of provisioner types tenet runs: the types
-// OpenTofu builds in that tenet offers (local-exec). file and remote-exec,
-// which OpenTofu also builds in, need a connection to another machine and
-// are refused when the configuration is loaded (config.UnsupportedProvisioners).
+// Package builtin is the set of provisioner types tenet runs, the ones
+// OpenTofu builds in: local-exec, and file and remote-exec over an ssh
+// connection.
 package builtin
 
 import (
 	"github.com/tenetplan/tenet/provisioners"
+	"github.com/tenetplan/tenet/provisioners/file"
 	"github.com/tenetplan/tenet/provisioners/localexec"
+	"github.com/tenetplan/tenet/provisioners/remoteexec"
 )
 
 // Lookup gives the provisioner of a type; ok is false for a type tenet
@@ -15,6 +16,10 @@ func Lookup(typ string) (p provisioners.Interface, ok bool) {
 	switch typ {
 	case localexec.Type:
 		return localexec.Provisioner{}, true
+	case remoteexec.Type:
+		return remoteexec.Provisioner{}, true
+	case file.Type:
+		return file.Provisioner{}, true
 	}
 	return nil, false
 }

@@ -9,7 +9,6 @@ import (
 	"os/exec"
 	"runtime"
 	"sync"
-	"time"
 
 	"github.com/zclconf/go-cty/cty"
 
@@ -23,10 +22,6 @@ const Type = "local-exec"
 // outputKept is how much of the command's last output a failure quotes,
 // as OpenTofu's does; the rest has been shown as it came.
 const outputKept = 8 * 1024
-
-// partialLineAfter is how long a line without its newline waits for
-// more before it is shown as it is (a prompt, a progress counter).
-const partialLineAfter = 100 * time.Millisecond
 
 // Provisioner runs local commands. The zero value is ready to use.
 type Provisioner struct{}
@@ -95,7 +90,7 @@ func (Provisioner) Provision(ctx context.Context, req provisioners.ProvisionRequ
 	linesDone := make(chan struct{})
 	go func() {
 		defer close(linesDone)
-		readLines(io.TeeReader(pr, tail), req.Output)
+		provisioners.ReadLines(io.TeeReader(pr, tail), req.Output)
 	}()
 	if v := cfg.GetAttr("quiet"); !v.IsNull() && v.True() {
 		req.Output("local-exec: Executing: Suppressed by quiet=true")
@@ -133,55 +128,6 @@ func stringAttr(obj cty.Value, name string) string {
 		return ""
 	}
 	return v.AsString()
-}
-
-// readLines calls out with each line r gives, without its newline; a
-// line still unfinished after partialLineAfter without more bytes is
-// given as it is, and the rest of it follows as a line of its own.
-func readLines(r io.Reader, out func(string)) {
-	chunks := make(chan []byte)
-	go func() {
-		defer close(chunks)
-		buf := make([]byte, 4096)
-		for {
-			n, err := r.Read(buf)
-			if n > 0 {
-				chunks <- bytes.Clone(buf[:n])
-			}
-			if err != nil {
-				return
-			}
-		}
-	}()
-	var line []byte
-	timer := time.NewTimer(partialLineAfter)
-	timer.Stop()
-	for {
-		select {
-		case chunk, ok := <-chunks:
-			if !ok {
-				if len(line) > 0 {
-					out(string(line))
-				}
-				return
-			}
-			line = append(line, chunk...)
-			for {
-				i := bytes.IndexByte(line, '\n')
-				if i < 0 {
-					break
-				}
-				out(string(line[:i]))
-				line = line[i+1:]
-			}
-			timer.Reset(partialLineAfter)
-		case <-timer.C:
-			if len(line) > 0 {
-				out(string(line))
-				line = nil
-			}
-		}
-	}
 }
 
 // tailBuffer keeps the last max bytes written to it. A stopped run may

@@ -1,7 +1,6 @@
-# Provisioner blocks: local-exec is run; file and remote-exec, which need
-# a connection to another machine, are refused where they stand; the types
-# OpenTofu removed get its error; destroy-time provisioners (and the
-# resource's connection, when one exists) may refer only to the object.
+# Provisioner blocks: the types OpenTofu removed get its error;
+# destroy-time provisioners (and the resource's connection, when one
+# exists) may refer only to the object.
 resource "terraform_data" "a" {
   provisioner "local-exec" {
     command = "echo created ${terraform_data.b.id}"
@@ -17,7 +16,7 @@ resource "terraform_data" "b" {
   connection {
     host = "example.com"
   }
-  provisioner "remote-exec" { # ERROR: Provisioner type not supported
+  provisioner "remote-exec" {
     inline = ["true"]
   }
   provisioner "chef" { # ERROR: The "chef" provisioner has been removed
