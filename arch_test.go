@@ -19,7 +19,7 @@ const modulePath = "github.com/tenetplan/tenet"
 // cli/views). Imports within a layer are free.
 var layerImports = map[string][]string{
 	"main":      {"cli", "internal/gcstart"},
-	"cli":       {"cli/views", "engine", "engine/plan", "engine/plan/action", "engine/plan/planjson", "engine/plan/planfile", "policy", "config", "state", "providers", "rules", "graphsolve", "addrs", "internal/jsontext", "internal/registryhttp", "internal/attrpath", "internal/provenance", "internal/udiff", "internal/atomicfile"},
+	"cli":       {"internal/sshtest", "cli/views", "engine", "engine/plan", "engine/plan/action", "engine/plan/planjson", "engine/plan/planfile", "policy", "config", "state", "providers", "rules", "graphsolve", "addrs", "internal/jsontext", "internal/registryhttp", "internal/attrpath", "internal/provenance", "internal/udiff", "internal/atomicfile"},
 	"cli/views": {"engine/plan/action", "engine/plan/planjson", "engine/plan/plantest", "config", "state", "providers", "addrs", "internal/jsontext"},                                                                                                              // rendering only: the plan as its JSON document, never the engine
 	"engine":    {"engine/planning", "engine/applying", "engine/validating", "engine/phase", "engine/graph", "engine/providercall", "config", "addrs", "providers", "rules", "state", "engine/plan", "engine/plan/action", "engine/plan/planfile", "provisioners"}, // the facade: delegates to the phases
 	// The engine's phases, each importing only the ones below it: the
@@ -54,7 +54,7 @@ var layerImports = map[string][]string{
 	// Provisioners are plugins of the apply like providers, and share
 	// their schema and diagnostic types; they never see configuration or
 	// state, and only the walks that run or check them import them.
-	"provisioners": {"providers"},
+	"provisioners": {"providers", "internal/sshtest"},                                // sshtest only in tests
 	"rules":        {"internal/regokit", "internal/attrpath", "internal/provenance"}, // a leaf of the project: only the leaf Rego toolkit, the attribute path and provenance
 	"graphsolve":   nil,
 	"addrs":        nil,
@@ -93,6 +93,10 @@ var layerImports = map[string][]string{
 	// (state, backups, plans, the lock file, credentials), keeping links
 	// and devices what they are.
 	"internal/atomicfile": nil,
+	// Also not in design.md's table: a loopback SSH server for the tests
+	// of the provisioners that connect to other machines and of the CLI
+	// that runs them; no production code imports it.
+	"internal/sshtest": nil,
 }
 
 // layerOf maps a package path relative to the module to its layer, or ""

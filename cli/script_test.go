@@ -15,9 +15,11 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"golang.org/x/crypto/ssh"
 	"golang.org/x/tools/txtar"
 
 	"github.com/tenetplan/tenet/cli"
+	"github.com/tenetplan/tenet/internal/sshtest"
 	"github.com/tenetplan/tenet/state/local"
 )
 
@@ -46,6 +48,9 @@ import (
 //	cd DIR                  change the working directory
 //	env KEY=VALUE           set an environment variable for later commands
 //	stdin FILE              feed FILE to the next command
+//	sshd USER PASSWORD      start a loopback SSH server (internal/sshtest)
+//	                        for the rest of the script; $SSH_PORT is its
+//	                        port, $SSH_HOST_KEY its key (authorized_keys form)
 //	lock STATEFILE [DUR]    hold the state lock (for DUR, else until unlock)
 //	unlock STATEFILE        release it
 //	skip MESSAGE            skip the rest of the script; with a message
@@ -111,6 +116,7 @@ type scriptState struct {
 	status   int
 	ran      bool
 	locks    map[string]*local.Manager
+	servers  []*sshtest.Server
 	log      strings.Builder
 	skipping string
 	knownBug string
@@ -144,6 +150,9 @@ func runScript(t *testing.T, self, file string) {
 	defer func() {
 		for _, m := range s.locks {
 			m.Unlock()
+		}
+		for _, srv := range s.servers {
+			srv.Close()
 		}
 	}()
 	for i, raw := range strings.Split(string(ar.Comment), "\n") {
@@ -316,6 +325,17 @@ func (s *scriptState) exec(line string) error {
 			return err
 		}
 		s.stdin = []byte(data)
+	case "sshd":
+		if len(args) != 2 {
+			return errors.New("usage: sshd USER PASSWORD")
+		}
+		srv, err := sshtest.Start(args[0], args[1], nil)
+		if err != nil {
+			return err
+		}
+		s.servers = append(s.servers, srv)
+		s.env["SSH_PORT"] = strconv.Itoa(srv.Port)
+		s.env["SSH_HOST_KEY"] = strings.TrimSpace(string(ssh.MarshalAuthorizedKey(srv.HostKey)))
 	case "lock":
 		return s.lock(args)
 	case "unlock":

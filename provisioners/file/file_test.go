@@ -9,7 +9,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/tenetplan/tenet/provisioners"
-	"github.com/tenetplan/tenet/provisioners/sshconn/sshtest"
+	"github.com/tenetplan/tenet/internal/sshtest"
 )
 
 func object(types map[string]cty.Type, attrs map[string]cty.Value) cty.Value {

@@ -12,7 +12,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/tenetplan/tenet/provisioners"
-	"github.com/tenetplan/tenet/provisioners/sshconn/sshtest"
+	"github.com/tenetplan/tenet/internal/sshtest"
 )
 
 func object(block map[string]cty.Type, attrs map[string]cty.Value) cty.Value {

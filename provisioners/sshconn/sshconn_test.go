@@ -19,7 +19,7 @@ import (
 
 	"github.com/tenetplan/tenet/provisioners"
 	"github.com/tenetplan/tenet/provisioners/sshconn"
-	"github.com/tenetplan/tenet/provisioners/sshconn/sshtest"
+	"github.com/tenetplan/tenet/internal/sshtest"
 )
 
 // connection builds a connection block's value: the given arguments, the
