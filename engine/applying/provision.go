@@ -54,7 +54,7 @@ func provisionersWhen(res *config.Resource, when string) []*config.Provisioner {
 	return out
 }
 
-// run runs the provisioners one after another. A failing one with
+// provision runs the provisioners one after another. A failing one with
 // on_failure = fail stops the rest and its errors are returned; with
 // continue its errors are dropped and the next one runs. ctx is the
 // apply's scheduling context: an interrupt cancels it, which stops the
@@ -68,7 +68,7 @@ func (w *applyWalker) provision(ctx context.Context, pr provisioning) hcl.Diagno
 			return append(diags, &hcl.Diagnostic{
 				Severity: hcl.DiagError,
 				Summary:  "Provisioner type not supported",
-				Detail:   fmt.Sprintf("tenet does not offer a %q provisioner, so %s cannot be provisioned with it. tenet runs local-exec provisioners only.", pc.Type, pr.addr),
+				Detail:   fmt.Sprintf("tenet does not offer a %q provisioner, so %s cannot be provisioned with it. tenet runs the local-exec, file and remote-exec provisioners.", pc.Type, pr.addr),
 				Subject:  pc.TypeRange.Ptr(),
 			})
 		}
