@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/tenetplan/tenet/engine/plan/action"
 )
 
@@ -62,6 +64,28 @@ func TestVoices(t *testing.T) {
 			}
 			if got != tt.want {
 				t.Errorf("got  %q\nwant %q", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestProvisionLines(t *testing.T) {
+	tests := []struct {
+		msg  string
+		want []string
+	}{
+		{"plain", []string{"plain"}},
+		{"", nil},
+		{"   \t", nil},
+		{"trailing blanks  ", []string{"trailing blanks"}},
+		{"  leading kept", []string{"  leading kept"}},
+		{"a\rb\r", []string{"a", "b"}},
+		{"one\ntwo\r\n\nthree", []string{"one", "two", "three"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.msg, func(t *testing.T) {
+			if diff := cmp.Diff(tt.want, ProvisionLines(tt.msg)); diff != "" {
+				t.Errorf("ProvisionLines(%q) (-want +got):\n%s", tt.msg, diff)
 			}
 		})
 	}
