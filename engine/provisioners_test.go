@@ -176,3 +176,21 @@ resource "test_thing" "a" {
 	})
 	h.mustApply(h.mustPlan(engine.PlanOpts{}))
 }
+
+// As OpenTofu, a creation-time provisioner of a resource without count or
+// for_each may name the resource itself instead of using self.
+func TestProvisionerNamesItsOwnResource(t *testing.T) {
+	dir := t.TempDir()
+	h := newHarness(t, newFake(), strings.NewReplacer("DIR", dir).Replace(`
+resource "test_thing" "a" {
+  name = "alpha"
+  provisioner "local-exec" {
+    command = "echo ${test_thing.a.name} > DIR/name"
+  }
+}
+`))
+	h.mustApply(h.mustPlan(engine.PlanOpts{}))
+	if got, _ := os.ReadFile(filepath.Join(dir, "name")); string(got) != "alpha\n" {
+		t.Errorf("the provisioner saw %q, want alpha", got)
+	}
+}

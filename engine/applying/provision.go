@@ -85,6 +85,10 @@ func (w *applyWalker) provision(ctx context.Context, pr provisioning) hcl.Diagno
 				return diags
 			}
 		}
+		if !cfgVal.IsWhollyKnown() || !conn.IsWhollyKnown() {
+			return append(diags, eval.Errorf(pc.DeclRange.Ptr(), "Configuration contains unknown value",
+				"The configuration of the %q provisioner of %s still has unknown values at apply time. This is a bug in tenet.", pc.Type, pr.addr))
+		}
 		if hooks != nil {
 			hooks.ProvisionStart(pr.addr, pc.Type)
 		}

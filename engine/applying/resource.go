@@ -282,7 +282,14 @@ func (w *applyWalker) applyInstance(ctx context.Context, n *graph.Node, p provid
 	// taints it, recorded like any other completed operation, and the
 	// operation fails (its completion line comes after them).
 	if provs := createProvisioners(n.Res); len(provs) > 0 && !failed && hookAction == action.Create {
-		pd := w.provision(w.sched, provisioning{addr: c.Addr, scope: s, conn: n.Res.Managed.Connection, provs: provs, self: eval.MarkPaths(newVal, sens)})
+		self := eval.MarkPaths(newVal, sens)
+		if n.Res.Count == nil && n.Res.ForEach == nil {
+			// The provisioners may name the resource itself (the graph
+			// allows it): its one object is this one. Nothing else reads
+			// the value before the node publishes it.
+			w.ev.Values.Module(c.Addr.Module).Set('r', n.Addr.Resource.String(), self)
+		}
+		pd := w.provision(w.sched, provisioning{addr: c.Addr, scope: s, conn: n.Res.Managed.Connection, provs: provs, self: self})
 		diags = append(diags, pd...)
 		if pd.HasErrors() {
 			failed = true

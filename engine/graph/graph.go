@@ -371,9 +371,17 @@ func (cg *Graph) connect(n *Node) hcl.Diagnostics {
 			// read what their bodies and connections name then; the
 			// destroy-time ones may name only the object itself.
 			addBody := func(b hcl.Body) {
-				r, d := config.ReferencesInBody(b)
+				found, d := config.ReferencesInBody(b)
 				diags = append(diags, d...)
-				refs = append(refs, r...)
+				for _, ref := range found {
+					// As OpenTofu, a provisioner of a resource without
+					// count or for_each may name the resource itself: it
+					// runs once the object exists.
+					if r.Count == nil && r.ForEach == nil && refersTo(ref, r.Addr()) {
+						continue
+					}
+					refs = append(refs, ref)
+				}
 			}
 			if r.Managed.Connection != nil {
 				addBody(r.Managed.Connection)
@@ -405,6 +413,17 @@ func (cg *Graph) connect(n *Node) hcl.Diagnostics {
 	}
 	diags = append(diags, cg.resolve(n, n.Mod, refs)...)
 	return diags
+}
+
+// refersTo reports whether ref names the resource r (of its module).
+func refersTo(ref *addrs.Reference, r addrs.Resource) bool {
+	switch s := ref.Subject.(type) {
+	case addrs.Resource:
+		return s == r
+	case addrs.ResourceInstance:
+		return s.Resource == r
+	}
+	return false
 }
 
 // inCheck reports whether node n belongs to the check block named name:
