@@ -7,7 +7,8 @@
 // directory_permission (default "0777", "0700" for the sensitive type) are
 // asked of the operating system and the process umask still applies.
 //
+// The provider function direxists reports whether a directory exists.
+//
 // Import of the file resources is refused with the diagnostic hashicorp/local
-// gives (it does not implement import). Not provided: hashicorp/local's
-// direxists provider function.
+// gives (it does not implement import).
 package local

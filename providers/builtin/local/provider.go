@@ -19,8 +19,9 @@ var _ providers.Interface = (*Provider)(nil)
 func New() providers.Interface {
 	p := &Provider{}
 	p.Base = kit.Base{
-		Name:   "local",
-		Config: providers.Schema{Block: &providers.Block{}},
+		Name:      "local",
+		Config:    providers.Schema{Block: &providers.Block{}},
+		Functions: functions,
 		Resources: map[string]*kit.Resource{
 			"local_file":           p.fileResource(false),
 			"local_sensitive_file": p.fileResource(true),
