@@ -98,6 +98,9 @@ func DiagnosticJSON(d *hcl.Diagnostic, files map[string]*hcl.File) DiagnosticMes
 		for _, v := range expressionValueParts(d) {
 			m.Snippet.Values = append(m.Snippet.Values, DiagnosticExprValue{Traversal: v.name, Statement: v.statement})
 		}
+		if call := calledFunctionOf(d); call != nil {
+			m.Snippet.FunctionCall = call.json()
+		}
 		if ex.context != "" {
 			ctx := ex.context
 			m.Snippet.Context = &ctx
@@ -349,15 +352,25 @@ func writeDiagnosticSource(body *strings.Builder, d *hcl.Diagnostic, files map[s
 	for i, line := range strings.Split(code, "\n") {
 		fmt.Fprintf(body, "%4d: %s\n", ex.startLine+i, line)
 	}
-	if values := expressionValueParts(d); len(values) > 0 {
+	values := expressionValueParts(d)
+	call := calledFunctionOf(d)
+	if len(values) > 0 || call != nil {
 		if color {
-			body.WriteString("    " + ANSIDarkGray + "├────────────────" + ANSIReset + "\n")
-			for _, v := range values {
-				body.WriteString(ANSIReset + "    " + ANSIDarkGray + "│" + ANSIReset + " " + ANSIBold + v.name + ANSIReset + " " + v.statement + "\n")
+			// Each piece OpenTofu colours ends with a reset, after the
+			// newline where there is one; the call's parameters are
+			// written uncoloured, after it.
+			body.WriteString("    " + ANSIDarkGray + "├────────────────" + ANSIReset + "\n" + ANSIReset)
+			if call != nil {
+				body.WriteString("    " + ANSIDarkGray + "│" + ANSIReset + " while calling " + ANSIBold + call.calledAs + ANSIReset + "(" + ANSIReset + strings.TrimPrefix(call.callLine(), call.calledAs+"(") + "\n")
 			}
-			body.WriteString(ANSIReset)
+			for _, v := range values {
+				body.WriteString("    " + ANSIDarkGray + "│" + ANSIReset + " " + ANSIBold + v.name + ANSIReset + " " + v.statement + "\n" + ANSIReset)
+			}
 		} else {
 			body.WriteString("    ├────────────────\n")
+			if call != nil {
+				body.WriteString("    │ while calling " + call.callLine() + "\n")
+			}
 			for _, v := range values {
 				body.WriteString("    │ " + v.name + " " + v.statement + "\n")
 			}
