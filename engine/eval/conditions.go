@@ -72,6 +72,11 @@ func evalCondition(s *Scope, rule *config.CheckRule, self cty.Value, summary str
 	if diags.HasErrors() {
 		return conditionResult{status: checkError}, Downgrade(diags, severity)
 	}
+	if self != cty.NilVal {
+		withSelf := *s
+		withSelf.selfAvailable = true
+		s = &withSelf
+	}
 	ctx, marked, d := s.evalContext(append(refs, msgRefs...), true)
 	diags = append(diags, d...)
 	if d.HasErrors() {

@@ -98,6 +98,9 @@ type Scope struct {
 	Mod addrs.ModuleInstance
 	Cfg *config.Module
 	Rep Repetition
+	// selfAvailable: the caller binds self (a postcondition), so a
+	// reference to it is no error.
+	selfAvailable bool
 }
 
 // EvalContext builds a context holding exactly the objects refs name.
@@ -171,13 +174,25 @@ func (s *Scope) evalContext(refs []*addrs.Reference, markDeprecated bool) (_ *hc
 			}
 			vars["each"] = cty.ObjectVal(map[string]cty.Value{"key": s.Rep.Key, "value": s.Rep.Value})
 		case addrs.PathAttr:
+			if d := pathAttrProblem(sub, ref); d != nil {
+				diags = append(diags, d)
+				continue
+			}
 			vars["path"] = cty.ObjectVal(map[string]cty.Value{
 				"module": cty.StringVal(s.Cfg.SourceDir),
 				"root":   cty.StringVal(s.Ev.RootDir),
 				"cwd":    cty.StringVal(s.Ev.Cwd),
 			})
 		case addrs.TerraformAttr:
+			if d := terraformAttrProblem(sub, ref); d != nil {
+				diags = append(diags, d)
+				continue
+			}
 			vars["terraform"] = cty.ObjectVal(map[string]cty.Value{"workspace": cty.StringVal(s.Ev.Workspace)})
+		case addrs.Self:
+			if !s.selfAvailable {
+				diags = append(diags, selfUnavailable(ref))
+			}
 		}
 	}
 	if varObj != nil {
