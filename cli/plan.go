@@ -239,6 +239,10 @@ func planRun(ctx context.Context, g *globals, u *ui, f *planFlags, operation str
 			diags = append(diags, emptyStateWarning())
 		}
 		u.diagnostics(diags)
+	} else if operation != "plan" && p.Errored && len(p.Changes) == 0 && len(p.OutputChanges) == 0 {
+		// As OpenTofu's apply (and destroy): a plan that failed with no
+		// resource or output in it is not shown, only what went wrong.
+		u.diagnostics(diags)
 	} else {
 		showErr = showPlan(u, g, p, diags, operation != "plan")
 	}

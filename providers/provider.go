@@ -47,6 +47,10 @@ type Diagnostic struct {
 	Summary   string
 	Detail    string
 	Attribute cty.Path
+	// Sourceless: the diagnostic is about no part of the configuration,
+	// so it is shown without source or resource address (as OpenTofu
+	// shows a built-in provider's plain errors).
+	Sourceless bool
 }
 
 // Diagnostics is a list of provider diagnostics.
@@ -211,6 +215,10 @@ type ImportResourceStateResponse struct {
 type ReadDataSourceRequest struct {
 	TypeName string
 	Config   cty.Value
+	// Address is the data resource instance's address. Only the built-in
+	// terraform provider reads it, to name the instance in a diagnostic
+	// as OpenTofu's does; plugins are not sent it.
+	Address string
 }
 
 type ReadDataSourceResponse struct {

@@ -333,7 +333,7 @@ func (w *applyWalker) applyRead(ctx context.Context, n *graph.Node, p providers.
 		w.env.Hooks.PreApply(c.Addr, state.NotDeposed, action.Read, "", "")
 	}
 	start := time.Now()
-	resp := p.ReadDataSource(ctx, providers.ReadDataSourceRequest{TypeName: c.Addr.Resource.Resource.Type, Config: config})
+	resp := p.ReadDataSource(ctx, providers.ReadDataSourceRequest{TypeName: c.Addr.Resource.Resource.Type, Config: config, Address: c.Addr.String()})
 	diags := providercall.Diags(resp.Diagnostics, n.Res.Config, c.Addr.String())
 	v := resp.State
 	if !diags.HasErrors() {

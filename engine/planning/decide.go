@@ -248,7 +248,7 @@ func (w *planWalker) readDataNow(ctx context.Context, rn *resourceNode, it *inst
 	if w.env.Hooks != nil {
 		w.env.Hooks.PreApply(it.addr, state.NotDeposed, action.Read, "", "")
 	}
-	resp := rn.provider.ReadDataSource(ctx, providers.ReadDataSourceRequest{TypeName: rn.typ, Config: it.config})
+	resp := rn.provider.ReadDataSource(ctx, providers.ReadDataSourceRequest{TypeName: rn.typ, Config: it.config, Address: it.addr.String()})
 	diags = append(diags, providercall.Diags(resp.Diagnostics, n.Res.Config, it.addr.String())...)
 	if w.env.Hooks != nil {
 		idKey, idVal := eval.ObjectID(resp.State)

@@ -211,6 +211,10 @@ func Diags(in providers.Diagnostics, body hcl.Body, addr string) hcl.Diagnostics
 	var out hcl.Diagnostics
 	for _, d := range in {
 		diag := &hcl.Diagnostic{Severity: d.Severity, Summary: d.Summary, Detail: d.Detail}
+		if d.Sourceless {
+			out = append(out, diag)
+			continue
+		}
 		if body != nil {
 			if rng, ok := rangeOfPath(body, d.Attribute); ok {
 				diag.Subject = &rng

@@ -3,6 +3,8 @@ package terraform
 import (
 	"context"
 
+	"github.com/hashicorp/hcl/v2"
+
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/tenetplan/tenet/providers"
@@ -62,4 +64,19 @@ func New() providers.Interface {
 		},
 	}
 	return p
+}
+
+// ReadDataSource reads as kit.Base does; a failed read of
+// terraform_remote_state also gets OpenTofu's closing error naming the
+// instance, without source.
+func (p *Provider) ReadDataSource(ctx context.Context, req providers.ReadDataSourceRequest) providers.ReadDataSourceResponse {
+	resp := p.Base.ReadDataSource(ctx, req)
+	if req.TypeName == "terraform_remote_state" && resp.Diagnostics.HasErrors() {
+		resp.Diagnostics = append(resp.Diagnostics, providers.Diagnostic{
+			Severity:   hcl.DiagError,
+			Summary:    req.Address + ": Unable to read remote state",
+			Sourceless: true,
+		})
+	}
+	return resp
 }

@@ -159,6 +159,9 @@ func TestRemoteState(t *testing.T) {
 		wantOutputs cty.Value
 		wantErr     string
 		wantErrPath string
+		// readFailed: the read itself failed, so OpenTofu's closing
+		// error without source follows.
+		readFailed bool
 	}{
 		{
 			name:        "reads outputs of a state written by OpenTofu",
@@ -185,6 +188,7 @@ func TestRemoteState(t *testing.T) {
 			config:      `backend = "local"` + "\n" + `config = { path = "nope.tfstate" }`,
 			wantErr:     "Unable to find remote state",
 			wantErrPath: "", // at the block, as OpenTofu
+			readFailed:  true,
 		},
 		{
 			name:        "unsupported backend",
@@ -215,7 +219,23 @@ func TestRemoteState(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			got, diags := h.ReadData("terraform_remote_state", h.DataConfig("terraform_remote_state", tt.config))
 			if tt.wantErr != "" {
-				kittest.WantOne(t, diags, tt.wantErr, tt.wantErrPath)
+				var closing []string
+				var own providers.Diagnostics
+				for _, d := range diags {
+					if d.Sourceless {
+						closing = append(closing, d.Summary)
+					} else {
+						own = append(own, d)
+					}
+				}
+				kittest.WantOne(t, own, tt.wantErr, tt.wantErrPath)
+				var want []string
+				if tt.readFailed {
+					want = []string{"data.terraform_remote_state.test: Unable to read remote state"}
+				}
+				if diff := cmp.Diff(want, closing); diff != "" {
+					t.Errorf("closing diagnostics (-want +got):\n%s", diff)
+				}
 				return
 			}
 			if diags.HasErrors() {

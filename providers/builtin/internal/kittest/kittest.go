@@ -182,13 +182,14 @@ func (h *Harness) Read(typ string, prior cty.Value) cty.Value {
 	return resp.NewState
 }
 
-// ReadData reads a data source, checking the result is wholly known.
+// ReadData reads a data source (as data.TYPE.test), checking the result
+// is wholly known.
 func (h *Harness) ReadData(typ string, config cty.Value) (cty.Value, providers.Diagnostics) {
 	h.T.Helper()
 	if diags := h.Provider.ValidateDataResourceConfig(context.Background(), providers.ValidateDataResourceConfigRequest{TypeName: typ, Config: config}).Diagnostics; diags.HasErrors() {
 		return cty.NilVal, diags
 	}
-	resp := h.Provider.ReadDataSource(context.Background(), providers.ReadDataSourceRequest{TypeName: typ, Config: config})
+	resp := h.Provider.ReadDataSource(context.Background(), providers.ReadDataSourceRequest{TypeName: typ, Config: config, Address: "data." + typ + ".test"})
 	if resp.Diagnostics.HasErrors() {
 		return resp.State, resp.Diagnostics
 	}
