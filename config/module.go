@@ -168,7 +168,7 @@ func (m *Module) decodeBlock(block *hcl.Block) hcl.Diagnostics {
 		r, d := decodeResourceBlock(block)
 		diags = append(diags, d...)
 		if r != nil {
-			d := m.addResource(r)
+			d := m.addResource(r, false)
 			diags = append(diags, d...)
 			if !d.HasErrors() {
 				m.rawBlocks[blockKey(block)] = block
@@ -206,38 +206,39 @@ func (m *Module) decodeBlock(block *hcl.Block) hcl.Diagnostics {
 	case "check":
 		c, d := decodeCheckBlock(block)
 		diags = append(diags, d...)
-		if d := declare(m.Checks, c.Name, c, block.DefRange, "Duplicate check block",
-			"A check block named %q was already defined at %s. Check blocks must have unique names within a module."); d != nil {
-			return append(diags, d)
-		}
+		// A check whose data resource is refused is not declared at all
+		// (as in OpenTofu), so a later check of its name is no duplicate.
 		for _, r := range c.DataResources {
-			diags = append(diags, m.addResourceIn(r, true)...)
+			if d := m.addResource(r, true); d.HasErrors() {
+				return append(diags, d...)
+			}
+		}
+		if d := declare(m.Checks, c.Name, c, block.DefRange, fmt.Sprintf("Duplicate check %q configuration", c.Name),
+			"A check block named %q was already declared at %s. Check blocks must be unique within each module."); d != nil {
+			return append(diags, d)
 		}
 	}
 	return diags
 }
 
-func (m *Module) addResource(r *Resource) hcl.Diagnostics {
-	return m.addResourceIn(r, false)
-}
-
-// addResourceIn declares r; inCheck marks a data source of a check block,
-// whose duplicate error says so (OpenTofu's words).
-func (m *Module) addResourceIn(r *Resource, inCheck bool) hcl.Diagnostics {
+// addResource declares r, refusing a second resource of the same mode,
+// type and name in OpenTofu's words (which mention check blocks for a
+// data resource declared in one).
+func (m *Module) addResource(r *Resource, inCheck bool) hcl.Diagnostics {
 	key := r.Addr().String()
 	target := m.ManagedResources
-	kind, named := "resource", "resource"
+	kind, noun := "resource", "resource"
 	if r.Mode == addrs.DataResourceMode {
 		target = m.DataResources
-		kind, named = "data", "data resource"
+		kind, noun = "data", "data resource"
 	}
 	if prev, ok := target[key]; ok {
 		scope := "each module"
 		if inCheck {
 			scope = "each module, including within check blocks"
 		}
-		return hcl.Diagnostics{duplicate(fmt.Sprintf("Duplicate %s %q configuration", kind, r.Type),
-			fmt.Sprintf("A %s %s named %q was already declared at %s. Resource names must be unique per type in %s.", r.Type, named, r.Name, prev.DeclRange, scope), r.DeclRange)}
+		return hcl.Diagnostics{duplicate(fmt.Sprintf("Duplicate %s %q configuration", kind, prev.Type),
+			fmt.Sprintf("A %s %s named %q was already declared at %s. Resource names must be unique per type in %s.", prev.Type, noun, prev.Name, prev.DeclRange, scope), r.DeclRange)}
 	}
 	target[key] = r
 	return nil
