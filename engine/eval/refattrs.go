@@ -10,8 +10,43 @@ import (
 )
 
 // The problems of references to the built-in objects (path, terraform,
-// self) that parse but name nothing, with OpenTofu's texts. Without them
-// HCL would report an unknown variable or attribute, in other words.
+// count, each, self) that parse but name nothing, with OpenTofu's texts.
+// Without them HCL would report an unknown variable or attribute, in
+// other words.
+
+// AttrProblem refuses a reference to an attribute the path, terraform
+// (or tofu), count or each object does not have; nil for any other
+// reference. The graph also asks it about the empty-named references a
+// malformed one leaves (see addrs.ParseRef), which OpenTofu reports so.
+func AttrProblem(ref *addrs.Reference) *hcl.Diagnostic {
+	switch sub := ref.Subject.(type) {
+	case addrs.PathAttr:
+		return pathAttrProblem(sub, ref)
+	case addrs.TerraformAttr:
+		return terraformAttrProblem(sub, ref)
+	case addrs.CountAttr:
+		if sub.Name == "index" {
+			return nil
+		}
+		return &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  `Invalid "count" attribute`,
+			Detail:   fmt.Sprintf(`The "count" object does not have an attribute named %q. The only supported attribute is count.index, which is the index of each instance of a resource block that has the "count" argument set.`, sub.Name),
+			Subject:  ref.SourceRange.Ptr(),
+		}
+	case addrs.ForEachAttr:
+		if sub.Name == "key" || sub.Name == "value" {
+			return nil
+		}
+		return &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  `Invalid "each" attribute`,
+			Detail:   fmt.Sprintf(`The "each" object does not have an attribute named %q. The supported attributes are each.key and each.value, the current key and value pair of the "for_each" attribute set.`, sub.Name),
+			Subject:  ref.SourceRange.Ptr(),
+		}
+	}
+	return nil
+}
 
 // pathAttrProblem refuses path.NAME for a NAME other than cwd, module
 // and root, suggesting the nearest.
@@ -33,10 +68,11 @@ func pathAttrProblem(a addrs.PathAttr, ref *addrs.Reference) *hcl.Diagnostic {
 	}
 }
 
-// terraformAttrProblem refuses terraform.NAME for a NAME other than
-// workspace; env, its name before Terraform 0.12, gets its own word.
+// terraformAttrProblem refuses terraform.NAME (or tofu.NAME) for a NAME
+// other than workspace; env, its name before Terraform 0.12, gets its
+// own word.
 func terraformAttrProblem(a addrs.TerraformAttr, ref *addrs.Reference) *hcl.Diagnostic {
-	root := "terraform"
+	root := a.Root()
 	detail := fmt.Sprintf(`The %q object does not have an attribute named %q. The only supported attribute is %s.workspace, the name of the currently-selected workspace.`, root, a.Name, root)
 	switch a.Name {
 	case "workspace":

@@ -122,7 +122,9 @@ func (s *Scope) evalContext(refs []*addrs.Reference, markDeprecated bool) (_ *hc
 	vars := make(map[string]cty.Value, 2)
 	var varObj, localObj, callObj map[string]cty.Value
 	var managed, data map[string]map[string]cty.Value // made on first use
+	longForm := false
 	for _, ref := range refs {
+		longForm = longForm || ref.LongForm
 		switch sub := ref.Subject.(type) {
 		case addrs.InputVariable:
 			addNamedValue(mv, 'v', sub.Name, &varObj)
@@ -140,6 +142,12 @@ func (s *Scope) evalContext(refs []*addrs.Reference, markDeprecated bool) (_ *hc
 		case addrs.ResourceInstance:
 			s.addResource(mv, sub.Resource, &managed, &data)
 		case addrs.CountAttr:
+			// The name first, as OpenTofu checks it.
+			if d := AttrProblem(ref); d != nil {
+				diags = append(diags, d)
+				vars["count"] = cty.DynamicVal // reported: no "Unknown variable" as well
+				continue
+			}
 			if s.Rep.Kind != 'c' {
 				diags = append(diags, &hcl.Diagnostic{
 					Severity: hcl.DiagError,
@@ -150,18 +158,13 @@ func (s *Scope) evalContext(refs []*addrs.Reference, markDeprecated bool) (_ *hc
 				vars["count"] = cty.DynamicVal // reported: no "Unknown variable" as well
 				continue
 			}
-			if sub.Name != "index" {
-				diags = append(diags, &hcl.Diagnostic{
-					Severity: hcl.DiagError,
-					Summary:  `Invalid "count" attribute`,
-					Detail:   fmt.Sprintf(`The "count" object does not have an attribute named %q. The only supported attribute is count.index, which is the index of each instance of a resource block that has the "count" argument set.`, sub.Name),
-					Subject:  ref.SourceRange.Ptr(),
-				})
-				vars["count"] = cty.DynamicVal
-				continue
-			}
 			vars["count"] = cty.ObjectVal(map[string]cty.Value{"index": cty.NumberIntVal(int64(s.Rep.index))})
 		case addrs.ForEachAttr:
+			if d := AttrProblem(ref); d != nil {
+				diags = append(diags, d)
+				vars["each"] = cty.DynamicVal
+				continue
+			}
 			if s.Rep.Kind != 'e' {
 				diags = append(diags, &hcl.Diagnostic{
 					Severity: hcl.DiagError,
@@ -174,7 +177,7 @@ func (s *Scope) evalContext(refs []*addrs.Reference, markDeprecated bool) (_ *hc
 			}
 			vars["each"] = cty.ObjectVal(map[string]cty.Value{"key": s.Rep.Key, "value": s.Rep.Value})
 		case addrs.PathAttr:
-			if d := pathAttrProblem(sub, ref); d != nil {
+			if d := AttrProblem(ref); d != nil {
 				diags = append(diags, d)
 				continue
 			}
@@ -184,11 +187,11 @@ func (s *Scope) evalContext(refs []*addrs.Reference, markDeprecated bool) (_ *hc
 				"cwd":    cty.StringVal(s.Ev.Cwd),
 			})
 		case addrs.TerraformAttr:
-			if d := terraformAttrProblem(sub, ref); d != nil {
+			if d := AttrProblem(ref); d != nil {
 				diags = append(diags, d)
 				continue
 			}
-			vars["terraform"] = cty.ObjectVal(map[string]cty.Value{"workspace": cty.StringVal(s.Ev.Workspace)})
+			vars[sub.Root()] = cty.ObjectVal(map[string]cty.Value{"workspace": cty.StringVal(s.Ev.Workspace)})
 		case addrs.Self:
 			if !s.selfAvailable {
 				diags = append(diags, selfUnavailable(ref))
@@ -204,8 +207,18 @@ func (s *Scope) evalContext(refs []*addrs.Reference, markDeprecated bool) (_ *hc
 	if callObj != nil {
 		vars["module"] = cty.ObjectVal(callObj)
 	}
+	var byType map[string]cty.Value
+	if longForm {
+		byType = make(map[string]cty.Value, len(managed))
+	}
 	for typ, byName := range managed {
 		vars[typ] = cty.ObjectVal(byName)
+		if longForm {
+			byType[typ] = vars[typ]
+		}
+	}
+	if longForm {
+		vars["resource"] = cty.ObjectVal(byType)
 	}
 	if len(data) > 0 {
 		byType := make(map[string]cty.Value, len(data))

@@ -9,6 +9,7 @@ import (
 
 	"github.com/tenetplan/tenet/addrs"
 	"github.com/tenetplan/tenet/config"
+	"github.com/tenetplan/tenet/engine/eval"
 )
 
 // UndeclaredReference reports a reference to a variable, local value,
@@ -40,8 +41,26 @@ func UndeclaredReference(m *config.Module, ref *addrs.Reference) *hcl.Diagnostic
 		return undeclaredResource(m, s, ref)
 	case addrs.ResourceInstance:
 		return undeclaredResource(m, s.Resource, ref)
+	case addrs.PathAttr:
+		return emptyAttr(s.Name, ref)
+	case addrs.TerraformAttr:
+		return emptyAttr(s.Name, ref)
+	case addrs.CountAttr:
+		return emptyAttr(s.Name, ref)
+	case addrs.ForEachAttr:
+		return emptyAttr(s.Name, ref)
 	}
 	return nil
+}
+
+// emptyAttr reports the empty name a malformed reference leaves (see
+// addrs.ParseRef), which OpenTofu goes on to look up, as OpenTofu does;
+// real names are checked when evaluated.
+func emptyAttr(name string, ref *addrs.Reference) *hcl.Diagnostic {
+	if name != "" {
+		return nil
+	}
+	return eval.AttrProblem(ref)
 }
 
 func undeclaredResource(m *config.Module, r addrs.Resource, ref *addrs.Reference) *hcl.Diagnostic {
