@@ -36,8 +36,11 @@ func newImportCommand(g *globals) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "import [options] ADDR ID",
 		Short: "Associate existing infrastructure with a tenet resource",
-		Args:  cobra.ExactArgs(2),
+		Args:  cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) != 2 {
+				return wrongArgCount(cmd, g, !noColor, "The import command expects two arguments.", false, helpInRed)
+			}
 			u := newUI(cmd, g, noColor, false)
 			u.useVars(vars, input)
 			u.legacyDiags = true

@@ -41,7 +41,7 @@ func newLoginCommandWith(g *globals, d loginDeps) *cobra.Command {
 			"~/.terraform.d/credentials.tfrc.json, where later commands (and OpenTofu) find it.",
 		RunE: func(cmd *cobra.Command, args []string) error {
 			u := newUI(cmd, g, true, false)
-			if err := oneHostname(cmd, u, args, "log in to"); err != nil {
+			if err := oneHostname(cmd, g, args, "log in to"); err != nil {
 				return err
 			}
 			ctx := cmd.Context()
@@ -119,13 +119,13 @@ func (l *login) obtain(ctx context.Context, how string, get func() (string, hcl.
 	return l.save(token)
 }
 
-// oneHostname refuses anything but one argument, printing the usage.
-func oneHostname(cmd *cobra.Command, u *ui, args []string, what string) error {
+// oneHostname refuses anything but one argument, in OpenTofu's words
+// (what the host is for) and with its help text.
+func oneHostname(cmd *cobra.Command, g *globals, args []string, what string) error {
 	if len(args) == 1 {
 		return nil
 	}
-	fmt.Fprintf(u.errw, "%s needs exactly one argument: the hostname to %s.\n\n%s", cmd.Name(), what, cmd.UsageString())
-	return &exitError{1}
+	return wrongArgCount(cmd, g, !noColorFlag(cmd), fmt.Sprintf("The %s command expects exactly one argument: the host to %s.", cmd.Name(), what), false, helpInRed)
 }
 
 // parseLoginHost checks a hostname argument and gives its display form.

@@ -15,7 +15,7 @@ func newLogoutCommand(g *globals) *cobra.Command {
 			"The token is only forgotten here: it stays valid on the host until you revoke it there.",
 		RunE: func(cmd *cobra.Command, args []string) error {
 			u := newUI(cmd, g, true, false)
-			if err := oneHostname(cmd, u, args, "log out of"); err != nil {
+			if err := oneHostname(cmd, g, args, "log out of"); err != nil {
 				return err
 			}
 			if diags := logout(g, u, args[0]); diags.HasErrors() {

@@ -186,8 +186,11 @@ func newStateShowCommand(g *globals) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "show [options] ADDRESS",
 		Short: "Show one resource instance in the state",
-		Args:  cobra.ExactArgs(1),
+		Args:  cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) != 1 {
+				return wrongArgCount(cmd, g, false, "Exactly one argument expected.\n", true, helpToStdout)
+			}
 			u := newUI(cmd, g, true, false)
 			u.showSensitive = showSensitive
 			// As OpenTofu, this command's errors are plain text.

@@ -25,7 +25,7 @@ func newStateRmCommand(g *globals) *cobra.Command {
 			u := newUI(cmd, g, noColorFlag(cmd), false)
 			u.legacyDiags = true
 			if len(args) == 0 {
-				return u.errorf("Missing address", "At least one address is required: tenet state rm ADDRESS...")
+				return wrongArgCount(cmd, g, u.color, "At least one address is required.\n", false, helpToStdout)
 			}
 			targets, err := parseTargets(u, args)
 			if err != nil {
@@ -117,7 +117,7 @@ func newStateMvCommand(g *globals) *cobra.Command {
 			u := newUI(cmd, g, noColorFlag(cmd), false)
 			u.legacyDiags = true
 			if len(args) != 2 {
-				return u.errorf("Wrong number of arguments", "Exactly two arguments are expected: the source and the destination address.")
+				return wrongArgCount(cmd, g, u.color, "Exactly two arguments expected.\n", false, helpToStdout)
 			}
 			targets, err := parseTargets(u, args)
 			if err != nil {

@@ -57,7 +57,7 @@ func newStatePushCommand(g *globals) *cobra.Command {
 			u := newUI(cmd, g, noColorFlag(cmd), false)
 			u.legacyDiags = true
 			if len(args) != 1 {
-				return plainError(u, u.color, "Exactly one argument expected.\n")
+				return wrongArgCount(cmd, g, u.color, "Exactly one argument expected.\n", false, helpToStdout)
 			}
 			pushed, err := readPushed(cmd, u, args[0])
 			if err != nil {
@@ -120,7 +120,7 @@ func newStateReplaceProviderCommand(g *globals) *cobra.Command {
 			u := newUI(cmd, g, noColorFlag(cmd), false)
 			u.legacyDiags = true
 			if len(args) != 2 {
-				return u.errorf("Wrong number of arguments", "Exactly two arguments are expected: the provider to replace and its replacement, such as registry.opentofu.org/hashicorp/aws registry.example.com/acme/aws.")
+				return wrongArgCount(cmd, g, u.color, "Exactly two arguments expected.\n", false, helpToStdout)
 			}
 			var provs [2]addrs.Provider
 			for i, a := range args {
@@ -188,7 +188,7 @@ func newForceUnlockCommand(g *globals) *cobra.Command {
 		RunE: func(cmd *cobra.Command, args []string) error {
 			u := newUI(cmd, g, true, false)
 			if len(args) != 1 {
-				return u.errorf("Wrong number of arguments", "Exactly one argument is expected: the lock ID, as printed in the \"Error acquiring the state lock\" message.")
+				return wrongArgCount(cmd, g, !noColorFlag(cmd), "Expected a single argument: LOCK_ID", false, helpToStdout)
 			}
 			id := args[0]
 			if err := sf.resolve(cmd.Context(), u, "force-unlock"); err != nil {

@@ -21,8 +21,11 @@ func newTaintCommand(g *globals, taint bool) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   use,
 		Short: short,
-		Args:  exactlyOneArgument(g),
+		Args:  cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) != 1 {
+				return wrongArgCount(cmd, g, !noColor, fmt.Sprintf("The %s command expects exactly one argument.", cmd.Name()), false, helpInRed)
+			}
 			u := newUI(cmd, g, noColor, false)
 			u.legacyDiags = true
 			addr, diags := addrs.ParseAbsResourceInstanceStr(args[0])
@@ -80,20 +83,4 @@ func newTaintCommand(g *globals, taint bool) *cobra.Command {
 	cmd.Flags().BoolVar(&noColor, "no-color", false, "disable color")
 	cmd.Flags().BoolVar(&allowMissing, "allow-missing", false, "succeed even if the instance is missing")
 	return cmd
-}
-
-// exactlyOneArgument refuses any other number of arguments as OpenTofu's
-// taint and untaint do: a line naming the command, then its usage, in
-// red unless colour is off.
-func exactlyOneArgument(g *globals) cobra.PositionalArgs {
-	return func(cmd *cobra.Command, args []string) error {
-		if len(args) == 1 {
-			return nil
-		}
-		u := newUI(cmd, g, noColorFlag(cmd), false)
-		msg := fmt.Sprintf("The %s command expects exactly one argument.", cmd.Name())
-		fmt.Fprintln(u.errw, u.colorize("[red]"+msg+"[reset]"))
-		fmt.Fprint(u.errw, u.colorize("[red]"+cmd.UsageString()+"[reset]"))
-		return &exitError{1}
-	}
 }

@@ -168,11 +168,10 @@ func overridden(u *ui, name string, creating bool) error {
 
 // workspaceToSelect checks the NAME argument of "workspace new" and
 // "workspace select", both of which end by selecting it: one valid name,
-// and no TF_WORKSPACE that would make the selection pointless. what says
-// which workspace the argument names, for the arity error.
-func workspaceToSelect(u *ui, args []string, what string, creating bool) (string, error) {
+// and no TF_WORKSPACE that would make the selection pointless.
+func workspaceToSelect(cmd *cobra.Command, g *globals, u *ui, args []string, creating bool) (string, error) {
 	if len(args) != 1 {
-		return "", u.errorf("Wrong number of arguments", "Exactly one argument is expected: the name of %s.", what)
+		return "", wrongArgCount(cmd, g, u.color, "Expected a single argument: NAME.\n", false, helpToStdout)
 	}
 	name := args[0]
 	if !creating {
@@ -199,7 +198,7 @@ func newWorkspaceNewCommand(g *globals) *cobra.Command {
 		Short: "Create a workspace and select it",
 		RunE: func(cmd *cobra.Command, args []string) error {
 			u := newUI(cmd, g, noColorFlag(cmd), false)
-			name, err := workspaceToSelect(u, args, "the new workspace", true)
+			name, err := workspaceToSelect(cmd, g, u, args, true)
 			if err != nil {
 				return err
 			}
@@ -247,7 +246,7 @@ func newWorkspaceSelectCommand(g *globals) *cobra.Command {
 		Short: "Select a workspace",
 		RunE: func(cmd *cobra.Command, args []string) error {
 			u := newUI(cmd, g, noColorFlag(cmd), false)
-			name, err := workspaceToSelect(u, args, "the workspace to select", false)
+			name, err := workspaceToSelect(cmd, g, u, args, false)
 			if err != nil {
 				return err
 			}
@@ -343,7 +342,7 @@ func newWorkspaceDeleteCommand(g *globals) *cobra.Command {
 			u := newUI(cmd, g, noColorFlag(cmd), false)
 			u.legacyDiags = true
 			if len(args) != 1 {
-				return u.errorf("Wrong number of arguments", "Exactly one argument is expected: the name of the workspace to delete.")
+				return wrongArgCount(cmd, g, u.color, "Expected a single argument: NAME.\n", false, helpToStdout)
 			}
 			name := args[0]
 			loc, ws, err := openWorkspaces(cmd.Context(), u)

@@ -1,0 +1,52 @@
+package cli
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+)
+
+// helpAfter says where a command's help text goes after its message
+// about a wrong number of arguments, as each OpenTofu command has it.
+type helpAfter int
+
+const (
+	// helpToStdout: OpenTofu's "show the help" result, the message on
+	// stderr and the help text on stdout.
+	helpToStdout helpAfter = iota
+	// helpInRed: the message and then the help text on stderr, both red
+	// (with colour), as a command printing its usage.
+	helpInRed
+)
+
+// wrongArgCount refuses a command's arguments as OpenTofu's command does:
+// msg (red with colour unless plainMsg), then the command's help text
+// (helpTexts), exit status 1.
+func wrongArgCount(cmd *cobra.Command, g *globals, color bool, msg string, plainMsg bool, where helpAfter) error {
+	errw, out := cmd.ErrOrStderr(), cmd.OutOrStdout()
+	red := func(s string) string {
+		if !color {
+			return s
+		}
+		return "\x1b[31m" + s + "\x1b[0m\x1b[0m"
+	}
+	if plainMsg {
+		fmt.Fprint(errw, msg)
+	} else {
+		fmt.Fprintln(errw, red(msg))
+	}
+	help := commandHelp(cmd, g)
+	if where == helpToStdout {
+		fmt.Fprint(out, help)
+	} else {
+		fmt.Fprintln(errw, red(strings.TrimSuffix(help, "\n")))
+	}
+	return &exitError{1}
+}
+
+// commandHelp is a command's OpenTofu help text.
+func commandHelp(cmd *cobra.Command, g *globals) string {
+	path := strings.TrimPrefix(cmd.CommandPath(), cmd.Root().Name()+" ")
+	return strings.ReplaceAll(helpTexts[path], "%CREDENTIALS%", credentialsPath(g.deps.Env))
+}
