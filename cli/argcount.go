@@ -50,3 +50,14 @@ func commandHelp(cmd *cobra.Command, g *globals) string {
 	path := strings.TrimPrefix(cmd.CommandPath(), cmd.Root().Name()+" ")
 	return strings.ReplaceAll(helpTexts[path], "%CREDENTIALS%", credentialsPath(g.deps.Env))
 }
+
+// tooManyForChdir refuses arguments to a command that takes none, as the
+// OpenTofu commands that once took a configuration directory do.
+func tooManyForChdir(cmd *cobra.Command, color bool) error {
+	msg := "Too many command line arguments. Did you mean to use -chdir?"
+	if color {
+		msg = "\x1b[31m" + msg + "\x1b[0m\x1b[0m"
+	}
+	fmt.Fprintln(cmd.ErrOrStderr(), msg)
+	return &exitError{1}
+}

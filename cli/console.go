@@ -31,8 +31,11 @@ func newConsoleCommand(g *globals) *cobra.Command {
 		Short: "Evaluate expressions against the configuration and state",
 		Long: "Reads expressions, one a line, and prints their values, evaluated against the configuration\n" +
 			"and the current state. It never changes the state. A line \"exit\" or the end of input ends it.",
-		Args: cobra.NoArgs,
+		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) > 0 {
+				return tooManyForChdir(cmd, !noColor)
+			}
 			ctx := cmd.Context()
 			if ctx == nil {
 				ctx = context.Background()

@@ -8,8 +8,11 @@ func newGetCommand(g *globals) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "get [options]",
 		Short: "Install or upgrade the modules the configuration calls",
-		Args:  cobra.NoArgs,
+		Args:  cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) > 0 {
+				return tooManyForChdir(cmd, !noColor)
+			}
 			u := newUI(cmd, g, noColor, jsonOut)
 			u.legacyDiags = true
 			return initModules(cmd, u, g, update, false)

@@ -19,8 +19,11 @@ func newGraphCommand(g *globals) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "graph [options]",
 		Short: "Write the dependency graph in DOT format",
-		Args:  cobra.NoArgs,
+		Args:  cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) > 0 {
+				return tooManyForChdir(cmd, !noColorFlag(cmd))
+			}
 			u := newUI(cmd, g, noColorFlag(cmd), false)
 			u.early.operation = true
 			u.legacyDiags = true

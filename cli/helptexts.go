@@ -442,4 +442,28 @@ Options:
   remote server, so it will remain valid until manually revoked.
       %CREDENTIALS%
 `,
+	"metadata functions": `
+Usage: tenet [global options] metadata functions -json
+
+  Prints out a json representation of the available function signatures.
+
+`,
+	"providers schema": `
+Usage: tenet [global options] providers schema [options] -json
+
+  Prints out a json representation of the schemas for all providers used 
+  in the current configuration.
+
+Options:
+
+  -var 'foo=bar'     Set a value for one of the input variables in the root
+                     module of the configuration. Use this option more than
+                     once to set more than one variable.
+
+  -var-file=filename Load variable values from the given file, in addition
+                     to the default files terraform.tfvars and *.auto.tfvars.
+                     Use this option more than once to include more than one
+                     variables file.
+
+`,
 }

@@ -36,8 +36,11 @@ func newInitCommand(g *globals) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "init [options]",
 		Short: "Prepare the working directory: backend, modules and providers",
-		Args:  cobra.NoArgs,
+		Args:  cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) > 0 {
+				return tooManyForChdir(cmd, !noColor)
+			}
 			u := newUI(cmd, g, noColor, jsonOut)
 			u.legacyDiags = true
 			if lockMode != "" && lockMode != "readonly" {

@@ -36,13 +36,13 @@ func newMetadataFunctionsCommand(g *globals) *cobra.Command {
 		Short: "Print the signatures of the built-in functions as JSON",
 		Long: "Prints a JSON document with the signature of every built-in function of the language:\n" +
 			"its parameters, their types, the variadic parameter and the return type.",
-		Args: cobra.NoArgs,
+		// Extra arguments are ignored, as by OpenTofu.
+		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			u := newUI(cmd, g, true, false)
 			if !jsonOut {
 				// As OpenTofu: there is no human form, so the flag is required.
-				fmt.Fprintf(u.errw, "The `tenet metadata functions` command requires the `-json` flag.\n\n%s", cmd.UsageString())
-				return &exitError{1}
+				return wrongArgCount(cmd, g, !noColorFlag(cmd), "The `tenet metadata functions` command requires the `-json` flag.\n", false, helpInRed)
 			}
 			doc, diags := functionSignaturesJSON(funcs.Table(funcs.Options{}))
 			if diags.HasErrors() {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/hashicorp/hcl/v2"
 	"github.com/spf13/cobra"
 
 	"github.com/tenetplan/tenet/cli/views"
@@ -17,12 +18,22 @@ func newValidateCommand(g *globals) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "validate [options]",
 		Short: "Check whether the configuration is valid",
-		Args:  cobra.NoArgs,
+		Args:  cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			u := newUI(cmd, g, noColor, false)
+			if len(args) > 1 {
+				u.diagnostics(hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Too many command line arguments", Detail: "Expected at most one positional argument."}})
+				fmt.Fprint(u.errw, "\nFor more help on using this command, run:\n  tenet validate -help\n")
+				return &exitError{1}
+			}
+			// OpenTofu's legacy form: the configuration in DIR.
+			dir := "."
+			if len(args) == 1 {
+				dir, u.configDir = args[0], args[0]
+			}
 			// As in OpenTofu, the values are read but not used: validate
 			// checks the configuration for any values.
-			diags := config.CheckVariableSources(os.DirFS("."), ".", vars)
+			diags := config.CheckVariableSources(os.DirFS("."), dir, vars)
 			// They are used early, for module sources and the backend.
 			u.useVars(vars, false) // OpenTofu does not ask here
 			if !diags.HasErrors() {

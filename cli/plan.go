@@ -32,9 +32,10 @@ func newPlanCommand(g *globals) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "plan [options]",
 		Short: "Show the changes required by the current configuration",
-		Args:  cobra.NoArgs,
+		Args:  cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			f.command = cmd.Name()
+			f.positional = args
 			u := newUI(cmd, g, f.noColor, f.json)
 			u.compactWarnings = f.compactWarnings
 			u.deprecation = parseDeprecationLevel(f.deprecation)

@@ -70,7 +70,10 @@ type planFlags struct {
 	// command names the command in the help prompt after argument errors
 	// (plan, apply, destroy, refresh); set as the command starts.
 	command string
-	state   stateFlags
+	// positional are the arguments plan and refresh were given, which
+	// they refuse (apply checks its own).
+	positional []string
+	state      stateFlags
 }
 
 func (f *planFlags) register(cmd *cobra.Command, withDestroy bool) {
@@ -112,6 +115,13 @@ type planArgs struct {
 func (f *planFlags) parseArgs() (planArgs, hcl.Diagnostics) {
 	var args planArgs
 	var diags hcl.Diagnostics
+	if len(f.positional) > 0 {
+		detail := "Expected at most one positional argument."
+		if f.command == "plan" {
+			detail = "To specify a working directory for the plan, use the global -chdir flag."
+		}
+		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Too many command line arguments", Detail: detail})
+	}
 	if (len(f.target) > 0 || len(f.targetFiles) > 0) && (len(f.exclude) > 0 || len(f.excludeFiles) > 0) {
 		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid combination of arguments",
 			Detail: "The target and exclude planning options are mutually-exclusive. Each plan must use either only the target options or only the exclude options."})

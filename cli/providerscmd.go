@@ -30,8 +30,11 @@ func newProvidersCommand(g *globals) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "providers",
 		Short: "Show the providers the configuration requires, module by module",
-		Args:  cobra.NoArgs,
+		Args:  cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) > 0 {
+				return tooManyForChdir(cmd, !noColor)
+			}
 			u := newUI(cmd, g, noColor, false)
 			u.legacyDiags = true
 			cfg, diags := u.loadConfig()
@@ -151,11 +154,12 @@ func newProvidersSchemaCommand(g *globals) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "schema -json",
 		Short: "Print the schemas of the providers the configuration uses, as JSON",
-		Args:  cobra.NoArgs,
+		// Extra arguments are ignored, as by OpenTofu.
+		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			u := newUI(cmd, g, true, false)
 			if !jsonOut {
-				return u.errorf("The -json flag is required", "providers schema prints JSON only: run it as \"providers schema -json\".")
+				return wrongArgCount(cmd, g, !noColorFlag(cmd), "The `tenet providers schema` command requires the `-json` flag.\n", false, helpInRed)
 			}
 			cfg, diags := u.loadConfigAndProviders(g)
 			if diags.HasErrors() {
@@ -345,7 +349,7 @@ func newVersionCommand(g *globals) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "version",
 		Short: "Show tenet's version, the language version it implements and the selected providers",
-		Args:  cobra.NoArgs,
+		Args:  cobra.ArbitraryArgs, // ignored, as by OpenTofu
 		RunE: func(cmd *cobra.Command, args []string) error {
 			u := newUI(cmd, g, true, false)
 			platform := runtime.GOOS + "_" + runtime.GOARCH

@@ -16,9 +16,10 @@ func newRefreshCommand(g *globals) *cobra.Command {
 		Use:   "refresh [options]",
 		Short: "Update the state to match remote systems",
 		Long:  "Updates the state with what the providers report about the real objects, without changing them. The same as \"tenet apply -refresh-only -auto-approve\", without showing the changes first.",
-		Args:  cobra.NoArgs,
+		Args:  cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			f.command = cmd.Name()
+			f.positional = args
 			u := newUI(cmd, g, f.noColor, f.json)
 			u.compactWarnings = f.compactWarnings
 			ctx := cmd.Context()

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 
+	"github.com/hashicorp/hcl/v2"
 	"github.com/spf13/cobra"
 
 	"github.com/tenetplan/tenet/cli/views/human"
@@ -17,8 +18,13 @@ import (
 	"github.com/tenetplan/tenet/state/statejson"
 )
 
-// showHelpHint ends show's argument errors, as OpenTofu's.
-const showHelpHint = "\n\nFor more help on using this command, run:\n  tenet show -help"
+// showArgError reports an error in show's arguments as OpenTofu does:
+// the diagnostic, then where to find help (outside its frame).
+func showArgError(u *ui, summary, detail string) error {
+	u.diagnostics(hcl.Diagnostics{{Severity: hcl.DiagError, Summary: summary, Detail: detail}})
+	fmt.Fprint(u.errw, "\nFor more help on using this command, run:\n  tenet show -help\n")
+	return &exitError{1}
+}
 
 func newShowCommand(g *globals) *cobra.Command {
 	var jsonOut, noColor, latestState, showSensitive bool
@@ -41,11 +47,11 @@ func newShowCommand(g *globals) *cobra.Command {
 				case 1:
 					return showPath(u, g, args[0], jsonOut)
 				}
-				return u.errorf("Too many command line arguments", "Expected at most one positional argument for the legacy positional argument mode."+showHelpHint)
+				return showArgError(u, "Too many command line arguments", "Expected at most one positional argument for the legacy positional argument mode.")
 			case len(args) != 0:
-				return u.errorf("Unexpected command line arguments", "This command does not expect any positional arguments when using a target-selection option."+showHelpHint)
+				return showArgError(u, "Unexpected command line arguments", "This command does not expect any positional arguments when using a target-selection option.")
 			case planPath != "" && latestState:
-				return u.errorf("Conflicting object types to show", "The -state and -plan=FILENAME options are mutually-exclusive, to specify which kind of object to show."+showHelpHint)
+				return showArgError(u, "Conflicting object types to show", "The -state and -plan=FILENAME options are mutually-exclusive, to specify which kind of object to show.")
 			case latestState:
 				return showCurrentState(u, g, jsonOut)
 			}

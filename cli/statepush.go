@@ -23,7 +23,7 @@ func newStatePullCommand(g *globals) *cobra.Command {
 		Use:   "pull [options]",
 		Short: "Print the state as JSON",
 		Long:  "Prints the stored state to standard output in the current state file format, so that it can be saved (tenet state pull > backup.tfstate) or inspected.",
-		Args:  cobra.NoArgs,
+		Args:  cobra.ArbitraryArgs, // ignored, as by OpenTofu
 		RunE: func(cmd *cobra.Command, args []string) error {
 			u := newUI(cmd, g, noColorFlag(cmd), false)
 			u.legacyDiags = true

@@ -33,7 +33,7 @@ func newTestCommand(g *globals) *cobra.Command {
 		Short: "Run the *.tftest.hcl tests of the configuration",
 		Long: "Runs the run blocks of every *.tftest.hcl file in the working directory and the test directory\n" +
 			"in order, checks their assertions, and destroys what they created at the end.",
-		Args: cobra.NoArgs,
+		Args: cobra.ArbitraryArgs, // ignored, as by OpenTofu
 		RunE: func(cmd *cobra.Command, args []string) error {
 			u := newUI(cmd, g, f.noColor, f.jsonOut)
 			ctx := cmd.Context()

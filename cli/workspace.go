@@ -288,8 +288,11 @@ func newWorkspaceListCommand(g *globals) *cobra.Command {
 	return &cobra.Command{
 		Use:   "list",
 		Short: "List the workspaces, marking the selected one",
-		Args:  cobra.NoArgs,
+		Args:  cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) > 0 {
+				return tooManyForChdir(cmd, !noColorFlag(cmd))
+			}
 			u := newUI(cmd, g, noColorFlag(cmd), false)
 			loc, ws, err := openWorkspaces(cmd.Context(), u)
 			if err != nil {
@@ -319,7 +322,7 @@ func newWorkspaceShowCommand(g *globals) *cobra.Command {
 	return &cobra.Command{
 		Use:   "show",
 		Short: "Print the selected workspace's name",
-		Args:  cobra.NoArgs,
+		Args:  cobra.ArbitraryArgs, // ignored, as by OpenTofu
 		RunE: func(cmd *cobra.Command, args []string) error {
 			u := newUI(cmd, g, noColorFlag(cmd), false)
 			name, err := currentWorkspace(u.env)

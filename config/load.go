@@ -359,7 +359,7 @@ func (l *loader) parseDirNamed(dir, shown string, call *ModuleCall) ([]parsedFil
 		d := &hcl.Diagnostic{
 			Severity: hcl.DiagError,
 			Summary:  "Failed to read module directory",
-			Detail:   fmt.Sprintf("Module directory %s cannot be read: %s.", dir, err),
+			Detail:   fmt.Sprintf("Module directory %s does not exist or cannot be read.", dir),
 		}
 		if call != nil {
 			d.Subject = call.SourceAddrRange.Ptr()
