@@ -61,3 +61,17 @@ func tooManyForChdir(cmd *cobra.Command, color bool) error {
 	fmt.Fprintln(cmd.ErrOrStderr(), msg)
 	return &exitError{1}
 }
+
+// useOpenTofuHelp makes -help print OpenTofu's help text for the commands
+// helpTexts has, as their argument errors do.
+func useOpenTofuHelp(cmd *cobra.Command, g *globals) {
+	for _, c := range cmd.Commands() {
+		useOpenTofuHelp(c, g)
+	}
+	if _, ok := helpTexts[strings.TrimPrefix(cmd.CommandPath(), cmd.Root().Name()+" ")]; !ok {
+		return
+	}
+	cmd.SetHelpFunc(func(c *cobra.Command, _ []string) {
+		fmt.Fprint(c.OutOrStdout(), commandHelp(c, g))
+	})
+}

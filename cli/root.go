@@ -157,6 +157,7 @@ func NewRootCommand(deps Deps) *cobra.Command {
 	)
 	requireSubcommand(root)
 	acceptEarlyVars(root)
+	useOpenTofuHelp(root, g)
 	return root
 }
 
