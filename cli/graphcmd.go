@@ -9,6 +9,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/tenetplan/tenet/engine"
+	"github.com/tenetplan/tenet/engine/graph"
 	"github.com/tenetplan/tenet/engine/plan"
 	"github.com/tenetplan/tenet/engine/plan/planfile"
 )
@@ -51,23 +53,34 @@ func newGraphCommand(g *globals) *cobra.Command {
 			if d := graphTypeDiag(typ); d != nil {
 				return u.fail(hcl.Diagnostics{d})
 			}
+			opts := engine.GraphOptions{Plan: p, Verbose: verbose}
+			switch typ {
+			case "plan", "plan-refresh-only":
+				opts.Mode = graph.UIModePlan
+			case "plan-destroy":
+				opts.Mode = graph.UIModePlanDestroy
+			case "apply":
+				opts.Mode = graph.UIModeApply
+				if p != nil && p.Mode == plan.DestroyMode {
+					opts.Mode = graph.UIModeDestroy
+				}
+			}
+			if p != nil {
+				opts.State = p.PriorState
+			} else {
+				st, err := readState(u, defaultStatePath)
+				if err != nil {
+					return err
+				}
+				opts.State = st
+			}
+			ctx := cmd.Context()
+			if ctx == nil {
+				ctx = context.Background()
+			}
 			var buf bytes.Buffer
-			switch {
-			case typ == "apply" && p == nil, typ == "plan-destroy":
-				// Without a plan nothing is applied, and destroying is
-				// drawn only from state: both graphs are empty.
-				buf.WriteString(emptyGraphDOT)
-			default:
-				if typ != "apply" {
-					p = nil
-				}
-				ctx := cmd.Context()
-				if ctx == nil {
-					ctx = context.Background()
-				}
-				if d := newEngine(g, nil, nil).WriteGraphDOT(ctx, cfg, p, verbose, &buf); d.HasErrors() {
-					return u.fail(d)
-				}
+			if d := newEngine(g, nil, nil).WriteGraphDOT(ctx, cfg, opts, &buf); d.HasErrors() {
+				return u.fail(d)
 			}
 			// OpenTofu prints the DOT text, which ends in a newline, as one
 			// more line of output.
@@ -79,15 +92,13 @@ func newGraphCommand(g *globals) *cobra.Command {
 	cmd.Flags().StringVar(&planFile, "plan", "", "draw the apply graph of this saved plan")
 	cmd.Flags().Bool("no-color", false, "disable color")
 	cmd.Flags().StringVar(&typ, "type", "", "graph type: plan, plan-refresh-only, plan-destroy or apply")
-	// Accepted as OpenTofu accepts them; its plan and apply graphs have no
-	// subgraphs to limit and no cycles to draw (a cycle is an error).
+	// Accepted as OpenTofu accepts them; its graphs have no subgraphs to
+	// limit and no cycles to draw (a cycle is an error).
 	cmd.Flags().Bool("draw-cycles", false, "highlight cycles")
 	cmd.Flags().Int("module-depth", -1, "deprecated; no effect")
 	cmd.Flags().BoolVar(&verbose, "verbose", false, "also draw provider close nodes")
 	return cmd
 }
-
-const emptyGraphDOT = "digraph {\n\tcompound = \"true\"\n\tnewrank = \"true\"\n\tsubgraph \"root\" {\n\t}\n}\n"
 
 // graphTypeDiag rejects the -type values OpenTofu rejects, with its words.
 func graphTypeDiag(typ string) *hcl.Diagnostic {

@@ -104,10 +104,22 @@ func ResourceFromContext(ctx context.Context) (addrs.ConfigResource, bool) {
 	return providercall.ResourceFromContext(ctx)
 }
 
+// GraphOptions says which graph WriteGraphDOT draws.
+type GraphOptions struct {
+	Mode graph.UIMode
+	// Plan is the saved plan whose apply graph is drawn (apply modes);
+	// without one, applying draws a plan with no changes.
+	Plan *plan.Plan
+	// State is the current state (used when there is no plan).
+	State *state.State
+	// Verbose also draws the nodes OpenTofu draws only with -verbose.
+	Verbose bool
+}
+
 // WriteGraphDOT writes the graph OpenTofu's graph command draws in DOT
-// form: the plan graph, or with a plan the apply graph of its changes.
-// verbose also draws the nodes OpenTofu draws only with -verbose.
-func (e *Engine) WriteGraphDOT(ctx context.Context, cfg *config.Config, p *plan.Plan, verbose bool, w io.Writer) hcl.Diagnostics {
+// form: planning (normally or to destroy) from the state, or applying
+// a plan's changes.
+func (e *Engine) WriteGraphDOT(ctx context.Context, cfg *config.Config, opts GraphOptions, w io.Writer) hcl.Diagnostics {
 	ps := providercall.NewSet(e.Providers, e.WorkingDir)
 	defer ps.CloseAll(ctx)
 	cg, diags := graph.Build(ctx, cfg, ps, nil)
@@ -118,11 +130,11 @@ func (e *Engine) WriteGraphDOT(ctx context.Context, cfg *config.Config, p *plan.
 	if diags.HasErrors() {
 		return graph.UICycles(diags)
 	}
-	ug := cg.UIPlan()
-	if p != nil {
-		ug = cg.UIApply(graph.ChangedResources(p))
+	uo := graph.UIOptions{Mode: opts.Mode, State: opts.State}
+	if p := opts.Plan; p != nil && (opts.Mode == graph.UIModeApply || opts.Mode == graph.UIModeDestroy) {
+		uo.Changes, uo.State = p.Changes, p.PriorState
 	}
-	if err := ug.DOT(w, verbose); err != nil {
+	if err := cg.UI(uo).DOT(w, opts.Verbose); err != nil {
 		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Failed to write graph", Detail: err.Error()})
 	}
 	return diags

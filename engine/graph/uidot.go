@@ -10,15 +10,14 @@ import (
 	"strings"
 
 	"github.com/tenetplan/tenet/addrs"
-	"github.com/tenetplan/tenet/engine/plan"
-	"github.com/tenetplan/tenet/engine/plan/action"
 )
 
 // UIGraph is the graph `tenet graph` draws. It has OpenTofu's node names
 // ("terraform_data.a (expand)", "var.x (expand, reference)", "module.m
-// (close)", provider nodes, "root") because users feed the DOT to tools
-// and compare it with what OpenTofu prints; tenet's own graph has one node
-// per block and no bookkeeping nodes, so this one is derived from it.
+// (close)", provider nodes, "root", instance and "(destroy)" nodes)
+// because users feed the DOT to tools and compare it with what OpenTofu
+// prints; tenet's own graph has one node per block and no bookkeeping
+// nodes, so this one is derived from it (see uibuild.go).
 type UIGraph struct {
 	deps  map[string]map[string]bool
 	shape map[string]string // drawn nodes: name -> DOT shape
@@ -26,10 +25,16 @@ type UIGraph struct {
 	// verboseOnly are the drawn nodes OpenTofu declares only with -verbose
 	// (provider close nodes).
 	verboseOnly map[string]bool
+	// class says what each node is to the pruning and closing steps.
+	class map[string]uiClass
+	// res holds the resource facts of instance and destroy nodes.
+	res map[string]*uiRes
+	// expands maps each resource expansion node to its resource.
+	expands map[string]*addrs.ConfigResource
 }
 
 func newUIGraph() *UIGraph {
-	return &UIGraph{deps: map[string]map[string]bool{}, shape: map[string]string{}, label: map[string]string{}, verboseOnly: map[string]bool{}}
+	return &UIGraph{deps: map[string]map[string]bool{}, shape: map[string]string{}, label: map[string]string{}, verboseOnly: map[string]bool{}, class: map[string]uiClass{}, res: map[string]*uiRes{}, expands: map[string]*addrs.ConfigResource{}}
 }
 
 func (u *UIGraph) add(name string) {
@@ -44,154 +49,51 @@ func (u *UIGraph) edge(from, to string) {
 	u.deps[from][to] = true
 }
 
+func (u *UIGraph) has(name string) bool { _, ok := u.deps[name]; return ok }
+
 func (u *UIGraph) draw(name, label, shape string) {
 	u.add(name)
 	u.label[name], u.shape[name] = label, shape
 }
 
+// remove deletes a node and its edges both ways.
+func (u *UIGraph) remove(name string) {
+	delete(u.deps, name)
+	for _, deps := range u.deps {
+		delete(deps, name)
+	}
+	delete(u.shape, name)
+	delete(u.label, name)
+	delete(u.verboseOnly, name)
+	delete(u.class, name)
+	delete(u.res, name)
+	delete(u.expands, name)
+}
+
+// dependents lists the nodes with an edge to name, sorted.
+func (u *UIGraph) dependents(name string) []string {
+	var out []string
+	for from, deps := range u.deps {
+		if deps[name] {
+			out = append(out, from)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// nodes lists every node, sorted.
+func (u *UIGraph) nodes() []string {
+	out := make([]string, 0, len(u.deps))
+	for n := range u.deps {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
+}
+
 // HasEdge reports whether the drawn graph has the edge from -> to.
 func (u *UIGraph) HasEdge(from, to string) bool { return u.deps[from][to] }
-
-func modPrefix(p addrs.Module) string {
-	if p.IsRoot() {
-		return ""
-	}
-	return p.String() + "."
-}
-
-// uiNames gives the name other nodes' edges point at (in) and the name
-// this node's own edges leave from (out); they differ only for module
-// input variables, which OpenTofu splits into an input and a reference
-// node.
-func uiNames(n *Node) (in, out string) {
-	switch n.Kind {
-	case NodeResource, NodeOrphan:
-		s := n.Addr.String() + " (expand)"
-		return s, s
-	case NodeVariable:
-		base := modPrefix(n.Mod.Path) + "var." + n.Name
-		if n.Mod.Path.IsRoot() {
-			return base + " (expand, reference)", base
-		}
-		return base + " (expand, reference)", base + " (expand, input)"
-	case NodeLocal:
-		s := modPrefix(n.Mod.Path) + "local." + n.Name + " (expand)"
-		return s, s
-	case NodeOutput:
-		s := modPrefix(n.Mod.Path) + "output." + n.Name + " (expand)"
-		return s, s
-	case NodeCall:
-		s := modPrefix(n.Mod.Path) + "module." + n.Name + " (expand)"
-		return s, s
-	case NodeCheck:
-		s := modPrefix(n.Mod.Path) + "check." + n.Name + " (expand)"
-		return s, s
-	}
-	return n.Key, n.Key
-}
-
-// UIPlan derives the plan graph OpenTofu draws from the configuration
-// graph, transitively reduced as OpenTofu reduces its own.
-func (cg *Graph) UIPlan() *UIGraph { return cg.uiGraph(nil) }
-
-// UIApply derives the apply graph of a plan. changed maps the key of each
-// resource the plan creates, updates or reads to its instances' addresses.
-// As in OpenTofu, each such instance is a node its dependents, its
-// module's close and its provider's close wait for; it follows its
-// resource's expansion node, except in a module called with count or
-// for_each, where the instances stand in for that node.
-func (cg *Graph) UIApply(changed map[string][]string) *UIGraph { return cg.uiGraph(changed) }
-
-func (cg *Graph) uiGraph(changed map[string][]string) *UIGraph {
-	u := newUIGraph()
-	targets := func(key string) []string {
-		if insts := changed[key]; len(insts) > 0 {
-			return insts
-		}
-		in, _ := uiNames(cg.Nodes[key])
-		return []string{in}
-	}
-	u.add("root")
-	closeOf := func(p addrs.Module) string { return p.String() + " (close)" }
-	for _, key := range cg.Order {
-		n := cg.Nodes[key]
-		_, out := uiNames(n)
-		sources := []string{out}
-		if len(changed[key]) > 0 && inExpandedModule(n) {
-			sources = changed[key]
-		}
-		for _, src := range sources {
-			u.add(src)
-			for _, dep := range cg.G.DependenciesOf(key) {
-				for _, t := range targets(dep) {
-					u.edge(src, t)
-				}
-			}
-		}
-		var home addrs.Module
-		if n.Mod != nil {
-			home = n.Mod.Path
-		}
-		switch n.Kind {
-		case NodeVariable:
-			in, _ := uiNames(n)
-			u.edge(in, out)
-			if home.IsRoot() {
-				u.draw(out, out, "note")
-			}
-		case NodeResource, NodeOrphan:
-			for _, src := range sources {
-				u.draw(src, n.Addr.String(), "box")
-			}
-			for _, t := range targets(key) {
-				u.draw(t, n.Addr.String(), "box")
-				if sources[0] == out && t != out {
-					u.edge(t, out)
-				}
-			}
-			if n.Kind == NodeResource {
-				prov := n.Provider.String()
-				u.draw(prov, prov, "diamond")
-				u.draw(prov+" (close)", prov+" (close)", "diamond")
-				u.verboseOnly[prov+" (close)"] = true
-				for _, src := range sources {
-					u.edge(src, prov)
-				}
-				for _, t := range targets(key) {
-					u.edge(prov+" (close)", t)
-				}
-			}
-		case NodeCheck:
-			u.edge(out, strings.TrimSuffix(out, " (expand)")+" (report)")
-		case NodeCall:
-			child := home.Child(n.Name)
-			u.edge(closeOf(child), out)
-			if !home.IsRoot() {
-				u.edge(closeOf(home), closeOf(child))
-			}
-		}
-		if n.Kind != NodeCall && n.Kind != NodeOrphan && !home.IsRoot() {
-			if n.Kind == NodeResource {
-				for _, t := range targets(key) {
-					u.edge(closeOf(home), t)
-				}
-			} else {
-				u.edge(closeOf(home), out)
-			}
-			if n.Kind == NodeVariable {
-				in, _ := uiNames(n)
-				u.edge(closeOf(home), in)
-			}
-		}
-	}
-	for name := range u.deps {
-		if name != "root" && !u.hasDependents(name) {
-			u.edge("root", name)
-		}
-	}
-	u.reduce()
-	return u
-}
 
 func (u *UIGraph) hasDependents(name string) bool {
 	for _, deps := range u.deps {
@@ -274,34 +176,6 @@ func (u *UIGraph) DOT(w io.Writer, verbose bool) error {
 	}
 	bw.WriteString("\t}\n}\n")
 	return bw.Flush()
-}
-
-// ChangedResources gives, by resource key, the addresses of the instances
-// a plan creates, updates or reads: the ones OpenTofu's apply graph has
-// instance nodes for.
-func ChangedResources(p *plan.Plan) map[string][]string {
-	changed := map[string][]string{}
-	for _, c := range p.Changes {
-		switch c.Action {
-		case action.Create, action.Update, action.Read, action.DeleteThenCreate, action.CreateThenDelete:
-			if c.DeposedKey == "" {
-				key := ResourceKey(c.Addr.Config())
-				changed[key] = append(changed[key], c.Addr.String())
-			}
-		}
-	}
-	return changed
-}
-
-// inExpandedModule reports whether n is inside a module called with count
-// or for_each, at any depth.
-func inExpandedModule(n *Node) bool {
-	for m := n.Mod; m != nil && m.Parent != nil && len(m.Path) > 0; m = m.Parent {
-		if call := m.Parent.ModuleCalls[m.Path[len(m.Path)-1]]; call != nil && (call.Count != nil || call.ForEach != nil) {
-			return true
-		}
-	}
-	return false
 }
 
 // UICycles renames the members of cycle errors to the node names OpenTofu's

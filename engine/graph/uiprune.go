@@ -1,0 +1,135 @@
+package graph
+
+// uiClass is what a drawn node is to OpenTofu's last graph steps: which
+// nodes its pruning may drop, which keep others alive, and which count as
+// evaluating references (a provider's close node waits for those).
+type uiClass byte
+
+const (
+	// uiPlain nodes are never pruned and evaluate nothing: module and
+	// provider close nodes, root variables, check reports, root.
+	uiPlain uiClass = iota
+	// uiTemp nodes hold values only other nodes read (locals, module
+	// variables and outputs, variables without validations): pruned when
+	// nothing that evaluates references waits for them. They expand per
+	// module instance, so they keep the expansions they wait for.
+	uiTemp
+	// uiValue nodes expand like uiTemp but are never pruned and keep no
+	// expansion alive: root outputs, and variables with validations
+	// outside destroying.
+	uiValue
+	// uiExpand nodes expand a resource or a module call: pruned unless an
+	// expanding node or an instance waits for them.
+	uiExpand
+	// uiCheck is a check block's expansion: never pruned, keeps what it
+	// waits for.
+	uiCheck
+	// uiInstance nodes act on one resource instance object (create,
+	// update, read, destroy, forget): never pruned.
+	uiInstance
+	// uiProvider nodes are pruned when nothing that evaluates references
+	// waits for them, directly or not.
+	uiProvider
+)
+
+// referencer reports whether nodes of the class evaluate references;
+// only those keep a temporary value and a provider's close waits on them.
+func (c uiClass) referencer() bool { return c != uiPlain }
+
+// keepsExpansion reports whether a node of the class, waiting for an
+// expansion node, keeps that expansion in the graph.
+func (c uiClass) keepsExpansion() bool {
+	switch c {
+	case uiTemp, uiExpand, uiCheck, uiInstance:
+		return true
+	}
+	return false
+}
+
+// prune drops, as OpenTofu does when applying or destroying, the nodes
+// nothing needs: values nobody reads, expansions no instance or other
+// expansion waits for, providers nothing uses. Dropping a node can make
+// others unneeded, so it repeats until nothing changes; the conditions
+// only ever get weaker as nodes go, so the result does not depend on the
+// order nodes are looked at.
+func (u *UIGraph) prune() {
+	for removed := true; removed; {
+		removed = false
+		for _, n := range u.nodes() {
+			if !u.has(n) || !u.unneeded(n) {
+				continue
+			}
+			u.remove(n)
+			removed = true
+		}
+	}
+}
+
+func (u *UIGraph) unneeded(n string) bool {
+	switch u.class[n] {
+	case uiTemp:
+		for _, d := range u.dependents(n) {
+			if u.class[d].referencer() {
+				return false
+			}
+		}
+		return true
+	case uiExpand:
+		for _, d := range u.dependents(n) {
+			if u.class[d].keepsExpansion() {
+				return false
+			}
+		}
+		return true
+	case uiProvider:
+		seen := map[string]bool{}
+		stack := u.dependents(n)
+		for len(stack) > 0 {
+			d := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			if seen[d] {
+				continue
+			}
+			seen[d] = true
+			if u.class[d].referencer() {
+				return false
+			}
+			stack = append(stack, u.dependents(d)...)
+		}
+		return true
+	}
+	return false
+}
+
+// closeProviders adds each provider's close node, after the provider and
+// after every node that uses it directly.
+func (u *UIGraph) closeProviders() {
+	for _, p := range u.nodes() {
+		if u.class[p] != uiProvider {
+			continue
+		}
+		closer := p + " (close)"
+		u.draw(closer, closer, "diamond")
+		u.verboseOnly[closer] = true
+		u.edge(closer, p)
+		for _, d := range u.dependents(p) {
+			if d != closer && u.class[d].referencer() {
+				u.edge(closer, d)
+			}
+		}
+	}
+}
+
+// closeRoot adds "root", waiting for every node nothing else waits for.
+func (u *UIGraph) closeRoot() {
+	var tops []string
+	for _, n := range u.nodes() {
+		if len(u.dependents(n)) == 0 {
+			tops = append(tops, n)
+		}
+	}
+	u.add("root")
+	for _, n := range tops {
+		u.edge("root", n)
+	}
+}
