@@ -3,6 +3,7 @@ package graph
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -66,6 +67,10 @@ type Graph struct {
 	G     *graphsolve.Graph[string]
 	Nodes map[string]*Node
 	Order []string // insertion order, deterministic
+	// WholeModuleRefs lists, by node key, the modules the node refers to
+	// as a whole (module.m, module.m[0], module.m[*].x): OpenTofu's graph
+	// has such a reference wait for the module's close node.
+	WholeModuleRefs map[string][]addrs.Module
 }
 
 func ResourceKey(cr addrs.ConfigResource) string { return "resource:" + cr.String() }
@@ -92,7 +97,7 @@ func ModKey(m addrs.Module, kind, name string) string {
 // when it builds its graph, before it evaluates any reference, a
 // configuration with a cycle gets only the cycle errors.
 func Build(ctx context.Context, cfg *config.Config, ps *providercall.Set, orphans []addrs.ConfigResource) (*Graph, hcl.Diagnostics) {
-	cg := &Graph{G: graphsolve.New[string](cycleMemberName), Nodes: map[string]*Node{}}
+	cg := &Graph{G: graphsolve.New[string](cycleMemberName), Nodes: map[string]*Node{}, WholeModuleRefs: map[string][]addrs.Module{}}
 	var diags hcl.Diagnostics
 	mods := cfg.Modules()
 	// Vertices first, so references can find them.
@@ -509,6 +514,9 @@ func (cg *Graph) resolve(n *Node, m *config.Module, refs []*addrs.Reference) hcl
 			}
 			for name := range child.Outputs {
 				cg.G.AddEdge(n.Key, ModKey(child.Path, "output", name))
+			}
+			if !slices.ContainsFunc(cg.WholeModuleRefs[n.Key], child.Path.Equal) {
+				cg.WholeModuleRefs[n.Key] = append(cg.WholeModuleRefs[n.Key], child.Path)
 			}
 			continue
 		case addrs.Resource:

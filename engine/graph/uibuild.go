@@ -103,6 +103,7 @@ func (cg *Graph) UI(opts UIOptions) *UIGraph {
 		b.addChanges()
 	}
 	b.addConfig()
+	b.addRemovedModules()
 	b.connectObjects()
 	b.destroyEdges()
 	if opts.Mode != UIModePlan {
@@ -166,6 +167,9 @@ func (b *uiBuilder) addConfig() {
 					u.edge(out, t)
 				}
 			}
+			for _, m := range cg.WholeModuleRefs[key] {
+				u.edge(out, closeOf(m))
+			}
 		}
 		switch n.Kind {
 		case NodeVariable:
@@ -222,4 +226,31 @@ func (b *uiBuilder) useProvider(node, prov string) {
 	b.u.draw(prov, prov, "diamond")
 	b.u.class[prov] = uiProvider
 	b.u.edge(node, prov)
+}
+
+// addRemovedModules adds a close node, waiting for nothing, for each
+// module that has objects in state but is no longer called.
+func (b *uiBuilder) addRemovedModules() {
+	if b.opts.State == nil {
+		return
+	}
+	for _, m := range b.opts.State.Modules {
+		path := m.Addr.Module()
+		if b.configHasModule(path) {
+			continue
+		}
+		b.u.add(closeOf(path))
+		b.u.class[closeOf(path)] = uiPlain
+	}
+}
+
+// configHasModule reports whether the configuration calls the module
+// at path.
+func (b *uiBuilder) configHasModule(path addrs.Module) bool {
+	for i := range path {
+		if b.cg.Nodes[ModKey(path[:i], "module", path[i])] == nil {
+			return false
+		}
+	}
+	return true
 }

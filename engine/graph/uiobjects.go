@@ -57,8 +57,9 @@ func storedDeps(st *state.State, addr addrs.AbsResourceInstance) ([]addrs.Config
 }
 
 // addStateObjects adds the nodes planning gives the objects in state:
-// planning to destroy has one destroying node per current object; every
-// plan has one node per deposed object, which nothing refers to.
+// planning to destroy has one destroying node per current object, other
+// plans one per current object of a resource no longer configured; every
+// plan has one node per deposed object. Nothing refers to these nodes.
 func (b *uiBuilder) addStateObjects() {
 	for _, ref := range b.opts.State.AllResourceInstances() {
 		r := &uiRes{addr: ref.Addr, provider: ref.Provider.String()}
@@ -69,6 +70,9 @@ func (b *uiBuilder) addStateObjects() {
 			name = fmt.Sprintf("%s (deposed %s)", ref.Addr, ref.Deposed)
 		case b.opts.Mode == UIModePlanDestroy:
 			r.destroyer = true
+		case b.configNode(ref.Addr.Config()) == nil:
+			// Planning removes an object whose resource is gone.
+			name += " (orphan)"
 		default:
 			continue
 		}
@@ -180,7 +184,7 @@ func (b *uiBuilder) connectObjects() {
 			continue
 		}
 		cr := r.addr.Config()
-		if !cr.Module.IsRoot() {
+		if !cr.Module.IsRoot() && b.configHasModule(cr.Module) {
 			u.edge(closeOf(cr.Module), name)
 			call := modPrefix(cr.Module.Parent()) + "module." + cr.Module[len(cr.Module)-1] + " (expand)"
 			if u.has(call) {
