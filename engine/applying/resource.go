@@ -196,10 +196,7 @@ func (w *applyWalker) applyInstance(ctx context.Context, n *graph.Node, p provid
 		}
 		return v, diags
 	}
-	deps := make([]addrs.ConfigResource, 0, len(n.ResDeps))
-	for _, k := range n.ResDeps {
-		deps = append(deps, w.cg.Nodes[k].Addr)
-	}
+	deps := w.cg.StoredDependencies(n.Key)
 	prior := cty.NullVal(ty)
 	var priorPrivate []byte
 	if c.Action == action.Update {

@@ -1,6 +1,8 @@
 package graph
 
 import (
+	"sort"
+
 	"github.com/tenetplan/tenet/addrs"
 	"github.com/tenetplan/tenet/config"
 	"github.com/tenetplan/tenet/engine/plan"
@@ -28,4 +30,25 @@ func ChangeLess(a, b *plan.ResourceInstanceChange) bool {
 		return a.Addr.Less(b.Addr)
 	}
 	return a.DeposedKey < b.DeposedKey
+}
+
+// StoredDependencies gives the resources an object of the resource node
+// key is recorded in state as depending on: as in OpenTofu, every
+// resource the node waits for, directly or not (through values, module
+// calls, depends_on, data sources), other than itself, sorted by address.
+func (cg *Graph) StoredDependencies(key string) []addrs.ConfigResource {
+	self := cg.Nodes[key]
+	var out []addrs.ConfigResource
+	for _, k := range cg.G.TransitiveDependencies(key) {
+		n := cg.Nodes[k]
+		if n == nil || (n.Kind != NodeResource && n.Kind != NodeOrphan) || k == key {
+			continue
+		}
+		if self != nil && n.Addr.Equal(self.Addr) {
+			continue
+		}
+		out = append(out, n.Addr)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].String() < out[j].String() })
+	return out
 }
