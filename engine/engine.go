@@ -13,6 +13,7 @@ import (
 	"github.com/tenetplan/tenet/engine/graph"
 	"github.com/tenetplan/tenet/engine/phase"
 	"github.com/tenetplan/tenet/engine/plan"
+	"github.com/tenetplan/tenet/engine/plan/action"
 	"github.com/tenetplan/tenet/engine/planning"
 	"github.com/tenetplan/tenet/engine/providercall"
 	"github.com/tenetplan/tenet/engine/validating"
@@ -131,11 +132,33 @@ func (e *Engine) WriteGraphDOT(ctx context.Context, cfg *config.Config, opts Gra
 		return graph.UICycles(diags)
 	}
 	uo := graph.UIOptions{Mode: opts.Mode, State: opts.State}
-	if p := opts.Plan; p != nil && (opts.Mode == graph.UIModeApply || opts.Mode == graph.UIModeDestroy) {
-		uo.Changes, uo.State = p.Changes, p.PriorState
+	if p := opts.Plan; p != nil {
+		uo.State = plannedPriorState(p)
+		if opts.Mode == graph.UIModeApply || opts.Mode == graph.UIModeDestroy {
+			uo.Changes = p.Changes
+		}
 	}
 	if err := cg.UI(uo).DOT(w, opts.Verbose); err != nil {
 		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Failed to write graph", Detail: err.Error()})
 	}
 	return diags
+}
+
+// plannedPriorState is the prior state OpenTofu stores in a plan: without
+// the data source objects the plan reads again when applying.
+func plannedPriorState(p *plan.Plan) *state.State {
+	st := p.PriorState
+	if st == nil {
+		return nil
+	}
+	for _, c := range p.Changes {
+		if c.Action != action.Read || st.ResourceInstance(c.Addr) == nil {
+			continue
+		}
+		if st == p.PriorState {
+			st = st.DeepCopy()
+		}
+		st.ForgetResourceInstanceAll(c.Addr)
+	}
+	return st
 }

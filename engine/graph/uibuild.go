@@ -105,6 +105,7 @@ func (cg *Graph) UI(opts UIOptions) *UIGraph {
 	b.addConfig()
 	b.addRemovedModules()
 	b.connectObjects()
+	b.checkStart()
 	b.destroyEdges()
 	if opts.Mode != UIModePlan {
 		b.u.prune()
@@ -202,6 +203,10 @@ func (b *uiBuilder) addConfig() {
 				report := modPrefix(home) + "check." + n.Name + " (report)"
 				u.edge(out, report)
 				u.class[report] = uiPlain
+				// The report also waits for the check's own data source.
+				for _, r := range n.Check.DataResources {
+					u.edge(r.Addr().InModule(home).String()+" (expand)", report)
+				}
 			}
 		case NodeCall:
 			child := home.Child(n.Name)

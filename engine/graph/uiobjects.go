@@ -216,6 +216,52 @@ func (b *uiBuilder) connectObjects() {
 	}
 }
 
+// checkStart adds, when applying reads a check block's data source, the
+// node that starts checking: it waits for the managed instances nothing
+// else created waits for, and the check blocks' reads wait for it.
+func (b *uiBuilder) checkStart() {
+	if b.opts.Mode != UIModeApply {
+		return
+	}
+	u := b.u
+	managed := func(r *uiRes) bool { return r.addr.Resource.Resource.Mode == addrs.ManagedResourceMode }
+	var leaves, nested []string
+	for _, name := range b.order {
+		r := u.res[name]
+		if !r.creator {
+			continue
+		}
+		if managed(r) {
+			leaf := true
+			for _, d := range u.dependents(name) {
+				if o := u.res[d]; o != nil && o.creator && managed(o) {
+					leaf = false
+					break
+				}
+			}
+			if leaf {
+				leaves = append(leaves, name)
+			}
+			continue
+		}
+		if n := b.configNode(r.addr.Config()); n != nil && n.Res.CheckName != "" {
+			nested = append(nested, name)
+		}
+	}
+	if len(nested) == 0 {
+		return
+	}
+	const start = "(execute checks)"
+	u.add(start)
+	u.class[start] = uiPlain
+	for _, n := range nested {
+		u.edge(n, start)
+	}
+	for _, l := range leaves {
+		u.edge(start, l)
+	}
+}
+
 // inOtherModuleInstance reports whether a and b are different instances
 // of the same module: instances there never wait for each other.
 func inOtherModuleInstance(a, b addrs.ModuleInstance) bool {
