@@ -6,7 +6,9 @@
 // schema. It reports undeclared references as diagnostics. BuildApply
 // derives the apply graph from a plan: one node per resource's creates
 // and updates, one per resource's deletes, with the ordering edges of
-// create_before_destroy and dependencies.
+// create_before_destroy and dependencies. UI derives from the
+// configuration graph the graphs `tenet graph` prints, node for node and
+// edge for edge as OpenTofu draws them (plan, plan-destroy, apply).
 //
 // It evaluates nothing and decides nothing: walking the graph and what
 // each node does belongs to the planning and applying code, expression
