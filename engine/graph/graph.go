@@ -57,6 +57,9 @@ type Node struct {
 	CountRefs []*addrs.Reference
 	DependsOn []string // resource node keys named by depends_on (incl. module depends_on)
 	ResDeps   []string // nearest upstream resource node keys (through locals etc.)
+	// ProviderOnlyDeps are the dependencies only the provider
+	// configuration's references give the resource.
+	ProviderOnlyDeps []string
 }
 
 func (n *Node) String() string { return n.Key }
@@ -71,6 +74,9 @@ type Graph struct {
 	// as a whole (module.m, module.m[0], module.m[*].x): OpenTofu's graph
 	// has such a reference wait for the module's close node.
 	WholeModuleRefs map[string][]addrs.Module
+	// ProviderDeps lists, by provider configuration address, the nodes
+	// its configuration refers to.
+	ProviderDeps map[string][]string
 }
 
 func ResourceKey(cr addrs.ConfigResource) string { return "resource:" + cr.String() }
@@ -97,7 +103,7 @@ func ModKey(m addrs.Module, kind, name string) string {
 // when it builds its graph, before it evaluates any reference, a
 // configuration with a cycle gets only the cycle errors.
 func Build(ctx context.Context, cfg *config.Config, ps *providercall.Set, orphans []addrs.ConfigResource) (*Graph, hcl.Diagnostics) {
-	cg := &Graph{G: graphsolve.New[string](cycleMemberName), Nodes: map[string]*Node{}, WholeModuleRefs: map[string][]addrs.Module{}}
+	cg := &Graph{G: graphsolve.New[string](cycleMemberName), Nodes: map[string]*Node{}, WholeModuleRefs: map[string][]addrs.Module{}, ProviderDeps: map[string][]string{}}
 	var diags hcl.Diagnostics
 	mods := cfg.Modules()
 	// Vertices first, so references can find them.
@@ -401,22 +407,27 @@ func (cg *Graph) connect(n *Node) hcl.Diagnostics {
 				addBody(p.Config)
 			}
 		}
-		if n.ProvCfg != nil && n.ProvCfg.Config != nil {
-			declMod := n.Mod
-			for declMod != nil && !declMod.Path.Equal(n.Provider.Module) {
-				declMod = declMod.Parent
-			}
-			if declMod != nil {
-				provRefs, d := config.ReferencesInBody(n.ProvCfg.Config)
-				diags = append(diags, d...)
-				diags = append(diags, cg.resolve(n, declMod, provRefs)...)
-			}
-		}
 	}
 	for _, k := range moduleWide {
 		cg.G.AddEdge(n.Key, k)
 	}
 	diags = append(diags, cg.resolve(n, n.Mod, refs)...)
+	if n.Kind == NodeResource && n.ProvCfg != nil && n.ProvCfg.Config != nil {
+		// The provider configuration's references are the resource's
+		// too: it cannot be planned before its provider is configured.
+		declMod := n.Mod
+		for declMod != nil && !declMod.Path.Equal(n.Provider.Module) {
+			declMod = declMod.Parent
+		}
+		if declMod != nil {
+			provRefs, d := config.ReferencesInBody(n.ProvCfg.Config)
+			diags = append(diags, d...)
+			before := len(cg.G.DependenciesOf(n.Key))
+			diags = append(diags, cg.resolve(n, declMod, provRefs)...)
+			n.ProviderOnlyDeps = cg.G.DependenciesOf(n.Key)[before:]
+			cg.providerDeps(n, declMod, provRefs)
+		}
+	}
 	return diags
 }
 
@@ -429,6 +440,19 @@ func refersTo(ref *addrs.Reference, r addrs.Resource) bool {
 		return s.Resource == r
 	}
 	return false
+}
+
+// providerDeps records, once per provider configuration, the nodes its
+// references name (OpenTofu's graph draws them as the provider's edges).
+func (cg *Graph) providerDeps(n *Node, m *config.Module, refs []*addrs.Reference) {
+	key := n.Provider.String()
+	if _, ok := cg.ProviderDeps[key]; ok {
+		return
+	}
+	probe := &Graph{G: graphsolve.New[string](cycleMemberName), Nodes: cg.Nodes, WholeModuleRefs: map[string][]addrs.Module{}}
+	probe.G.AddVertex(n.Key)
+	_ = probe.resolve(n, m, refs) // reported by the real resolution
+	cg.ProviderDeps[key] = probe.G.DependenciesOf(n.Key)
 }
 
 // inCheck reports whether node n belongs to the check block named name:

@@ -1,6 +1,8 @@
 package graph
 
 import (
+	"slices"
+
 	"github.com/tenetplan/tenet/addrs"
 	"github.com/tenetplan/tenet/engine/plan"
 	"github.com/tenetplan/tenet/state"
@@ -163,7 +165,7 @@ func (b *uiBuilder) addConfig() {
 		// Root outputs refer to nothing while destroying: their values
 		// are only removed.
 		if !(n.Kind == NodeOutput && home.IsRoot() && mode.destroying()) {
-			for _, dep := range cg.G.DependenciesOf(key) {
+			for _, dep := range ownDeps(cg, n) {
 				for _, t := range b.targets(dep) {
 					u.edge(out, t)
 				}
@@ -196,7 +198,7 @@ func (b *uiBuilder) addConfig() {
 			u.draw(out, n.Addr.String(), "box")
 			u.class[out] = uiExpand
 			u.expands[out] = &n.Addr
-			b.useProvider(out, n.Provider.String())
+			b.useProvider(out, n.Provider)
 		case NodeCheck:
 			u.class[out] = uiCheck
 			if mode == UIModePlan {
@@ -226,11 +228,26 @@ func (b *uiBuilder) addConfig() {
 	}
 }
 
-// useProvider makes node wait for the provider configuration prov.
-func (b *uiBuilder) useProvider(node, prov string) {
-	b.u.draw(prov, prov, "diamond")
-	b.u.class[prov] = uiProvider
-	b.u.edge(node, prov)
+// useProvider makes node wait for the provider configuration prov. A
+// provider node waits for what its configuration refers to and, in a
+// child module, for the module's expansion; the module's close waits
+// for it.
+func (b *uiBuilder) useProvider(node string, prov addrs.AbsProviderConfig) {
+	u, name := b.u, prov.String()
+	if u.class[name] != uiProvider {
+		u.draw(name, name, "diamond")
+		u.class[name] = uiProvider
+		for _, dep := range b.cg.ProviderDeps[name] {
+			for _, t := range b.targets(dep) {
+				u.edge(name, t)
+			}
+		}
+		if m := prov.Module; !m.IsRoot() && b.configHasModule(m) {
+			u.edge(name, modPrefix(m.Parent())+"module."+m[len(m)-1]+" (expand)")
+			u.edge(closeOf(m), name)
+		}
+	}
+	u.edge(node, name)
 }
 
 // addRemovedModules adds a close node, waiting for nothing, for each
@@ -258,4 +275,15 @@ func (b *uiBuilder) configHasModule(path addrs.Module) bool {
 		}
 	}
 	return true
+}
+
+// ownDeps are the dependencies of n's own expressions: without those only
+// its provider configuration gives it, which OpenTofu draws as the
+// provider's.
+func ownDeps(cg *Graph, n *Node) []string {
+	deps := cg.G.DependenciesOf(n.Key)
+	if len(n.ProviderOnlyDeps) == 0 {
+		return deps
+	}
+	return slices.DeleteFunc(slices.Clone(deps), func(d string) bool { return slices.Contains(n.ProviderOnlyDeps, d) })
 }

@@ -15,9 +15,10 @@ import (
 // one resource instance object.
 type uiRes struct {
 	addr addrs.AbsResourceInstance
-	// provider is the provider configuration the node uses ("" for none:
-	// dropping a data source's object needs no provider).
-	provider string
+	// provider is the provider configuration the node uses, if noProvider
+	// is unset (dropping a data source's object needs none).
+	provider   addrs.AbsProviderConfig
+	noProvider bool
 	// destroyer nodes destroy an object; creator nodes create, update or
 	// read one (changing marks the creators whose change does something).
 	destroyer, creator, changing bool
@@ -62,7 +63,7 @@ func storedDeps(st *state.State, addr addrs.AbsResourceInstance) ([]addrs.Config
 // plan has one node per deposed object. Nothing refers to these nodes.
 func (b *uiBuilder) addStateObjects() {
 	for _, ref := range b.opts.State.AllResourceInstances() {
-		r := &uiRes{addr: ref.Addr, provider: ref.Provider.String()}
+		r := &uiRes{addr: ref.Addr, provider: ref.Provider}
 		r.deps, r.hasDeps, _ = storedDeps(b.opts.State, ref.Addr)
 		name := ref.Addr.String()
 		switch {
@@ -102,7 +103,7 @@ func (b *uiBuilder) addChanges() {
 		default:
 			update = true
 		}
-		prov := c.Provider.String()
+		prov := c.Provider
 		if update {
 			b.addObject(c.Addr.String(), &uiRes{addr: c.Addr, provider: prov, creator: true, changing: c.Action != action.NoOp, referenced: true, deps: deps, hasDeps: hasDeps})
 		}
@@ -116,7 +117,7 @@ func (b *uiBuilder) addChanges() {
 		case del && dk == "":
 			r := &uiRes{addr: c.Addr, provider: prov, destroyer: true, deps: deps, hasDeps: hasDeps}
 			if c.Addr.Resource.Resource.Mode == addrs.DataResourceMode {
-				r.provider = ""
+				r.noProvider = true
 			}
 			r.cbd = stateCBD
 			if !hasDeps {
@@ -177,7 +178,7 @@ func (b *uiBuilder) connectObjects() {
 	u := b.u
 	for _, name := range b.order {
 		r := u.res[name]
-		if r.provider != "" {
+		if !r.noProvider {
 			b.useProvider(name, r.provider)
 		}
 		if r.destroyer {
@@ -203,7 +204,7 @@ func (b *uiBuilder) connectObjects() {
 			in, _ := uiNames(n)
 			u.edge(name, in)
 		}
-		for _, dep := range b.cg.G.DependenciesOf(key) {
+		for _, dep := range ownDeps(b.cg, n) {
 			for _, t := range b.targets(dep) {
 				if o := u.res[t]; o != nil && inOtherModuleInstance(r.addr.Module, o.addr.Module) {
 					continue
