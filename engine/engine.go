@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"slices"
+	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 
@@ -128,15 +129,31 @@ func (e *Engine) WriteGraphDOT(ctx context.Context, cfg *config.Config, opts Gra
 	// block that refers to itself, an error only when it is evaluated,
 	// is drawn like any other.
 	diags = slices.DeleteFunc(diags, func(d *hcl.Diagnostic) bool { return d.Summary == "Self-referential block" })
-	if diags.HasErrors() {
-		return graph.UICycles(diags)
-	}
 	uo := graph.UIOptions{Mode: opts.Mode, State: opts.State}
 	if p := opts.Plan; p != nil {
 		uo.State = plannedPriorState(p)
 		if opts.Mode == graph.UIModeApply || opts.Mode == graph.UIModeDestroy {
 			uo.Changes = p.Changes
 		}
+	}
+	if diags.HasErrors() {
+		// Planning to destroy draws no resource expansion, so a cycle
+		// through resources is no cycle there.
+		if opts.Mode != graph.UIModePlanDestroy || !onlyCycles(diags) {
+			return graph.UICycles(diags)
+		}
+		if rest := cg.WithoutResourceCycles(diags); rest.HasErrors() {
+			return graph.UICycles(rest)
+		}
+		ug := cg.UI(uo)
+		if ug.Cyclic() {
+			return graph.UICycles(diags)
+		}
+		diags = slices.DeleteFunc(diags, func(d *hcl.Diagnostic) bool { return d.Severity == hcl.DiagError })
+		if err := ug.DOT(w, opts.Verbose); err != nil {
+			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Failed to write graph", Detail: err.Error()})
+		}
+		return diags
 	}
 	if err := cg.UI(uo).DOT(w, opts.Verbose); err != nil {
 		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Failed to write graph", Detail: err.Error()})
@@ -161,4 +178,14 @@ func plannedPriorState(p *plan.Plan) *state.State {
 		st.ForgetResourceInstanceAll(c.Addr)
 	}
 	return st
+}
+
+// onlyCycles reports whether every error in diags is a dependency cycle.
+func onlyCycles(diags hcl.Diagnostics) bool {
+	for _, d := range diags {
+		if d.Severity == hcl.DiagError && !strings.HasPrefix(d.Summary, "Cycle: ") {
+			return false
+		}
+	}
+	return true
 }

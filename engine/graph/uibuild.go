@@ -114,6 +114,7 @@ func (cg *Graph) UI(opts UIOptions) *UIGraph {
 	}
 	b.u.closeProviders()
 	b.u.closeRoot()
+	b.u.cyclic = b.u.hasCycle()
 	b.u.reduce()
 	return b.u
 }

@@ -5,6 +5,7 @@ import (
 
 	"bufio"
 	"io"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -31,6 +32,8 @@ type UIGraph struct {
 	res map[string]*uiRes
 	// expands maps each resource expansion node to its resource.
 	expands map[string]*addrs.ConfigResource
+	// cyclic is set when the graph had a cycle before reduction.
+	cyclic bool
 }
 
 func newUIGraph() *UIGraph {
@@ -199,6 +202,21 @@ func UICycles(diags hcl.Diagnostics) hcl.Diagnostics {
 		c := *d
 		c.Summary = "Cycle: " + strings.Join(renamed, ", ")
 		out[i] = &c
+	}
+	return out
+}
+
+// WithoutResourceCycles drops from diags the cycles that go through a
+// resource.
+func (cg *Graph) WithoutResourceCycles(diags hcl.Diagnostics) hcl.Diagnostics {
+	var out hcl.Diagnostics
+	for _, d := range diags {
+		if members, ok := strings.CutPrefix(d.Summary, "Cycle: "); ok {
+			if slices.ContainsFunc(splitCycleMembers(members), func(m string) bool { return cg.Nodes["resource:"+m] != nil }) {
+				continue
+			}
+		}
+		out = append(out, d)
 	}
 	return out
 }

@@ -133,3 +133,40 @@ func (u *UIGraph) closeRoot() {
 		u.edge("root", n)
 	}
 }
+
+// hasCycle reports whether some node waits for itself.
+func (u *UIGraph) hasCycle() bool {
+	const (
+		visiting = 1
+		done     = 2
+	)
+	state := map[string]int{}
+	var visit func(n string) bool
+	visit = func(n string) bool {
+		switch state[n] {
+		case visiting:
+			return true
+		case done:
+			return false
+		}
+		state[n] = visiting
+		for d := range u.deps[n] {
+			if visit(d) {
+				return true
+			}
+		}
+		state[n] = done
+		return false
+	}
+	for _, n := range u.nodes() {
+		if visit(n) {
+			return true
+		}
+	}
+	return false
+}
+
+// Cyclic reports whether the drawn graph has a cycle: the configuration
+// graph's cycles through resources are not in the graph of planning to
+// destroy, which has no resource expansion.
+func (u *UIGraph) Cyclic() bool { return u.cyclic }
