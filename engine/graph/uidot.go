@@ -21,7 +21,8 @@ import (
 // nodes, so this one is derived from it (see uibuild.go).
 type UIGraph struct {
 	deps  map[string]map[string]bool
-	shape map[string]string // drawn nodes: name -> DOT shape
+	rdeps map[string]map[string]bool // the same edges, by target
+	shape map[string]string          // drawn nodes: name -> DOT shape
 	label map[string]string
 	// verboseOnly are the drawn nodes OpenTofu declares only with -verbose
 	// (provider close nodes).
@@ -37,12 +38,13 @@ type UIGraph struct {
 }
 
 func newUIGraph() *UIGraph {
-	return &UIGraph{deps: map[string]map[string]bool{}, shape: map[string]string{}, label: map[string]string{}, verboseOnly: map[string]bool{}, class: map[string]uiClass{}, res: map[string]*uiRes{}, expands: map[string]*addrs.ConfigResource{}}
+	return &UIGraph{deps: map[string]map[string]bool{}, rdeps: map[string]map[string]bool{}, shape: map[string]string{}, label: map[string]string{}, verboseOnly: map[string]bool{}, class: map[string]uiClass{}, res: map[string]*uiRes{}, expands: map[string]*addrs.ConfigResource{}}
 }
 
 func (u *UIGraph) add(name string) {
 	if u.deps[name] == nil {
 		u.deps[name] = map[string]bool{}
+		u.rdeps[name] = map[string]bool{}
 	}
 }
 
@@ -50,6 +52,12 @@ func (u *UIGraph) edge(from, to string) {
 	u.add(from)
 	u.add(to)
 	u.deps[from][to] = true
+	u.rdeps[to][from] = true
+}
+
+func (u *UIGraph) removeEdge(from, to string) {
+	delete(u.deps[from], to)
+	delete(u.rdeps[to], from)
 }
 
 func (u *UIGraph) has(name string) bool { _, ok := u.deps[name]; return ok }
@@ -61,10 +69,14 @@ func (u *UIGraph) draw(name, label, shape string) {
 
 // remove deletes a node and its edges both ways.
 func (u *UIGraph) remove(name string) {
-	delete(u.deps, name)
-	for _, deps := range u.deps {
-		delete(deps, name)
+	for d := range u.deps[name] {
+		delete(u.rdeps[d], name)
 	}
+	for d := range u.rdeps[name] {
+		delete(u.deps[d], name)
+	}
+	delete(u.deps, name)
+	delete(u.rdeps, name)
 	delete(u.shape, name)
 	delete(u.label, name)
 	delete(u.verboseOnly, name)
@@ -75,11 +87,9 @@ func (u *UIGraph) remove(name string) {
 
 // dependents lists the nodes with an edge to name, sorted.
 func (u *UIGraph) dependents(name string) []string {
-	var out []string
-	for from, deps := range u.deps {
-		if deps[name] {
-			out = append(out, from)
-		}
+	out := make([]string, 0, len(u.rdeps[name]))
+	for from := range u.rdeps[name] {
+		out = append(out, from)
 	}
 	sort.Strings(out)
 	return out
@@ -111,35 +121,48 @@ func (u *UIGraph) hasDependents(name string) bool {
 // implies. On an acyclic graph the result is unique, so it matches
 // OpenTofu's reduction whatever order either visits nodes in.
 func (u *UIGraph) reduce() {
-	reach := map[string]map[string]bool{}
-	var reachable func(string) map[string]bool
-	reachable = func(v string) map[string]bool {
-		if r, ok := reach[v]; ok {
+	names := u.nodes()
+	index := make(map[string]int, len(names))
+	for i, n := range names {
+		index[n] = i
+	}
+	words := (len(names) + 63) / 64
+	// reach[i] is the set of nodes i reaches by one edge or more.
+	reach := make([][]uint64, len(names))
+	var visit func(i int) []uint64
+	visit = func(i int) []uint64 {
+		if r := reach[i]; r != nil {
 			return r
 		}
-		r := map[string]bool{}
-		reach[v] = r // guards against cycles, which are reported elsewhere
-		for d := range u.deps[v] {
-			r[d] = true
-			for w := range reachable(d) {
-				r[w] = true
+		r := make([]uint64, words)
+		reach[i] = r // guards against cycles, which are reported elsewhere
+		for d := range u.deps[names[i]] {
+			j := index[d]
+			r[j/64] |= 1 << (j % 64)
+			for w, bits := range visit(j) {
+				r[w] |= bits
 			}
 		}
 		return r
 	}
-	for _, deps := range u.deps {
-		var drop []string
-		for d := range deps {
-			for other := range deps {
-				if other != d && reachable(other)[d] {
-					drop = append(drop, d)
-					break
-				}
+	type edge struct{ from, to string }
+	var drop []edge
+	union := make([]uint64, words)
+	for _, n := range names {
+		clear(union)
+		for d := range u.deps[n] {
+			for w, bits := range visit(index[d]) {
+				union[w] |= bits
 			}
 		}
-		for _, d := range drop {
-			delete(deps, d)
+		for d := range u.deps[n] {
+			if j := index[d]; union[j/64]&(1<<(j%64)) != 0 {
+				drop = append(drop, edge{n, d})
+			}
 		}
+	}
+	for _, e := range drop {
+		u.removeEdge(e.from, e.to)
 	}
 }
 

@@ -346,7 +346,7 @@ func (b *uiBuilder) destroyEdges() {
 		}
 		for _, from := range u.dependents(name) {
 			if f := u.res[from]; f != nil && f.creator {
-				delete(u.deps[from], name)
+				u.removeEdge(from, name)
 				u.edge(name, from)
 			}
 		}

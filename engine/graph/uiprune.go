@@ -1,5 +1,7 @@
 package graph
 
+import "sort"
+
 // uiClass is what a drawn node is to OpenTofu's last graph steps: which
 // nodes its pruning may drop, which keep others alive, and which count as
 // evaluating references (a provider's close node waits for those).
@@ -49,18 +51,37 @@ func (c uiClass) keepsExpansion() bool {
 // prune drops, as OpenTofu does when applying or destroying, the nodes
 // nothing needs: values nobody reads, expansions no instance or other
 // expansion waits for, providers nothing uses. Dropping a node can make
-// others unneeded, so it repeats until nothing changes; the conditions
-// only ever get weaker as nodes go, so the result does not depend on the
-// order nodes are looked at.
+// the nodes it waited for unneeded, so those are looked at again until
+// nothing changes; the conditions only ever get weaker as nodes go, so
+// the result does not depend on the order nodes are looked at.
 func (u *UIGraph) prune() {
 	for removed := true; removed; {
 		removed = false
-		for _, n := range u.nodes() {
+		queue := u.nodes()
+		queued := make(map[string]bool, len(queue))
+		for _, n := range queue {
+			queued[n] = true
+		}
+		for len(queue) > 0 {
+			n := queue[0]
+			queue = queue[1:]
+			queued[n] = false
 			if !u.has(n) || !u.unneeded(n) {
 				continue
 			}
+			deps := make([]string, 0, len(u.deps[n]))
+			for d := range u.deps[n] {
+				deps = append(deps, d)
+			}
+			sort.Strings(deps)
 			u.remove(n)
 			removed = true
+			for _, d := range deps {
+				if !queued[d] {
+					queued[d] = true
+					queue = append(queue, d)
+				}
+			}
 		}
 	}
 }
@@ -68,14 +89,14 @@ func (u *UIGraph) prune() {
 func (u *UIGraph) unneeded(n string) bool {
 	switch u.class[n] {
 	case uiTemp:
-		for _, d := range u.dependents(n) {
+		for d := range u.rdeps[n] {
 			if u.class[d].referencer() {
 				return false
 			}
 		}
 		return true
 	case uiExpand:
-		for _, d := range u.dependents(n) {
+		for d := range u.rdeps[n] {
 			if u.class[d].keepsExpansion() {
 				return false
 			}
