@@ -77,6 +77,9 @@ type Graph struct {
 	// ProviderDeps lists, by provider configuration address, the nodes
 	// its configuration refers to.
 	ProviderDeps map[string][]string
+	// FuncProviders lists, by node key, the provider functions the
+	// node's expressions call.
+	FuncProviders map[string][]FuncProvider
 }
 
 func ResourceKey(cr addrs.ConfigResource) string { return "resource:" + cr.String() }
@@ -103,7 +106,7 @@ func ModKey(m addrs.Module, kind, name string) string {
 // when it builds its graph, before it evaluates any reference, a
 // configuration with a cycle gets only the cycle errors.
 func Build(ctx context.Context, cfg *config.Config, ps *providercall.Set, orphans []addrs.ConfigResource) (*Graph, hcl.Diagnostics) {
-	cg := &Graph{G: graphsolve.New[string](cycleMemberName), Nodes: map[string]*Node{}, WholeModuleRefs: map[string][]addrs.Module{}, ProviderDeps: map[string][]string{}}
+	cg := &Graph{G: graphsolve.New[string](cycleMemberName), Nodes: map[string]*Node{}, WholeModuleRefs: map[string][]addrs.Module{}, ProviderDeps: map[string][]string{}, FuncProviders: map[string][]FuncProvider{}}
 	var diags hcl.Diagnostics
 	mods := cfg.Modules()
 	// Vertices first, so references can find them.
@@ -307,6 +310,7 @@ func (cg *Graph) connect(n *Node) hcl.Diagnostics {
 		r, d := config.ReferencesInExpr(e)
 		diags = append(diags, d...)
 		refs = append(refs, r...)
+		cg.addFuncCalls(n, n.Mod, e)
 	}
 	var moduleWide []string // module call expansion that owns this node
 	if n.Kind != NodeOrphan && !n.Mod.Path.IsRoot() {
@@ -321,6 +325,7 @@ func (cg *Graph) connect(n *Node) hcl.Diagnostics {
 			if call != nil {
 				attrs, _ := call.Config.JustAttributes()
 				if a, ok := attrs[n.Name]; ok {
+					cg.addFuncCalls(n, parent, a.Expr)
 					r, d := config.ReferencesInExpr(a.Expr)
 					diags = append(diags, d...)
 					diags = append(diags, cg.resolve(n, parent, r)...)
@@ -365,6 +370,7 @@ func (cg *Graph) connect(n *Node) hcl.Diagnostics {
 		addExpr(r.Count)
 		addExpr(r.ForEach)
 		n.CountRefs = append(n.CountRefs, refs...)
+		cg.addFuncCalls(n, n.Mod, r.Config)
 		bodyRefs, d := eval.BodyReferences(r.Config, n.Spec)
 		diags = append(diags, d...)
 		n.BodyRefs = bodyRefs

@@ -174,6 +174,9 @@ func (b *uiBuilder) addConfig() {
 			for _, m := range cg.WholeModuleRefs[key] {
 				u.edge(out, closeOf(m))
 			}
+			for _, f := range cg.FuncProviders[key] {
+				b.useProvider(out, f.Config())
+			}
 		}
 		switch n.Kind {
 		case NodeVariable:

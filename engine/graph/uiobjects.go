@@ -204,6 +204,9 @@ func (b *uiBuilder) connectObjects() {
 			in, _ := uiNames(n)
 			u.edge(name, in)
 		}
+		for _, f := range b.cg.FuncProviders[key] {
+			b.useProvider(name, f.Config())
+		}
 		for _, dep := range ownDeps(b.cg, n) {
 			for _, t := range b.targets(dep) {
 				if o := u.res[t]; o != nil && inOtherModuleInstance(r.addr.Module, o.addr.Module) {
