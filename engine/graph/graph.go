@@ -60,6 +60,9 @@ type Node struct {
 	// ProviderOnlyDeps are the dependencies only the provider
 	// configuration's references give the resource.
 	ProviderOnlyDeps []string
+	// ValidationDeps are the dependencies a variable's validations give
+	// it (the others come from the module call's argument).
+	ValidationDeps []string
 }
 
 func (n *Node) String() string { return n.Key }
@@ -417,7 +420,11 @@ func (cg *Graph) connect(n *Node) hcl.Diagnostics {
 	for _, k := range moduleWide {
 		cg.G.AddEdge(n.Key, k)
 	}
+	before := len(cg.G.DependenciesOf(n.Key))
 	diags = append(diags, cg.resolve(n, n.Mod, refs)...)
+	if n.Kind == NodeVariable {
+		n.ValidationDeps = cg.G.DependenciesOf(n.Key)[before:]
+	}
 	if n.Kind == NodeResource && n.ProvCfg != nil && n.ProvCfg.Config != nil {
 		// The provider configuration's references are the resource's
 		// too: it cannot be planned before its provider is configured.
@@ -428,7 +435,7 @@ func (cg *Graph) connect(n *Node) hcl.Diagnostics {
 		if declMod != nil {
 			provRefs, d := config.ReferencesInBody(n.ProvCfg.Config)
 			diags = append(diags, d...)
-			before := len(cg.G.DependenciesOf(n.Key))
+			before = len(cg.G.DependenciesOf(n.Key))
 			diags = append(diags, cg.resolve(n, declMod, provRefs)...)
 			n.ProviderOnlyDeps = cg.G.DependenciesOf(n.Key)[before:]
 			cg.providerDeps(n, declMod, provRefs)

@@ -167,8 +167,14 @@ func (b *uiBuilder) addConfig() {
 		// are only removed.
 		if !(n.Kind == NodeOutput && home.IsRoot() && mode.destroying()) {
 			for _, dep := range ownDeps(cg, n) {
+				// A variable's validations are checked by its reference
+				// node, the module call's argument by its input node.
+				from := out
+				if slices.Contains(n.ValidationDeps, dep) {
+					from = in
+				}
 				for _, t := range b.targets(dep) {
-					u.edge(out, t)
+					u.edge(from, t)
 				}
 			}
 			for _, m := range cg.WholeModuleRefs[key] {
