@@ -6,6 +6,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hcldec"
@@ -83,6 +84,9 @@ type Graph struct {
 	// FuncProviders lists, by node key, the provider functions the
 	// node's expressions call.
 	FuncProviders map[string][]FuncProvider
+
+	byModuleOnce sync.Once
+	byModule     map[string][]string // module path -> keys of the nodes in it and under it
 }
 
 func ResourceKey(cr addrs.ConfigResource) string { return "resource:" + cr.String() }
