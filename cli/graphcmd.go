@@ -1,14 +1,19 @@
 package cli
 
 import (
+	"archive/zip"
 	"bytes"
 	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
+	"os"
 
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/spf13/cobra"
 
+	"github.com/tenetplan/tenet/cli/views"
 	"github.com/tenetplan/tenet/engine"
 	"github.com/tenetplan/tenet/engine/graph"
 	"github.com/tenetplan/tenet/engine/plan"
@@ -29,6 +34,13 @@ func newGraphCommand(g *globals) *cobra.Command {
 			u := newUI(cmd, g, noColorFlag(cmd), false)
 			u.early.operation = true
 			u.legacyDiags = true
+			// As OpenTofu, the plan file is read before the backend and
+			// the configuration.
+			p, err := readGraphPlan(planFile)
+			if err != nil {
+				fmt.Fprint(u.errw, u.ansi(views.ANSIRed)+err.Error()+u.ansi(views.ANSIReset, views.ANSIReset)+"\n")
+				return &exitError{1}
+			}
 			// As OpenTofu, the backend must be initialized as configured.
 			if _, err := resolveBackend(u, g.deps.Env); err != nil {
 				return err
@@ -36,13 +48,6 @@ func newGraphCommand(g *globals) *cobra.Command {
 			cfg, diags := u.loadConfigAndProviders(g)
 			if diags.HasErrors() {
 				return u.fail(diags)
-			}
-			var p *plan.Plan
-			if planFile != "" {
-				var err error
-				if p, err = planfile.ReadFile(planFile); err != nil {
-					return u.errorf("Failed to read the plan file", "%s", err)
-				}
 			}
 			if typ == "" {
 				typ = "plan"
@@ -85,7 +90,7 @@ func newGraphCommand(g *globals) *cobra.Command {
 			// OpenTofu prints the DOT text, which ends in a newline, as one
 			// more line of output.
 			buf.WriteByte('\n')
-			_, err := u.out.Write(buf.Bytes())
+			_, err = u.out.Write(buf.Bytes())
 			return err
 		},
 	}
@@ -117,4 +122,41 @@ func graphTypeDiag(typ string) *hcl.Diagnostic {
 		Summary:  "Unsupported graph type",
 		Detail:   `The -type=... argument must be either "plan", "plan-refresh-only", "plan-destroy", or "apply".`,
 	}
+}
+
+// readGraphPlan reads graph's -plan file. OpenTofu reports a path that
+// does not exist or is not a plan in a bare line, and draws a directory
+// as if no plan had been given.
+func readGraphPlan(path string) (*plan.Plan, error) {
+	if path == "" {
+		return nil, nil
+	}
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if fi.IsDir() {
+		return nil, nil
+	}
+	p, err := planfile.ReadFile(path)
+	if err == nil {
+		return p, nil
+	}
+	if zr, zerr := zip.OpenReader(path); zerr != nil {
+		// Neither a plan nor, as OpenTofu also tries, a saved cloud plan
+		// (a JSON document).
+		var jerr error = errors.New("unexpected end of JSON input")
+		if data, rerr := os.ReadFile(path); rerr != nil {
+			jerr = rerr
+		} else {
+			var v map[string]any
+			if uerr := json.Unmarshal(data, &v); uerr != nil {
+				jerr = uerr
+			}
+		}
+		return nil, fmt.Errorf("couldn't load the provided path as either a local plan file (%s) or a saved cloud plan (%s)", zerr, jerr)
+	} else {
+		zr.Close()
+	}
+	return nil, err
 }
