@@ -134,6 +134,7 @@ func (e *Engine) WriteGraphDOT(ctx context.Context, cfg *config.Config, opts Gra
 		uo.State = plannedPriorState(p)
 		if opts.Mode == graph.UIModeApply || opts.Mode == graph.UIModeDestroy {
 			uo.Changes = p.Changes
+			uo.Targets, uo.Excludes = parseTargets(p.TargetAddrs), parseTargets(p.ExcludeAddrs)
 		}
 	}
 	if diags.HasErrors() {
@@ -188,4 +189,16 @@ func onlyCycles(diags hcl.Diagnostics) bool {
 		}
 	}
 	return true
+}
+
+// parseTargets reads a plan's -target or -exclude addresses (they were
+// checked when planning).
+func parseTargets(strs []string) []addrs.Targetable {
+	var out []addrs.Targetable
+	for _, s := range strs {
+		if t, d := addrs.ParseTargetStr(s); !d.HasErrors() && t != nil {
+			out = append(out, t.Subject)
+		}
+	}
+	return out
 }

@@ -35,6 +35,9 @@ type UIOptions struct {
 	// State is the state the graph is drawn against: the state being
 	// planned from, or the plan's prior state when applying.
 	State *state.State
+	// Targets and Excludes are the -target and -exclude addresses of
+	// the plan being applied.
+	Targets, Excludes []addrs.Targetable
 }
 
 // uiBuilder derives one UIGraph from the configuration graph.
@@ -112,6 +115,7 @@ func (cg *Graph) UI(opts UIOptions) *UIGraph {
 	if opts.Mode != UIModePlan {
 		b.u.prune()
 	}
+	b.target()
 	b.u.closeProviders()
 	b.u.closeRoot()
 	b.u.cyclic = b.u.hasCycle()
