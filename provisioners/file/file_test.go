@@ -8,8 +8,8 @@ import (
 
 	"github.com/zclconf/go-cty/cty"
 
-	"github.com/tenetplan/tenet/provisioners"
 	"github.com/tenetplan/tenet/internal/sshtest"
+	"github.com/tenetplan/tenet/provisioners"
 )
 
 func object(types map[string]cty.Type, attrs map[string]cty.Value) cty.Value {

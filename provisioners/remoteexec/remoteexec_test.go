@@ -11,8 +11,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/zclconf/go-cty/cty"
 
-	"github.com/tenetplan/tenet/provisioners"
 	"github.com/tenetplan/tenet/internal/sshtest"
+	"github.com/tenetplan/tenet/provisioners"
 )
 
 func object(block map[string]cty.Type, attrs map[string]cty.Value) cty.Value {

@@ -17,9 +17,9 @@ import (
 	"github.com/zclconf/go-cty/cty"
 	"golang.org/x/crypto/ssh"
 
+	"github.com/tenetplan/tenet/internal/sshtest"
 	"github.com/tenetplan/tenet/provisioners"
 	"github.com/tenetplan/tenet/provisioners/sshconn"
-	"github.com/tenetplan/tenet/internal/sshtest"
 )
 
 // connection builds a connection block's value: the given arguments, the
