@@ -36,7 +36,7 @@ var layerImports = map[string][]string{
 	"engine/phase":         {"engine/graph", "engine/eval", "engine/plan", "engine/plan/action", "config", "addrs", "providers", "rules", "state"},
 	"engine/ignorechanges": {"config", "addrs", "providers", "rules", "internal/attrpath"},
 	"engine/nodes":         {"engine/graph", "engine/eval", "engine/providercall", "config", "addrs", "providers", "provisioners"},
-	"engine/graph":         {"engine/eval", "engine/providercall", "engine/plan", "engine/plan/action", "config", "addrs", "graphsolve", "providers"},
+	"engine/graph":         {"engine/eval", "engine/providercall", "engine/plan", "engine/plan/action", "config", "addrs", "graphsolve", "providers", "state"}, // state: the objects OpenTofu's destroy and apply graphs draw
 	"engine/eval":          {"engine/providercall", "config", "addrs", "providers", "state"},
 	"engine/providercall":  {"engine/plan", "engine/plan/action", "config", "addrs", "providers", "internal/attrpath"},
 	"engine/plan":          {"engine/plan/action", "engine/plan/plantest", "addrs", "state", "internal/jsontext", "internal/provenance"}, // plantest only in its external tests

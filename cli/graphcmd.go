@@ -15,7 +15,6 @@ import (
 
 	"github.com/tenetplan/tenet/cli/views"
 	"github.com/tenetplan/tenet/engine"
-	"github.com/tenetplan/tenet/engine/graph"
 	"github.com/tenetplan/tenet/engine/plan"
 	"github.com/tenetplan/tenet/engine/plan/planfile"
 )
@@ -61,13 +60,13 @@ func newGraphCommand(g *globals) *cobra.Command {
 			opts := engine.GraphOptions{Plan: p, Verbose: verbose}
 			switch typ {
 			case "plan", "plan-refresh-only":
-				opts.Mode = graph.UIModePlan
+				opts.Mode = engine.GraphPlan
 			case "plan-destroy":
-				opts.Mode = graph.UIModePlanDestroy
+				opts.Mode = engine.GraphPlanDestroy
 			case "apply":
-				opts.Mode = graph.UIModeApply
+				opts.Mode = engine.GraphApply
 				if p != nil && p.Mode == plan.DestroyMode {
-					opts.Mode = graph.UIModeDestroy
+					opts.Mode = engine.GraphDestroy
 				}
 			}
 			if p != nil {

@@ -106,9 +106,21 @@ func ResourceFromContext(ctx context.Context) (addrs.ConfigResource, bool) {
 	return providercall.ResourceFromContext(ctx)
 }
 
+// GraphMode is which of OpenTofu's graphs WriteGraphDOT draws.
+type GraphMode = graph.UIMode
+
+// The graphs, as graph -type names them (-type=apply with a destroy plan
+// is GraphDestroy).
+const (
+	GraphPlan        = graph.UIModePlan
+	GraphPlanDestroy = graph.UIModePlanDestroy
+	GraphApply       = graph.UIModeApply
+	GraphDestroy     = graph.UIModeDestroy
+)
+
 // GraphOptions says which graph WriteGraphDOT draws.
 type GraphOptions struct {
-	Mode graph.UIMode
+	Mode GraphMode
 	// Plan is the saved plan whose apply graph is drawn (apply modes);
 	// without one, applying draws a plan with no changes.
 	Plan *plan.Plan

@@ -58,14 +58,7 @@ func (Provisioner) Provision(ctx context.Context, req provisioners.ProvisionRequ
 		resp.Diagnostics = resp.Diagnostics.Errorf(nil, "file provisioner error", err.Error())
 		return resp
 	}
-	if req.Connection.IsNull() {
-		return fail(errors.New("Missing connection configuration for provisioner."))
-	}
-	info, err := sshconn.ParseInfo(req.Connection)
-	if err != nil {
-		return fail(err)
-	}
-	conn, err := sshconn.New(info)
+	conn, err := sshconn.Open(req.Connection)
 	if err != nil {
 		return fail(err)
 	}

@@ -66,14 +66,7 @@ func (Provisioner) Provision(ctx context.Context, req provisioners.ProvisionRequ
 		resp.Diagnostics = resp.Diagnostics.Errorf(nil, "remote-exec provisioner error", err.Error())
 		return resp
 	}
-	if req.Connection.IsNull() {
-		return fail(errors.New("Missing connection configuration for provisioner."))
-	}
-	info, err := sshconn.ParseInfo(req.Connection)
-	if err != nil {
-		return fail(err)
-	}
-	conn, err := sshconn.New(info)
+	conn, err := sshconn.Open(req.Connection)
 	if err != nil {
 		return fail(err)
 	}
@@ -82,7 +75,7 @@ func (Provisioner) Provision(ctx context.Context, req provisioners.ProvisionRequ
 	if err != nil {
 		return fail(err)
 	}
-	if err := run(ctx, conn, info, scripts, req.Output); err != nil {
+	if err := run(ctx, conn, conn.Info(), scripts, req.Output); err != nil {
 		return fail(err)
 	}
 	return resp

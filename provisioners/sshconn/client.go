@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/zclconf/go-cty/cty"
 	"golang.org/x/crypto/ssh"
 	"golang.org/x/crypto/ssh/agent"
 	"golang.org/x/crypto/ssh/knownhosts"
@@ -38,6 +39,20 @@ type Conn struct {
 	client    *ssh.Client
 	closers   []func() error
 	stopAlive context.CancelFunc
+}
+
+// Open prepares the connection a provisioner's connection block (the
+// value of the connection object) describes; a provisioner without one
+// cannot reach the machine.
+func Open(connection cty.Value) (*Conn, error) {
+	if connection.IsNull() {
+		return nil, errors.New("Missing connection configuration for provisioner.")
+	}
+	info, err := ParseInfo(connection)
+	if err != nil {
+		return nil, err
+	}
+	return New(info)
 }
 
 // New prepares a connection: it reads the keys and the agent but does
@@ -72,6 +87,9 @@ func New(in *Info) (*Conn, error) {
 
 // Timeout is how long connecting may keep being retried.
 func (c *Conn) Timeout() time.Duration { return c.info.Timeout }
+
+// Info is what the connection block said.
+func (c *Conn) Info() *Info { return c.info }
 
 func (c *Conn) clientConfig(user, addr, privateKey, password, hostKey, certificate string) (*ssh.ClientConfig, error) {
 	conf := &ssh.ClientConfig{User: user, HostKeyCallback: ssh.InsecureIgnoreHostKey()}
