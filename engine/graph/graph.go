@@ -85,8 +85,10 @@ type Graph struct {
 	// node's expressions call.
 	FuncProviders map[string][]FuncProvider
 
-	byModuleOnce sync.Once
-	byModule     map[string][]string // module path -> keys of the nodes in it and under it
+	byModuleOnce  sync.Once
+	byModule      map[string][]string // module path -> keys of the nodes in it and under it
+	byAddressOnce sync.Once
+	byAddress     []string // resource node keys sorted by address
 }
 
 func ResourceKey(cr addrs.ConfigResource) string { return "resource:" + cr.String() }

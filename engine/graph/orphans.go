@@ -39,38 +39,51 @@ func ChangeLess(a, b *plan.ResourceInstanceChange) bool {
 // A reference to a whole module (module.m, depends_on = [module.m])
 // waits for everything in it.
 func (cg *Graph) StoredDependencies(key string) []addrs.ConfigResource {
-	self := cg.Nodes[key]
-	seen := map[string]bool{key: true}
-	queue := []string{key}
-	push := func(k string) {
-		if !seen[k] {
-			seen[k] = true
-			queue = append(queue, k)
-		}
-	}
-	var out []addrs.ConfigResource
-	for len(queue) > 0 {
-		k := queue[0]
-		queue = queue[1:]
-		for _, d := range cg.G.DependenciesOf(k) {
-			push(d)
-		}
-		for _, m := range cg.WholeModuleRefs[k] {
-			for _, inner := range cg.nodesWithin(m) {
-				push(inner)
+	in := map[string]bool{}
+	starts := []string{key}
+	for len(starts) > 0 {
+		var next []string
+		for _, k := range append(starts, cg.G.TransitiveDependencies(starts...)...) {
+			if in[k] {
+				continue
+			}
+			in[k] = true
+			for _, m := range cg.WholeModuleRefs[k] {
+				for _, inner := range cg.nodesWithin(m) {
+					if !in[inner] {
+						next = append(next, inner)
+					}
+				}
 			}
 		}
+		starts = next
+	}
+	self := cg.Nodes[key]
+	var out []addrs.ConfigResource
+	for _, k := range cg.resourcesByAddress() {
 		n := cg.Nodes[k]
-		if k == key || n == nil || (n.Kind != NodeResource && n.Kind != NodeOrphan) {
-			continue
-		}
-		if self != nil && n.Addr.Equal(self.Addr) {
+		if !in[k] || k == key || (self != nil && n.Addr.Equal(self.Addr)) {
 			continue
 		}
 		out = append(out, n.Addr)
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].String() < out[j].String() })
 	return out
+}
+
+// resourcesByAddress lists the keys of the resource nodes sorted by
+// address, computed once.
+func (cg *Graph) resourcesByAddress() []string {
+	cg.byAddressOnce.Do(func() {
+		names := map[string]string{}
+		for _, k := range cg.Order {
+			if n := cg.Nodes[k]; n.Kind == NodeResource || n.Kind == NodeOrphan {
+				cg.byAddress = append(cg.byAddress, k)
+				names[k] = n.Addr.String()
+			}
+		}
+		sort.Slice(cg.byAddress, func(i, j int) bool { return names[cg.byAddress[i]] < names[cg.byAddress[j]] })
+	})
+	return cg.byAddress
 }
 
 // nodesWithin lists the keys of the nodes in module m and the modules
