@@ -195,6 +195,7 @@ func (s *Scope) evalContext(refs []*addrs.Reference, markDeprecated bool) (_ *hc
 		case addrs.Self:
 			if !s.selfAvailable {
 				diags = append(diags, selfUnavailable(ref))
+				vars["self"] = cty.DynamicVal // reported: no "Unknown variable" as well
 			}
 		}
 	}

@@ -29,7 +29,9 @@ func (s *Scope) EvalSelfBody(body hcl.Body, spec hcldec.Spec, self cty.Value) (c
 	if diags.HasErrors() {
 		return cty.DynamicVal, diags
 	}
-	ctx, marked, d := s.evalContext(refs, true)
+	withSelf := *s
+	withSelf.selfAvailable = true
+	ctx, marked, d := withSelf.evalContext(refs, true)
 	diags = append(diags, d...)
 	if d.HasErrors() {
 		return cty.DynamicVal, diags

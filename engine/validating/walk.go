@@ -149,6 +149,9 @@ func validateOutputNode(ev *eval.Evaluator, n *graph.Node) hcl.Diagnostics {
 		v, d := ev.ScopeFor(mi, n.Mod).EvalExpr(n.Output.Expr, cty.DynamicPseudoType)
 		if d.HasErrors() {
 			v = cty.DynamicVal
+			// As OpenTofu's validate: references that name nothing,
+			// functions called wrongly (with every value unknown).
+			diags = append(diags, d...)
 		}
 		if mi.IsRoot() && !d.HasErrors() {
 			diags = append(diags, nodes.SensitiveOutputDiags(n, v)...)
