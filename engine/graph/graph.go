@@ -78,6 +78,9 @@ type Graph struct {
 	// as a whole (module.m, module.m[0], module.m[*].x): OpenTofu's graph
 	// has such a reference wait for the module's close node.
 	WholeModuleRefs map[string][]addrs.Module
+	// resourcesByModule indexes resource node keys by module path, for
+	// whole-module references (built on first use).
+	resourcesByModule map[string][]string
 	// ProviderDeps lists, by provider configuration address, the nodes
 	// its configuration refers to.
 	ProviderDeps map[string][]string
@@ -561,6 +564,14 @@ func (cg *Graph) resolve(n *Node, m *config.Module, refs []*addrs.Reference) hcl
 			if !slices.ContainsFunc(cg.WholeModuleRefs[n.Key], child.Path.Equal) {
 				cg.WholeModuleRefs[n.Key] = append(cg.WholeModuleRefs[n.Key], child.Path)
 			}
+			// A whole module (depends_on = [module.b], or module.b as a
+			// value) is complete only when every resource in it and its
+			// descendants is: OpenTofu waits for the module's close.
+			for _, rk := range cg.resourcesUnder(child.Path) {
+				if rk != n.Key {
+					cg.G.AddEdge(n.Key, rk)
+				}
+			}
 			continue
 		case addrs.Resource:
 			target = ResourceKey(s.InModule(m.Path))
@@ -656,4 +667,26 @@ func (cg *Graph) computeResourceDeps() {
 			n.ResDeps = visit(key, map[string]bool{})
 		}
 	}
+}
+
+// resourcesUnder lists the resource nodes of the module at path and of
+// the modules it calls, directly or not, in a stable order.
+func (cg *Graph) resourcesUnder(path addrs.Module) []string {
+	if cg.resourcesByModule == nil {
+		cg.resourcesByModule = map[string][]string{}
+		for key, n := range cg.Nodes {
+			if n.Kind == NodeResource {
+				mk := n.Mod.Path.String()
+				cg.resourcesByModule[mk] = append(cg.resourcesByModule[mk], key)
+			}
+		}
+	}
+	var out []string
+	for mk, keys := range cg.resourcesByModule {
+		if mod := path.String(); mk == mod || strings.HasPrefix(mk, mod+".") {
+			out = append(out, keys...)
+		}
+	}
+	slices.Sort(out)
+	return out
 }
