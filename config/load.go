@@ -245,7 +245,7 @@ func (l *loader) childDir(dir string, p addrs.Module, mc *ModuleCall) (string, b
 	if d, ok := l.modules.installedDir(l.root, ModuleKey(p)); ok {
 		return d, true, nil
 	}
-	return "", false, hcl.Diagnostics{notInstalled(mc.SourceAddrRange)}
+	return "", false, hcl.Diagnostics{notInstalled(mc.DeclRange)}
 }
 
 func notInstalled(rng hcl.Range) *hcl.Diagnostic {

@@ -45,7 +45,7 @@ func TestLoadWithModulesErrors(t *testing.T) {
 		manifest ModuleManifest
 		want     string
 	}{
-		{"not installed", ModuleManifest{"": {Dir: "."}}, "main.tf:8,12-69: Module not installed"},
+		{"not installed", ModuleManifest{"": {Dir: "."}}, "main.tf:7,1-13: Module not installed"}, // at the block, as OpenTofu
 		{"plain Load", nil, "main.tf:8,12-69: Module source not supported"},
 	}
 	for _, tt := range tests {
