@@ -15,11 +15,15 @@ func newGetCommand(g *globals) *cobra.Command {
 			}
 			u := newUI(cmd, g, noColor, jsonOut)
 			u.legacyDiags = true
+			if err := refuseTestDirectory(cmd, u); err != nil {
+				return err
+			}
 			return initModules(cmd, u, g, update, false)
 		},
 	}
 	cmd.Flags().BoolVar(&noColor, "no-color", false, "disable color")
 	cmd.Flags().BoolVar(&jsonOut, "json", false, "print the output as a stream of JSON messages")
 	cmd.Flags().BoolVar(&update, "update", false, "check installed modules for newer versions and fetch them again")
+	registerTestDirectory(cmd)
 	return cmd
 }

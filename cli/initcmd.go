@@ -43,6 +43,9 @@ func newInitCommand(g *globals) *cobra.Command {
 			}
 			u := newUI(cmd, g, noColor, jsonOut)
 			u.legacyDiags = true
+			if err := refuseTestDirectory(cmd, u); err != nil {
+				return err
+			}
 			if lockMode != "" && lockMode != "readonly" {
 				return u.errorf("Invalid -lockfile option", "The only mode -lockfile accepts is \"readonly\" (got %q).", lockMode)
 			}
@@ -126,6 +129,7 @@ func newInitCommand(g *globals) *cobra.Command {
 	cmd.Flags().StringArrayVar(&pluginDirs, "plugin-dir", nil, "install providers only from this directory (repeatable); no other installation method is used")
 	cmd.Flags().StringVar(&lockMode, "lockfile", "", "\"readonly\": fail instead of changing the dependency lock file")
 	cmd.Flags().Bool("get", true, "install the modules the configuration calls")
+	registerTestDirectory(cmd)
 	cmd.Flags().Var(&varFlag{kind: config.ValueFromCLI, list: &vars}, "var", "set a value for a root module input variable that module sources or the backend use (NAME=VALUE); repeatable")
 	cmd.Flags().Var(&varFlag{kind: config.ValueFromFile, list: &vars}, "var-file", "load variable values from a file; repeatable")
 	cmd.Flags().BoolVar(&jsonOut, "json", false, "print the output as a stream of JSON messages")
@@ -448,4 +452,20 @@ func rootModuleDiags(diags hcl.Diagnostics) hcl.Diagnostics {
 		}
 	}
 	return out
+}
+
+// registerTestDirectory accepts OpenTofu's -test-directory on init and get
+// so that refuseTestDirectory can name it.
+func registerTestDirectory(cmd *cobra.Command) {
+	cmd.Flags().String("test-directory", "tests", "refused: tenet does not install the modules of test files' run blocks")
+}
+
+// refuseTestDirectory stops init and get given -test-directory: OpenTofu
+// installs the modules test files' run blocks call from there, which
+// tenet does not, and the flag must not pass as if it did.
+func refuseTestDirectory(cmd *cobra.Command, u *ui) error {
+	if !cmd.Flags().Changed("test-directory") {
+		return nil
+	}
+	return u.errorf("Unsupported option -test-directory", "tenet does not install the modules that test files' run blocks call (module blocks in run blocks), so -test-directory would have no effect. Run blocks whose module has a local source work without it; run tests that call remote modules with OpenTofu.")
 }

@@ -143,7 +143,7 @@ func decodePassedProviders(expr hcl.Expression) ([]PassedProvider, hcl.Diagnosti
 }
 
 var providerSchema = &hcl.BodySchema{
-	Attributes: []hcl.AttributeSchema{{Name: "alias"}, {Name: "version"}},
+	Attributes: []hcl.AttributeSchema{{Name: "alias"}, {Name: "version"}, {Name: "for_each"}},
 	Blocks:     []hcl.BlockHeaderSchema{{Type: "_"}},
 }
 
@@ -177,6 +177,16 @@ func decodeProviderBlock(block *hcl.Block) (*Provider, hcl.Diagnostics) {
 	}
 	if attr, ok := content.Attributes["version"]; ok {
 		diags = append(diags, gohcl.DecodeExpression(attr.Expr, nil, &p.Version)...)
+	}
+	if attr, ok := content.Attributes["for_each"]; ok {
+		// Refused rather than passed to the provider as a setting: one
+		// configuration would stand for all the instances OpenTofu makes.
+		diags = append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Provider for_each is not supported",
+			Detail:   fmt.Sprintf("tenet does not yet make one configuration of provider %q per element of for_each (OpenTofu 1.9's provider instances). Write one provider block with its own alias per instance, or run this configuration with OpenTofu.", p.Name),
+			Subject:  attr.NameRange.Ptr(),
+		})
 	}
 	return p, diags
 }
