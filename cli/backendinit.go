@@ -644,14 +644,14 @@ func (f *backendFlags) migrationOptions(u *ui, env []string) migrationOptions {
 	if v, err := f.cmd.Flags().GetDuration("lock-timeout"); err == nil {
 		o.lockTimeout = v
 	}
-	o.answers.ask = func(question, explanation string) bool {
+	o.answers.ask = func(question, explanation string) (bool, error) {
 		var prompt strings.Builder
 		fmt.Fprintf(&prompt, "%s\n", question)
 		for _, line := range strings.Split(explanation, "\n") {
 			fmt.Fprintf(&prompt, "  %s\n", line)
 		}
 		prompt.WriteString("\n  Enter a value: ")
-		return f.answers.askYes(f.cmd.Context(), u.out, prompt.String())
+		return f.answers.askYesOrFail(f.cmd.Context(), u.out, prompt.String())
 	}
 	return o
 }

@@ -117,7 +117,7 @@ func emptyFile(f *statefile.File) bool { return f == nil || f.State == nil || f.
 type migrationAnswers struct {
 	forceCopy bool
 	input     bool
-	ask       func(question, explanation string) bool
+	ask       func(question, explanation string) (bool, error)
 }
 
 // confirm asks one question, or answers it from -force-copy; with input
@@ -129,7 +129,12 @@ func (a migrationAnswers) confirm(u *ui, question, explanation string) (bool, er
 	if !a.input {
 		return false, u.errorf("Error asking for state migration action", "Input is disabled (-input=false or TF_INPUT), so tenet cannot ask: %s Add -force-copy to answer yes, or run init interactively.", question)
 	}
-	return a.ask(question, explanation), nil
+	yes, err := a.ask(question, explanation)
+	if err != nil {
+		// As OpenTofu: no answer stops init, nothing changed.
+		return false, u.fail(hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Error asking for confirmation: " + err.Error()}})
+	}
+	return yes, nil
 }
 
 // migrateState copies the state of every workspace from one backend to
@@ -207,8 +212,9 @@ func migrateState(ctx context.Context, u *ui, answers migrationAnswers, lock boo
 			u.output(fmt.Sprintf("The %q backend already holds this state; nothing to copy.", toType))
 			return emptySources, nil
 		case emptyFile(to):
+			// OpenTofu's words, wrapped where it wraps them.
 			ok, err = answers.confirm(u, "Do you want to copy existing state to the new backend?",
-				fmt.Sprintf("The %q backend holds a state, and the new %q backend holds none. Answer \"yes\" to copy the state to %q, or \"no\" to start there with an empty state (the old state stays where it is).", fromType, toType, toType))
+				fmt.Sprintf("Pre-existing state was found while migrating the previous %q backend to the\nnewly configured %q backend. No existing state was found in the newly\nconfigured %[2]q backend. Do you want to copy this state to the new %[2]q\nbackend? Enter \"yes\" to copy and \"no\" to start with an empty state.", fromType, toType))
 		default:
 			ok, err = answers.confirm(u, "Do you want to copy existing state to the new backend?",
 				fmt.Sprintf("The %q backend holds a state, and the new %q backend already holds a different, non-empty one (lineage %s, serial %d; the previous one has lineage %s, serial %d). See both with \"tenet state pull\" before deciding.\n\nAnswer \"yes\" to REPLACE the state in %q with the previous one (the replaced state is kept in a local backup file), or \"no\" to keep the state %q holds.", fromType, toType, to.Lineage, to.Serial, from.Lineage, from.Serial, toType, toType))

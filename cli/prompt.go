@@ -73,6 +73,17 @@ func (a *answers) askYes(ctx context.Context, out io.Writer, prompt string) bool
 	return err == nil && strings.TrimSpace(line) == "yes"
 }
 
+// askYesOrFail is askYes that also says why no answer came (the end of
+// input), for questions where that must stop the command.
+func (a *answers) askYesOrFail(ctx context.Context, out io.Writer, prompt string) (bool, error) {
+	fmt.Fprint(out, prompt)
+	line, err := a.readLine(ctx)
+	if err == nil {
+		fmt.Fprintln(out) // at the end of input OpenTofu ends no line
+	}
+	return err == nil && strings.TrimSpace(line) == "yes", err
+}
+
 // inputEnabled reports whether tenet may ask for input: -input (true
 // unless given false) and TF_INPUT (when it is a false value, it wins
 // even over -input=true, as in OpenTofu).
