@@ -67,10 +67,11 @@ func (a *answers) readLine(ctx context.Context) (string, error) {
 // "yes". The prompt's line is ended once the answer is read, whatever it
 // was, as OpenTofu does.
 func (a *answers) askYes(ctx context.Context, out io.Writer, prompt string) bool {
-	fmt.Fprint(out, prompt)
-	line, err := a.readLine(ctx)
-	fmt.Fprintln(out)
-	return err == nil && strings.TrimSpace(line) == "yes"
+	yes, err := a.askYesOrFail(ctx, out, prompt)
+	if err != nil {
+		fmt.Fprintln(out) // these questions end their line whatever came
+	}
+	return yes
 }
 
 // askYesOrFail is askYes that also says why no answer came (the end of

@@ -356,7 +356,7 @@ func (in *installer) installCall(ctx context.Context, parent node, c call) (*nod
 			child.disk, child.pkgDisk = filepath.Join(oldPkg, sub), oldPkg
 		} else {
 			newPkg := filepath.Join(in.stage, key)
-			if err := copyTree(oldPkg, newPkg); err != nil {
+			if err := copyTree(oldPkg, newPkg, nil); err != nil {
 				return nil, hcl.Diagnostics{errDiag("Cannot keep the installed module", err.Error(), c.sourceRange.Ptr())}
 			}
 			child.disk, child.pkgDisk = filepath.Join(newPkg, sub), newPkg
@@ -402,7 +402,7 @@ func (in *installer) installCall(ctx context.Context, parent node, c call) (*nod
 		return nil, hcl.Diagnostics{errDiag("Failed to download module", fmt.Sprintf("Could not download %s for module %q: %v", redactSSHKey(src.String()), key, err), c.sourceRange.Ptr())}
 	}
 	newPkg := filepath.Join(in.stage, key)
-	if err := copyTree(fetchedDir, newPkg); err != nil {
+	if err := copyTree(fetchedDir, newPkg, nil); err != nil {
 		return nil, hcl.Diagnostics{errDiag("Cannot install module", err.Error(), c.sourceRange.Ptr())}
 	}
 	child.disk, child.pkgDisk = filepath.Join(newPkg, filepath.FromSlash(fetchSrc.Subdir)), newPkg
@@ -586,11 +586,18 @@ func swapDir(src, dst string) error {
 	return nil
 }
 
-// copyTree copies a directory, keeping symbolic links as links.
-func copyTree(src, dst string) error {
+// copyTree copies a directory, keeping symbolic links as links and
+// leaving out the entries below src whose names skip (if not nil) takes.
+func copyTree(src, dst string, skip func(name string) bool) error {
 	return filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
+		}
+		if p != src && skip != nil && skip(d.Name()) {
+			if d.IsDir() {
+				return filepath.SkipDir
+			}
+			return nil
 		}
 		rel, _ := filepath.Rel(src, p)
 		target := filepath.Join(dst, rel)

@@ -27,7 +27,7 @@ const (
 func copyRecorded(t *testing.T) string {
 	t.Helper()
 	root := filepath.Join(t.TempDir(), "root")
-	if err := copyTree(recordedDir, root); err != nil {
+	if err := copyTree(recordedDir, root, nil); err != nil {
 		t.Fatal(err)
 	}
 	return root
